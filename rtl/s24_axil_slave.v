@@ -1,0 +1,150 @@
+// AXI4-Lite slave front end: turns AXI4-Lite transactions into one-cycle register read/write strobes.
+`default_nettype none
+
+// Any handshake order is legal: AW and W are captured independently (each in its own holding
+// register), the write is performed once both are held and the B channel is free, and the
+// response waits for bready without blocking anything but the next write. A read is accepted
+// only while no read response is pending, its data sampled in the accept cycle. Readiness
+// depends only on internal state, so there is no combinational path from any input to any
+// ready output. Decode (mapped or not) is the register block's: `wr_ok_i`/`rd_ok_i` choose
+// OKAY or SLVERR for the strobe's address; an unmapped access therefore always completes.
+module s24_axil_slave #(
+  parameter integer AddrWidth = 8  // byte address bits of the register window
+) (
+  input  wire                 clk_i,
+  input  wire                 rst_ni,
+  // AXI4-Lite slave
+  input  wire [AddrWidth-1:0] s_axil_awaddr_i,
+  input  wire                 s_axil_awvalid_i,
+  output wire                 s_axil_awready_o,
+  input  wire [31:0]          s_axil_wdata_i,
+  input  wire [3:0]           s_axil_wstrb_i,
+  input  wire                 s_axil_wvalid_i,
+  output wire                 s_axil_wready_o,
+  output wire [1:0]           s_axil_bresp_o,
+  output wire                 s_axil_bvalid_o,
+  input  wire                 s_axil_bready_i,
+  input  wire [AddrWidth-1:0] s_axil_araddr_i,
+  input  wire                 s_axil_arvalid_i,
+  output wire                 s_axil_arready_o,
+  output wire [31:0]          s_axil_rdata_o,
+  output wire [1:0]           s_axil_rresp_o,
+  output wire                 s_axil_rvalid_o,
+  input  wire                 s_axil_rready_i,
+  // register strobes (one cycle each)
+  output wire                 wr_en_o,
+  output wire [AddrWidth-1:0] wr_addr_o,
+  output wire [31:0]          wr_data_o,
+  output wire [3:0]           wr_strb_o,
+  input  wire                 wr_ok_i,   // wr_addr_o is mapped (OKAY) or not (SLVERR)
+  output wire [AddrWidth-1:0] rd_addr_o,
+  input  wire [31:0]          rd_data_i,
+  input  wire                 rd_ok_i    // rd_addr_o is mapped (OKAY) or not (SLVERR)
+);
+  localparam [1:0] RespOkay = 2'b00;
+  localparam [1:0] RespSlvErr = 2'b10;
+
+  reg                 aw_full_q, aw_full_d;
+  reg [AddrWidth-1:0] aw_addr_q, aw_addr_d;
+  reg                 w_full_q, w_full_d;
+  reg [31:0]          w_data_q, w_data_d;
+  reg [3:0]           w_strb_q, w_strb_d;
+  reg                 b_valid_q, b_valid_d;
+  reg [1:0]           b_resp_q, b_resp_d;
+  reg                 r_valid_q, r_valid_d;
+  reg [1:0]           r_resp_q, r_resp_d;
+  reg [31:0]          r_data_q, r_data_d;
+
+  wire aw_hs = s_axil_awvalid_i && !aw_full_q;
+  wire w_hs = s_axil_wvalid_i && !w_full_q;
+  wire ar_hs = s_axil_arvalid_i && !r_valid_q;
+  // a write is performed when both halves are held and the response slot is (or becomes) free
+  wire do_write = aw_full_q && w_full_q && (!b_valid_q || s_axil_bready_i);
+
+  always @* begin
+    aw_full_d = aw_full_q;
+    aw_addr_d = aw_addr_q;
+    w_full_d = w_full_q;
+    w_data_d = w_data_q;
+    w_strb_d = w_strb_q;
+    b_valid_d = b_valid_q;
+    b_resp_d = b_resp_q;
+    r_valid_d = r_valid_q;
+    r_resp_d = r_resp_q;
+    r_data_d = r_data_q;
+    if (b_valid_q && s_axil_bready_i) b_valid_d = 1'b0;
+    if (do_write) begin
+      aw_full_d = 1'b0;
+      w_full_d = 1'b0;
+      b_valid_d = 1'b1;
+      b_resp_d = wr_ok_i ? RespOkay : RespSlvErr;
+    end
+    if (aw_hs) begin
+      aw_full_d = 1'b1;
+      aw_addr_d = s_axil_awaddr_i;
+    end
+    if (w_hs) begin
+      w_full_d = 1'b1;
+      w_data_d = s_axil_wdata_i;
+      w_strb_d = s_axil_wstrb_i;
+    end
+    if (r_valid_q && s_axil_rready_i) r_valid_d = 1'b0;
+    if (ar_hs) begin
+      r_valid_d = 1'b1;
+      r_resp_d = rd_ok_i ? RespOkay : RespSlvErr;
+      r_data_d = rd_ok_i ? rd_data_i : 32'd0;
+    end
+  end
+
+  always @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      aw_full_q <= 1'b0;
+      w_full_q <= 1'b0;
+      b_valid_q <= 1'b0;
+      r_valid_q <= 1'b0;
+    end else begin
+      aw_full_q <= aw_full_d;
+      w_full_q <= w_full_d;
+      b_valid_q <= b_valid_d;
+      r_valid_q <= r_valid_d;
+    end
+  end
+
+  // payload registers: no reset needed, qualified by the valid flags above
+  always @(posedge clk_i) begin
+    aw_addr_q <= aw_addr_d;
+    w_data_q <= w_data_d;
+    w_strb_q <= w_strb_d;
+    b_resp_q <= b_resp_d;
+    r_resp_q <= r_resp_d;
+    r_data_q <= r_data_d;
+  end
+
+  assign s_axil_awready_o = !aw_full_q;
+  assign s_axil_wready_o = !w_full_q;
+  assign s_axil_bvalid_o = b_valid_q;
+  assign s_axil_bresp_o = b_resp_q;
+  assign s_axil_arready_o = !r_valid_q;
+  assign s_axil_rvalid_o = r_valid_q;
+  assign s_axil_rresp_o = r_resp_q;
+  assign s_axil_rdata_o = r_data_q;
+
+  assign wr_en_o = do_write;
+  assign wr_addr_o = aw_addr_q;
+  assign wr_data_o = w_data_q;
+  assign wr_strb_o = w_strb_q;
+  assign rd_addr_o = s_axil_araddr_i;
+
+`ifdef FORMAL
+  // AXI: once valid, a response stays valid with stable payload until accepted
+  always @(posedge clk_i) begin
+    if (rst_ni && $past(rst_ni) && $past(b_valid_q && !s_axil_bready_i)) begin
+      assert (b_valid_q && b_resp_q == $past(b_resp_q));
+    end
+    if (rst_ni && $past(rst_ni) && $past(r_valid_q && !s_axil_rready_i)) begin
+      assert (r_valid_q && r_data_q == $past(r_data_q));
+    end
+  end
+`endif
+endmodule
+`resetall

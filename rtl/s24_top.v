@@ -1,0 +1,346 @@
+// sparse24 top level: AXI4-Lite register block + AXI4-Stream weight/activation/result ports around s24_core.
+`default_nettype none
+
+// Why streams and not an AXI master: the host (or its DMA) owns tiling and operand reuse.
+// One weight tile is replayed against every column tile and the activation beat of a group is
+// repeated for every beat of that group (dense A on a sparse core), so the order in which
+// operands are fetched is a host decision; a fixed address generator in the IP would hard-wire
+// one schedule. With streams, any DMA (or the co-simulation, or a FIFO window) feeds the array
+// at one beat per cycle and the IP stays small. Register map: docs/registers.md, generated
+// with rtl/s24_regs.vh from regs/s24_regs.toml.
+//
+// Stream beats carry the core payloads of docs/architecture.md section 2 in the low bits of
+// TDATA, zero-padded to whole 32-bit words. TLAST must be set on the last beat of every tile of
+// s_axis_w and s_axis_a (mismatches set ERR.W_LAST / ERR.A_LAST, the job runs on); m_axis_r sets
+// TLAST on the last row of each result tile.
+module s24_top #(
+  parameter integer NumRows = 8,  // PE rows: output rows per tile
+  parameter integer NumCols = 8,  // PE columns: output columns per tile
+  parameter integer SparseN = 2,  // kept values per group (multipliers per PE)
+  parameter integer SparseM = 4   // group length along K (2, 4 or 8)
+) (
+  input  wire                  clk_i,
+  input  wire                  rst_ni,
+  // AXI4-Lite register window
+  input  wire [7:0]            s_axil_awaddr_i,
+  input  wire                  s_axil_awvalid_i,
+  output wire                  s_axil_awready_o,
+  input  wire [31:0]           s_axil_wdata_i,
+  input  wire [3:0]            s_axil_wstrb_i,
+  input  wire                  s_axil_wvalid_i,
+  output wire                  s_axil_wready_o,
+  output wire [1:0]            s_axil_bresp_o,
+  output wire                  s_axil_bvalid_o,
+  input  wire                  s_axil_bready_i,
+  input  wire [7:0]            s_axil_araddr_i,
+  input  wire                  s_axil_arvalid_i,
+  output wire                  s_axil_arready_o,
+  output wire [31:0]           s_axil_rdata_o,
+  output wire [1:0]            s_axil_rresp_o,
+  output wire                  s_axil_rvalid_o,
+  input  wire                  s_axil_rready_i,
+  // weights + metadata, one beat per step of one row tile
+  input  wire [WWords*32-1:0]  s_axis_w_tdata_i,
+  input  wire                  s_axis_w_tvalid_i,
+  output wire                  s_axis_w_tready_o,
+  input  wire                  s_axis_w_tlast_i,
+  // activations, one beat per step of one column tile
+  input  wire [AWords*32-1:0]  s_axis_a_tdata_i,
+  input  wire                  s_axis_a_tvalid_i,
+  output wire                  s_axis_a_tready_o,
+  input  wire                  s_axis_a_tlast_i,
+  // results, one beat per tile row
+  output wire [RWords*32-1:0]  m_axis_r_tdata_o,
+  output wire                  m_axis_r_tvalid_o,
+  input  wire                  m_axis_r_tready_i,
+  output wire                  m_axis_r_tlast_o,
+  // interrupt: CTRL.IRQ_EN and any IRQ cause
+  output wire                  irq_o
+);
+  localparam integer DataWidth = 8;
+  localparam integer AccWidth = 32;
+  localparam integer IdxWidth = (SparseN == SparseM) ? 0 : $clog2(SparseM);
+  localparam integer WBits = NumRows * SparseN * (DataWidth + IdxWidth);
+  localparam integer ABits = NumCols * SparseM * DataWidth;
+  localparam integer RBits = NumCols * AccWidth;
+  localparam integer WWords = (WBits + 31) / 32;
+  localparam integer AWords = (ABits + 31) / 32;
+  localparam integer RWords = (RBits + 31) / 32;
+
+`include "s24_regs.vh"
+
+  initial begin
+    if (NumRows < 1 || NumRows > 255 || NumCols < 1 || NumCols > 255) begin
+      $display("s24_top: NumRows and NumCols must be 1..255");
+      $finish;
+    end
+    if (WWords > 255 || AWords > 255 || RWords > 255) begin
+      $display("s24_top: a stream beat is wider than 255 words");
+      $finish;
+    end
+  end
+
+  // ---------------------------------------------------------------- AXI4-Lite front end
+  wire        wr_en;
+  wire [7:0]  wr_addr;
+  wire [31:0] wr_data;
+  wire [3:0]  wr_strb;
+  wire [7:0]  rd_addr;
+  reg  [31:0] rd_data;
+
+  s24_axil_slave #(.AddrWidth(8)) u_axil (
+    .clk_i            (clk_i),
+    .rst_ni           (rst_ni),
+    .s_axil_awaddr_i  (s_axil_awaddr_i),
+    .s_axil_awvalid_i (s_axil_awvalid_i),
+    .s_axil_awready_o (s_axil_awready_o),
+    .s_axil_wdata_i   (s_axil_wdata_i),
+    .s_axil_wstrb_i   (s_axil_wstrb_i),
+    .s_axil_wvalid_i  (s_axil_wvalid_i),
+    .s_axil_wready_o  (s_axil_wready_o),
+    .s_axil_bresp_o   (s_axil_bresp_o),
+    .s_axil_bvalid_o  (s_axil_bvalid_o),
+    .s_axil_bready_i  (s_axil_bready_i),
+    .s_axil_araddr_i  (s_axil_araddr_i),
+    .s_axil_arvalid_i (s_axil_arvalid_i),
+    .s_axil_arready_o (s_axil_arready_o),
+    .s_axil_rdata_o   (s_axil_rdata_o),
+    .s_axil_rresp_o   (s_axil_rresp_o),
+    .s_axil_rvalid_o  (s_axil_rvalid_o),
+    .s_axil_rready_i  (s_axil_rready_i),
+    .wr_en_o          (wr_en),
+    .wr_addr_o        (wr_addr),
+    .wr_data_o        (wr_data),
+    .wr_strb_o        (wr_strb),
+    .wr_ok_i          (reg_mapped(wr_addr)),
+    .rd_addr_o        (rd_addr),
+    .rd_data_i        (rd_data),
+    .rd_ok_i          (reg_mapped(rd_addr))
+  );
+
+  // bit mask of the written bytes
+  wire [31:0] wr_mask = {{8{wr_strb[3]}}, {8{wr_strb[2]}}, {8{wr_strb[1]}}, {8{wr_strb[0]}}};
+  wire [31:0] wr_bits = wr_data & wr_mask;
+  wire wr_ctrl = wr_en && wr_addr == RegCtrl;
+  wire wr_err = wr_en && wr_addr == RegErr;
+  wire wr_irq = wr_en && wr_addr == RegIrq;
+  wire wr_beats = wr_en && wr_addr == RegCfgBeats;
+  wire wr_tiles = wr_en && wr_addr == RegCfgTiles;
+  wire start_req = wr_ctrl && wr_bits[CtrlStartLsb];
+  wire soft_reset = wr_ctrl && wr_bits[CtrlSoftResetLsb];
+
+  // ---------------------------------------------------------------- core
+  wire        busy, done, err_meta;
+  wire        w_ready, a_ready, r_valid, r_last;
+  wire [RBits-1:0] r_data;
+  wire [31:0] cnt_cycles, cnt_beats, cnt_stall_w, cnt_stall_a, cnt_stall_r;
+  reg  [31:0] cfg_beats_q, cfg_beats_d;
+  reg  [31:0] cfg_tiles_q, cfg_tiles_d;
+  wire cfg_zero = cfg_beats_q == 32'd0 || cfg_tiles_q == 32'd0;
+  wire start_ok = start_req && !soft_reset && !busy && !cfg_zero;
+
+  s24_core #(
+    .NumRows   (NumRows),
+    .NumCols   (NumCols),
+    .SparseN   (SparseN),
+    .SparseM   (SparseM),
+    .DataWidth (DataWidth),
+    .AccWidth  (AccWidth)
+  ) u_core (
+    .clk_i         (clk_i),
+    .rst_ni        (rst_ni),
+    .clear_i       (soft_reset),
+    .start_i       (start_ok),
+    .cfg_beats_i   (cfg_beats_q),
+    .cfg_tiles_i   (cfg_tiles_q),
+    .busy_o        (busy),
+    .done_o        (done),
+    .err_meta_o    (err_meta),
+    .w_valid_i     (s_axis_w_tvalid_i),
+    .w_ready_o     (w_ready),
+    .w_data_i      (s_axis_w_tdata_i[WBits-1:0]),
+    .a_valid_i     (s_axis_a_tvalid_i),
+    .a_ready_o     (a_ready),
+    .a_data_i      (s_axis_a_tdata_i[ABits-1:0]),
+    .r_valid_o     (r_valid),
+    .r_ready_i     (m_axis_r_tready_i),
+    .r_data_o      (r_data),
+    .r_last_o      (r_last),
+    .cnt_cycles_o  (cnt_cycles),
+    .cnt_beats_o   (cnt_beats),
+    .cnt_stall_w_o (cnt_stall_w),
+    .cnt_stall_a_o (cnt_stall_a),
+    .cnt_stall_r_o (cnt_stall_r)
+  );
+
+  assign s_axis_w_tready_o = w_ready;
+  assign s_axis_a_tready_o = a_ready;
+  assign m_axis_r_tvalid_o = r_valid;
+  assign m_axis_r_tlast_o = r_last;
+  generate
+    if (RWords * 32 > RBits) begin : g_r_pad
+      assign m_axis_r_tdata_o = {{(RWords * 32 - RBits){1'b0}}, r_data};
+    end else begin : g_r_nopad
+      assign m_axis_r_tdata_o = r_data;
+    end
+  endgenerate
+
+  // ---------------------------------------------------------------- TLAST checks
+  // Each input stream's beats are counted inside the tile; TLAST must be set exactly when the
+  // count reaches the tile's last beat. The beat count is the one sampled at START.
+  reg  [31:0] beats_q, beats_d;
+  reg  [31:0] w_pos_q, w_pos_d;
+  reg  [31:0] a_pos_q, a_pos_d;
+  wire w_hs = s_axis_w_tvalid_i && w_ready;
+  wire a_hs = s_axis_a_tvalid_i && a_ready;
+  wire r_hs = r_valid && m_axis_r_tready_i;
+  wire w_end = w_pos_q == beats_q - 32'd1;
+  wire a_end = a_pos_q == beats_q - 32'd1;
+
+  // ---------------------------------------------------------------- register state
+  reg        irq_en_q, irq_en_d;
+  reg        done_q, done_d;
+  reg [4:0]  err_q, err_d;       // ERR bits, positions from s24_regs.vh
+  reg [1:0]  irq_q, irq_d;       // IRQ bits
+  reg        meta_seen_q, meta_seen_d;
+  reg [31:0] tiles_out_q, tiles_out_d;
+  reg [4:0]  err_set;
+
+  always @* begin
+    err_set = 5'd0;
+    err_set[ErrBadCfgLsb] = start_req && !soft_reset && !busy && cfg_zero;
+    err_set[ErrStartBusyLsb] = start_req && !soft_reset && busy;
+    err_set[ErrMetaLsb] = err_meta && !meta_seen_q;
+    err_set[ErrWLastLsb] = w_hs && (s_axis_w_tlast_i != w_end);
+    err_set[ErrALastLsb] = a_hs && (s_axis_a_tlast_i != a_end);
+  end
+
+  always @* begin
+    cfg_beats_d = cfg_beats_q;
+    cfg_tiles_d = cfg_tiles_q;
+    irq_en_d = irq_en_q;
+    done_d = done_q;
+    err_d = err_q;
+    irq_d = irq_q;
+    meta_seen_d = meta_seen_q || err_meta;
+    tiles_out_d = tiles_out_q;
+    beats_d = beats_q;
+    w_pos_d = w_pos_q;
+    a_pos_d = a_pos_q;
+    if (wr_beats) cfg_beats_d = (cfg_beats_q & ~wr_mask) | wr_bits;
+    if (wr_tiles) cfg_tiles_d = (cfg_tiles_q & ~wr_mask) | wr_bits;
+    if (wr_ctrl && wr_strb[0]) irq_en_d = wr_data[CtrlIrqEnLsb];
+    if (wr_err) err_d = err_d & ~wr_bits[4:0];
+    if (wr_irq) irq_d = irq_d & ~wr_bits[1:0];
+    if (w_hs) w_pos_d = w_end ? 32'd0 : w_pos_q + 32'd1;
+    if (a_hs) a_pos_d = a_end ? 32'd0 : a_pos_q + 32'd1;
+    if (r_hs && r_last) tiles_out_d = tiles_out_q + 32'd1;
+    if (done) begin
+      done_d = 1'b1;
+      irq_d[IrqDoneLsb] = 1'b1;
+    end
+    err_d = err_d | err_set;
+    if (err_set != 5'd0) irq_d[IrqErrorLsb] = 1'b1;
+    if (start_ok) begin
+      done_d = 1'b0;
+      beats_d = cfg_beats_q;
+      w_pos_d = 32'd0;
+      a_pos_d = 32'd0;
+      tiles_out_d = 32'd0;
+    end
+    if (soft_reset) begin
+      done_d = 1'b0;
+      err_d = 5'd0;
+      irq_d = 2'd0;
+      meta_seen_d = 1'b0;
+      tiles_out_d = 32'd0;
+      w_pos_d = 32'd0;
+      a_pos_d = 32'd0;
+    end
+  end
+
+  always @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      cfg_beats_q <= 32'd0;
+      cfg_tiles_q <= 32'd0;
+      irq_en_q <= 1'b0;
+      done_q <= 1'b0;
+      err_q <= 5'd0;
+      irq_q <= 2'd0;
+      meta_seen_q <= 1'b0;
+      tiles_out_q <= 32'd0;
+      beats_q <= 32'd0;
+      w_pos_q <= 32'd0;
+      a_pos_q <= 32'd0;
+    end else begin
+      cfg_beats_q <= cfg_beats_d;
+      cfg_tiles_q <= cfg_tiles_d;
+      irq_en_q <= irq_en_d;
+      done_q <= done_d;
+      err_q <= err_d;
+      irq_q <= irq_d;
+      meta_seen_q <= meta_seen_d;
+      tiles_out_q <= tiles_out_d;
+      beats_q <= beats_d;
+      w_pos_q <= w_pos_d;
+      a_pos_q <= a_pos_d;
+    end
+  end
+
+  assign irq_o = irq_en_q && irq_q != 2'd0;
+
+  // ---------------------------------------------------------------- read mux
+  always @* begin
+    rd_data = 32'd0;
+    case (rd_addr)
+      RegId: rd_data = RegMagic;
+      RegVersion: begin
+        rd_data[VersionMajorLsb +: VersionMajorWidth] = RegVersionMajor;
+        rd_data[VersionMinorLsb +: VersionMinorWidth] = RegVersionMinor;
+      end
+      RegHwArray: begin
+        rd_data[HwArrayRowsLsb +: HwArrayRowsWidth] = NumRows[7:0];
+        rd_data[HwArrayColsLsb +: HwArrayColsWidth] = NumCols[7:0];
+        rd_data[HwArraySparseNLsb +: HwArraySparseNWidth] = SparseN[7:0];
+        rd_data[HwArraySparseMLsb +: HwArraySparseMWidth] = SparseM[7:0];
+      end
+      RegHwWidth: begin
+        rd_data[HwWidthDataWidthLsb +: HwWidthDataWidthWidth] = DataWidth[7:0];
+        rd_data[HwWidthAccWidthLsb +: HwWidthAccWidthWidth] = AccWidth[7:0];
+        rd_data[HwWidthIdxWidthLsb +: HwWidthIdxWidthWidth] = IdxWidth[7:0];
+      end
+      RegHwBeat: begin
+        rd_data[HwBeatWWordsLsb +: HwBeatWWordsWidth] = WWords[7:0];
+        rd_data[HwBeatAWordsLsb +: HwBeatAWordsWidth] = AWords[7:0];
+        rd_data[HwBeatRWordsLsb +: HwBeatRWordsWidth] = RWords[7:0];
+      end
+      RegCtrl: rd_data[CtrlIrqEnLsb] = irq_en_q;
+      RegStatus: begin
+        rd_data[StatusBusyLsb] = busy;
+        rd_data[StatusDoneLsb] = done_q;
+        rd_data[StatusErrorLsb] = err_q != 5'd0;
+      end
+      RegErr: rd_data[4:0] = err_q;
+      RegIrq: rd_data[1:0] = irq_q;
+      RegCfgBeats: rd_data = cfg_beats_q;
+      RegCfgTiles: rd_data = cfg_tiles_q;
+      RegCntCycles: rd_data = cnt_cycles;
+      RegCntBeats: rd_data = cnt_beats;
+      RegCntStallW: rd_data = cnt_stall_w;
+      RegCntStallA: rd_data = cnt_stall_a;
+      RegCntStallR: rd_data = cnt_stall_r;
+      RegCntTilesOut: rd_data = tiles_out_q;
+      default: rd_data = 32'd0;
+    endcase
+  end
+
+`ifdef FORMAL
+  // an ERR bit never clears by itself: only W1C or SOFT_RESET clear it
+  always @(posedge clk_i) begin
+    if (rst_ni && $past(rst_ni) && !$past(wr_err) && !$past(soft_reset)) begin
+      assert ((err_q & $past(err_q)) == $past(err_q));
+    end
+  end
+`endif
+endmodule
+`resetall
