@@ -47,6 +47,10 @@ typedef struct {
   uint32_t count;
 } s24_where_t;
 
+/** s24_where_t.count of an S24_ERR_META caused by nonzero unused bits after the last index
+ *  of a row (group is then the row's last group); otherwise count is the slot in the group. */
+#define S24_WHERE_PADDING UINT32_MAX
+
 /** Supported patterns: m in {4, 8} and 1 <= n < m (also m == 2, 1 <= n <= m for hw use). */
 int s24_pattern_ok(s24_pattern_t p);
 /** Parses "N:M" (e.g. "2:4"). */

@@ -1,0 +1,51 @@
+// sparse24 command: the GEMM backend seam. Every `gemm`, `demo` and `bench` call goes through
+// s24_backend_gemm(), so adding a backend (the Verilated RTL through the host driver) means
+// changing backend.c only.
+#ifndef S24_BACKEND_H_
+#define S24_BACKEND_H_
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "s24_model.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum {
+  S24_BACKEND_MODEL = 0,  /**< the C golden model */
+  S24_BACKEND_RTL = 1,    /**< the Verilated RTL driven by the host driver */
+} s24_backend_t;
+
+/** One GEMM: C = A*B (+ C0) with A compressed (values + metadata, SPEC §2). */
+typedef struct {
+  s24_pattern_t pattern;
+  const int8_t *values;  /**< m_rows x s24_values_cols(pattern, k) */
+  const uint8_t *meta;   /**< m_rows x s24_meta_cols(pattern, k) */
+  size_t m_rows;
+  size_t k;
+  const int8_t *b;       /**< k x n_cols */
+  size_t n_cols;
+  const int32_t *c0;     /**< m_rows x n_cols, or NULL */
+  int32_t *c;            /**< m_rows x n_cols output */
+} s24_gemm_job_t;
+
+/** "model" or "rtl"; S24_ERR_ARG for any other name. */
+S24_WARN_UNUSED s24_status_t s24_backend_parse(const char *name, s24_backend_t *out);
+/** Backend name for messages. */
+const char *s24_backend_name(s24_backend_t b);
+/** S24_OK if this build can run the backend, else S24_ERR_UNSUPPORTED with a message. */
+S24_WARN_UNUSED s24_status_t s24_backend_check(s24_backend_t b, char *err, size_t errlen);
+/** Runs the job. With stats != NULL prints `key: value` lines about the run to it.
+ *  On S24_ERR_META, *where names the metadata row and group; err holds a message. */
+S24_WARN_UNUSED s24_status_t s24_backend_gemm(s24_backend_t b, const s24_gemm_job_t *job,
+                                              FILE *stats, s24_where_t *where, char *err,
+                                              size_t errlen);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif  // S24_BACKEND_H_

@@ -1,0 +1,670 @@
+// sparse24: the command (SPEC §5): prune, compress, decompress, gemm, demo, bench.
+//
+// Exit status: 0 success, 1 bad input data or I/O failure, 2 bad usage or unavailable backend.
+// Every error is one line `sparse24: error: <file or command>: <what>` on stderr, and no
+// output file is created or modified unless the whole command succeeds.
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "backend.h"
+#include "demo.h"
+#include "npy.h"
+#include "s24_model.h"
+
+#define EXIT_DATA 1
+#define EXIT_USAGE 2
+
+static const char *const kUsageTop =
+    "usage: sparse24 <command> [options]\n"
+    "\n"
+    "N:M structured-sparse int8 GEMM: C[MxN] (int32) = A[MxK] (int8, N:M sparse along K)\n"
+    "* B[KxN] (int8). Matrices are .npy files (int8 |i1, uint8 |u1, int32 <i4, C order).\n"
+    "\n"
+    "commands:\n"
+    "  prune       keep the N largest magnitudes of every group of M (SPEC §3)\n"
+    "  compress    dense N:M matrix -> values + metadata (SPEC §2)\n"
+    "  decompress  values + metadata -> dense matrix\n"
+    "  gemm        C = A*B (+ C0) on a backend (model or rtl)\n"
+    "  demo        run a built-in 2:4 transformer layer end to end and check it\n"
+    "  bench       time the GEMM of one backend\n"
+    "\n"
+    "Run `sparse24 <command> --help` for the options of a command.\n"
+    "Exit status: 0 ok, 1 bad input data or I/O error, 2 bad usage or backend not available.\n";
+
+static const char *const kUsagePrune =
+    "usage: sparse24 prune IN.npy -o OUT.npy [--pattern N:M]\n"
+    "\n"
+    "Magnitude pruning: in every aligned group of M along each row of IN (int8, R x K,\n"
+    "K a multiple of M) keep the N elements of largest |value| (|-128| = 128 is the largest;\n"
+    "ties keep the lower index) and set the others to 0. Writes int8 R x K to OUT.\n"
+    "\n"
+    "  -o, --output OUT.npy  output file (written atomically)\n"
+    "  --pattern N:M         sparsity pattern (default 2:4)\n";
+
+static const char *const kUsageCompress =
+    "usage: sparse24 compress IN.npy --values V.npy --meta MD.npy [--pattern N:M]\n"
+    "\n"
+    "Compresses IN (int8, R x K, at most N nonzeros per group of M; run `prune` first) into\n"
+    "the canonical values (int8, R x K/M*N) and metadata (uint8, R x ceil(K/M*N*log2(M)/8))\n"
+    "of SPEC §2. A group violating the pattern is an error naming its row and group.\n"
+    "\n"
+    "  --values V.npy   values output\n"
+    "  --meta MD.npy    metadata output\n"
+    "  --pattern N:M    sparsity pattern (default 2:4)\n";
+
+static const char *const kUsageDecompress =
+    "usage: sparse24 decompress V.npy MD.npy -o OUT.npy --k K [--pattern N:M]\n"
+    "\n"
+    "Scatters values V (int8) by metadata MD (uint8) back to a dense int8 R x K matrix.\n"
+    "Metadata with a repeated or decreasing index, or nonzero unused bits, is an error\n"
+    "naming its row and group.\n"
+    "\n"
+    "  -o, --output OUT.npy  output file\n"
+    "  --k K                 reduction length (columns of the dense matrix)\n"
+    "  --pattern N:M         sparsity pattern (default 2:4)\n";
+
+static const char *const kUsageGemm =
+    "usage: sparse24 gemm A.npy B.npy -o C.npy [options]\n"
+    "       sparse24 gemm --values V.npy --meta MD.npy --k K B.npy -o C.npy [options]\n"
+    "\n"
+    "C = A*B (+ C0): A int8 M x K (dense with zeros, must satisfy the pattern; or given\n"
+    "compressed), B int8 K x N, C int32 M x N with wraparound modulo 2^32.\n"
+    "\n"
+    "  -o, --output C.npy       output file\n"
+    "  --values V.npy           compressed A values (instead of A.npy)\n"
+    "  --meta MD.npy            compressed A metadata (instead of A.npy)\n"
+    "  --k K                    reduction length of the compressed A\n"
+    "  --c0 C0.npy              int32 M x N added to the product\n"
+    "  --pattern N:M            sparsity pattern (default 2:4)\n"
+    "  --backend model|rtl      model: C golden model (default); rtl: Verilated RTL\n"
+    "  --stats                  print `key: value` statistics of the run on stdout\n";
+
+static const char *const kUsageDemo =
+    "usage: sparse24 demo [--backend model|rtl]\n"
+    "\n"
+    "Generates a fixed-seed transformer FFN projection tile (W 64x256 int8, X 256x32 int8),\n"
+    "prunes W to 2:4, compresses it, runs the GEMM on the backend and checks every output\n"
+    "against the dense reference. Exit 0 only if all outputs match.\n"
+    "\n"
+    "  --backend model|rtl  backend (default model)\n";
+
+static const char *const kUsageBench =
+    "usage: sparse24 bench [--backend model|rtl] [--shape MxKxN] [--pattern N:M] [--reps R]\n"
+    "\n"
+    "Times the GEMM of random int8 data pruned to the pattern; prints every run and the best\n"
+    "time with the dense-equivalent and the performed MAC rates.\n"
+    "\n"
+    "  --backend model|rtl  backend (default model)\n"
+    "  --shape MxKxN        GEMM shape (default 1024x4096x1024)\n"
+    "  --pattern N:M        sparsity pattern (default 2:4)\n"
+    "  --reps R             number of timed runs (default 3)\n";
+
+// ---------------------------------------------------------------------------------------------
+// Errors
+
+static int err_usage(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int err_file(const char *file, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static int err_usage(const char *cmd, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  fprintf(stderr, "sparse24: error: %s: ", cmd);
+  vfprintf(stderr, fmt, ap);
+  fprintf(stderr, " (see sparse24 %s --help)\n", cmd);
+  va_end(ap);
+  return EXIT_USAGE;
+}
+
+static int err_file(const char *file, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  fprintf(stderr, "sparse24: error: %s: ", file);
+  vfprintf(stderr, fmt, ap);
+  fprintf(stderr, "\n");
+  va_end(ap);
+  return EXIT_DATA;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Options
+
+enum {
+  O_OUT = 1 << 0,
+  O_PATTERN = 1 << 1,
+  O_BACKEND = 1 << 2,
+  O_VALUES = 1 << 3,
+  O_META = 1 << 4,
+  O_K = 1 << 5,
+  O_C0 = 1 << 6,
+  O_STATS = 1 << 7,
+  O_SHAPE = 1 << 8,
+  O_REPS = 1 << 9,
+};
+
+typedef struct {
+  const char *pos[4];
+  int npos;
+  const char *val[10];  // by option bit number
+  int given;            // bit set of the options given
+  int help;
+} args_t;
+
+typedef struct {
+  const char *name;
+  const char *short_name;
+  int bit;
+  int has_arg;
+} opt_t;
+
+static const opt_t kOpts[] = {
+    {"--output", "-o", O_OUT, 1},    {"--pattern", NULL, O_PATTERN, 1},
+    {"--backend", NULL, O_BACKEND, 1}, {"--values", NULL, O_VALUES, 1},
+    {"--meta", NULL, O_META, 1},     {"--k", NULL, O_K, 1},
+    {"--c0", NULL, O_C0, 1},         {"--stats", NULL, O_STATS, 0},
+    {"--shape", NULL, O_SHAPE, 1},   {"--reps", NULL, O_REPS, 1},
+};
+
+static int bit_index(int bit) {
+  int i = 0;
+  while ((1 << i) != bit) i++;
+  return i;
+}
+
+static const char *opt_val(const args_t *a, int bit) { return a->val[bit_index(bit)]; }
+
+// Parses argv[2..] for command `cmd` accepting the options in `allowed`; returns 0 or an exit code.
+static int parse_args(const char *cmd, int argc, char **argv, int allowed, int max_pos,
+                      args_t *a) {
+  memset(a, 0, sizeof *a);
+  int only_pos = 0;
+  for (int i = 2; i < argc; i++) {
+    const char *arg = argv[i];
+    if (only_pos || arg[0] != '-' || arg[1] == '\0') {
+      if (a->npos >= max_pos) return err_usage(cmd, "unexpected argument '%s'", arg);
+      a->pos[a->npos++] = arg;
+      continue;
+    }
+    if (strcmp(arg, "--") == 0) {
+      only_pos = 1;
+      continue;
+    }
+    if (strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0) {
+      a->help = 1;
+      continue;
+    }
+    const char *eq = strchr(arg, '=');
+    size_t nlen = eq != NULL && strncmp(arg, "--", 2) == 0 ? (size_t)(eq - arg) : strlen(arg);
+    const opt_t *o = NULL;
+    for (size_t j = 0; j < sizeof kOpts / sizeof kOpts[0]; j++) {
+      if ((strlen(kOpts[j].name) == nlen && strncmp(arg, kOpts[j].name, nlen) == 0) ||
+          (kOpts[j].short_name != NULL && strcmp(arg, kOpts[j].short_name) == 0)) {
+        o = &kOpts[j];
+        break;
+      }
+    }
+    if (o == NULL || (o->bit & allowed) == 0) {
+      return err_usage(cmd, "unknown option '%.*s'", (int)nlen, arg);
+    }
+    if (a->given & o->bit) return err_usage(cmd, "option %s given twice", o->name);
+    a->given |= o->bit;
+    if (!o->has_arg) {
+      if (arg[nlen] == '=') return err_usage(cmd, "option %s takes no value", o->name);
+      continue;
+    }
+    const char *v;
+    if (arg[nlen] == '=') {
+      v = arg + nlen + 1;
+    } else {
+      if (i + 1 >= argc) return err_usage(cmd, "option %s needs a value", o->name);
+      v = argv[++i];
+    }
+    if (v[0] == '\0') return err_usage(cmd, "option %s has an empty value", o->name);
+    a->val[bit_index(o->bit)] = v;
+  }
+  return 0;
+}
+
+static int get_pattern(const char *cmd, const args_t *a, s24_pattern_t *p) {
+  const char *text = (a->given & O_PATTERN) ? opt_val(a, O_PATTERN) : "2:4";
+  if (s24_pattern_parse(text, p) != S24_OK) {
+    return err_usage(cmd, "invalid --pattern '%s' (N:M with M in {2, 4, 8} and 1 <= N <= M)",
+                     text);
+  }
+  return 0;
+}
+
+// Strict positive decimal size_t.
+static int parse_size(const char *text, size_t *out) {
+  size_t v = 0;
+  if (text[0] == '\0') return 0;
+  for (const char *s = text; *s != '\0'; s++) {
+    if (*s < '0' || *s > '9') return 0;
+    size_t d = (size_t)(*s - '0');
+    if (v > (SIZE_MAX - d) / 10) return 0;
+    v = v * 10 + d;
+  }
+  if (v == 0) return 0;
+  *out = v;
+  return 1;
+}
+
+static int get_backend(const char *cmd, const args_t *a, s24_backend_t *b) {
+  const char *name = (a->given & O_BACKEND) ? opt_val(a, O_BACKEND) : "model";
+  if (s24_backend_parse(name, b) != S24_OK) {
+    return err_usage(cmd, "unknown backend '%s' (model or rtl)", name);
+  }
+  char msg[200];
+  if (s24_backend_check(*b, msg, sizeof msg) != S24_OK) {
+    fprintf(stderr, "sparse24: error: %s: %s\n", cmd, msg);
+    return EXIT_USAGE;
+  }
+  return 0;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Files
+
+static int load(const char *path, s24_npy_dtype_t want, s24_npy_t *arr) {
+  char msg[256];
+  if (s24_npy_read(path, arr, msg, sizeof msg) != S24_OK) return err_file(path, "%s", msg);
+  if (arr->dtype != want) {
+    int rc = err_file(path, "dtype %s, expected %s", s24_npy_dtype_name(arr->dtype),
+                      s24_npy_dtype_name(want));
+    s24_npy_free(arr);
+    return rc;
+  }
+  return 0;
+}
+
+static int save(const char *path, s24_npy_dtype_t dt, size_t rows, size_t cols,
+                const void *data) {
+  char msg[256];
+  if (s24_npy_write(path, dt, rows, cols, data, msg, sizeof msg) != S24_OK) {
+    return err_file(path, "%s", msg);
+  }
+  return 0;
+}
+
+static int check_k(const char *file, size_t k, s24_pattern_t p) {
+  if (k % p.m != 0) {
+    return err_file(file, "K = %zu is not a multiple of m = %u (pattern %u:%u)", k,
+                    (unsigned)p.m, (unsigned)p.n, (unsigned)p.m);
+  }
+  return 0;
+}
+
+static int pattern_error(const char *file, s24_pattern_t p, s24_where_t w) {
+  return err_file(file,
+                  "row %zu, group %zu (columns %zu..%zu) has %u nonzeros, pattern %u:%u allows "
+                  "%u (run `sparse24 prune` first)",
+                  w.row, w.group, w.group * p.m, w.group * p.m + p.m - 1, (unsigned)w.count,
+                  (unsigned)p.n, (unsigned)p.m, (unsigned)p.n);
+}
+
+static int meta_error(const char *file, s24_pattern_t p, const uint8_t *meta, size_t mcols,
+                      s24_where_t w) {
+  if (w.count == S24_WHERE_PADDING) {
+    return err_file(file, "row %zu, group %zu: nonzero unused metadata bits after the last index",
+                    w.row, w.group);
+  }
+  const uint8_t *row = meta + w.row * mcols;
+  const size_t slot = w.group * p.n + w.count;
+  const unsigned idx = s24_meta_get(p, row, slot);
+  if (idx >= p.m) {
+    return err_file(file, "row %zu, group %zu: metadata index %u is out of range (m = %u)", w.row,
+                    w.group, idx, (unsigned)p.m);
+  }
+  const unsigned prev = w.count > 0 ? s24_meta_get(p, row, slot - 1) : 0;
+  return err_file(file,
+                  "row %zu, group %zu: invalid metadata, index %u follows index %u "
+                  "(indices must strictly increase)",
+                  w.row, w.group, idx, prev);
+}
+
+// A compressed operand from V.npy + MD.npy for reduction length k, fully validated.
+static int load_compressed(const char *vpath, const char *mpath, size_t k, s24_pattern_t p,
+                           s24_npy_t *v, s24_npy_t *md) {
+  const size_t vcols = s24_values_cols(p, k), mcols = s24_meta_cols(p, k);
+  int rc = load(vpath, S24_NPY_I8, v);
+  if (rc != 0) return rc;
+  if ((rc = load(mpath, S24_NPY_U8, md)) != 0) goto fail_v;
+  if (v->cols != vcols) {
+    rc = err_file(vpath, "shape (%zu, %zu): K = %zu with pattern %u:%u needs %zu value columns",
+                  v->rows, v->cols, k, (unsigned)p.n, (unsigned)p.m, vcols);
+    goto fail;
+  }
+  if (md->cols != mcols) {
+    rc = err_file(mpath,
+                  "shape (%zu, %zu): K = %zu with pattern %u:%u needs %zu metadata bytes per row",
+                  md->rows, md->cols, k, (unsigned)p.n, (unsigned)p.m, mcols);
+    goto fail;
+  }
+  if (md->rows != v->rows) {
+    rc = err_file(mpath, "%zu rows, but %s has %zu", md->rows, vpath, v->rows);
+    goto fail;
+  }
+  s24_where_t w;
+  s24_status_t st = s24_meta_validate(p, md->data, md->rows, k, &w);
+  if (st == S24_ERR_META) {
+    rc = meta_error(mpath, p, md->data, mcols, w);
+    goto fail;
+  }
+  if (st != S24_OK) {
+    rc = err_file(mpath, "%s", s24_strerror(st));
+    goto fail;
+  }
+  return 0;
+fail:
+  s24_npy_free(md);
+fail_v:
+  s24_npy_free(v);
+  return rc;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Commands
+
+static int cmd_prune(int argc, char **argv) {
+  args_t a;
+  int rc = parse_args("prune", argc, argv, O_OUT | O_PATTERN, 1, &a);
+  if (rc != 0) return rc;
+  if (a.help) return fputs(kUsagePrune, stdout), 0;
+  s24_pattern_t p;
+  if ((rc = get_pattern("prune", &a, &p)) != 0) return rc;
+  if (a.npos != 1) return err_usage("prune", "expected one input file");
+  if (!(a.given & O_OUT)) return err_usage("prune", "missing -o OUT.npy");
+  const char *in = a.pos[0];
+  s24_npy_t arr;
+  if ((rc = load(in, S24_NPY_I8, &arr)) != 0) return rc;
+  if ((rc = check_k(in, arr.cols, p)) == 0) {
+    s24_status_t st = s24_prune(p, arr.data, arr.rows, arr.cols, arr.data);
+    rc = st != S24_OK ? err_file(in, "%s", s24_strerror(st))
+                      : save(opt_val(&a, O_OUT), S24_NPY_I8, arr.rows, arr.cols, arr.data);
+  }
+  s24_npy_free(&arr);
+  return rc;
+}
+
+static int cmd_compress(int argc, char **argv) {
+  args_t a;
+  int rc = parse_args("compress", argc, argv, O_VALUES | O_META | O_PATTERN, 1, &a);
+  if (rc != 0) return rc;
+  if (a.help) return fputs(kUsageCompress, stdout), 0;
+  s24_pattern_t p;
+  if ((rc = get_pattern("compress", &a, &p)) != 0) return rc;
+  if (a.npos != 1) return err_usage("compress", "expected one input file");
+  if (!(a.given & O_VALUES)) return err_usage("compress", "missing --values V.npy");
+  if (!(a.given & O_META)) return err_usage("compress", "missing --meta MD.npy");
+  const char *in = a.pos[0];
+  s24_npy_t arr;
+  if ((rc = load(in, S24_NPY_I8, &arr)) != 0) return rc;
+  if ((rc = check_k(in, arr.cols, p)) != 0) {
+    s24_npy_free(&arr);
+    return rc;
+  }
+  const size_t vcols = s24_values_cols(p, arr.cols), mcols = s24_meta_cols(p, arr.cols);
+  int8_t *val = malloc(arr.rows * vcols);
+  uint8_t *meta = malloc(arr.rows * mcols);
+  s24_where_t w;
+  s24_status_t st = S24_ERR_NOMEM;
+  if (val != NULL && meta != NULL) {
+    st = s24_compress(p, arr.data, arr.rows, arr.cols, val, meta, &w);
+  }
+  if (st == S24_ERR_PATTERN) {
+    rc = pattern_error(in, p, w);
+  } else if (st != S24_OK) {
+    rc = err_file(in, "%s", s24_strerror(st));
+  } else {
+    // Both outputs are staged before either becomes visible.
+    char msg[256];
+    s24_npy_out_t ov = {0}, om = {0};
+    const char *vpath = opt_val(&a, O_VALUES), *mpath = opt_val(&a, O_META);
+    if (s24_npy_stage(&ov, vpath, S24_NPY_I8, arr.rows, vcols, val, msg, sizeof msg) != S24_OK) {
+      rc = err_file(vpath, "%s", msg);
+    } else if (s24_npy_stage(&om, mpath, S24_NPY_U8, arr.rows, mcols, meta, msg, sizeof msg) !=
+               S24_OK) {
+      rc = err_file(mpath, "%s", msg);
+    } else if (s24_npy_commit(&ov, msg, sizeof msg) != S24_OK) {
+      rc = err_file(vpath, "%s", msg);
+    } else if (s24_npy_commit(&om, msg, sizeof msg) != S24_OK) {
+      rc = err_file(mpath, "%s", msg);
+    }
+    s24_npy_discard(&ov);
+    s24_npy_discard(&om);
+  }
+  free(val);
+  free(meta);
+  s24_npy_free(&arr);
+  return rc;
+}
+
+static int get_k(const char *cmd, const args_t *a, s24_pattern_t p, size_t *k) {
+  const char *text = opt_val(a, O_K);
+  if (!parse_size(text, k)) return err_usage(cmd, "invalid --k '%s' (a positive integer)", text);
+  if (*k % p.m != 0) {
+    return err_usage(cmd, "--k %zu is not a multiple of m = %u (pattern %u:%u)", *k,
+                     (unsigned)p.m, (unsigned)p.n, (unsigned)p.m);
+  }
+  return 0;
+}
+
+static int cmd_decompress(int argc, char **argv) {
+  args_t a;
+  int rc = parse_args("decompress", argc, argv, O_OUT | O_K | O_PATTERN, 2, &a);
+  if (rc != 0) return rc;
+  if (a.help) return fputs(kUsageDecompress, stdout), 0;
+  s24_pattern_t p;
+  if ((rc = get_pattern("decompress", &a, &p)) != 0) return rc;
+  if (a.npos != 2) return err_usage("decompress", "expected V.npy and MD.npy");
+  if (!(a.given & O_OUT)) return err_usage("decompress", "missing -o OUT.npy");
+  if (!(a.given & O_K)) return err_usage("decompress", "missing --k K");
+  size_t k;
+  if ((rc = get_k("decompress", &a, p, &k)) != 0) return rc;
+  s24_npy_t v, md;
+  if ((rc = load_compressed(a.pos[0], a.pos[1], k, p, &v, &md)) != 0) return rc;
+  int8_t *out = v.rows <= SIZE_MAX / k ? malloc(v.rows * k) : NULL;
+  s24_where_t w;
+  s24_status_t st = out != NULL ? s24_decompress(p, v.data, md.data, v.rows, k, out, &w)
+                                : S24_ERR_NOMEM;
+  rc = st != S24_OK ? err_file(a.pos[1], "%s", s24_strerror(st))
+                    : save(opt_val(&a, O_OUT), S24_NPY_I8, v.rows, k, out);
+  free(out);
+  s24_npy_free(&v);
+  s24_npy_free(&md);
+  return rc;
+}
+
+static int cmd_gemm(int argc, char **argv) {
+  args_t a;
+  int rc = parse_args("gemm", argc, argv,
+                      O_OUT | O_PATTERN | O_BACKEND | O_VALUES | O_META | O_K | O_C0 | O_STATS,
+                      2, &a);
+  if (rc != 0) return rc;
+  if (a.help) return fputs(kUsageGemm, stdout), 0;
+  s24_pattern_t p;
+  s24_backend_t be;
+  if ((rc = get_pattern("gemm", &a, &p)) != 0) return rc;
+  if ((rc = get_backend("gemm", &a, &be)) != 0) return rc;
+  const int compressed = (a.given & (O_VALUES | O_META | O_K)) != 0;
+  if (compressed && (a.given & (O_VALUES | O_META | O_K)) != (O_VALUES | O_META | O_K)) {
+    return err_usage("gemm", "--values, --meta and --k go together");
+  }
+  if (compressed && a.npos != 1) {
+    return err_usage("gemm", "with --values/--meta/--k expected exactly one input, B.npy");
+  }
+  if (!compressed && a.npos != 2) return err_usage("gemm", "expected A.npy and B.npy");
+  if (!(a.given & O_OUT)) return err_usage("gemm", "missing -o C.npy");
+  size_t k = 0;
+  if (compressed && (rc = get_k("gemm", &a, p, &k)) != 0) return rc;
+
+  s24_npy_t va = {0}, md = {0}, bm = {0}, c0 = {0};
+  const char *apath = compressed ? opt_val(&a, O_VALUES) : a.pos[0];
+  const char *bpath = compressed ? a.pos[0] : a.pos[1];
+  int32_t *c = NULL;
+  FILE *stats = NULL;
+  char *stats_buf = NULL;
+  size_t stats_len = 0;
+  if (compressed) {
+    if ((rc = load_compressed(apath, opt_val(&a, O_META), k, p, &va, &md)) != 0) return rc;
+  } else {
+    // Dense A: check the pattern (naming row and group), then compress it.
+    s24_npy_t dense;
+    if ((rc = load(apath, S24_NPY_I8, &dense)) != 0) return rc;
+    if ((rc = check_k(apath, dense.cols, p)) != 0) {
+      s24_npy_free(&dense);
+      return rc;
+    }
+    k = dense.cols;
+    va.rows = md.rows = dense.rows;
+    va.data = malloc(dense.rows * s24_values_cols(p, k));
+    md.data = malloc(dense.rows * s24_meta_cols(p, k));
+    s24_where_t w;
+    s24_status_t st = S24_ERR_NOMEM;
+    if (va.data != NULL && md.data != NULL) {
+      st = s24_compress(p, dense.data, dense.rows, k, va.data, md.data, &w);
+    }
+    s24_npy_free(&dense);
+    if (st == S24_ERR_PATTERN) {
+      rc = pattern_error(apath, p, w);
+    } else if (st != S24_OK) {
+      rc = err_file(apath, "%s", s24_strerror(st));
+    }
+    if (rc != 0) goto done;
+  }
+  const size_t m = va.rows;
+  if ((rc = load(bpath, S24_NPY_I8, &bm)) != 0) goto done;
+  if (bm.rows != k) {
+    rc = err_file(bpath, "shape (%zu, %zu): B needs K = %zu rows to match %s", bm.rows, bm.cols,
+                  k, apath);
+    goto done;
+  }
+  const size_t n = bm.cols;
+  if (a.given & O_C0) {
+    const char *cpath = opt_val(&a, O_C0);
+    if ((rc = load(cpath, S24_NPY_I32, &c0)) != 0) goto done;
+    if (c0.rows != m || c0.cols != n) {
+      rc = err_file(cpath, "shape (%zu, %zu), expected (%zu, %zu) = M x N", c0.rows, c0.cols, m,
+                    n);
+      goto done;
+    }
+  }
+  c = m <= SIZE_MAX / n / sizeof(int32_t) ? malloc(m * n * sizeof(int32_t)) : NULL;
+  if (c == NULL) {
+    rc = err_file(opt_val(&a, O_OUT), "out of memory for a %zu x %zu result", m, n);
+    goto done;
+  }
+  if ((a.given & O_STATS) && (stats = open_memstream(&stats_buf, &stats_len)) == NULL) {
+    rc = err_file("gemm", "cannot buffer statistics");
+    goto done;
+  }
+  s24_gemm_job_t job = {p, va.data, md.data, m, k, bm.data, n, c0.data, c};
+  s24_where_t w;
+  char msg[256];
+  s24_status_t st = s24_backend_gemm(be, &job, stats, &w, msg, sizeof msg);
+  if (st == S24_ERR_UNSUPPORTED) {
+    fprintf(stderr, "sparse24: error: gemm: %s\n", msg);
+    rc = EXIT_USAGE;
+    goto done;
+  }
+  if (st != S24_OK) {
+    rc = err_file(apath, "%s", msg);
+    goto done;
+  }
+  if ((rc = save(opt_val(&a, O_OUT), S24_NPY_I32, m, n, c)) != 0) goto done;
+  if (stats != NULL) {
+    fclose(stats);
+    stats = NULL;
+    fwrite(stats_buf, 1, stats_len, stdout);
+  }
+done:
+  if (stats != NULL) fclose(stats);
+  free(stats_buf);
+  free(c);
+  s24_npy_free(&va);
+  s24_npy_free(&md);
+  s24_npy_free(&bm);
+  s24_npy_free(&c0);
+  return rc;
+}
+
+static int cmd_demo(int argc, char **argv) {
+  args_t a;
+  int rc = parse_args("demo", argc, argv, O_BACKEND, 0, &a);
+  if (rc != 0) return rc;
+  if (a.help) return fputs(kUsageDemo, stdout), 0;
+  s24_backend_t be;
+  if ((rc = get_backend("demo", &a, &be)) != 0) return rc;
+  char msg[256];
+  if (s24_demo_run(be, stdout, msg, sizeof msg) != S24_OK) {
+    fflush(stdout);
+    fprintf(stderr, "sparse24: error: demo: %s\n", msg);
+    return EXIT_DATA;
+  }
+  return 0;
+}
+
+static int cmd_bench(int argc, char **argv) {
+  args_t a;
+  int rc = parse_args("bench", argc, argv, O_BACKEND | O_SHAPE | O_PATTERN | O_REPS, 0, &a);
+  if (rc != 0) return rc;
+  if (a.help) return fputs(kUsageBench, stdout), 0;
+  s24_pattern_t p;
+  s24_backend_t be;
+  if ((rc = get_pattern("bench", &a, &p)) != 0) return rc;
+  if ((rc = get_backend("bench", &a, &be)) != 0) return rc;
+  size_t dims[3] = {1024, 4096, 1024};
+  if (a.given & O_SHAPE) {
+    char buf[96];
+    const char *text = opt_val(&a, O_SHAPE);
+    if (strlen(text) >= sizeof buf) return err_usage("bench", "invalid --shape '%s'", text);
+    strcpy(buf, text);
+    char *save_ptr = NULL, *tok = strtok_r(buf, "x", &save_ptr);
+    int count = 0;
+    for (; tok != NULL; tok = strtok_r(NULL, "x", &save_ptr)) {
+      if (count >= 3 || !parse_size(tok, &dims[count])) count = 4;
+      if (count >= 4) break;
+      count++;
+    }
+    if (count != 3 || text[strlen(text) - 1] == 'x' || text[0] == 'x' || strstr(text, "xx")) {
+      return err_usage("bench", "invalid --shape '%s' (MxKxN, e.g. 1024x4096x1024)", text);
+    }
+    if (dims[1] % p.m != 0) {
+      return err_usage("bench", "--shape K = %zu is not a multiple of m = %u", dims[1],
+                       (unsigned)p.m);
+    }
+  }
+  size_t reps = 3;
+  if ((a.given & O_REPS) && (!parse_size(opt_val(&a, O_REPS), &reps) || reps > 1000)) {
+    return err_usage("bench", "invalid --reps '%s' (1 to 1000)", opt_val(&a, O_REPS));
+  }
+  char msg[256];
+  if (s24_bench_run(be, p, dims[0], dims[1], dims[2], (unsigned)reps, stdout, msg, sizeof msg) !=
+      S24_OK) {
+    fprintf(stderr, "sparse24: error: bench: %s\n", msg);
+    return EXIT_DATA;
+  }
+  return 0;
+}
+
+int main(int argc, char **argv) {
+  if (argc < 2) {
+    fprintf(stderr, "sparse24: error: no command given (see sparse24 --help)\n");
+    return EXIT_USAGE;
+  }
+  const char *cmd = argv[1];
+  if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0 || strcmp(cmd, "help") == 0) {
+    fputs(kUsageTop, stdout);
+    return 0;
+  }
+  if (strcmp(cmd, "prune") == 0) return cmd_prune(argc, argv);
+  if (strcmp(cmd, "compress") == 0) return cmd_compress(argc, argv);
+  if (strcmp(cmd, "decompress") == 0) return cmd_decompress(argc, argv);
+  if (strcmp(cmd, "gemm") == 0) return cmd_gemm(argc, argv);
+  if (strcmp(cmd, "demo") == 0) return cmd_demo(argc, argv);
+  if (strcmp(cmd, "bench") == 0) return cmd_bench(argc, argv);
+  fprintf(stderr, "sparse24: error: unknown command '%s' (see sparse24 --help)\n", cmd);
+  return EXIT_USAGE;
+}

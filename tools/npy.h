@@ -1,0 +1,71 @@
+// sparse24 .npy reader and writer: rank-2 C-order int8 / uint8 / int32 arrays (SPEC §4).
+//
+// Errors come back as a status plus a one-line message in the caller's buffer (no file name;
+// the caller prefixes it). Outputs are written atomically: a temporary file in the same
+// directory is renamed over the target only when everything has been written.
+#ifndef S24_NPY_H_
+#define S24_NPY_H_
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "s24_model.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum {
+  S24_NPY_I8 = 0,   /**< '|i1' (also read as '<i1') */
+  S24_NPY_U8 = 1,   /**< '|u1' (also read as '<u1') */
+  S24_NPY_I32 = 2,  /**< '<i4' */
+} s24_npy_dtype_t;
+
+/** A rank-2 array; data holds rows * cols elements, row-major, owned by the struct. */
+typedef struct {
+  s24_npy_dtype_t dtype;
+  size_t rows;
+  size_t cols;
+  void *data;
+} s24_npy_t;
+
+/** Byte size of one element. */
+size_t s24_npy_elem_size(s24_npy_dtype_t dtype);
+/** "int8 (|i1)", "uint8 (|u1)", "int32 (<i4)". */
+const char *s24_npy_dtype_name(s24_npy_dtype_t dtype);
+
+/** Parses the header dict text (what follows the length field). On success fills dtype,
+ *  rows, cols (data untouched). */
+S24_WARN_UNUSED s24_status_t s24_npy_parse_header(const char *text, size_t len, s24_npy_t *out,
+                                                  char *err, size_t errlen);
+
+/** Reads a whole file. On success *out owns its data (release with s24_npy_free). */
+S24_WARN_UNUSED s24_status_t s24_npy_read(const char *path, s24_npy_t *out, char *err,
+                                          size_t errlen);
+/** Frees the data of an array read by s24_npy_read; safe on a zeroed struct. */
+void s24_npy_free(s24_npy_t *a);
+
+/** An output staged in a temporary file, not yet visible under its final name. */
+typedef struct {
+  char *tmp_path;
+  char *path;
+} s24_npy_out_t;
+
+/** Writes the array to a temporary file next to `path`. */
+S24_WARN_UNUSED s24_status_t s24_npy_stage(s24_npy_out_t *o, const char *path,
+                                           s24_npy_dtype_t dtype, size_t rows, size_t cols,
+                                           const void *data, char *err, size_t errlen);
+/** Renames a staged file to its final name. */
+S24_WARN_UNUSED s24_status_t s24_npy_commit(s24_npy_out_t *o, char *err, size_t errlen);
+/** Removes a staged file that will not be committed; safe on a zeroed or committed struct. */
+void s24_npy_discard(s24_npy_out_t *o);
+/** stage + commit of one array. */
+S24_WARN_UNUSED s24_status_t s24_npy_write(const char *path, s24_npy_dtype_t dtype, size_t rows,
+                                           size_t cols, const void *data, char *err,
+                                           size_t errlen);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif  // S24_NPY_H_

@@ -1,0 +1,26 @@
+# tools: the `sparse24` command (SPEC §5) and its .npy I/O, linked with the model library.
+# The GEMM backends are dispatched in tools/backend.c only; an RTL backend links in there.
+
+TOOLS_SRCS := tools/main.c tools/npy.c tools/backend.c tools/demo.c
+TOOLS_OBJS := $(TOOLS_SRCS:tools/%.c=$(BUILD)/tools/%.o)
+TOOLS_INC  := -Itools $(MODEL_INC)
+
+ALL += $(BUILD)/sparse24
+
+$(BUILD)/tools/%.o: tools/%.c
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(TOOLS_INC) -c $< -o $@
+
+$(BUILD)/sparse24: $(TOOLS_OBJS) $(MODEL_LIB)
+	$(CC) $(CFLAGS) $^ -o $@
+
+.PHONY: bench-model
+# The built-in demo layer on the model backend
+demo: $(BUILD)/sparse24
+	$(BUILD)/sparse24 demo --backend model
+
+# Model GEMM speed, 2:4 1024x4096x1024 (a measurement, not a test)
+bench-model: $(BUILD)/sparse24
+	$(BUILD)/sparse24 bench --backend model --shape 1024x4096x1024 --pattern 2:4 --reps 3
+
+bench: bench-model
