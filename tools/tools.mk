@@ -14,6 +14,11 @@ $(BUILD)/tools/%.o: tools/%.c
 $(BUILD)/sparse24: $(TOOLS_OBJS) $(MODEL_LIB)
 	$(CC) $(CFLAGS) $^ -o $@
 
+# The same command built with the sanitizers, run by the end-to-end tests (tests/tests.mk)
+$(BUILD)/tools/sparse24-san: $(TOOLS_SRCS) $(MODEL_SRCS)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(SANFLAGS) $(TOOLS_INC) $^ -o $@
+
 .PHONY: bench-model
 # The built-in demo layer on the model backend
 demo: $(BUILD)/sparse24

@@ -5,7 +5,10 @@
   npy.py dump FILE                              print 'dtype rows cols' then the values
   npy.py raw FILE HEADER_DICT [HEX_DATA] [--version 1|2]   write a file with any header text
   npy.py bytes FILE HEX                         write raw bytes
+  npy.py rand FILE DTYPE ROWS COLS SEED [ZERO_PCT]   random values (ZERO_PCT percent zeros)
+  npy.py matmul A.npy B.npy [C0.npy]            print A*B (+C0) mod 2^32 in `dump` format
 """
+import random
 import struct
 import sys
 
@@ -30,7 +33,7 @@ def write(path, dtype, rows, cols, values):
         f.write(header(hdr) + data)
 
 
-def dump(path):
+def load(path):
     with open(path, "rb") as f:
         blob = f.read()
     assert blob[:6] == b"\x93NUMPY", "bad magic"
@@ -46,8 +49,28 @@ def dump(path):
     data = blob[off + hlen:]
     assert len(data) == rows * cols * size, "size mismatch"
     vals = [struct.unpack_from("<" + fmt.lstrip("<"), data, i * size)[0] for i in range(rows * cols)]
-    print(hdr["descr"], rows, cols)
+    return hdr["descr"], rows, cols, vals
+
+
+def dump(path):
+    descr, rows, cols, vals = load(path)
+    print(descr, rows, cols)
     print(" ".join(str(v) for v in vals))
+
+
+def matmul(pa, pb, pc0=None):
+    _, m, k, a = load(pa)
+    _, k2, n, b = load(pb)
+    assert k == k2, "inner dimensions differ"
+    c0 = load(pc0)[3] if pc0 else [0] * (m * n)
+    out = []
+    for i in range(m):
+        for j in range(n):
+            s = c0[i * n + j] + sum(a[i * k + t] * b[t * n + j] for t in range(k))
+            s &= 0xFFFFFFFF
+            out.append(s - (1 << 32) if s >= (1 << 31) else s)
+    print("<i4", m, n)
+    print(" ".join(str(v) for v in out))
 
 
 def main(argv):
@@ -69,6 +92,15 @@ def main(argv):
         data = bytes.fromhex(args[1]) if len(args) > 1 else b""
         with open(path, "wb") as f:
             f.write(header(args[0], version) + data)
+    elif cmd == "rand":
+        dtype, rows, cols, seed = argv[3], int(argv[4]), int(argv[5]), int(argv[6])
+        zero_pct = int(argv[7]) if len(argv) > 7 else 0
+        rng = random.Random(seed)
+        lo, hi = {"|i1": (-128, 127), "|u1": (0, 255), "<i4": (-2**31, 2**31 - 1)}[dtype]
+        vals = [0 if rng.randrange(100) < zero_pct else rng.randint(lo, hi) for _ in range(rows * cols)]
+        write(path, dtype, rows, cols, vals)
+    elif cmd == "matmul":
+        matmul(path, argv[3], argv[4] if len(argv) > 4 else None)
     elif cmd == "bytes":
         with open(path, "wb") as f:
             f.write(bytes.fromhex(argv[3]))
