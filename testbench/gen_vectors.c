@@ -1,0 +1,177 @@
+// gen_vectors: writes model-generated hex vectors for the Icarus testbench of s24_core.
+//
+// Usage: gen_vectors R C N M SEED JOBS OUTDIR
+// Writes OUTDIR/{jobs,w,a,r,sizes}.hex: per job {tiles, beats}; weight, activation and expected
+// result beats (bit layouts of docs/architecture.md §2), C from the C model (s24_gemm_sparse).
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "s24_model.h"
+
+static uint64_t g_state;
+static uint32_t rnd(void) {  // xorshift64*
+  g_state ^= g_state >> 12;
+  g_state ^= g_state << 25;
+  g_state ^= g_state >> 27;
+  return (uint32_t)((g_state * 2685821657736338717ULL) >> 32);
+}
+static uint32_t urand(uint32_t lo, uint32_t hi) { return lo + rnd() % (hi - lo + 1); }
+
+static void die(const char *what) {
+  fprintf(stderr, "gen_vectors: error: %s\n", what);
+  exit(1);
+}
+
+static void *xcalloc(size_t n, size_t sz) {
+  void *p = calloc(n ? n : 1, sz);
+  if (!p) die("out of memory");
+  return p;
+}
+
+// A little-endian bit vector written as one hex line (most significant digit first).
+typedef struct {
+  uint8_t bits[4096];
+  unsigned nbits;
+} line_t;
+
+static void line_init(line_t *l, unsigned nbits) {
+  if (nbits > sizeof l->bits * 8) die("beat too wide");
+  memset(l->bits, 0, sizeof l->bits);
+  l->nbits = nbits;
+}
+static void line_put(line_t *l, unsigned pos, unsigned width, uint32_t v) {
+  for (unsigned i = 0; i < width; ++i)
+    if ((v >> i) & 1u) l->bits[(pos + i) / 8] |= (uint8_t)(1u << ((pos + i) % 8));
+}
+static void line_write(FILE *f, const line_t *l) {
+  for (int d = (int)((l->nbits + 3) / 4) - 1; d >= 0; --d) {
+    unsigned nib = 0;
+    for (unsigned b = 0; b < 4; ++b) {
+      unsigned p = (unsigned)d * 4 + b;
+      if (p < l->nbits && ((l->bits[p / 8] >> (p % 8)) & 1u)) nib |= 1u << b;
+    }
+    fputc("0123456789abcdef"[nib], f);
+  }
+  fputc('\n', f);
+}
+
+static FILE *open_out(const char *dir, const char *name) {
+  char path[4096];
+  snprintf(path, sizeof path, "%s/%s", dir, name);
+  FILE *f = fopen(path, "w");
+  if (!f) {
+    fprintf(stderr, "gen_vectors: error: cannot write %s: %s\n", path, strerror(errno));
+    exit(1);
+  }
+  return f;
+}
+
+static int8_t rand_val(int mode, int nonzero) {
+  static const int ext[] = {-128, 127, -1, 1};
+  for (;;) {
+    int v = mode == 0 ? (int)urand(0, 255) - 128 : ext[urand(0, 3)];
+    if (v != 0 || !nonzero) return (int8_t)v;
+  }
+}
+
+int main(int argc, char **argv) {
+  if (argc != 8) die("usage: gen_vectors R C N M SEED JOBS OUTDIR");
+  const unsigned R = (unsigned)atoi(argv[1]), C = (unsigned)atoi(argv[2]);
+  const s24_pattern_t p = {(uint32_t)atoi(argv[3]), (uint32_t)atoi(argv[4])};
+  g_state = strtoull(argv[5], NULL, 0) * 0x9E3779B97F4A7C15ULL + 1;
+  const unsigned jobs = (unsigned)atoi(argv[6]);
+  const char *dir = argv[7];
+  const int dense = p.n == p.m;
+  if (R < 1 || C < 1 || jobs < 1 || !(p.m == 2 || p.m == 4 || p.m == 8) || p.n < 1 || p.n > p.m)
+    die("bad configuration arguments");
+  const unsigned ib = dense ? 0 : (p.m == 8 ? 3 : p.m == 4 ? 2 : 1);
+  const unsigned wbits = R * p.n * (8 + ib), abits = C * p.m * 8, rbits = C * 32;
+
+  FILE *fj = open_out(dir, "jobs.hex"), *fw = open_out(dir, "w.hex"), *fa = open_out(dir, "a.hex");
+  FILE *fr = open_out(dir, "r.hex"), *fs = open_out(dir, "sizes.hex");
+  unsigned long total_beats = 0, total_rows = 0, total_tiles = 0;
+  static line_t line;
+  for (unsigned j = 0; j < jobs; ++j) {
+    const size_t rows = urand(1, 2 * R + 1), cols = urand(1, 2 * C + 1);
+    const size_t groups = (j % 3 == 0) ? urand(1, 3) : urand(1, 24), k = groups * p.m;
+    const int vmode = (int)urand(0, 1);
+    int8_t *a = xcalloc(rows * k, 1), *b = xcalloc(k * cols, 1);
+    for (size_t i = 0; i < rows; ++i)
+      for (size_t g = 0; g < groups; ++g) {
+        unsigned nnz = urand(0, p.n), pos[8];
+        for (unsigned e = 0; e < p.m; ++e) pos[e] = e;
+        for (unsigned e = p.m - 1; e > 0; --e) {
+          unsigned x = urand(0, e), t = pos[e];
+          pos[e] = pos[x];
+          pos[x] = t;
+        }
+        for (unsigned e = 0; e < nnz; ++e) a[i * k + g * p.m + pos[e]] = rand_val(vmode, 1);
+      }
+    for (size_t i = 0; i < k * cols; ++i) b[i] = rand_val(vmode, 0);
+    const size_t vcols = dense ? k : s24_values_cols(p, k), mcols = dense ? 0 : s24_meta_cols(p, k);
+    int8_t *vals = xcalloc(rows * vcols, 1);
+    uint8_t *meta = xcalloc(rows * (mcols ? mcols : 1), 1);
+    int32_t *c = xcalloc(rows * cols, sizeof(int32_t));
+    s24_where_t where;
+    s24_status_t st;
+    if (dense) {
+      memcpy(vals, a, rows * k);
+      st = s24_gemm_dense_ref(a, rows, k, b, cols, NULL, c);
+    } else {
+      st = s24_compress(p, a, rows, k, vals, meta, &where);
+      if (st == S24_OK) st = s24_gemm_sparse(p, vals, meta, rows, k, b, cols, NULL, c, &where);
+    }
+    if (st != S24_OK) die(s24_strerror(st));
+    const size_t tr = (rows + R - 1) / R, tc = (cols + C - 1) / C;
+    fprintf(fj, "%08zx%08zx\n", tr * tc, groups);
+    for (size_t ti = 0; ti < tr; ++ti)
+      for (size_t tj = 0; tj < tc; ++tj) {
+        for (size_t g = 0; g < groups; ++g) {
+          line_init(&line, wbits);
+          for (unsigned r = 0; r < R; ++r) {
+            const size_t i = ti * R + r;
+            for (unsigned s = 0; s < p.n; ++s) {
+              const int8_t v = i < rows ? vals[i * vcols + g * p.n + s] : 0;
+              uint32_t idx = p.m - p.n + s;
+              if (!dense && i < rows) idx = s24_meta_get(p, meta + i * mcols, g * p.n + s);
+              line_put(&line, (r * p.n + s) * 8, 8, (uint8_t)v);
+              if (!dense) line_put(&line, R * p.n * 8 + (r * p.n + s) * ib, ib, idx);
+            }
+          }
+          line_write(fw, &line);
+          line_init(&line, abits);
+          for (unsigned cc = 0; cc < C; ++cc)
+            for (unsigned e = 0; e < p.m; ++e) {
+              const size_t jj = tj * C + cc;
+              const int8_t v = jj < cols ? b[(g * p.m + e) * cols + jj] : 0;
+              line_put(&line, (cc * p.m + e) * 8, 8, (uint8_t)v);
+            }
+          line_write(fa, &line);
+          ++total_beats;
+        }
+        for (unsigned r = 0; r < R; ++r) {
+          line_init(&line, rbits);
+          for (unsigned cc = 0; cc < C; ++cc) {
+            const size_t i = ti * R + r, jj = tj * C + cc;
+            line_put(&line, cc * 32, 32, (uint32_t)(i < rows && jj < cols ? c[i * cols + jj] : 0));
+          }
+          line_write(fr, &line);
+          ++total_rows;
+        }
+        ++total_tiles;
+      }
+    free(a);
+    free(b);
+    free(vals);
+    free(meta);
+    free(c);
+  }
+  fprintf(fs, "%08x\n%08lx\n%08lx\n%08lx\n", jobs, total_beats, total_rows, total_tiles);
+  if (fclose(fj) || fclose(fw) || fclose(fa) || fclose(fr) || fclose(fs)) die("write failed");
+  printf("gen_vectors: %ux%u %u:%u: %u jobs, %lu tiles, %lu beats, %lu result rows in %s\n", R, C, p.n, p.m,
+         jobs, total_tiles, total_beats, total_rows, dir);
+  return 0;
+}

@@ -1,0 +1,721 @@
+// tb_s24_core.cpp: random + directed Verilator testbench of s24_core, bit-exact against the C model.
+//
+// Built once per core configuration (S24_R x S24_C, S24_N:S24_M) by testbench/testbench.mk.
+// Plusargs: +seed=N  +tiles=N (random tile operations)  +test=NAME (one test; default all)
+//           +trace (FST of the run, to +tracefile=PATH, default build/waves/<test>.fst)
+// Output: one line per test, then "N passed, N failed"; exit status 0 only if all passed.
+#include <algorithm>
+#include <cinttypes>
+#include <cstdarg>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "Vs24_core.h"
+#include "s24_model.h"
+#include "testb.h"
+
+#ifndef S24_R
+#error "S24_R, S24_C, S24_N, S24_M must name the Verilated configuration"
+#endif
+
+namespace {
+
+constexpr unsigned kR = S24_R;
+constexpr unsigned kC = S24_C;
+constexpr unsigned kN = S24_N;
+constexpr unsigned kM = S24_M;
+constexpr bool kDense = (kN == kM);
+constexpr unsigned kIdxBits = kDense ? 0 : (kM == 8 ? 3 : kM == 4 ? 2 : 1);
+constexpr unsigned kWBits = kR * kN * (8 + kIdxBits);
+constexpr unsigned kABits = kC * kM * 8;
+constexpr unsigned kRBits = kC * 32;
+
+// ------------------------------------------------------------------ bit vectors and ports
+using Bits = std::vector<uint32_t>;
+
+Bits make_bits(unsigned nbits) { return Bits((nbits + 31) / 32 + 1, 0u); }
+
+void put_bits(Bits &b, unsigned pos, unsigned width, uint32_t v) {
+  for (unsigned i = 0; i < width; ++i) {
+    const unsigned p = pos + i;
+    if ((v >> i) & 1u) b[p / 32] |= 1u << (p % 32);
+    else b[p / 32] &= ~(1u << (p % 32));
+  }
+}
+
+uint32_t get_bits(const Bits &b, unsigned pos, unsigned width) {
+  uint32_t v = 0;
+  for (unsigned i = 0; i < width; ++i) {
+    const unsigned p = pos + i;
+    v |= ((b[p / 32] >> (p % 32)) & 1u) << i;
+  }
+  return v;
+}
+
+inline void to_port(CData &p, const Bits &b) { p = static_cast<CData>(b[0]); }
+inline void to_port(SData &p, const Bits &b) { p = static_cast<SData>(b[0]); }
+inline void to_port(IData &p, const Bits &b) { p = b[0]; }
+inline void to_port(QData &p, const Bits &b) { p = b[0] | (static_cast<uint64_t>(b[1]) << 32); }
+template <std::size_t W>
+inline void to_port(VlWide<W> &p, const Bits &b) {
+  for (std::size_t i = 0; i < W; ++i) p[i] = b[i];
+}
+inline void from_port(const QData &p, Bits &b) {
+  b[0] = static_cast<uint32_t>(p);
+  b[1] = static_cast<uint32_t>(p >> 32);
+}
+inline void from_port(const IData &p, Bits &b) { b[0] = p; }
+template <std::size_t W>
+inline void from_port(const VlWide<W> &p, Bits &b) {
+  for (std::size_t i = 0; i < W; ++i) b[i] = p[i];
+}
+
+// ------------------------------------------------------------------ globals of one run
+std::mt19937_64 g_rng;
+Testb<Vs24_core> *g_tb = nullptr;
+std::string g_test = "init";
+uint64_t g_seed = 1;
+
+[[noreturn]] void fail(const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  std::fprintf(stderr, "tb_s24_core[%ux%u %u:%u] FAIL in %s (seed %" PRIu64 ", cycle %" PRIu64 "): ",
+               kR, kC, kN, kM, g_test.c_str(), g_seed, g_tb ? g_tb->cycles() : 0);
+  std::vfprintf(stderr, fmt, ap);
+  std::fprintf(stderr, "\n");
+  va_end(ap);
+  if (g_tb) {
+    if (!g_tb->trace_path().empty())
+      std::fprintf(stderr, "tb_s24_core: waveform kept in %s\n", g_tb->trace_path().c_str());
+    g_tb->close_trace();
+  }
+  std::fprintf(stderr, "0 passed, 1 failed\n");
+  std::exit(1);
+}
+
+uint64_t urand(uint64_t lo, uint64_t hi) {  // inclusive
+  return std::uniform_int_distribution<uint64_t>(lo, hi)(g_rng);
+}
+double frand() { return std::uniform_real_distribution<double>(0.0, 1.0)(g_rng); }
+
+// ------------------------------------------------------------------ problems (A, B, reference C)
+enum ValMode { kValUniform, kValExtreme, kValMinOnly, kValSmall, kValModes };
+enum DenMode { kDenAny, kDenFull, kDenZeroOne, kDenEmpty, kDenModes };
+
+int8_t rand_val(ValMode vm, bool nonzero) {
+  for (;;) {
+    int v = 0;
+    switch (vm) {
+      case kValExtreme: {
+        static const int ext[] = {-128, 127, -127, -1, 1};
+        v = ext[urand(0, 4)];
+        break;
+      }
+      case kValMinOnly: v = -128; break;
+      case kValSmall: v = static_cast<int>(urand(0, 6)) - 3; break;
+      default: v = static_cast<int>(urand(0, 255)) - 128; break;
+    }
+    if (v != 0 || !nonzero) return static_cast<int8_t>(v);
+  }
+}
+
+struct Problem {
+  size_t rows = 0, k = 0, cols = 0;   // M, K, N
+  std::vector<int8_t> a, b;           // A (M x K, N:M sparse), B (K x N)
+  std::vector<int8_t> vals;           // compressed A (dense configs: A itself)
+  std::vector<uint8_t> meta;
+  std::vector<uint8_t> bad;           // per (row, group): metadata sent corrupted
+  std::vector<int32_t> c;             // reference C = A_eff * B from the C model
+};
+
+const s24_pattern_t kPat = {kN, kM};
+
+void check_status(s24_status_t st, const char *what) {
+  if (st != S24_OK) fail("C model %s returned %s", what, s24_strerror(st));
+}
+
+// Fills a (row-major M x K) with at most n nonzeros per group.
+void fill_sparse(Problem &pb, ValMode vm, DenMode dm) {
+  const size_t groups = pb.k / kM;
+  pb.a.assign(pb.rows * pb.k, 0);
+  for (size_t i = 0; i < pb.rows; ++i) {
+    for (size_t g = 0; g < groups; ++g) {
+      unsigned nnz = 0;
+      switch (dm) {
+        case kDenFull: nnz = kN; break;
+        case kDenZeroOne: nnz = static_cast<unsigned>(urand(0, 1)); break;
+        case kDenEmpty: nnz = 0; break;
+        default: nnz = static_cast<unsigned>(urand(0, kN)); break;
+      }
+      unsigned pos[8];
+      for (unsigned e = 0; e < kM; ++e) pos[e] = e;
+      std::shuffle(pos, pos + kM, g_rng);
+      for (unsigned j = 0; j < nnz; ++j) pb.a[i * pb.k + g * kM + pos[j]] = rand_val(vm, true);
+    }
+  }
+}
+
+// Compresses A, computes the reference C with the C model (groups marked bad count as 0:
+// the hardware zeroes them), and cross-checks the model's sparse GEMM with its dense one.
+void finish_problem(Problem &pb) {
+  const size_t groups = pb.k / kM;
+  if (pb.bad.empty()) pb.bad.assign(pb.rows * groups, 0);
+  std::vector<int8_t> a_eff = pb.a;
+  for (size_t i = 0; i < pb.rows; ++i)
+    for (size_t g = 0; g < groups; ++g)
+      if (pb.bad[i * groups + g])
+        for (unsigned e = 0; e < kM; ++e) a_eff[i * pb.k + g * kM + e] = 0;
+  pb.c.assign(pb.rows * pb.cols, 0);
+  std::vector<int32_t> c_dense(pb.rows * pb.cols, 0);
+  check_status(s24_gemm_dense_ref(a_eff.data(), pb.rows, pb.k, pb.b.data(), pb.cols, nullptr,
+                                  c_dense.data()),
+               "s24_gemm_dense_ref");
+  if (kDense) {
+    pb.vals = pb.a;
+    pb.c = c_dense;
+    return;
+  }
+  s24_where_t where;
+  pb.vals.assign(pb.rows * s24_values_cols(kPat, pb.k), 0);
+  pb.meta.assign(pb.rows * s24_meta_cols(kPat, pb.k), 0);
+  check_status(s24_compress(kPat, pb.a.data(), pb.rows, pb.k, pb.vals.data(), pb.meta.data(), &where),
+               "s24_compress");
+  std::vector<int8_t> vals_eff(pb.rows * s24_values_cols(kPat, pb.k), 0);
+  std::vector<uint8_t> meta_eff(pb.rows * s24_meta_cols(kPat, pb.k), 0);
+  check_status(s24_compress(kPat, a_eff.data(), pb.rows, pb.k, vals_eff.data(), meta_eff.data(), &where),
+               "s24_compress");
+  check_status(s24_gemm_sparse(kPat, vals_eff.data(), meta_eff.data(), pb.rows, pb.k, pb.b.data(),
+                               pb.cols, nullptr, pb.c.data(), &where),
+               "s24_gemm_sparse");
+  if (pb.c != c_dense) fail("C model: s24_gemm_sparse and s24_gemm_dense_ref disagree");
+}
+
+Problem make_problem(size_t rows, size_t groups, size_t cols, ValMode vm, DenMode dm) {
+  Problem pb;
+  pb.rows = rows;
+  pb.k = groups * kM;
+  pb.cols = cols;
+  if (kDense) {
+    pb.a.resize(rows * pb.k);
+    for (auto &v : pb.a) v = (dm == kDenEmpty) ? 0 : rand_val(vm, false);
+  } else {
+    fill_sparse(pb, vm, dm);
+  }
+  pb.b.resize(pb.k * cols);
+  for (auto &v : pb.b) v = rand_val(vm, false);
+  return pb;
+}
+
+// ------------------------------------------------------------------ jobs (beats for the core)
+struct Job {
+  uint32_t tiles = 0, beats = 0;
+  std::vector<Bits> w, a;          // tiles*beats beats each
+  std::vector<Bits> r;             // tiles*R expected result beats
+  bool err = false;                // invalid metadata was sent
+};
+
+// Tiles (row-major over the R x C tile grid) of G = K/m beats; padding is zero.
+Job make_job(const Problem &pb) {
+  Job job;
+  const size_t groups = pb.k / kM;
+  const size_t tr = (pb.rows + kR - 1) / kR, tc = (pb.cols + kC - 1) / kC;
+  const size_t vcols = kDense ? pb.k : s24_values_cols(kPat, pb.k);
+  const size_t mcols = kDense ? 0 : s24_meta_cols(kPat, pb.k);
+  job.tiles = static_cast<uint32_t>(tr * tc);
+  job.beats = static_cast<uint32_t>(groups);
+  for (size_t ti = 0; ti < tr; ++ti) {
+    for (size_t tj = 0; tj < tc; ++tj) {
+      for (size_t g = 0; g < groups; ++g) {
+        Bits w = make_bits(kWBits), a = make_bits(kABits);
+        for (unsigned r = 0; r < kR; ++r) {
+          const size_t i = ti * kR + r;
+          uint32_t idx[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+          for (unsigned s = 0; s < kN; ++s) {
+            int8_t v = 0;
+            idx[s] = kM - kN + s;
+            if (i < pb.rows) {
+              v = pb.vals[i * vcols + g * kN + s];
+              if (!kDense) idx[s] = s24_meta_get(kPat, &pb.meta[i * mcols], g * kN + s);
+            }
+            put_bits(w, (r * kN + s) * 8, 8, static_cast<uint8_t>(v));
+          }
+          if (kN >= 2 && i < pb.rows && pb.bad[i * groups + g]) {
+            job.err = true;
+            switch ((i + g) % 3) {  // repeated, decreasing, or all equal
+              case 0: idx[1] = idx[0]; break;
+              case 1: std::swap(idx[0], idx[1]); break;
+              default: for (unsigned s = 0; s < kN; ++s) idx[s] = kM - 1; break;
+            }
+          }
+          for (unsigned s = 0; s < kN && !kDense; ++s)
+            put_bits(w, kR * kN * 8 + (r * kN + s) * kIdxBits, kIdxBits, idx[s]);
+        }
+        for (unsigned c = 0; c < kC; ++c) {
+          const size_t j = tj * kC + c;
+          for (unsigned e = 0; e < kM; ++e) {
+            const int8_t v = (j < pb.cols) ? pb.b[(g * kM + e) * pb.cols + j] : 0;
+            put_bits(a, (c * kM + e) * 8, 8, static_cast<uint8_t>(v));
+          }
+        }
+        job.w.push_back(w);
+        job.a.push_back(a);
+      }
+      for (unsigned r = 0; r < kR; ++r) {
+        Bits row = make_bits(kRBits);
+        const size_t i = ti * kR + r;
+        for (unsigned c = 0; c < kC; ++c) {
+          const size_t j = tj * kC + c;
+          const int32_t v = (i < pb.rows && j < pb.cols) ? pb.c[i * pb.cols + j] : 0;
+          put_bits(row, c * 32, 32, static_cast<uint32_t>(v));
+        }
+        job.r.push_back(row);
+      }
+    }
+  }
+  return job;
+}
+
+// ------------------------------------------------------------------ cycle formula (docs §3)
+uint64_t tile_period(uint64_t beats) { return std::max<uint64_t>(beats, std::max(kR, kC)); }
+// Busy cycles (cnt_cycles_o) of a job with inputs always valid and r_ready always 1.
+uint64_t job_cycles(uint64_t tiles, uint64_t beats) {
+  return (tiles - 1) * tile_period(beats) + beats + kR + kC + 5;
+}
+
+// ------------------------------------------------------------------ stream drivers
+// A stream gate: on/off per cycle; stay on with p_stay, turn on with p_on (iid when equal).
+struct Gate {
+  double p_stay = 1.0, p_on = 1.0;
+  bool on = true;
+  bool next() {
+    on = frand() < (on ? p_stay : p_on);
+    return on;
+  }
+};
+Gate gate_iid(double p) { Gate g; g.p_stay = p; g.p_on = p; return g; }
+Gate gate_bursty(double p_stay, double p_on) { Gate g; g.p_stay = p_stay; g.p_on = p_on; return g; }
+
+struct Traffic {
+  Gate w, a, r;
+  bool ideal = true;  // no gaps, no backpressure: the cycle count must equal the formula
+  bool junk = false;  // keep presenting extra beats after the job's last one (must not be taken)
+};
+
+struct JobStats {
+  uint64_t cycles = 0, beats = 0, stall_w = 0, stall_a = 0, stall_r = 0;
+  uint64_t start_to_done = 0;
+};
+
+void idle_inputs(Vs24_core *d) {
+  d->start_i = 0;
+  d->clear_i = 0;
+  d->w_valid_i = 0;
+  d->a_valid_i = 0;
+  d->r_ready_i = 0;
+}
+
+void tick_checked() {
+  g_tb->tick();
+  if (g_tb->stopped()) fail("RTL assertion failed (see the %%Error line above)");
+}
+
+JobStats run_job(const Job &job, Traffic tr) {
+  Vs24_core *d = g_tb->dut();
+  if (d->busy_o) fail("core busy before start");
+  d->cfg_beats_i = job.beats;
+  d->cfg_tiles_i = job.tiles;
+  d->start_i = 1;
+  const uint64_t total_in = job.w.size(), total_out = job.r.size();
+  size_t wi = 0, ai = 0, ri = 0;
+  bool w_pending = false, a_pending = false, done_seen = false;
+  uint64_t busy_cycles = 0, cyc = 0;
+  const uint64_t limit = 64 * (total_in + total_out + kR + kC + 64) + 200000;
+  Bits rb = make_bits(kRBits);
+  JobStats st;
+  for (;; ++cyc) {
+    if (cyc > limit) fail("timeout: job of %u tiles x %u beats not done after %" PRIu64 " cycles (w %zu a %zu r %zu)",
+                          job.tiles, job.beats, cyc, wi, ai, ri);
+    // present beats: once valid, a beat stays until it is taken
+    const bool w_go = tr.w.next(), a_go = tr.a.next();
+    if (!w_pending && w_go && (wi < total_in || tr.junk)) {
+      w_pending = true;
+      to_port(d->w_data_i, wi < total_in ? job.w[wi] : job.w[urand(0, total_in - 1)]);
+    }
+    if (!a_pending && a_go && (ai < total_in || tr.junk)) {
+      a_pending = true;
+      to_port(d->a_data_i, ai < total_in ? job.a[ai] : job.a[urand(0, total_in - 1)]);
+    }
+    if (done_seen) w_pending = a_pending = false;  // junk beats are withdrawn once idle
+    d->w_valid_i = w_pending;
+    d->a_valid_i = a_pending;
+    d->r_ready_i = tr.r.next();
+    g_tb->eval();
+    const bool w_fire = d->w_valid_i && d->w_ready_o;
+    const bool a_fire = d->a_valid_i && d->a_ready_o;
+    const bool r_fire = d->r_valid_o && d->r_ready_i;
+    if (d->done_o) {
+      if (done_seen) fail("done_o pulsed twice");
+      if (ri != total_out) fail("done_o after %zu of %" PRIu64 " result beats", ri, total_out);
+      if (d->busy_o) fail("busy_o still high with done_o");
+      done_seen = true;
+      st.start_to_done = cyc;
+      st.cycles = d->cnt_cycles_o;
+      st.beats = d->cnt_beats_o;
+      st.stall_w = d->cnt_stall_w_o;
+      st.stall_a = d->cnt_stall_a_o;
+      st.stall_r = d->cnt_stall_r_o;
+      break;
+    }
+    if (cyc > 0 && d->busy_o) ++busy_cycles;
+    if (cyc > 0 && !d->busy_o && !done_seen) fail("busy_o low before the job finished (r %zu)", ri);
+    if (w_fire && wi >= total_in) fail("w beat accepted beyond the job's %" PRIu64 " beats", total_in);
+    if (a_fire && ai >= total_in) fail("a beat accepted beyond the job's %" PRIu64 " beats", total_in);
+    if (r_fire) {
+      if (ri >= total_out) fail("extra result beat");
+      from_port(d->r_data_o, rb);
+      const Bits &ex = job.r[ri];
+      for (unsigned c = 0; c < kC; ++c) {
+        const uint32_t got = get_bits(rb, c * 32, 32), want = get_bits(ex, c * 32, 32);
+        if (got != want)
+          fail("result beat %zu (tile %zu row %zu) column %u: got %" PRId32 " want %" PRId32,
+               ri, ri / kR, ri % kR, c, static_cast<int32_t>(got), static_cast<int32_t>(want));
+      }
+      const bool last_want = (ri % kR) == kR - 1;
+      if (static_cast<bool>(d->r_last_o) != last_want)
+        fail("result beat %zu: r_last_o %d, want %d", ri, d->r_last_o, last_want);
+      ++ri;
+    }
+    g_tb->tick();
+    if (g_tb->stopped()) fail("RTL assertion failed (see the %%Error line above)");
+    d->start_i = 0;
+    if (w_fire) { ++wi; w_pending = false; }
+    if (a_fire) { ++ai; a_pending = false; }
+  }
+  d->w_valid_i = 0;
+  d->a_valid_i = 0;
+  d->r_ready_i = 0;
+  tick_checked();  // the cycle of the done_o pulse
+  if (d->done_o) fail("done_o longer than one cycle");
+  if (wi != total_in || ai != total_in) fail("job took %zu w / %zu a beats, want %" PRIu64, wi, ai, total_in);
+  if (st.cycles != busy_cycles) fail("cnt_cycles_o %" PRIu64 " != measured busy cycles %" PRIu64, st.cycles, busy_cycles);
+  if (st.beats != total_in) fail("cnt_beats_o %" PRIu64 " != %" PRIu64 " beats", st.beats, total_in);
+  if (static_cast<bool>(d->err_meta_o) != job.err) fail("err_meta_o %d, want %d", d->err_meta_o, job.err);
+  if (tr.ideal) {
+    const uint64_t want = job_cycles(job.tiles, job.beats);
+    if (st.cycles != want)
+      fail("ideal job %u tiles x %u beats: %" PRIu64 " busy cycles, formula %" PRIu64, job.tiles, job.beats, st.cycles, want);
+    if (st.start_to_done != want + 1) fail("done_o %" PRIu64 " cycles after start, want %" PRIu64, st.start_to_done, want + 1);
+    if (st.stall_w != 1 || st.stall_a != 1 || st.stall_r != 0)
+      fail("ideal job stall counters w %" PRIu64 " a %" PRIu64 " r %" PRIu64 ", want 1 1 0", st.stall_w, st.stall_a, st.stall_r);
+  } else if (st.cycles < job_cycles(job.tiles, job.beats)) {
+    fail("job faster than the formula: %" PRIu64 " < %" PRIu64, st.cycles, job_cycles(job.tiles, job.beats));
+  }
+  return st;
+}
+
+Traffic random_traffic(bool allow_ideal) {
+  Traffic t;
+  const unsigned mode = static_cast<unsigned>(urand(allow_ideal ? 0 : 1, 5));
+  t.ideal = (mode == 0);
+  switch (mode) {
+    case 0: break;
+    case 1: t.w = gate_iid(0.3 + 0.7 * frand()); t.a = gate_iid(0.3 + 0.7 * frand()); break;
+    case 2: t.r = gate_iid(0.2 + 0.8 * frand()); break;
+    case 3:
+      t.w = gate_iid(0.2 + 0.8 * frand());
+      t.a = gate_iid(0.2 + 0.8 * frand());
+      t.r = gate_iid(0.2 + 0.8 * frand());
+      break;
+    case 4:
+      t.w = gate_bursty(0.9, 0.1);
+      t.a = gate_bursty(0.9, 0.1);
+      t.r = gate_bursty(0.8, 0.05);
+      break;
+    default: t.r = gate_bursty(0.97, 0.02); t.w = gate_iid(0.9); break;
+  }
+  t.junk = !t.ideal && urand(0, 3) == 0;
+  return t;
+}
+
+void clear_core() {
+  Vs24_core *d = g_tb->dut();
+  idle_inputs(d);
+  d->clear_i = 1;
+  tick_checked();
+  d->clear_i = 0;
+  g_tb->eval();
+  if (d->busy_o || d->r_valid_o || d->err_meta_o || d->w_ready_o || d->a_ready_o)
+    fail("after clear_i: busy %d r_valid %d err %d w_ready %d a_ready %d", d->busy_o, d->r_valid_o,
+         d->err_meta_o, d->w_ready_o, d->a_ready_o);
+  if (d->cnt_cycles_o || d->cnt_beats_o || d->cnt_stall_w_o || d->cnt_stall_a_o || d->cnt_stall_r_o)
+    fail("after clear_i: counters not zero");
+}
+
+// ------------------------------------------------------------------ tests
+struct Counts {
+  uint64_t tiles = 0, jobs = 0, beats = 0;
+};
+Counts g_counts;
+
+void account(const Job &job) {
+  g_counts.tiles += job.tiles;
+  g_counts.jobs += 1;
+  g_counts.beats += job.w.size();
+}
+
+Traffic ideal() { return Traffic(); }
+
+size_t full_rows() { return kR; }
+size_t full_cols() { return kC; }
+
+void test_random(uint64_t target_tiles) {
+  uint64_t tiles = 0, ideal_jobs = 0;
+  while (tiles < target_tiles) {
+    const size_t rows = urand(1, 3 * kR + 1), cols = urand(1, 3 * kC + 1);
+    size_t groups = 0;
+    switch (urand(0, 3)) {
+      case 0: groups = urand(1, 4); break;              // shorter than the minimum tile period
+      case 1: groups = urand(1, 2 * std::max(kR, kC)); break;
+      case 2: groups = urand(8, 80); break;
+      default: groups = urand(1, 24); break;
+    }
+    const ValMode vm = static_cast<ValMode>(urand(0, kValModes - 1));
+    const DenMode dm = static_cast<DenMode>(urand(0, kDenModes - 1));
+    Problem pb = make_problem(rows, groups, cols, vm, dm);
+    finish_problem(pb);
+    const Job job = make_job(pb);
+    const Traffic tr = random_traffic(true);
+    run_job(job, tr);
+    if (tr.ideal) ++ideal_jobs;
+    account(job);
+    tiles += job.tiles;
+  }
+  std::printf("  random: %" PRIu64 " tiles (%" PRIu64 " jobs with ideal streams checked against the cycle formula)\n",
+              tiles, ideal_jobs);
+}
+
+void test_tile_one_group() {
+  Problem pb = make_problem(full_rows(), 1, full_cols(), kValUniform, kDenFull);
+  finish_problem(pb);
+  const Job job = make_job(pb);
+  const JobStats st = run_job(job, ideal());
+  account(job);
+  std::printf("  tile_one_group: 1 tile x 1 beat in %" PRIu64 " cycles (formula %" PRIu64 ")\n", st.cycles,
+              job_cycles(1, 1));
+}
+
+void test_tiles_back_to_back_16() {
+  const size_t groups = 64;  // K = 64*m
+  Problem pb = make_problem(4 * kR, groups, 4 * kC, kValUniform, kDenAny);
+  finish_problem(pb);
+  const Job job = make_job(pb);
+  const JobStats st = run_job(job, ideal());
+  account(job);
+  const double util = static_cast<double>(st.beats) / static_cast<double>(st.cycles);
+  std::printf("  tiles_back_to_back_16: %u tiles x %u beats: %" PRIu64 " MAC-active / %" PRIu64
+              " busy cycles = utilization %.2f%%\n", job.tiles, job.beats, st.beats, st.cycles, 100.0 * util);
+  if (util < 0.95) fail("utilization %.4f below 0.95", util);
+}
+
+void test_tiles_short_spacing() {
+  for (size_t g = 1; g <= std::max(kR, kC) + 1; ++g) {
+    Problem pb = make_problem(2 * kR, g, 2 * kC, kValExtreme, kDenAny);
+    finish_problem(pb);
+    const Job job = make_job(pb);
+    run_job(job, ideal());
+    account(job);
+  }
+  std::printf("  tiles_short_spacing: beats 1..%u, 4 tiles each, cycles == formula\n", std::max(kR, kC) + 1);
+}
+
+void test_meta_invalid_zeroed() {
+  if (kDense || kN == 1) {
+    std::printf("  meta_invalid_zeroed: not applicable (%s)\n",
+                kDense ? "dense core: no metadata" : "n = 1: every single index is valid");
+    return;
+  }
+  clear_core();
+  const size_t groups = 12;
+  Problem pb = make_problem(2 * kR + 1, groups, kC, kValUniform, kDenFull);  // one tile column
+  pb.bad.assign(pb.rows * groups, 0);
+  for (size_t i = 0; i < pb.bad.size(); ++i) pb.bad[i] = urand(0, 3) == 0;
+  pb.bad[0] = 1;
+  finish_problem(pb);
+  const Job job = make_job(pb);
+  run_job(job, random_traffic(false));  // checks err_meta_o == 1 and the zeroed results
+  account(job);
+  clear_core();  // err_meta_o is sticky until clear_i
+  std::printf("  meta_invalid_zeroed: %zu corrupted groups zeroed, err_meta_o set, cleared by clear_i\n",
+              static_cast<size_t>(std::count(pb.bad.begin(), pb.bad.end(), 1)));
+}
+
+void test_backpressure_full() {
+  Problem pb = make_problem(3 * kR, 20, 2 * kC, kValUniform, kDenAny);
+  finish_problem(pb);
+  const Job job = make_job(pb);
+  Traffic t;
+  t.ideal = false;
+  t.r = gate_bursty(0.5, 0.03);  // result stream mostly stalled
+  t.w = gate_iid(0.95);
+  t.a = gate_iid(0.95);
+  t.junk = true;
+  const JobStats st = run_job(job, t);
+  account(job);
+  if (st.stall_r == 0) fail("no result stall counted under heavy backpressure");
+  std::printf("  backpressure_full: %u tiles, %" PRIu64 " cycles, %" PRIu64 " result-stall cycles\n", job.tiles,
+              st.cycles, st.stall_r);
+}
+
+void test_input_gaps() {
+  Problem pb = make_problem(2 * kR, 33, 2 * kC, kValUniform, kDenAny);
+  finish_problem(pb);
+  const Job job = make_job(pb);
+  Traffic t;
+  t.ideal = false;
+  t.w = gate_bursty(0.7, 0.2);
+  t.a = gate_bursty(0.9, 0.05);
+  const JobStats st = run_job(job, t);
+  account(job);
+  if (st.stall_w + st.stall_a <= 2) fail("input gaps not counted as stalls");
+  std::printf("  input_gaps: %u tiles, stalls w %" PRIu64 " a %" PRIu64 "\n", job.tiles, st.stall_w, st.stall_a);
+}
+
+void test_acc_wraparound_long_k() {
+  // all products +16384: n*16384 per beat; enough beats to pass 2^31 and wrap
+  const size_t groups = (size_t{1} << 31) / (kN * 16384) + 9;
+  Problem pb = make_problem(kR, groups, kC, kValMinOnly, kDenFull);
+  finish_problem(pb);
+  const Job job = make_job(pb);
+  run_job(job, ideal());
+  account(job);
+  if (pb.c[0] >= 0) fail("test setup: reference did not wrap (C[0][0] = %" PRId32 ")", pb.c[0]);
+  std::printf("  acc_wraparound_long_k: K = %zu, C[0][0] = %" PRId32 " (wrapped)\n", pb.k, pb.c[0]);
+}
+
+void test_groups_zero_one_nonzero() {
+  Problem pb = make_problem(2 * kR + 1, 30, 2 * kC - 1, kValExtreme, kDenZeroOne);
+  finish_problem(pb);
+  Job job = make_job(pb);
+  run_job(job, random_traffic(true));
+  account(job);
+  Problem pe = make_problem(kR, 5, kC, kValUniform, kDenEmpty);
+  finish_problem(pe);
+  job = make_job(pe);
+  run_job(job, ideal());
+  account(job);
+  std::printf("  groups_zero_one_nonzero: 0/1-nonzero groups and an all-zero A\n");
+}
+
+void test_clear_mid_job() {
+  Problem pb = make_problem(2 * kR, 40, 2 * kC, kValUniform, kDenAny);
+  finish_problem(pb);
+  const Job job = make_job(pb);
+  Vs24_core *d = g_tb->dut();
+  d->cfg_beats_i = job.beats;
+  d->cfg_tiles_i = job.tiles;
+  d->start_i = 1;
+  tick_checked();
+  d->start_i = 0;
+  const unsigned n = static_cast<unsigned>(urand(5, 60));
+  for (unsigned i = 0; i < n; ++i) {  // push some beats, leave results unread
+    to_port(d->w_data_i, job.w[i % job.w.size()]);
+    to_port(d->a_data_i, job.a[i % job.a.size()]);
+    d->w_valid_i = 1;
+    d->a_valid_i = 1;
+    tick_checked();
+  }
+  clear_core();
+  run_job(job, random_traffic(true));
+  account(job);
+  std::printf("  clear_mid_job: cleared after %u cycles, next job exact\n", n);
+}
+
+void test_start_zero_ignored() {
+  Vs24_core *d = g_tb->dut();
+  const uint32_t cfgs[2][2] = {{0, 3}, {3, 0}};
+  for (const auto &cfg : cfgs) {
+    d->cfg_beats_i = cfg[0];
+    d->cfg_tiles_i = cfg[1];
+    d->start_i = 1;
+    tick_checked();
+    d->start_i = 0;
+    for (int i = 0; i < 5; ++i) {
+      g_tb->eval();
+      if (d->busy_o || d->w_ready_o || d->a_ready_o || d->done_o)
+        fail("start with beats %u tiles %u was not ignored", cfg[0], cfg[1]);
+      tick_checked();
+    }
+  }
+  std::printf("  start_zero_ignored: beats == 0 and tiles == 0 do not start a job\n");
+}
+
+struct Test {
+  const char *name;
+  void (*fn)();
+};
+uint64_t g_random_tiles = 200;
+void test_random_default() { test_random(g_random_tiles); }
+
+const Test kTests[] = {
+    {"start_zero_ignored", test_start_zero_ignored},
+    {"tile_one_group", test_tile_one_group},
+    {"tiles_back_to_back_16", test_tiles_back_to_back_16},
+    {"tiles_short_spacing", test_tiles_short_spacing},
+    {"meta_invalid_zeroed", test_meta_invalid_zeroed},
+    {"backpressure_full", test_backpressure_full},
+    {"input_gaps", test_input_gaps},
+    {"groups_zero_one_nonzero", test_groups_zero_one_nonzero},
+    {"clear_mid_job", test_clear_mid_job},
+    {"acc_wraparound_long_k", test_acc_wraparound_long_k},
+    {"random", test_random_default},
+};
+
+}  // namespace
+
+int main(int argc, char **argv) {
+  Testb<Vs24_core> tb(argc, argv);
+  g_tb = &tb;
+  const char *arg = nullptr;
+  if ((arg = tb.ctx()->commandArgsPlusMatch("seed=")) && *arg) g_seed = std::strtoull(arg + 6, nullptr, 0);
+  if ((arg = tb.ctx()->commandArgsPlusMatch("tiles=")) && *arg) g_random_tiles = std::strtoull(arg + 7, nullptr, 0);
+  std::string only;
+  if ((arg = tb.ctx()->commandArgsPlusMatch("test=")) && *arg) only = arg + 6;
+  bool known = only.empty();
+  for (const Test &t : kTests) known = known || only == t.name;
+  if (!known) {
+    std::fprintf(stderr, "tb_s24_core: error: unknown +test=%s (tests:", only.c_str());
+    for (const Test &t : kTests) std::fprintf(stderr, " %s", t.name);
+    std::fprintf(stderr, ")\n");
+    return 2;
+  }
+  if ((arg = tb.ctx()->commandArgsPlusMatch("trace")) && *arg) {
+    std::string path = "build/waves/" + (only.empty() ? std::string("all") : only) + ".fst";
+    if ((arg = tb.ctx()->commandArgsPlusMatch("tracefile=")) && *arg) path = arg + 11;
+    tb.open_trace(path);
+    std::printf("tb_s24_core: tracing to %s\n", path.c_str());
+  }
+  std::printf("tb_s24_core: config %ux%u %u:%u, +seed=%" PRIu64 " +tiles=%" PRIu64 "\n", kR, kC, kN, kM, g_seed,
+              g_random_tiles);
+  g_rng.seed(g_seed);
+  idle_inputs(tb.dut());
+  tb.dut()->cfg_beats_i = 0;
+  tb.dut()->cfg_tiles_i = 0;
+  tb.reset();
+  unsigned passed = 0;
+  for (const Test &t : kTests) {
+    if (!only.empty() && only != t.name) continue;
+    g_test = t.name;
+    t.fn();
+    ++passed;
+  }
+  std::printf("tb_s24_core %ux%u %u:%u: %" PRIu64 " tile operations in %" PRIu64 " jobs (%" PRIu64
+              " beats), %" PRIu64 " cycles\n", kR, kC, kN, kM, g_counts.tiles, g_counts.jobs, g_counts.beats,
+              tb.cycles());
+  std::printf("%u passed, 0 failed\n", passed);
+  return 0;
+}
