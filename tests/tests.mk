@@ -10,17 +10,17 @@ CLI_SAN_BIN    := $(BUILD)/tools/sparse24-san
 # cmocka unit tests of the model
 $(TEST_BUILD)/model/test_model: tests/model/test_model.c $(MODEL_SAN_SRCS)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(SANFLAGS) $(MODEL_INC) $^ -lcmocka -o $@
+	$(CC) $(CFLAGS) $(SANFLAGS) $(MODEL_INC) $(filter %.c,$^) -lcmocka -o $@
 
 # cmocka unit tests of the .npy reader/writer
 $(TEST_BUILD)/model/test_npy: tests/model/test_npy.c tools/npy.c $(MODEL_SAN_SRCS)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(SANFLAGS) $(MODEL_INC) -Itools $^ -lcmocka -o $@
+	$(CC) $(CFLAGS) $(SANFLAGS) $(MODEL_INC) -Itools $(filter %.c,$^) -lcmocka -o $@
 
 # randomised property tests
 $(TEST_BUILD)/model/prop_model: tests/model/prop_model.c $(MODEL_SAN_SRCS)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(SANFLAGS) $(MODEL_INC) $^ -o $@
+	$(CC) $(CFLAGS) $(SANFLAGS) $(MODEL_INC) $(filter %.c,$^) -o $@
 
 .PHONY: test-model-unit test-npy test-model-prop test-model-prop-long test-cli
 

@@ -12,12 +12,12 @@ $(BUILD)/tools/%.o: tools/%.c
 	$(CC) $(CFLAGS) $(TOOLS_INC) -c $< -o $@
 
 $(BUILD)/sparse24: $(TOOLS_OBJS) $(MODEL_LIB)
-	$(CC) $(CFLAGS) $^ -o $@
+	$(CC) $(CFLAGS) $(filter %.o %.a,$^) -o $@
 
 # The same command built with the sanitizers, run by the end-to-end tests (tests/tests.mk)
 $(BUILD)/tools/sparse24-san: $(TOOLS_SRCS) $(MODEL_SRCS)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(SANFLAGS) $(TOOLS_INC) $^ -o $@
+	$(CC) $(CFLAGS) $(SANFLAGS) $(TOOLS_INC) $(filter %.c,$^) -o $@
 
 .PHONY: bench-model
 # The built-in demo layer on the model backend

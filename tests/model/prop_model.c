@@ -35,11 +35,12 @@ static const s24_pattern_t kPatterns[] = {
 
 static char g_why[256];
 
+// Inside run_case: record why and leave through its cleanup.
 #define CHECK(cond, ...)                                  \
   do {                                                    \
     if (!(cond)) {                                        \
       snprintf(g_why, sizeof g_why, __VA_ARGS__);         \
-      return 0;                                           \
+      goto done;                                          \
     }                                                     \
   } while (0)
 
@@ -50,6 +51,7 @@ static int8_t rnd_value(int mix) {
     case 1: return (r & 3) == 0 ? (int8_t)((r >> 8) & 0xFF) : 0;         // mostly zero
     case 2: return (int8_t)((r & 1) ? -128 : ((r & 2) ? 127 : -127));    // extremes, ties
     case 3: return (int8_t)((int)((r >> 8) % 5) - 2);                    // small, many ties
+    case 4: return (r % 100) < 97 ? -128 : (int8_t)((r >> 8) & 0xFF);    // wraps int32
     default: return 0;
   }
 }
@@ -72,18 +74,27 @@ static void prune_ref(s24_pattern_t p, const int8_t *g, int8_t *out) {
   for (uint32_t i = 0; i < p.n; i++) out[order[i]] = g[order[i]];
 }
 
-static int run_case(uint64_t seed, s24_pattern_t *pat_out, size_t shape[3]) {
+// wrap != 0: a "wrap case" of pattern kPatterns[wrap - 1] whose K is so long (over 150000
+// kept values, nearly all -128 * -128, C0 >= 0) that C[0][0] exceeds int32 and must wrap.
+static int run_case(uint64_t seed, int wrap, s24_pattern_t *pat_out, size_t shape[3]) {
   g_state = seed;
-  const s24_pattern_t p = kPatterns[rnd_below(sizeof kPatterns / sizeof kPatterns[0])];
+  const size_t pick = wrap ? (size_t)(wrap - 1)
+                           : rnd_below(sizeof kPatterns / sizeof kPatterns[0]);
+  const s24_pattern_t p = kPatterns[pick];
   *pat_out = p;
-  const size_t mr = rnd_below(4) == 0 ? 1 : 1 + rnd_below(9);
-  const size_t nc = rnd_below(4) == 0 ? 1 : 1 + rnd_below(11);
-  const size_t groups = rnd_below(4) == 0 ? 1 : 1 + rnd_below(12);
+  size_t mr = rnd_below(4) == 0 ? 1 : 1 + rnd_below(9);
+  size_t nc = rnd_below(4) == 0 ? 1 : 1 + rnd_below(11);
+  size_t groups = rnd_below(4) == 0 ? 1 : 1 + rnd_below(12);
+  if (wrap) {
+    mr = 1 + rnd_below(2);
+    nc = 1 + rnd_below(3);
+    groups = (150000 + rnd_below(1000)) / p.n + 1;
+  }
   const size_t k = groups * p.m;
   shape[0] = mr;
   shape[1] = k;
   shape[2] = nc;
-  const int mix = (int)rnd_below(4);
+  const int mix = wrap ? 4 : (int)rnd_below(4);
   const size_t vcols = s24_values_cols(p, k), mcols = s24_meta_cols(p, k);
   int ok = 0;
 
@@ -97,7 +108,12 @@ static int run_case(uint64_t seed, s24_pattern_t *pat_out, size_t shape[3]) {
   }
   for (size_t i = 0; i < mr * k; i++) a[i] = rnd_value(mix);
   for (size_t i = 0; i < k * nc; i++) b[i] = rnd_value((int)rnd_below(4));
-  for (size_t i = 0; i < mr * nc; i++) c0[i] = (int32_t)(uint32_t)rnd();
+  if (wrap) {
+    for (size_t i = 0; i < k; i++) b[i * nc] = -128;  // column 0 all -128
+  }
+  for (size_t i = 0; i < mr * nc; i++) {
+    c0[i] = wrap ? (int32_t)(rnd() & 0x3FFFFFFF) : (int32_t)(uint32_t)rnd();
+  }
 
   // check_pattern on the raw matrix vs an independent scan
   {
@@ -213,6 +229,15 @@ static int run_case(uint64_t seed, s24_pattern_t *pat_out, size_t shape[3]) {
         goto done;
       }
     }
+    if (wrap) {
+      // the case must really wrap: exact C[0][0] (64-bit) beyond int32, and equal mod 2^32
+      int64_t exact = use_c0 ? c0[0] : 0;
+      for (size_t t = 0; t < k; t++) exact += (int64_t)pa[t] * b[t * nc];
+      CHECK(exact > INT32_MAX || exact < INT32_MIN, "wrap case does not wrap (%" PRId64 ")",
+            exact);
+      CHECK((uint32_t)c[0] == (uint32_t)(uint64_t)exact,
+            "wrap: C[0][0] = %" PRId32 ", exact %" PRId64 " mod 2^32 differs", c[0], exact);
+    }
     memcpy(c, c0, mr * nc * 4);
     if (s24_gemm_sparse(p, v, md, mr, k, b, nc, c, c, &w) != S24_OK) goto fail_status;
     if (s24_gemm_dense_ref(pa, mr, k, b, nc, c0, cr) != S24_OK) goto fail_status;
@@ -302,7 +327,7 @@ int main(int argc, char **argv) {
     const uint64_t case_seed = env_case != NULL ? strtoull(env_case, NULL, 0) : rnd();
     s24_pattern_t p = {0, 0};
     size_t shape[3] = {0, 0, 0};
-    if (run_case(case_seed, &p, shape)) {
+    if (run_case(case_seed, 0, &p, shape)) {
       passed++;
     } else {
       failed++;
@@ -319,6 +344,27 @@ int main(int argc, char **argv) {
       printf("prop_model: %llu/%llu cases\n", i + 1, cases);
       fflush(stdout);
     }
+  }
+  // Wrap phase: two long-K cases per pattern whose sums exceed int32 (seeded like the rest).
+  const size_t npat = sizeof kPatterns / sizeof kPatterns[0];
+  unsigned long long wrap_passed = 0;
+  for (size_t j = 0; env_case == NULL && j < 2 * npat && failed < 10; j++) {
+    g_state = seed ^ (0xA5A5A5A5ull + j);
+    const uint64_t case_seed = rnd();
+    s24_pattern_t p = {0, 0};
+    size_t shape[3] = {0, 0, 0};
+    if (run_case(case_seed, (int)(j % npat) + 1, &p, shape)) {
+      passed++;
+      wrap_passed++;
+    } else {
+      failed++;
+      printf("FAIL wrap case %zu: pattern %u:%u M=%zu K=%zu N=%zu: %s\n", j, (unsigned)p.n,
+             (unsigned)p.m, shape[0], shape[1], shape[2], g_why);
+    }
+  }
+  if (env_case == NULL) {
+    printf("prop_model: %llu/%zu int32-wrapping cases (K up to %zu) passed\n", wrap_passed,
+           2 * npat, (size_t)8 * (150000 + 1000));
   }
   printf("prop_model: cases per pattern:");
   for (size_t j = 0; j < sizeof kPatterns / sizeof kPatterns[0]; j++) {
