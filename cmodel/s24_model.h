@@ -95,6 +95,18 @@ S24_WARN_UNUSED s24_status_t s24_gemm_dense_ref(const int8_t *a, size_t m_rows, 
                                                 const int8_t *b, size_t n_cols,
                                                 const int32_t *c0, int32_t *c);
 
+/** Cycle model of one s24_core job with ideal streams (docs/architecture.md §3). */
+typedef struct {
+  uint64_t period;       /**< P = max(beats, rows, cols): steps between tile starts */
+  uint64_t busy_cycles;  /**< cnt_cycles_o = (tiles - 1) * P + beats + rows + cols + 5 */
+  uint64_t mac_beats;    /**< cnt_beats_o = tiles * beats */
+} s24_cycles_t;
+
+/** Fills *out for a job of `tiles` tiles of `beats` beats on a rows x cols core.
+ *  S24_ERR_ARG for a zero argument, S24_ERR_NOMEM if the counts overflow 64 bits. */
+S24_WARN_UNUSED s24_status_t s24_core_cycles(uint32_t rows, uint32_t cols, uint64_t beats,
+                                             uint64_t tiles, s24_cycles_t *out);
+
 #ifdef __cplusplus
 }
 #endif

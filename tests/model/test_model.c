@@ -319,6 +319,30 @@ static void argument_guards(void **state) {
   assert_int_equal(s24_gemm_dense_ref(a, SIZE_MAX / 2, 8, a, 1, NULL, c), S24_ERR_NOMEM);
 }
 
+// The numbers printed in docs/architecture.md §3.
+static void core_cycle_formula(void **state) {
+  (void)state;
+  s24_cycles_t cy;
+  assert_int_equal(s24_core_cycles(2, 2, 3, 1, &cy), S24_OK);  // "one tile": 12 busy cycles
+  assert_int_equal(cy.busy_cycles, 12);
+  assert_int_equal(s24_core_cycles(2, 2, 3, 2, &cy), S24_OK);  // back to back: 15
+  assert_int_equal(cy.busy_cycles, 15);
+  assert_int_equal(cy.period, 3);
+  const uint32_t dims[3] = {2, 4, 8};
+  const uint64_t want[3] = {1033, 1037, 1045};  // 16 tiles of 64 beats
+  for (int i = 0; i < 3; i++) {
+    assert_int_equal(s24_core_cycles(dims[i], dims[i], 64, 16, &cy), S24_OK);
+    assert_int_equal(cy.busy_cycles, want[i]);
+    assert_int_equal(cy.mac_beats, 1024);
+  }
+  assert_int_equal(s24_core_cycles(8, 4, 1, 3, &cy), S24_OK);  // P = max(G, R, C) = 8
+  assert_int_equal(cy.period, 8);
+  assert_int_equal(cy.busy_cycles, 2 * 8 + 1 + 8 + 4 + 5);
+  assert_int_equal(s24_core_cycles(0, 2, 3, 1, &cy), S24_ERR_ARG);
+  assert_int_equal(s24_core_cycles(2, 2, 3, 0, &cy), S24_ERR_ARG);
+  assert_int_equal(s24_core_cycles(2, 2, UINT64_MAX / 2, 4, &cy), S24_ERR_NOMEM);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(spec_example_24),     cmocka_unit_test(spec_example_14),
@@ -327,6 +351,7 @@ int main(void) {
       cmocka_unit_test(check_pattern_where), cmocka_unit_test(meta_invalid),
       cmocka_unit_test(gemm_small_with_c0),  cmocka_unit_test(gemm_wraparound),
       cmocka_unit_test(pattern_api),         cmocka_unit_test(argument_guards),
+      cmocka_unit_test(core_cycle_formula),
   };
   const int n = (int)(sizeof tests / sizeof tests[0]);
   int failed = cmocka_run_group_tests_name("model", tests, NULL, NULL);
