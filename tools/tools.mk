@@ -20,8 +20,9 @@ $(BUILD)/tools/sparse24-san: $(TOOLS_SRCS) $(MODEL_SRCS)
 	$(CC) $(CFLAGS) $(SANFLAGS) $(TOOLS_INC) $(filter %.c,$^) -o $@
 
 .PHONY: bench-model
-# The built-in demo layer on the model backend
-demo: $(BUILD)/sparse24
+# The built-in demo layer on the model backend (deps first, then the build, then the run)
+demo: deps
+	@$(MAKE) --no-print-directory $(BUILD)/sparse24
 	$(BUILD)/sparse24 demo --backend model
 
 # Model GEMM speed, 2:4 1024x4096x1024 (a measurement, not a test)
