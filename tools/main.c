@@ -398,6 +398,9 @@ static int cmd_compress(int argc, char **argv) {
   if (a.npos != 1) return err_usage("compress", "expected one input file");
   if (!(a.given & O_VALUES)) return err_usage("compress", "missing --values V.npy");
   if (!(a.given & O_META)) return err_usage("compress", "missing --meta MD.npy");
+  if (strcmp(opt_val(&a, O_VALUES), opt_val(&a, O_META)) == 0) {
+    return err_usage("compress", "--values and --meta name the same file");
+  }
   const char *in = a.pos[0];
   s24_npy_t arr;
   if ((rc = load(in, S24_NPY_I8, &arr)) != 0) return rc;

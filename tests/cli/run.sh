@@ -110,6 +110,8 @@ same npy_v2_out "$NPY dump cv2.npy" "printf '<i4 1 1\n16256\n'"   # -128*-128 + 
 # ------------------------------------------------------------------ demo, help
 run demo "$S24" demo
 same demo_pass "tail -n1 out.txt" "echo 'demo: PASS'"
+run bench_small "$S24" bench --shape 8x16x4 --pattern 1:4 --reps 2
+same bench_small_summary "tail -n1 out.txt | sed 's/: best [0-9.]* s, .*//'" "echo 'bench: backend model, pattern 1:4, 8x16x4 (MxKxN)'"
 run help_top "$S24" --help
 for c in prune compress decompress gemm demo bench; do
   run "help_$c" "$S24" $c --help
@@ -199,6 +201,8 @@ expect_err k_bad 2 "decompress: invalid --k '-4'" 'o.npy' "$S24" decompress ex24
 expect_err k_not_multiple_opt 2 'decompress: --k 10 is not a multiple of m = 4' 'o.npy' \
   "$S24" decompress ex24_v.npy ex24_m.npy -o o.npy --k 10
 expect_err stats_on_prune 2 "prune: unknown option '--stats'" 'o.npy' "$S24" prune pr.npy -o o.npy --stats
+expect_err same_outputs 2 'compress: --values and --meta name the same file' 'keep.npy' \
+  "$S24" compress Ap.npy --values keep.npy --meta keep.npy
 expect_err no_command 2 'no command given' '' "$S24"
 expect_err unknown_command 2 "unknown command 'frob'" '' "$S24" frob
 expect_err bench_shape 2 "bench: invalid --shape '4x4'" '' "$S24" bench --shape 4x4
