@@ -396,17 +396,17 @@ module s24_core #(
     r_data_past_q <= {r_last_o, r_data_o};
     if (fv_live_q && !clear_i && past_ok_q) begin
       // stream protocol: a valid beat stays, unchanged, until accepted
-      if (w_hold_q && run_q) assert (w_valid_i && w_data_i == w_data_past_q);
-      if (a_hold_q && run_q) assert (a_valid_i && a_data_i == a_data_past_q);
-      if (r_hold_q) assert (r_valid_o && {r_last_o, r_data_o} == r_data_past_q);
+      if (w_hold_q && run_q) assert (w_valid_i && w_data_i == w_data_past_q) else $error("w stream: beat withdrawn or changed before w_ready_o");
+      if (a_hold_q && run_q) assert (a_valid_i && a_data_i == a_data_past_q) else $error("a stream: beat withdrawn or changed before a_ready_o");
+      if (r_hold_q) assert (r_valid_o && {r_last_o, r_data_o} == r_data_past_q) else $error("r stream: beat withdrawn or changed before r_ready_i");
     end
     if (fv_live_q) begin
       // at most one tile row completes per step (tile period >= NumRows)
-      assert (nrow <= 1);
+      assert (nrow <= 1) else $error("two tile rows completed in one step");
       // no beat lost: a result row is never pushed into a full FIFO, inputs never popped empty
-      assert (!(step && push_pend && r_fifo_full));
-      assert (!(feed && (w_fifo_empty || a_fifo_empty)));
-      assert (!(w_push && w_fifo_full) && !(a_push && a_fifo_full));
+      assert (!(step && push_pend && r_fifo_full)) else $error("result row pushed into a full FIFO");
+      assert (!(feed && (w_fifo_empty || a_fifo_empty))) else $error("feed step without input beats");
+      assert (!(w_push && w_fifo_full) && !(a_push && a_fifo_full)) else $error("input beat accepted into a full FIFO");
     end
   end
 `endif

@@ -149,11 +149,12 @@ module s24_pe #(
   always @(posedge clk_i) begin
     if (fv_live_q && !Dense && wf_q[0]) begin
       for (fs = 1; fs < SparseN; fs = fs + 1) begin
-        assert (wi_q[fs*IdxStore +: IdxStore] > wi_q[(fs-1)*IdxStore +: IdxStore]);
+        assert (wi_q[fs*IdxStore +: IdxStore] > wi_q[(fs-1)*IdxStore +: IdxStore])
+          else $error("PE: metadata indices not strictly increasing");
       end
     end
     // first/last only on valid beats
-    if (fv_live_q) assert (wf_q[0] || wf_q[2:1] == 2'b00);
+    if (fv_live_q) assert (wf_q[0] || wf_q[2:1] == 2'b00) else $error("PE: first/last flag on a bubble");
   end
 `endif
 

@@ -75,9 +75,14 @@ test-core-long-$(1): $(TB_DIR)/$(1)/tb_s24_core
 endef
 $(foreach c,$(TB_CFGS),$(eval $(call TB_CFG_RULES,$(c),$(word 1,$(call tb_words,$(c))),$(word 2,$(call tb_words,$(c))),$(word 3,$(call tb_words,$(c))),$(word 4,$(call tb_words,$(c))))))
 
-.PHONY: test-core test-core-long tb-core
+.PHONY: test-core test-core-long tb-core test-core-assert
 tb-core: $(foreach c,$(TB_CFGS),$(TB_DIR)/$(c)/tb_s24_core)
-test-core: $(foreach c,$(TB_CFGS),test-core-$(c))
+test-core: $(foreach c,$(TB_CFGS),test-core-$(c)) test-core-assert
+# The RTL assertions are live: a stream-protocol violation must stop the simulation
+test-core-assert: $(TB_DIR)/4x4_2of4/tb_s24_core
+	$< +seed=$(TB_SEED) +test=protocol_violation_caught > $(TB_DIR)/4x4_2of4/assert.log 2>&1 || { cat $(TB_DIR)/4x4_2of4/assert.log; exit 1; }
+	@grep -q "Assertion failed" $(TB_DIR)/4x4_2of4/assert.log || { cat $(TB_DIR)/4x4_2of4/assert.log; exit 1; }
+	@echo "test-core-assert: $$(grep -m1 'Assertion failed' $(TB_DIR)/4x4_2of4/assert.log | cut -c1-100)... caught as expected"
 test-core-long: $(foreach c,$(TB_CFGS),test-core-long-$(c))
 
 TESTS      += test-core
