@@ -10,8 +10,8 @@ lint-core:
 	@for c in $(LINT_CFGS); do \
 	  set -- $$(echo $$c | tr ':' ' '); \
 	  echo "lint: s24_core NumRows=$$1 NumCols=$$2 SparseN=$$3 SparseM=$$4"; \
-	  verilator --lint-only -Wall $(LINT_WAIVERS) --top-module s24_core -GNumRows=$$1 -GNumCols=$$2 \
+	  verilator --lint-only -Wall -Irtl $(LINT_WAIVERS) --top-module s24_core -GNumRows=$$1 -GNumCols=$$2 \
 	    -GSparseN=$$3 -GSparseM=$$4 -f rtl/s24.f || exit 1; \
-	  verilator --lint-only -Wall $(LINT_WAIVERS) -DFORMAL --assert --top-module s24_core -GNumRows=$$1 \
+	  verilator --lint-only -Wall -Irtl $(LINT_WAIVERS) -DFORMAL --assert --top-module s24_core -GNumRows=$$1 \
 	    -GNumCols=$$2 -GSparseN=$$3 -GSparseM=$$4 -f rtl/s24.f || exit 1; \
 	done

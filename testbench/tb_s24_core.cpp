@@ -281,10 +281,16 @@ Job make_job(const Problem &pb) {
 }
 
 // ------------------------------------------------------------------ cycle formula (docs §3)
-uint64_t tile_period(uint64_t beats) { return std::max<uint64_t>(beats, std::max(kR, kC)); }
-// Busy cycles (cnt_cycles_o) of a job with inputs always valid and r_ready always 1.
+// Busy cycles (cnt_cycles_o) of a job with inputs always valid and r_ready always 1, from the
+// C model's cycle model (s24_core_cycles), cross-checked with the formula written out here.
 uint64_t job_cycles(uint64_t tiles, uint64_t beats) {
-  return (tiles - 1) * tile_period(beats) + beats + kR + kC + 5;
+  s24_cycles_t cy;
+  check_status(s24_core_cycles(kR, kC, beats, tiles, &cy), "s24_core_cycles");
+  const uint64_t period = std::max<uint64_t>(beats, std::max(kR, kC));
+  const uint64_t local = (tiles - 1) * period + beats + kR + kC + 5;
+  if (cy.busy_cycles != local || cy.period != period || cy.mac_beats != tiles * beats)
+    fail("C model cycle formula %" PRIu64 " != documented formula %" PRIu64, cy.busy_cycles, local);
+  return cy.busy_cycles;
 }
 
 // ------------------------------------------------------------------ stream drivers
@@ -474,9 +480,11 @@ size_t full_rows() { return kR; }
 size_t full_cols() { return kC; }
 
 void test_random(uint64_t target_tiles) {
-  uint64_t tiles = 0, ideal_jobs = 0;
+  uint64_t tiles = 0, ideal_jobs = 0, corrupt_jobs = 0;
   while (tiles < target_tiles) {
-    const size_t rows = urand(1, 3 * kR + 1), cols = urand(1, 3 * kC + 1);
+    // some jobs carry invalid metadata (one tile column, so each A group is sent once)
+    const bool corrupt = kN >= 2 && !kDense && urand(0, 7) == 0;
+    const size_t rows = urand(1, 3 * kR + 1), cols = corrupt ? urand(1, kC) : urand(1, 3 * kC + 1);
     size_t groups = 0;
     switch (urand(0, 3)) {
       case 0: groups = urand(1, 4); break;              // shorter than the minimum tile period
@@ -487,16 +495,24 @@ void test_random(uint64_t target_tiles) {
     const ValMode vm = static_cast<ValMode>(urand(0, kValModes - 1));
     const DenMode dm = static_cast<DenMode>(urand(0, kDenModes - 1));
     Problem pb = make_problem(rows, groups, cols, vm, dm);
+    if (corrupt) {
+      pb.bad.assign(rows * groups, 0);
+      for (auto &b : pb.bad) b = urand(0, 5) == 0;
+    }
     finish_problem(pb);
     const Job job = make_job(pb);
     const Traffic tr = random_traffic(true);
-    run_job(job, tr);
+    run_job(job, tr);  // checks err_meta_o == job.err
+    if (job.err) {
+      ++corrupt_jobs;
+      clear_core();
+    }
     if (tr.ideal) ++ideal_jobs;
     account(job);
     tiles += job.tiles;
   }
-  std::printf("  random: %" PRIu64 " tiles (%" PRIu64 " jobs with ideal streams checked against the cycle formula)\n",
-              tiles, ideal_jobs);
+  std::printf("  random: %" PRIu64 " tiles (%" PRIu64 " jobs with ideal streams checked against the cycle formula, %"
+              PRIu64 " with invalid metadata)\n", tiles, ideal_jobs, corrupt_jobs);
 }
 
 void test_tile_one_group() {

@@ -22,13 +22,15 @@ TB_TILES_2x3_2of8 := 1000
 TB_TILES_2x2_4of4 := 500
 TB_TILES_4x4_2of2 := 500
 TB_SEED     ?= 1
-TB_LONG_MUL := 10
+TB_LONG_MUL := 5
+TB_LONG_SEEDS := 101 202 303
 
 tb_words = $(subst x, ,$(subst _, ,$(subst of, ,$(1))))
 
 # Verilator: C++ model with FST tracing compiled in and the `ifdef FORMAL assertions enabled
 TB_VFLAGS := --cc
 TB_VFLAGS += --prefix Vs24_core --top-module s24_core
+TB_VFLAGS += -Irtl                        # `include search path (s24_regs.vh once the top is listed)
 TB_VFLAGS += --trace-fst                  # waveforms on +trace
 TB_VFLAGS += --assert -DFORMAL            # immediate assertions in the `ifdef FORMAL tails
 TB_VFLAGS += --x-assign unique --x-initial unique
@@ -70,8 +72,11 @@ test-core-$(1): $(TB_DIR)/$(1)/tb_s24_core
 	$$< +seed=$(TB_SEED) +tiles=$$(TB_TILES_$(1)) > $(TB_DIR)/$(1)/test.log 2>&1 || { cat $(TB_DIR)/$(1)/test.log; exit 1; }
 	@grep -E "tile operations|passed" $(TB_DIR)/$(1)/test.log | tr '\n' ' ' | sed 's/^/test-core: /'; echo
 test-core-long-$(1): $(TB_DIR)/$(1)/tb_s24_core
-	$$< +seed=$(TB_SEED)7 +tiles=$$$$(( $$(TB_TILES_$(1)) * $(TB_LONG_MUL) )) > $(TB_DIR)/$(1)/test-long.log 2>&1 || { cat $(TB_DIR)/$(1)/test-long.log; exit 1; }
-	@grep -E "tile operations|passed" $(TB_DIR)/$(1)/test-long.log | tr '\n' ' ' | sed 's/^/test-core-long: /'; echo
+	@for s in $(TB_LONG_SEEDS); do \
+	  echo "$$< +seed=$$$$s +tiles=$$$$(( $$(TB_TILES_$(1)) * $(TB_LONG_MUL) ))"; \
+	  $$< +seed=$$$$s +tiles=$$$$(( $$(TB_TILES_$(1)) * $(TB_LONG_MUL) )) > $(TB_DIR)/$(1)/test-long.log 2>&1 || { cat $(TB_DIR)/$(1)/test-long.log; exit 1; }; \
+	  grep -E "tile operations|passed" $(TB_DIR)/$(1)/test-long.log | tr '\n' ' ' | sed "s/^/test-core-long (seed $$$$s): /"; echo; \
+	done
 endef
 $(foreach c,$(TB_CFGS),$(eval $(call TB_CFG_RULES,$(c),$(word 1,$(call tb_words,$(c))),$(word 2,$(call tb_words,$(c))),$(word 3,$(call tb_words,$(c))),$(word 4,$(call tb_words,$(c))))))
 
@@ -118,7 +123,7 @@ $(TB_DIR)/iv_$(1)/sizes.hex: $(TB_GEN)
 	$(TB_GEN) $(2) $(3) $(4) $(5) $(TB_SEED) $(IV_JOBS) $$(@D)
 $(TB_DIR)/iv_$(1)/tb.vvp: testbench/tb_s24_core_iv.v $(RTL_CORE_SRCS) rtl/s24.f
 	@mkdir -p $$(@D)
-	$(IVERILOG) -g2005 -Wall -Wno-timescale -o $$@ -s tb_s24_core_iv -Ptb_s24_core_iv.NumRows=$(2) \
+	$(IVERILOG) -g2005 -Wall -Wno-timescale -I rtl -o $$@ -s tb_s24_core_iv -Ptb_s24_core_iv.NumRows=$(2) \
 	  -Ptb_s24_core_iv.NumCols=$(3) -Ptb_s24_core_iv.SparseN=$(4) -Ptb_s24_core_iv.SparseM=$(5) \
 	  -c rtl/s24.f testbench/tb_s24_core_iv.v
 .PHONY: test-core-iv-$(1)
