@@ -17,6 +17,7 @@ class Testb {
     ctx_->commandArgs(argc, argv);
     ctx_->fatalOnError(false);  // a failed assertion sets gotFinish(); the testbench reports it
     ctx_->traceEverOn(true);
+    ctx_->randReset(2);  // unreset (datapath) registers start random, not a convenient 0
     dut_.reset(new Dut(ctx_.get()));
   }
   ~Testb() {
@@ -59,8 +60,11 @@ class Testb {
     ++cycles_;
   }
 
-  // Asynchronous active-low reset held for two cycles.
+  // Asynchronous active-low reset: a falling edge before any clock edge, held for two cycles.
   void reset() {
+    dut_->clk_i = 0;
+    dut_->rst_ni = 1;
+    dut_->eval();
     dut_->rst_ni = 0;
     dut_->eval();
     tick();

@@ -28,29 +28,40 @@ TB_LONG_SEEDS := 101 202 303
 tb_words = $(subst x, ,$(subst _, ,$(subst of, ,$(1))))
 
 # Verilator: C++ model with FST tracing compiled in and the `ifdef FORMAL assertions enabled
-TB_VFLAGS := --cc
+TB_VFLAGS := --cc                          # C++ model, built by our rules
 TB_VFLAGS += --prefix Vs24_core --top-module s24_core
 TB_VFLAGS += -Irtl                        # `include search path (s24_regs.vh once the top is listed)
 TB_VFLAGS += --trace-fst                  # waveforms on +trace
 TB_VFLAGS += --assert -DFORMAL            # immediate assertions in the `ifdef FORMAL tails
-TB_VFLAGS += --x-assign unique --x-initial unique
+TB_VFLAGS += --x-assign unique --x-initial unique  # X: random values, not a convenient 0
 TB_VFLAGS += -Wno-fatal                   # lint is `make lint`'s job (-Wall, no warnings there)
-TB_VFLAGS += -Wno-lint -Wno-style
+TB_VFLAGS += -Wno-lint -Wno-style          # (same reason)
 
 # C++ of the generated models: -O1 keeps each build short; runtime objects are shared
 TB_OPT_FAST := -O1
 TB_OPT_SLOW := -O0
-TB_RT_FLAGS  = -Os
-TB_RT_FLAGS += -I$(VLT_ROOT)/include -I$(VLT_ROOT)/include/vltstd
-TB_RT_FLAGS += -DVM_COVERAGE=0 -DVM_SC=0 -DVM_TRACE=1 -DVM_TRACE_FST=1 -DVM_TRACE_VCD=0
-TB_RT_FLAGS += -faligned-new -fcf-protection=none -Wno-unused-parameter -Wno-unused-variable
+TB_VLT_DEFS := -DVM_COVERAGE=0 -DVM_SC=0 -DVM_TRACE=1 -DVM_TRACE_FST=1 -DVM_TRACE_VCD=0  # as the generated models
+TB_RT_FLAGS  = -Os                                   # runtime: small and quick to build
+TB_RT_FLAGS += -I$(VLT_ROOT)/include                 # verilated.h
+TB_RT_FLAGS += -I$(VLT_ROOT)/include/vltstd          # svdpi.h, vpi_user.h
+TB_RT_FLAGS += $(TB_VLT_DEFS)
+TB_RT_FLAGS += -faligned-new                         # as Verilator's own makefile
+TB_RT_FLAGS += -fcf-protection=none
+TB_RT_FLAGS += -Wno-unused-parameter                 # Verilator's runtime sources
+TB_RT_FLAGS += -Wno-unused-variable
 TB_RT_OBJS  := $(TB_DIR)/rt/verilated.o $(TB_DIR)/rt/verilated_fst_c.o $(TB_DIR)/rt/verilated_threads.o
 # Testbench C++: warnings as errors in our own code
-TB_CXXFLAGS  = -std=c++17 -O1 -g -Wall -Wextra -Werror -Wno-unused-parameter
-TB_CXXFLAGS += -DVM_COVERAGE=0 -DVM_SC=0 -DVM_TRACE=1 -DVM_TRACE_FST=1 -DVM_TRACE_VCD=0
-TB_CXXFLAGS += -faligned-new -isystem $(VLT_ROOT)/include -isystem $(VLT_ROOT)/include/vltstd
-TB_CXXFLAGS += -Itestbench $(MODEL_INC) -MMD -MP
-TB_LDLIBS   := -lz -pthread -latomic
+TB_CXXFLAGS  = -std=c++17                            # Verilator 5 headers need C++14 or later
+TB_CXXFLAGS += -O1 -g                                # quick to build, debuggable
+TB_CXXFLAGS += -Wall -Wextra -Werror                 # warnings are errors
+TB_CXXFLAGS += -Wno-unused-parameter                 # generated model headers
+TB_CXXFLAGS += $(TB_VLT_DEFS)
+TB_CXXFLAGS += -faligned-new
+TB_CXXFLAGS += -isystem $(VLT_ROOT)/include          # no warnings from Verilator headers
+TB_CXXFLAGS += -isystem $(VLT_ROOT)/include/vltstd
+TB_CXXFLAGS += -Itestbench $(MODEL_INC)              # testb.h, s24_model.h
+TB_CXXFLAGS += -MMD -MP                              # header dependencies
+TB_LDLIBS   := -lz -pthread -latomic                # FST (zlib), Verilator threads
 
 $(TB_DIR)/rt/%.o: | $(TB_DIR)/rt/.dir
 	$(CXX) $(TB_RT_FLAGS) -c $(VLT_ROOT)/include/$*.cpp -o $@
