@@ -65,7 +65,7 @@ module s24_core #(
     end
   end
 `ifdef SYNTHESIS
-  // Synthesis has no $finish: an illegal set instantiates a module that does not exist.
+  // For synthesis tools that skip initial blocks: an illegal set instantiates a missing module.
   generate
     if (!ParamsOk) begin : g_illegal_parameters
       s24_core_illegal_parameter_set u_illegal_parameter_set ();
