@@ -136,13 +136,25 @@ module s24_axil_slave #(
   assign rd_addr_o = s_axil_araddr_i;
 
 `ifdef FORMAL
-  // AXI: once valid, a response stays valid with stable payload until accepted
+  // AXI: once valid, a response stays valid with a stable payload until accepted
+  reg        fv_live_q;
+  reg        fv_b_hold_q, fv_r_hold_q;
+  reg [1:0]  fv_b_resp_q;
+  reg [31:0] fv_r_data_q;
+  always @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) fv_live_q <= 1'b0;
+    else         fv_live_q <= 1'b1;
+  end
   always @(posedge clk_i) begin
-    if (rst_ni && $past(rst_ni) && $past(b_valid_q && !s_axil_bready_i)) begin
-      assert (b_valid_q && b_resp_q == $past(b_resp_q));
+    fv_b_hold_q <= fv_live_q && b_valid_q && !s_axil_bready_i;
+    fv_r_hold_q <= fv_live_q && r_valid_q && !s_axil_rready_i;
+    fv_b_resp_q <= b_resp_q;
+    fv_r_data_q <= r_data_q;
+    if (fv_live_q && fv_b_hold_q) begin
+      assert (b_valid_q && b_resp_q == fv_b_resp_q) else $error("B response withdrawn or changed");
     end
-    if (rst_ni && $past(rst_ni) && $past(r_valid_q && !s_axil_rready_i)) begin
-      assert (r_valid_q && r_data_q == $past(r_data_q));
+    if (fv_live_q && fv_r_hold_q) begin
+      assert (r_valid_q && r_data_q == fv_r_data_q) else $error("R response withdrawn or changed");
     end
   end
 `endif

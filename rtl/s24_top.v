@@ -173,6 +173,16 @@ module s24_top #(
     .cnt_stall_r_o (cnt_stall_r)
   );
 
+  // zero padding of TDATA up to whole words carries nothing
+  generate
+    if (WWords * 32 > WBits) begin : g_w_pad
+      wire unused_w_pad = ^s_axis_w_tdata_i[WWords*32-1:WBits];
+    end
+    if (AWords * 32 > ABits) begin : g_a_pad
+      wire unused_a_pad = ^s_axis_a_tdata_i[AWords*32-1:ABits];
+    end
+  endgenerate
+
   assign s_axis_w_tready_o = w_ready;
   assign s_axis_a_tready_o = a_ready;
   assign m_axis_r_tvalid_o = r_valid;
@@ -335,10 +345,20 @@ module s24_top #(
   end
 
 `ifdef FORMAL
-  // an ERR bit never clears by itself: only W1C or SOFT_RESET clear it
+  // fv_live_q: out of reset (assertions sample it instead of the asynchronous reset)
+  reg       fv_live_q;
+  reg       fv_past_ok_q;
+  reg [4:0] fv_err_q;
+  always @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) fv_live_q <= 1'b0;
+    else         fv_live_q <= 1'b1;
+  end
   always @(posedge clk_i) begin
-    if (rst_ni && $past(rst_ni) && !$past(wr_err) && !$past(soft_reset)) begin
-      assert ((err_q & $past(err_q)) == $past(err_q));
+    // an ERR bit never clears by itself: only a W1C write or SOFT_RESET clear it
+    fv_past_ok_q <= fv_live_q && !wr_err && !soft_reset;
+    fv_err_q <= err_q;
+    if (fv_live_q && fv_past_ok_q) begin
+      assert ((err_q & fv_err_q) == fv_err_q) else $error("ERR bit cleared without W1C or soft reset");
     end
   end
 `endif

@@ -1,0 +1,267 @@
+// sparse24 co-simulation backend: drives the Verilated s24_top (see s24_cosim.h).
+#include "s24_cosim.h"
+
+#include <cstdint>
+#include <cstring>
+#include <new>
+#include <random>
+#include <vector>
+
+#include "Vs24_top.h"
+#include "testb.h"
+
+namespace {
+
+constexpr uint64_t kNsPerCycle = 10;      // 100 MHz nominal clock
+constexpr uint64_t kAxilMaxCycles = 1000; // an AXI4-Lite response later than this is a hang
+
+// One stream as a queue of beats (words each) with TLAST flags.
+struct Queue {
+  size_t words = 0;
+  std::vector<uint32_t> data;
+  std::vector<uint8_t> last;
+  size_t head = 0;  // beats already consumed
+  size_t count() const { return last.size() - head; }
+  void push(const uint32_t *w, bool l) {
+    data.insert(data.end(), w, w + words);
+    last.push_back(l);
+  }
+  const uint32_t *front() const { return data.data() + head * words; }
+  void pop() {
+    if (++head == last.size()) {
+      data.clear();
+      last.clear();
+      head = 0;
+    }
+  }
+};
+
+// Copies words into a Verilated signal of any width, and back.
+template <std::size_t N>
+void put(VlWide<N> &sig, const uint32_t *w) {
+  for (std::size_t i = 0; i < N; i++) sig[i] = w[i];
+}
+inline void put(QData &sig, const uint32_t *w) { sig = (QData)w[0] | ((QData)w[1] << 32); }
+inline void put(IData &sig, const uint32_t *w) { sig = w[0]; }
+template <std::size_t N>
+void get(const VlWide<N> &sig, uint32_t *w) {
+  for (std::size_t i = 0; i < N; i++) w[i] = sig[i];
+}
+inline void get(const QData &sig, uint32_t *w) {
+  w[0] = (uint32_t)sig;
+  w[1] = (uint32_t)(sig >> 32);
+}
+inline void get(const IData &sig, uint32_t *w) { w[0] = sig; }
+
+}  // namespace
+
+struct s24_cosim {
+  Testb<Vs24_top> tb;
+  Vs24_top *top;
+  s24_cosim_opts_t opts{};
+  std::mt19937 rng;
+  Queue q[3];
+  bool w_busy = false, a_busy = false;  // a beat is presented (valid held until accepted)
+  std::vector<uint32_t> rbeat;          // the result beat of this cycle
+
+  s24_cosim(const s24_cosim_opts_t &o) : tb(0, nullptr), top(tb.dut()), opts(o), rng(o.seed) {}
+
+  bool chance(uint32_t pct) { return pct > 0 && rng() % 100 < pct; }
+
+  // Presents the next queued input beats, decides tready, runs one cycle, retires handshakes.
+  void cycle() {
+    if (!w_busy && q[S24_PORT_W].count() > 0 && !chance(opts.in_gap_pct)) {
+      put(top->s_axis_w_tdata_i, q[S24_PORT_W].front());
+      top->s_axis_w_tlast_i = q[S24_PORT_W].last[q[S24_PORT_W].head];
+      w_busy = true;
+    }
+    if (!a_busy && q[S24_PORT_A].count() > 0 && !chance(opts.in_gap_pct)) {
+      put(top->s_axis_a_tdata_i, q[S24_PORT_A].front());
+      top->s_axis_a_tlast_i = q[S24_PORT_A].last[q[S24_PORT_A].head];
+      a_busy = true;
+    }
+    top->s_axis_w_tvalid_i = w_busy;
+    top->s_axis_a_tvalid_i = a_busy;
+    top->m_axis_r_tready_i = !chance(opts.r_backpressure_pct);
+    tb.eval();  // settle ready/valid outputs for this cycle's inputs
+    const bool w_fire = top->s_axis_w_tvalid_i && top->s_axis_w_tready_o;
+    const bool a_fire = top->s_axis_a_tvalid_i && top->s_axis_a_tready_o;
+    const bool r_fire = top->m_axis_r_tvalid_o && top->m_axis_r_tready_i;
+    bool r_last = false;
+    if (r_fire) {
+      get(top->m_axis_r_tdata_o, rbeat.data());
+      r_last = top->m_axis_r_tlast_o;
+    }
+    tb.tick();
+    if (w_fire) {
+      q[S24_PORT_W].pop();
+      w_busy = false;
+    }
+    if (a_fire) {
+      q[S24_PORT_A].pop();
+      a_busy = false;
+    }
+    if (r_fire) q[S24_PORT_R].push(rbeat.data(), r_last);
+  }
+
+  uint32_t delay() { return opts.axil_random ? rng() % 4 : 0; }
+
+  s24_status_t axil_write(uint32_t addr, uint32_t value) {
+    const uint32_t aw_at = delay(), w_at = delay(), b_at = delay();
+    bool aw_done = false, w_done = false;
+    top->s_axil_awaddr_i = addr & 0xFF;
+    top->s_axil_wdata_i = value;
+    top->s_axil_wstrb_i = 0xF;
+    for (uint64_t t = 0; t < kAxilMaxCycles; t++) {
+      top->s_axil_awvalid_i = !aw_done && t >= aw_at;
+      top->s_axil_wvalid_i = !w_done && t >= w_at;
+      top->s_axil_bready_i = t >= b_at;
+      tb.eval();
+      const bool aw_fire = top->s_axil_awvalid_i && top->s_axil_awready_o;
+      const bool w_fire = top->s_axil_wvalid_i && top->s_axil_wready_o;
+      const bool b_fire = top->s_axil_bvalid_o && top->s_axil_bready_i;
+      const uint32_t resp = top->s_axil_bresp_o;
+      cycle();
+      aw_done |= aw_fire;
+      w_done |= w_fire;
+      if (b_fire) {
+        top->s_axil_awvalid_i = top->s_axil_wvalid_i = top->s_axil_bready_i = 0;
+        return resp == 0 ? S24_OK : S24_ERR_HW;
+      }
+    }
+    return S24_ERR_TIMEOUT;
+  }
+
+  s24_status_t axil_read(uint32_t addr, uint32_t *value) {
+    const uint32_t ar_at = delay(), r_at = delay();
+    bool ar_done = false;
+    top->s_axil_araddr_i = addr & 0xFF;
+    for (uint64_t t = 0; t < kAxilMaxCycles; t++) {
+      top->s_axil_arvalid_i = !ar_done && t >= ar_at;
+      top->s_axil_rready_i = t >= r_at;
+      tb.eval();
+      const bool ar_fire = top->s_axil_arvalid_i && top->s_axil_arready_o;
+      const bool r_fire = top->s_axil_rvalid_o && top->s_axil_rready_i;
+      const uint32_t resp = top->s_axil_rresp_o, data = top->s_axil_rdata_o;
+      cycle();
+      ar_done |= ar_fire;
+      if (r_fire) {
+        top->s_axil_arvalid_i = top->s_axil_rready_i = 0;
+        if (resp != 0) return S24_ERR_HW;
+        *value = data;
+        return S24_OK;
+      }
+    }
+    return S24_ERR_TIMEOUT;
+  }
+};
+
+namespace {
+
+s24_cosim *sim_of(void *ctx) { return static_cast<s24_cosim *>(ctx); }
+
+s24_status_t cs_read32(void *ctx, uint32_t addr, uint32_t *value) {
+  if (ctx == nullptr || value == nullptr || addr > 0xFF) return S24_ERR_ARG;
+  return sim_of(ctx)->axil_read(addr, value);
+}
+
+s24_status_t cs_write32(void *ctx, uint32_t addr, uint32_t value) {
+  if (ctx == nullptr || addr > 0xFF) return S24_ERR_ARG;
+  return sim_of(ctx)->axil_write(addr, value);
+}
+
+s24_status_t cs_stream_write(void *ctx, s24_port_t port, const uint32_t *beats, size_t words,
+                             size_t n) {
+  if (ctx == nullptr || beats == nullptr || n == 0) return S24_ERR_ARG;
+  if (port != S24_PORT_W && port != S24_PORT_A) return S24_ERR_ARG;
+  Queue &q = sim_of(ctx)->q[port];
+  if (words != q.words) return S24_ERR_ARG;
+  for (size_t i = 0; i < n; i++) q.push(beats + i * words, i == n - 1);
+  return S24_OK;
+}
+
+s24_status_t cs_stream_read(void *ctx, s24_port_t port, uint32_t *beats, size_t words, size_t n,
+                            uint8_t *last, uint64_t timeout_ns) {
+  if (ctx == nullptr || beats == nullptr || n == 0 || port != S24_PORT_R) return S24_ERR_ARG;
+  s24_cosim *s = sim_of(ctx);
+  Queue &q = s->q[S24_PORT_R];
+  if (words != q.words) return S24_ERR_ARG;
+  const uint64_t limit = timeout_ns / kNsPerCycle;
+  for (uint64_t t = 0; q.count() < n; t++) {
+    if (t >= limit || s->tb.stopped()) return S24_ERR_TIMEOUT;
+    s->cycle();
+  }
+  for (size_t i = 0; i < n; i++) {
+    std::memcpy(beats + i * words, q.front(), words * sizeof(uint32_t));
+    if (last != nullptr) last[i] = q.last[q.head];
+    q.pop();
+  }
+  return S24_OK;
+}
+
+// Drops queued input beats (including the one presented: the block was just soft-reset) and
+// undelivered results.
+s24_status_t cs_stream_reset(void *ctx) {
+  if (ctx == nullptr) return S24_ERR_ARG;
+  s24_cosim *s = sim_of(ctx);
+  for (Queue &q : s->q) {
+    q.data.clear();
+    q.last.clear();
+    q.head = 0;
+  }
+  s->w_busy = s->a_busy = false;
+  s->top->s_axis_w_tvalid_i = s->top->s_axis_a_tvalid_i = 0;
+  return S24_OK;
+}
+
+uint64_t cs_now_ns(void *ctx) { return sim_of(ctx)->tb.cycles() * kNsPerCycle; }
+
+}  // namespace
+
+extern "C" s24_status_t s24_cosim_open(const s24_cosim_opts_t *opts, s24_cosim_t **out,
+                                       s24_seam_t *seam) {
+  if (out == nullptr || seam == nullptr) return S24_ERR_ARG;
+  s24_cosim_opts_t o{};
+  if (opts != nullptr) o = *opts;
+  if (o.r_backpressure_pct > 100 || o.in_gap_pct > 100) return S24_ERR_ARG;
+  s24_cosim *s = new (std::nothrow) s24_cosim(o);
+  if (s == nullptr) return S24_ERR_NOMEM;
+  Vs24_top *top = s->top;
+  s->q[S24_PORT_W].words = sizeof(top->s_axis_w_tdata_i) / sizeof(uint32_t);
+  s->q[S24_PORT_A].words = sizeof(top->s_axis_a_tdata_i) / sizeof(uint32_t);
+  s->q[S24_PORT_R].words = sizeof(top->m_axis_r_tdata_o) / sizeof(uint32_t);
+  s->rbeat.resize(s->q[S24_PORT_R].words);
+  if (o.trace_path != nullptr) {
+    FILE *f = std::fopen(o.trace_path, "wb");  // fail cleanly before Verilator would abort
+    if (f == nullptr) {
+      delete s;
+      return S24_ERR_IO;
+    }
+    std::fclose(f);
+    s->tb.open_trace(o.trace_path);
+  }
+  top->s_axil_awvalid_i = top->s_axil_wvalid_i = top->s_axil_arvalid_i = 0;
+  top->s_axil_bready_i = top->s_axil_rready_i = 0;
+  top->s_axis_w_tvalid_i = top->s_axis_a_tvalid_i = 0;
+  top->m_axis_r_tready_i = 1;
+  s->tb.reset();
+  seam->ctx = s;
+  seam->read32 = cs_read32;
+  seam->write32 = cs_write32;
+  seam->stream_write = cs_stream_write;
+  seam->stream_read = cs_stream_read;
+  seam->stream_reset = cs_stream_reset;
+  seam->now_ns = cs_now_ns;
+  *out = s;
+  return S24_OK;
+}
+
+extern "C" void s24_cosim_close(s24_cosim_t *sim) { delete sim; }
+
+extern "C" uint64_t s24_cosim_cycles(const s24_cosim_t *sim) {
+  return sim == nullptr ? 0 : sim->tb.cycles();
+}
+
+extern "C" int s24_cosim_irq(const s24_cosim_t *sim) {
+  return sim != nullptr && sim->top->irq_o;
+}

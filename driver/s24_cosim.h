@@ -1,0 +1,46 @@
+// sparse24 co-simulation backend: the Verilated s24_top behind the driver seam.
+//
+// Built by driver/driver.mk into build/cosim/libs24cosim.a (Verilated model of the default
+// 8x8 2:4 top, parameters chosen with -G at build time, plus the Verilator runtime); link it
+// with -lz -lpthread and the C++ runtime. Stream writes are queued and fed to s_axis_w / s_axis_a
+// as fast as the hardware takes them (one beat per cycle, or with random gaps); m_axis_r is
+// sunk into a queue (optionally with random backpressure). The clock only runs while the driver
+// waits on hardware: during register accesses (an AXI4-Lite master with optional random channel
+// order and delays) and stream reads. Simulated time is 10 ns per cycle (100 MHz).
+#ifndef S24_COSIM_H_
+#define S24_COSIM_H_
+
+#include <stdint.h>
+
+#include "s24_drv.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct s24_cosim s24_cosim_t;
+
+typedef struct {
+  uint32_t seed;                /**< seeds every random choice below */
+  uint32_t r_backpressure_pct;  /**< % of cycles m_axis_r_tready is low (0 = always ready) */
+  uint32_t in_gap_pct;          /**< % of cycles an idle input stream withholds its next beat */
+  int axil_random;              /**< random AW/W/AR order, delays, bready/rready backpressure */
+  const char *trace_path;       /**< FST waveform file, or NULL for none */
+} s24_cosim_opts_t;
+
+/** Builds and resets the simulated top and fills *seam (ctx = the simulation). opts may be
+ *  NULL (no randomness, no trace). S24_ERR_IO if the trace file cannot be opened. */
+S24_WARN_UNUSED s24_status_t s24_cosim_open(const s24_cosim_opts_t *opts, s24_cosim_t **out,
+                                            s24_seam_t *seam);
+/** Finishes the trace and frees the simulation; safe on NULL. */
+void s24_cosim_close(s24_cosim_t *sim);
+/** Clock cycles simulated since open. */
+uint64_t s24_cosim_cycles(const s24_cosim_t *sim);
+/** The irq_o output after the last cycle. */
+int s24_cosim_irq(const s24_cosim_t *sim);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif  // S24_COSIM_H_

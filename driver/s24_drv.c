@@ -1,0 +1,473 @@
+// sparse24 host driver: open/reset/errors/counters, weight packing, tiled GEMM over the seam.
+#include "s24_drv.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define FIELD(v, name) (((v) & S24_##name##_MASK) >> S24_##name##_LSB)
+
+static int seam_ok(const s24_seam_t *s) {
+  return s != NULL && s->read32 != NULL && s->write32 != NULL && s->stream_write != NULL &&
+         s->stream_read != NULL && s->stream_reset != NULL && s->now_ns != NULL;
+}
+
+static int dev_ok(const s24_dev_t *dev) { return dev != NULL && dev->is_open; }
+
+static s24_status_t rd(s24_dev_t *dev, uint32_t addr, uint32_t *v) {
+  return dev->seam.read32(dev->seam.ctx, addr, v);
+}
+
+static s24_status_t wr(s24_dev_t *dev, uint32_t addr, uint32_t v) {
+  return dev->seam.write32(dev->seam.ctx, addr, v);
+}
+
+static uint32_t words_for(uint64_t bits) { return (uint32_t)((bits + 31) / 32); }
+
+s24_status_t s24_dev_open(s24_dev_t *dev, const s24_seam_t *seam) {
+  if (dev == NULL || !seam_ok(seam)) return S24_ERR_ARG;
+  memset(dev, 0, sizeof(*dev));
+  dev->seam = *seam;
+  dev->timeout_ns = S24_DEFAULT_TIMEOUT_NS;
+  dev->inflight_tiles = S24_DEFAULT_INFLIGHT_TILES;
+  uint32_t id = 0, ver = 0, arr = 0, wid = 0, beat = 0;
+  s24_status_t st = rd(dev, S24_REG_ID, &id);
+  if (st == S24_OK) st = rd(dev, S24_REG_VERSION, &ver);
+  if (st == S24_OK) st = rd(dev, S24_REG_HW_ARRAY, &arr);
+  if (st == S24_OK) st = rd(dev, S24_REG_HW_WIDTH, &wid);
+  if (st == S24_OK) st = rd(dev, S24_REG_HW_BEAT, &beat);
+  if (st != S24_OK) return st;
+  if (id != S24_MAGIC) return S24_ERR_HW;
+  if (FIELD(ver, VERSION_MAJOR) != S24_VERSION_MAJOR) return S24_ERR_UNSUPPORTED;
+  s24_hw_info_t *hw = &dev->hw;
+  hw->version = ver;
+  hw->rows = FIELD(arr, HW_ARRAY_ROWS);
+  hw->cols = FIELD(arr, HW_ARRAY_COLS);
+  hw->sparse_n = FIELD(arr, HW_ARRAY_SPARSE_N);
+  hw->sparse_m = FIELD(arr, HW_ARRAY_SPARSE_M);
+  hw->data_width = FIELD(wid, HW_WIDTH_DATA_WIDTH);
+  hw->acc_width = FIELD(wid, HW_WIDTH_ACC_WIDTH);
+  hw->idx_width = FIELD(wid, HW_WIDTH_IDX_WIDTH);
+  hw->w_words = FIELD(beat, HW_BEAT_W_WORDS);
+  hw->a_words = FIELD(beat, HW_BEAT_A_WORDS);
+  hw->r_words = FIELD(beat, HW_BEAT_R_WORDS);
+  // the driver packs beats itself: the parameters must be ones it understands, consistently
+  uint32_t m = hw->sparse_m, n = hw->sparse_n;
+  uint32_t want_iw = (n == m) ? 0 : (m == 2 ? 1 : m == 4 ? 2 : m == 8 ? 3 : 99);
+  if (hw->rows == 0 || hw->cols == 0 || n == 0 || n > m || want_iw == 99 ||
+      hw->idx_width != want_iw || hw->data_width != 8 || hw->acc_width != 32 ||
+      hw->w_words != words_for((uint64_t)hw->rows * n * (8 + want_iw)) ||
+      hw->a_words != words_for((uint64_t)hw->cols * m * 8) ||
+      hw->r_words != words_for((uint64_t)hw->cols * 32)) {
+    return S24_ERR_UNSUPPORTED;
+  }
+  dev->is_open = 1;
+  st = s24_dev_reset(dev);
+  if (st != S24_OK) dev->is_open = 0;
+  return st;
+}
+
+void s24_dev_close(s24_dev_t *dev) {
+  if (dev == NULL) return;
+  memset(dev, 0, sizeof(*dev));
+}
+
+// Soft reset of the block and of the streams feeding it.
+static s24_status_t reset_all(s24_dev_t *dev) {
+  s24_status_t st = wr(dev, S24_REG_CTRL, S24_CTRL_SOFT_RESET_MASK);
+  s24_status_t st2 = dev->seam.stream_reset(dev->seam.ctx);
+  return st != S24_OK ? st : st2;
+}
+
+s24_status_t s24_dev_reset(s24_dev_t *dev) {
+  if (!dev_ok(dev)) return S24_ERR_ARG;
+  return reset_all(dev);
+}
+
+s24_status_t s24_dev_errors(s24_dev_t *dev, uint32_t *err) {
+  if (!dev_ok(dev) || err == NULL) return S24_ERR_ARG;
+  return rd(dev, S24_REG_ERR, err);
+}
+
+s24_status_t s24_dev_clear_errors(s24_dev_t *dev) {
+  if (!dev_ok(dev)) return S24_ERR_ARG;
+  s24_status_t st = wr(dev, S24_REG_ERR, S24_ERR_W1C_MASK);
+  if (st == S24_OK) st = wr(dev, S24_REG_IRQ, S24_IRQ_W1C_MASK);
+  if (st == S24_OK) dev->last_err = 0;
+  return st;
+}
+
+const char *s24_err_bits_str(uint32_t err, char *buf, size_t len) {
+  static const struct {
+    uint32_t mask;
+    const char *name;
+  } names[] = {
+      {S24_ERR_BAD_CFG_MASK, "BAD_CFG"}, {S24_ERR_META_MASK, "META"},
+      {S24_ERR_W_LAST_MASK, "W_LAST"},   {S24_ERR_A_LAST_MASK, "A_LAST"},
+      {S24_ERR_START_BUSY_MASK, "START_BUSY"},
+  };
+  if (buf == NULL || len == 0) return "";
+  buf[0] = '\0';
+  size_t used = 0;
+  for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+    if ((err & names[i].mask) == 0) continue;
+    int w = snprintf(buf + used, len - used, "%s%s", used ? "|" : "", names[i].name);
+    if (w < 0 || (size_t)w >= len - used) break;
+    used += (size_t)w;
+  }
+  if (err == 0) snprintf(buf, len, "none");
+  return buf;
+}
+
+s24_status_t s24_dev_counters(const s24_dev_t *dev, s24_counters_t *out) {
+  if (!dev_ok(dev) || out == NULL) return S24_ERR_ARG;
+  *out = dev->counters;
+  return S24_OK;
+}
+
+// Fails a hardware operation: remembers the ERR bits, returns the block to idle.
+static s24_status_t fail(s24_dev_t *dev, s24_status_t st) {
+  uint32_t err = 0;
+  if (rd(dev, S24_REG_ERR, &err) == S24_OK && err != 0) dev->last_err = err;
+  (void)reset_all(dev);
+  return st;
+}
+
+s24_status_t s24_dev_start(s24_dev_t *dev, uint32_t beats, uint32_t tiles) {
+  if (!dev_ok(dev)) return S24_ERR_ARG;
+  dev->last_err = 0;
+  s24_status_t st = wr(dev, S24_REG_CFG_BEATS, beats);
+  if (st == S24_OK) st = wr(dev, S24_REG_CFG_TILES, tiles);
+  if (st == S24_OK) st = wr(dev, S24_REG_CTRL, S24_CTRL_START_MASK);
+  uint32_t err = 0;
+  if (st == S24_OK) st = rd(dev, S24_REG_ERR, &err);
+  if (st != S24_OK) return st;
+  if (err != 0) {  // BAD_CFG or START_BUSY: the job did not start
+    dev->last_err = err;
+    (void)reset_all(dev);
+    return S24_ERR_HW;
+  }
+  return S24_OK;
+}
+
+s24_status_t s24_dev_wait(s24_dev_t *dev) {
+  if (!dev_ok(dev)) return S24_ERR_ARG;
+  const uint64_t t0 = dev->seam.now_ns(dev->seam.ctx);
+  for (;;) {
+    uint32_t status = 0;
+    s24_status_t st = rd(dev, S24_REG_STATUS, &status);
+    if (st != S24_OK) return st;
+    if ((status & S24_STATUS_BUSY_MASK) == 0 && (status & S24_STATUS_DONE_MASK) != 0) {
+      if ((status & S24_STATUS_ERROR_MASK) == 0) return S24_OK;
+      return fail(dev, S24_ERR_HW);
+    }
+    if (dev->seam.now_ns(dev->seam.ctx) - t0 > dev->timeout_ns) return fail(dev, S24_ERR_TIMEOUT);
+  }
+}
+
+// ------------------------------------------------------------------------------ weights
+
+static void put_bits(uint32_t *words, uint64_t pos, uint32_t width, uint32_t value) {
+  for (uint32_t i = 0; i < width; i++, pos++) {
+    if ((value >> i) & 1u) words[pos / 32] |= 1u << (pos % 32);
+  }
+}
+
+void s24_weights_free(s24_weights_t *w) {
+  if (w == NULL) return;
+  free(w->beats);
+  free(w->tile_first);
+  free(w->bpg);
+  memset(w, 0, sizeof(*w));
+}
+
+// Packs a dense m_rows x k matrix into the device's beats (docs/architecture.md section 2).
+static s24_status_t pack(const s24_dev_t *dev, const int8_t *a, size_t m_rows, size_t k,
+                         s24_weights_t *w) {
+  const s24_hw_info_t *hw = &dev->hw;
+  const size_t R = hw->rows, hn = hw->sparse_n, hm = hw->sparse_m, iw = hw->idx_width;
+  memset(w, 0, sizeof(*w));
+  w->m_rows = m_rows;
+  w->k = k;
+  w->row_tiles = (m_rows + R - 1) / R;
+  w->groups = (k + hm - 1) / hm;
+  w->rows = hw->rows;
+  w->cols = hw->cols;
+  w->sparse_n = hw->sparse_n;
+  w->sparse_m = hw->sparse_m;
+  w->idx_width = hw->idx_width;
+  w->w_words = hw->w_words;
+  w->a_words = hw->a_words;
+  if (w->groups > SIZE_MAX / w->row_tiles) return S24_ERR_NOMEM;
+  w->bpg = calloc(w->row_tiles * w->groups, 1);
+  w->tile_first = calloc(w->row_tiles + 1, sizeof(size_t));
+  if (w->bpg == NULL || w->tile_first == NULL) {
+    s24_weights_free(w);
+    return S24_ERR_NOMEM;
+  }
+  // pass 1: beats per group = max over the tile's rows of ceil(nonzeros / SparseN)
+  size_t total = 0;
+  for (size_t t = 0; t < w->row_tiles; t++) {
+    uint64_t tile_beats = 0;
+    for (size_t g = 0; g < w->groups; g++) {
+      uint32_t most = 0;
+      for (size_t r = t * R; r < m_rows && r < (t + 1) * R; r++) {
+        uint32_t nnz = 0;
+        for (size_t e = g * hm; e < k && e < (g + 1) * hm; e++) nnz += a[r * k + e] != 0;
+        if (nnz > most) most = nnz;
+      }
+      uint8_t b = (uint8_t)((most + hn - 1) / hn);
+      w->bpg[t * w->groups + g] = b;
+      tile_beats += b;
+    }
+    if (tile_beats == 0) {  // an all-zero row tile still needs one (zero) beat
+      w->bpg[t * w->groups] = 1;
+      tile_beats = 1;
+    }
+    if (tile_beats > UINT32_MAX) {
+      s24_weights_free(w);
+      return S24_ERR_UNSUPPORTED;  // CFG_BEATS is 32 bits
+    }
+    w->tile_first[t] = total;
+    total += (size_t)tile_beats;
+  }
+  w->tile_first[w->row_tiles] = total;
+  if (total > SIZE_MAX / sizeof(uint32_t) / hw->w_words) {
+    s24_weights_free(w);
+    return S24_ERR_NOMEM;
+  }
+  w->beats = calloc(total * hw->w_words, sizeof(uint32_t));
+  if (w->beats == NULL) {
+    s24_weights_free(w);
+    return S24_ERR_NOMEM;
+  }
+  // pass 2: fill. Beat b of group g of row r takes that row's nonzeros b*hn .. b*hn+hn-1;
+  // unused slots get zero values at the highest indices not in use (strictly increasing).
+  const uint64_t idx_base = (uint64_t)R * hn * 8;
+  size_t beat = 0;
+  for (size_t t = 0; t < w->row_tiles; t++) {
+    for (size_t g = 0; g < w->groups; g++) {
+      for (uint32_t b = 0; b < w->bpg[t * w->groups + g]; b++, beat++) {
+        uint32_t *words = w->beats + beat * hw->w_words;
+        for (size_t rr = 0; rr < R; rr++) {
+          const size_t r = t * R + rr;
+          uint32_t pos[8], cnt = 0, idx[8];
+          int8_t val[8];
+          if (r < m_rows) {  // this row's nonzeros of the beat
+            uint32_t seen = 0;
+            for (uint32_t e = 0; e < hm && g * hm + e < k; e++) {
+              if (a[r * k + g * hm + e] == 0) continue;
+              if (seen >= b * hn && seen < (b + 1) * hn) pos[cnt++] = e;
+              seen++;
+            }
+          }
+          if (iw == 0) {  // dense core: slot s multiplies activation s
+            for (uint32_t s = 0; s < hn; s++) {
+              int8_t v = (r < m_rows && g * hm + s < k) ? a[r * k + g * hm + s] : 0;
+              put_bits(words, (uint64_t)(rr * hn + s) * 8, 8, (uint8_t)v);
+            }
+            continue;
+          }
+          uint32_t used = 0;
+          for (uint32_t i = 0; i < cnt; i++) used |= 1u << pos[i];
+          uint32_t nsel = cnt;
+          for (int e = (int)hm - 1; e >= 0 && nsel < hn; e--) {
+            if (!(used & (1u << e))) {
+              used |= 1u << e;
+              nsel++;
+            }
+          }
+          uint32_t s = 0;
+          for (uint32_t e = 0; e < hm; e++) {
+            if (!(used & (1u << e))) continue;
+            idx[s] = e;
+            int is_nz = 0;
+            for (uint32_t i = 0; i < cnt; i++) is_nz |= pos[i] == e;
+            val[s] = is_nz ? a[r * k + g * hm + e] : 0;
+            s++;
+          }
+          for (s = 0; s < hn; s++) {
+            put_bits(words, (uint64_t)(rr * hn + s) * 8, 8, (uint8_t)val[s]);
+            put_bits(words, idx_base + (uint64_t)(rr * hn + s) * iw, (uint32_t)iw, idx[s]);
+          }
+        }
+      }
+    }
+  }
+  return S24_OK;
+}
+
+s24_status_t s24_weights_load_dense(const s24_dev_t *dev, const int8_t *a, size_t m_rows,
+                                    size_t k, s24_weights_t *w) {
+  if (!dev_ok(dev) || a == NULL || w == NULL || m_rows == 0 || k == 0) return S24_ERR_ARG;
+  return pack(dev, a, m_rows, k, w);
+}
+
+s24_status_t s24_weights_load(const s24_dev_t *dev, s24_pattern_t p, const int8_t *values,
+                              const uint8_t *meta, size_t m_rows, size_t k, s24_weights_t *w,
+                              s24_where_t *where) {
+  if (!dev_ok(dev) || values == NULL || meta == NULL || w == NULL || m_rows == 0 || k == 0 ||
+      !s24_pattern_ok(p) || k % p.m != 0) {
+    return S24_ERR_ARG;
+  }
+  s24_where_t dummy;
+  if (where == NULL) where = &dummy;
+  s24_status_t st = s24_meta_validate(p, meta, m_rows, k, where);
+  if (st != S24_OK) return st;  // invalid metadata never reaches the hardware
+  if (m_rows > SIZE_MAX / k) return S24_ERR_NOMEM;
+  int8_t *dense = malloc(m_rows * k);
+  if (dense == NULL) return S24_ERR_NOMEM;
+  st = s24_decompress(p, values, meta, m_rows, k, dense, where);
+  if (st == S24_OK) st = pack(dev, dense, m_rows, k, w);
+  free(dense);
+  return st;
+}
+
+// ------------------------------------------------------------------------------ GEMM
+
+// Activation beats of one column tile for row tile t: each group's beat repeated bpg times.
+static void build_a(const s24_weights_t *w, size_t t, const int8_t *b, size_t n_cols,
+                    size_t j0, uint32_t *out) {
+  const size_t C = w->cols, hm = w->sparse_m, aw = w->a_words;
+  size_t beat = 0;
+  for (size_t g = 0; g < w->groups; g++) {
+    uint8_t reps = w->bpg[t * w->groups + g];
+    if (reps == 0) continue;
+    uint32_t *first = out + beat * aw;
+    memset(first, 0, aw * sizeof(uint32_t));
+    for (size_t c = 0; c < C && j0 + c < n_cols; c++) {
+      for (size_t e = 0; e < hm && g * hm + e < w->k; e++) {
+        int8_t v = b[(g * hm + e) * n_cols + j0 + c];
+        put_bits(first, (uint64_t)(c * hm + e) * 8, 8, (uint8_t)v);
+      }
+    }
+    for (uint8_t i = 1; i < reps; i++) memcpy(first + i * aw, first, aw * sizeof(uint32_t));
+    beat += reps;
+  }
+}
+
+// Reads one result tile (rows beats) and scatters it into C.
+static s24_status_t read_tile(s24_dev_t *dev, const s24_weights_t *w, size_t t, size_t ct,
+                              size_t n_cols, const int32_t *c0, int32_t *c, uint32_t *rbuf,
+                              uint8_t *last) {
+  const size_t R = w->rows, C = w->cols, rw = dev->hw.r_words;
+  s24_status_t st = dev->seam.stream_read(dev->seam.ctx, S24_PORT_R, rbuf, rw, R, last,
+                                          dev->timeout_ns);
+  if (st != S24_OK) return st;
+  for (size_t r = 0; r < R; r++) {
+    if (last[r] != (r == R - 1)) return S24_ERR_HW;  // TLAST must end each result tile
+  }
+  for (size_t r = 0; r < R && t * R + r < w->m_rows; r++) {
+    for (size_t cc = 0; cc < C && ct * C + cc < n_cols; cc++) {
+      size_t o = (t * R + r) * n_cols + ct * C + cc;
+      uint32_t v = rbuf[r * rw + cc];
+      if (c0 != NULL) v += (uint32_t)c0[o];
+      memcpy(&c[o], &v, sizeof(v));  // int32 wraparound, no signed overflow
+    }
+  }
+  return S24_OK;
+}
+
+static s24_status_t add_counters(s24_dev_t *dev) {
+  static const uint32_t regs[6] = {S24_REG_CNT_CYCLES,  S24_REG_CNT_BEATS,
+                                   S24_REG_CNT_STALL_W, S24_REG_CNT_STALL_A,
+                                   S24_REG_CNT_STALL_R, S24_REG_CNT_TILES_OUT};
+  uint32_t v[6];
+  for (int i = 0; i < 6; i++) {
+    s24_status_t st = rd(dev, regs[i], &v[i]);
+    if (st != S24_OK) return st;
+  }
+  s24_counters_t *cnt = &dev->counters;
+  cnt->cycles += v[0];
+  cnt->beats += v[1];
+  cnt->stall_w += v[2];
+  cnt->stall_a += v[3];
+  cnt->stall_r += v[4];
+  cnt->tiles += v[5];
+  cnt->jobs++;
+  return S24_OK;
+}
+
+s24_status_t s24_gemm(s24_dev_t *dev, const s24_weights_t *w, const int8_t *b, size_t n_cols,
+                      const int32_t *c0, int32_t *c) {
+  if (!dev_ok(dev) || w == NULL || w->beats == NULL || b == NULL || c == NULL || n_cols == 0 ||
+      dev->inflight_tiles == 0) {
+    return S24_ERR_ARG;
+  }
+  const s24_hw_info_t *hw = &dev->hw;
+  if (w->rows != hw->rows || w->cols != hw->cols || w->sparse_n != hw->sparse_n ||
+      w->sparse_m != hw->sparse_m || w->w_words != hw->w_words || w->a_words != hw->a_words) {
+    return S24_ERR_ARG;  // weights packed for another device
+  }
+  const size_t col_tiles = (n_cols + hw->cols - 1) / hw->cols;
+  if (col_tiles > UINT32_MAX) return S24_ERR_UNSUPPORTED;
+  size_t max_beats = 0;
+  for (size_t t = 0; t < w->row_tiles; t++) {
+    size_t nb = w->tile_first[t + 1] - w->tile_first[t];
+    if (nb > max_beats) max_beats = nb;
+  }
+  if (max_beats > SIZE_MAX / sizeof(uint32_t) / hw->a_words) return S24_ERR_NOMEM;
+  uint32_t *abuf = malloc(max_beats * hw->a_words * sizeof(uint32_t));
+  uint32_t *rbuf = malloc((size_t)hw->rows * hw->r_words * sizeof(uint32_t));
+  uint8_t *last = malloc(hw->rows);
+  if (abuf == NULL || rbuf == NULL || last == NULL) {
+    free(abuf);
+    free(rbuf);
+    free(last);
+    return S24_ERR_NOMEM;
+  }
+  memset(&dev->counters, 0, sizeof(dev->counters));
+  dev->counters.macs_dense = (uint64_t)w->m_rows * n_cols * w->k;
+  s24_status_t st = S24_OK;
+  for (size_t t = 0; t < w->row_tiles && st == S24_OK; t++) {
+    const size_t nb = w->tile_first[t + 1] - w->tile_first[t];
+    const uint32_t *wbeats = w->beats + w->tile_first[t] * hw->w_words;
+    st = s24_dev_start(dev, (uint32_t)nb, (uint32_t)col_tiles);
+    // keep up to inflight_tiles column tiles queued ahead of the results being read: the
+    // systolic core drains tile t only while the beats of later tiles flow in
+    size_t sent = 0, got = 0;
+    while (st == S24_OK && got < col_tiles) {
+      if (sent < col_tiles && sent - got < dev->inflight_tiles) {
+        build_a(w, t, b, n_cols, sent * hw->cols, abuf);
+        st = dev->seam.stream_write(dev->seam.ctx, S24_PORT_W, wbeats, hw->w_words, nb);
+        if (st == S24_OK) {
+          st = dev->seam.stream_write(dev->seam.ctx, S24_PORT_A, abuf, hw->a_words, nb);
+        }
+        sent++;
+      } else {
+        st = read_tile(dev, w, t, got++, n_cols, c0, c, rbuf, last);
+      }
+    }
+    if (st == S24_OK) st = s24_dev_wait(dev);
+    if (st == S24_OK) st = add_counters(dev);
+    if (st != S24_OK) (void)fail(dev, st);  // back to idle; keeps the ERR bits seen
+  }
+  free(abuf);
+  free(rbuf);
+  free(last);
+  return st;
+}
+
+s24_status_t s24_gemm_compressed(s24_dev_t *dev, s24_pattern_t p, const int8_t *values,
+                                 const uint8_t *meta, size_t m_rows, size_t k, const int8_t *b,
+                                 size_t n_cols, const int32_t *c0, int32_t *c,
+                                 s24_where_t *where) {
+  if (b == NULL || c == NULL || n_cols == 0) return S24_ERR_ARG;
+  s24_weights_t w;
+  s24_status_t st = s24_weights_load(dev, p, values, meta, m_rows, k, &w, where);
+  if (st != S24_OK) return st;
+  st = s24_gemm(dev, &w, b, n_cols, c0, c);
+  s24_weights_free(&w);
+  return st;
+}
+
+s24_status_t s24_gemm_dense(s24_dev_t *dev, const int8_t *a, size_t m_rows, size_t k,
+                            const int8_t *b, size_t n_cols, const int32_t *c0, int32_t *c) {
+  if (b == NULL || c == NULL || n_cols == 0) return S24_ERR_ARG;
+  s24_weights_t w;
+  s24_status_t st = s24_weights_load_dense(dev, a, m_rows, k, &w);
+  if (st != S24_OK) return st;
+  st = s24_gemm(dev, &w, b, n_cols, c0, c);
+  s24_weights_free(&w);
+  return st;
+}

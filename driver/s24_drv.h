@@ -1,0 +1,180 @@
+// sparse24 host driver: talks to s24_top through one seam (registers + streams).
+//
+// The driver never touches hardware directly. A backend fills an s24_seam_t:
+//   - s24_cosim_*  (driver/s24_cosim.h): the Verilated RTL, simulated clock;
+//   - s24_swdev_*  (driver/s24_swdev.h): a software device built on the C model's arithmetic;
+//   - s24_uio_*    (driver/s24_uio.h):   mmap of /dev/uioN on a board (untested on hardware);
+//   - a cmocka mock in tests/driver/.
+// The same driver code runs on all of them.
+//
+// Typical use:
+//   s24_dev_t dev;  s24_weights_t w;
+//   s24_dev_open(&dev, &seam);                         // checks ID/version, reads HW params
+//   s24_weights_load(&dev, p, values, meta, M, K, &w, &where);   // validates metadata first
+//   s24_gemm(&dev, &w, B, N, C0_or_NULL, C);           // any M, N, K: tiling/padding inside
+//   s24_dev_counters(&dev, &cnt);                      // hardware counters of that GEMM
+//   s24_weights_free(&w);  s24_dev_close(&dev);
+//
+// How a GEMM maps to hardware (docs/architecture.md): A is cut into row tiles of NumRows rows,
+// B into column tiles of NumCols columns, K into hardware groups of SparseM (zero-padded at the
+// end). One hardware job per row tile: CFG_TILES = number of column tiles, CFG_BEATS = beats of
+// that row tile. Group g of a row tile takes ceil(max nonzeros of its rows / SparseN) beats that
+// share one activation beat (0 beats when all its rows are zero there, but at least one beat per
+// tile), so 2:4, 1:4, 2:8 matrices take one beat per group on a 2:4 core, 4:8 or dense ones up to
+// two. Padding rows/columns are zeros; results outside M x N are dropped; C0 is added on the host
+// with int32 wraparound.
+#ifndef S24_DRV_H_
+#define S24_DRV_H_
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "s24_model.h"
+#include "s24_regs.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Stream ports of s24_top. */
+typedef enum {
+  S24_PORT_W = 0, /**< s_axis_w: weights + metadata (in) */
+  S24_PORT_A = 1, /**< s_axis_a: activations (in) */
+  S24_PORT_R = 2, /**< m_axis_r: results (out) */
+} s24_port_t;
+
+/** The one way the driver reaches hardware. A beat is `words` 32-bit words, bit i of the
+ *  beat's TDATA in word i/32, bit i%32. Every function returns S24_OK or an error. */
+typedef struct {
+  void *ctx;
+  /** AXI4-Lite read; an SLVERR/DECERR response is S24_ERR_HW. */
+  s24_status_t (*read32)(void *ctx, uint32_t addr, uint32_t *value);
+  /** AXI4-Lite write; an SLVERR/DECERR response is S24_ERR_HW. */
+  s24_status_t (*write32)(void *ctx, uint32_t addr, uint32_t value);
+  /** Sends n beats on an input port as one packet, TLAST on its last beat. May return once the
+   *  beats are queued (before the hardware took them). */
+  s24_status_t (*stream_write)(void *ctx, s24_port_t port, const uint32_t *beats,
+                               size_t words, size_t n);
+  /** Receives exactly n beats from S24_PORT_R; last[i] (if last != NULL) gets beat i's TLAST.
+   *  Gives up with S24_ERR_TIMEOUT after timeout_ns of hardware time without them. */
+  s24_status_t (*stream_read)(void *ctx, s24_port_t port, uint32_t *beats, size_t words,
+                              size_t n, uint8_t *last, uint64_t timeout_ns);
+  /** Drops every beat queued towards the hardware and every result not yet read (called with
+   *  the soft reset, so a failed job leaves nothing behind). */
+  s24_status_t (*stream_reset)(void *ctx);
+  /** Monotonic hardware time in ns (simulated time in co-simulation); drives every timeout. */
+  uint64_t (*now_ns)(void *ctx);
+} s24_seam_t;
+
+/** Build parameters read from the HW_* registers. */
+typedef struct {
+  uint32_t version;     /**< VERSION register */
+  uint32_t rows;        /**< NumRows */
+  uint32_t cols;        /**< NumCols */
+  uint32_t sparse_n;    /**< SparseN */
+  uint32_t sparse_m;    /**< SparseM */
+  uint32_t data_width;  /**< 8 */
+  uint32_t acc_width;   /**< 32 */
+  uint32_t idx_width;   /**< log2(SparseM), 0 for a dense core */
+  uint32_t w_words;     /**< 32-bit words per stream beat */
+  uint32_t a_words;
+  uint32_t r_words;
+} s24_hw_info_t;
+
+/** Hardware counters summed over the jobs of the last s24_gemm (CNT_* registers). */
+typedef struct {
+  uint64_t cycles;      /**< cycles busy */
+  uint64_t beats;       /**< array steps (one weight + one activation beat each) */
+  uint64_t stall_w;     /**< cycles waiting on the weight stream */
+  uint64_t stall_a;     /**< ... on the activation stream */
+  uint64_t stall_r;     /**< ... on result backpressure */
+  uint64_t tiles;       /**< result tiles */
+  uint64_t jobs;        /**< hardware jobs (one per row tile) */
+  uint64_t macs_dense;  /**< M*N*K: dense-equivalent useful MACs of the GEMM */
+} s24_counters_t;
+
+/** A device handle; the caller owns the struct. */
+typedef struct {
+  s24_seam_t seam;
+  s24_hw_info_t hw;
+  uint64_t timeout_ns;      /**< every wait on hardware; default S24_DEFAULT_TIMEOUT_NS */
+  size_t inflight_tiles;    /**< column tiles sent ahead of the results read (>= 1); default
+                                 S24_DEFAULT_INFLIGHT_TILES. s24_core drains tile t only while
+                                 later tiles stream in (latency up to ~3 tile periods), so a
+                                 backend with bounded buffers needs room for this many tiles */
+  s24_counters_t counters;  /**< of the last s24_gemm */
+  uint32_t last_err;        /**< ERR bits behind the last S24_ERR_HW (0 if none) */
+  int is_open;
+} s24_dev_t;
+
+#define S24_DEFAULT_TIMEOUT_NS 1000000000ull /* 1 s of hardware time */
+#define S24_DEFAULT_INFLIGHT_TILES 4u
+
+/** Weights prepared for one device: packed hardware beats of every row tile. Owned by the
+ *  caller (the struct) and the driver (its buffers: release with s24_weights_free). */
+typedef struct {
+  size_t m_rows;        /**< rows of A */
+  size_t k;             /**< reduction length */
+  size_t row_tiles;     /**< ceil(m_rows / rows) */
+  size_t groups;        /**< ceil(k / sparse_m): hardware groups */
+  uint32_t rows, cols, sparse_n, sparse_m, idx_width, w_words, a_words; /**< of the device */
+  uint32_t *beats;      /**< all weight beats, row tile by row tile (w_words each) */
+  size_t *tile_first;   /**< row_tiles + 1 entries: first beat of each row tile */
+  uint8_t *bpg;         /**< row_tiles x groups: beats of each hardware group */
+} s24_weights_t;
+
+/** Opens a device: checks the seam, ID magic and major version, reads the HW parameters,
+ *  soft-resets the block. S24_ERR_HW for a wrong ID, S24_ERR_UNSUPPORTED for a version or
+ *  parameter set this driver cannot use. */
+S24_WARN_UNUSED s24_status_t s24_dev_open(s24_dev_t *dev, const s24_seam_t *seam);
+/** Forgets the device (the backend is closed by its owner). Safe on a closed handle. */
+void s24_dev_close(s24_dev_t *dev);
+/** CTRL.SOFT_RESET: back to idle, drops in-flight data, clears ERR/IRQ/counters. */
+S24_WARN_UNUSED s24_status_t s24_dev_reset(s24_dev_t *dev);
+/** Reads the ERR register (S24_ERR_* bits of s24_regs.h). */
+S24_WARN_UNUSED s24_status_t s24_dev_errors(s24_dev_t *dev, uint32_t *err);
+/** Clears every ERR and IRQ bit (write 1 to clear). */
+S24_WARN_UNUSED s24_status_t s24_dev_clear_errors(s24_dev_t *dev);
+/** Human-readable names of ERR bits into buf ("BAD_CFG|META"; "none" for 0). */
+const char *s24_err_bits_str(uint32_t err, char *buf, size_t len);
+/** Copies the counters of the last GEMM. */
+S24_WARN_UNUSED s24_status_t s24_dev_counters(const s24_dev_t *dev, s24_counters_t *out);
+/** Runs one raw job: CFG_BEATS/CFG_TILES, START. The caller streams the data. */
+S24_WARN_UNUSED s24_status_t s24_dev_start(s24_dev_t *dev, uint32_t beats, uint32_t tiles);
+/** Polls STATUS until the job is done (timeout), then checks ERR (S24_ERR_HW, last_err set). */
+S24_WARN_UNUSED s24_status_t s24_dev_wait(s24_dev_t *dev);
+
+/** Validates the metadata (s24_meta_validate: nothing invalid is ever sent; *where names the
+ *  row and group), then packs the compressed A (pattern p, SPEC §2) into hardware beats. Any
+ *  valid pattern runs on any core: groups denser than the core take more beats. */
+S24_WARN_UNUSED s24_status_t s24_weights_load(const s24_dev_t *dev, s24_pattern_t p,
+                                              const int8_t *values, const uint8_t *meta,
+                                              size_t m_rows, size_t k, s24_weights_t *w,
+                                              s24_where_t *where);
+/** Packs a dense int8 A (any values; k any >= 1) into hardware beats. */
+S24_WARN_UNUSED s24_status_t s24_weights_load_dense(const s24_dev_t *dev, const int8_t *a,
+                                                    size_t m_rows, size_t k,
+                                                    s24_weights_t *w);
+/** Frees the buffers of w; safe on a zeroed or freed struct. */
+void s24_weights_free(s24_weights_t *w);
+
+/** C = A*B (+ C0) for m_rows x n_cols, B k x n_cols int8 row-major. c0 may be NULL or == c.
+ *  On error C is unspecified and the block has been soft-reset. */
+S24_WARN_UNUSED s24_status_t s24_gemm(s24_dev_t *dev, const s24_weights_t *w, const int8_t *b,
+                                      size_t n_cols, const int32_t *c0, int32_t *c);
+/** s24_weights_load + s24_gemm + s24_weights_free. */
+S24_WARN_UNUSED s24_status_t s24_gemm_compressed(s24_dev_t *dev, s24_pattern_t p,
+                                                 const int8_t *values, const uint8_t *meta,
+                                                 size_t m_rows, size_t k, const int8_t *b,
+                                                 size_t n_cols, const int32_t *c0, int32_t *c,
+                                                 s24_where_t *where);
+/** s24_weights_load_dense + s24_gemm + s24_weights_free. */
+S24_WARN_UNUSED s24_status_t s24_gemm_dense(s24_dev_t *dev, const int8_t *a, size_t m_rows,
+                                            size_t k, const int8_t *b, size_t n_cols,
+                                            const int32_t *c0, int32_t *c);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif  // S24_DRV_H_

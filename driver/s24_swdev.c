@@ -1,0 +1,302 @@
+// sparse24 software device: registers and streams of s24_top in C (see s24_swdev.h).
+#include "s24_swdev.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define STEP_NS 10u
+
+static int is_pow2_idx(uint32_t m) { return m == 2 || m == 4 || m == 8; }
+
+s24_status_t s24_swdev_init(s24_swdev_t *d, uint32_t rows, uint32_t cols, uint32_t sparse_n,
+                            uint32_t sparse_m) {
+  if (d == NULL || rows == 0 || rows > 255 || cols == 0 || cols > 255 || sparse_n == 0 ||
+      sparse_n > sparse_m || !is_pow2_idx(sparse_m)) {
+    return S24_ERR_ARG;
+  }
+  memset(d, 0, sizeof(*d));
+  d->rows = rows;
+  d->cols = cols;
+  d->sparse_n = sparse_n;
+  d->sparse_m = sparse_m;
+  d->idx_width = sparse_n == sparse_m ? 0 : (sparse_m == 2 ? 1 : sparse_m == 4 ? 2 : 3);
+  d->w_words = (rows * sparse_n * (8 + d->idx_width) + 31) / 32;
+  d->a_words = (cols * sparse_m * 8 + 31) / 32;
+  d->r_words = cols;
+  d->q[S24_PORT_W].words_per_beat = d->w_words;
+  d->q[S24_PORT_A].words_per_beat = d->a_words;
+  d->q[S24_PORT_R].words_per_beat = d->r_words;
+  d->acc = calloc((size_t)rows * cols, sizeof(uint32_t));
+  return d->acc == NULL ? S24_ERR_NOMEM : S24_OK;
+}
+
+void s24_swdev_free(s24_swdev_t *d) {
+  if (d == NULL) return;
+  for (int i = 0; i < 3; i++) {
+    free(d->q[i].words);
+    free(d->q[i].last);
+  }
+  free(d->acc);
+  memset(d, 0, sizeof(*d));
+}
+
+int s24_swdev_irq(const s24_swdev_t *d) { return d != NULL && d->irq_en && d->irq != 0; }
+
+static s24_status_t q_push(s24_swq_t *q, const uint32_t *words, int last) {
+  if (q->head > 0 && q->head == q->len) q->head = q->len = 0;
+  if (q->len == q->cap) {
+    if (q->head > 0) {  // compact first
+      memmove(q->words, q->words + q->head * q->words_per_beat,
+              (q->len - q->head) * q->words_per_beat * sizeof(uint32_t));
+      memmove(q->last, q->last + q->head, q->len - q->head);
+      q->len -= q->head;
+      q->head = 0;
+    }
+    if (q->len == q->cap) {
+      size_t cap = q->cap ? q->cap * 2 : 64;
+      uint32_t *w = realloc(q->words, cap * q->words_per_beat * sizeof(uint32_t));
+      if (w == NULL) return S24_ERR_NOMEM;
+      q->words = w;
+      uint8_t *l = realloc(q->last, cap);
+      if (l == NULL) return S24_ERR_NOMEM;
+      q->last = l;
+      q->cap = cap;
+    }
+  }
+  memcpy(q->words + q->len * q->words_per_beat, words, q->words_per_beat * sizeof(uint32_t));
+  q->last[q->len] = (uint8_t)(last != 0);
+  q->len++;
+  return S24_OK;
+}
+
+static size_t q_count(const s24_swq_t *q) { return q->len - q->head; }
+
+static uint32_t get_bits(const uint32_t *w, uint64_t pos, uint32_t width) {
+  uint32_t v = 0;
+  for (uint32_t i = 0; i < width; i++, pos++) v |= ((w[pos / 32] >> (pos % 32)) & 1u) << i;
+  return v;
+}
+
+static void soft_reset(s24_swdev_t *d) {
+  for (int i = 0; i < 3; i++) d->q[i].head = d->q[i].len = 0;
+  d->busy = d->done = d->err = d->irq = d->meta_seen = 0;
+  d->cnt_cycles = d->cnt_beats = d->tiles_out = 0;
+  d->beat_i = d->tile_i = 0;
+}
+
+static void set_err(s24_swdev_t *d, uint32_t bits) {
+  d->err |= bits;
+  d->irq |= S24_IRQ_ERROR_MASK;
+}
+
+// One array step: a weight beat and an activation beat.
+static s24_status_t step(s24_swdev_t *d) {
+  s24_swq_t *qw = &d->q[S24_PORT_W], *qa = &d->q[S24_PORT_A];
+  const uint32_t *wb = qw->words + qw->head * qw->words_per_beat;
+  const uint32_t *ab = qa->words + qa->head * qa->words_per_beat;
+  const int end = d->beat_i == d->beats - 1;
+  if (qw->last[qw->head] != end) set_err(d, S24_ERR_W_LAST_MASK);
+  if (qa->last[qa->head] != end) set_err(d, S24_ERR_A_LAST_MASK);
+  const uint32_t R = d->rows, C = d->cols, n = d->sparse_n, m = d->sparse_m, iw = d->idx_width;
+  for (uint32_t r = 0; r < R; r++) {
+    uint32_t idx[8];
+    int bad = 0;
+    for (uint32_t s = 0; s < n; s++) {
+      idx[s] = iw ? get_bits(wb, (uint64_t)R * n * 8 + (uint64_t)(r * n + s) * iw, iw) : s;
+      if (idx[s] >= m || (s > 0 && idx[s] <= idx[s - 1])) bad = 1;
+    }
+    if (bad) {  // the input checker zeroes the group and raises the sticky flag
+      if (!d->meta_seen) set_err(d, S24_ERR_META_MASK);
+      d->meta_seen = 1;
+      continue;
+    }
+    for (uint32_t s = 0; s < n; s++) {
+      int32_t wv = (int8_t)get_bits(wb, (uint64_t)(r * n + s) * 8, 8);
+      for (uint32_t c = 0; c < C; c++) {
+        int32_t av = (int8_t)get_bits(ab, (uint64_t)(c * m + idx[s]) * 8, 8);
+        d->acc[r * C + c] += (uint32_t)(wv * av);
+      }
+    }
+  }
+  qw->head++;
+  qa->head++;
+  d->cnt_beats++;
+  d->cnt_cycles++;
+  d->time_ns += STEP_NS;
+  if (!end) {
+    d->beat_i++;
+    return S24_OK;
+  }
+  d->beat_i = 0;
+  for (uint32_t r = 0; r < R; r++) {
+    s24_status_t st = q_push(&d->q[S24_PORT_R], d->acc + r * C, r == R - 1);
+    if (st != S24_OK) return st;
+  }
+  memset(d->acc, 0, (size_t)R * C * sizeof(uint32_t));
+  d->tiles_out++;
+  if (++d->tile_i == d->tiles) {
+    d->busy = 0;
+    d->done = 1;
+    d->irq |= S24_IRQ_DONE_MASK;
+  }
+  return S24_OK;
+}
+
+static s24_status_t run(s24_swdev_t *d) {
+  while (d->busy && q_count(&d->q[S24_PORT_W]) > 0 && q_count(&d->q[S24_PORT_A]) > 0) {
+    s24_status_t st = step(d);
+    if (st != S24_OK) return st;
+  }
+  return S24_OK;
+}
+
+static s24_status_t sw_read32(void *ctx, uint32_t addr, uint32_t *value) {
+  s24_swdev_t *d = ctx;
+  if (d == NULL || value == NULL) return S24_ERR_ARG;
+  s24_status_t st = run(d);
+  if (st != S24_OK) return st;
+  d->time_ns += STEP_NS;
+  uint32_t v = 0;
+  switch (addr) {
+    case S24_REG_ID: v = S24_MAGIC; break;
+    case S24_REG_VERSION:
+      v = S24_VERSION_MAJOR << S24_VERSION_MAJOR_LSB | S24_VERSION_MINOR << S24_VERSION_MINOR_LSB;
+      break;
+    case S24_REG_HW_ARRAY:
+      v = d->rows << S24_HW_ARRAY_ROWS_LSB | d->cols << S24_HW_ARRAY_COLS_LSB |
+          d->sparse_n << S24_HW_ARRAY_SPARSE_N_LSB | d->sparse_m << S24_HW_ARRAY_SPARSE_M_LSB;
+      break;
+    case S24_REG_HW_WIDTH:
+      v = 8u << S24_HW_WIDTH_DATA_WIDTH_LSB | 32u << S24_HW_WIDTH_ACC_WIDTH_LSB |
+          d->idx_width << S24_HW_WIDTH_IDX_WIDTH_LSB;
+      break;
+    case S24_REG_HW_BEAT:
+      v = d->w_words << S24_HW_BEAT_W_WORDS_LSB | d->a_words << S24_HW_BEAT_A_WORDS_LSB |
+          d->r_words << S24_HW_BEAT_R_WORDS_LSB;
+      break;
+    case S24_REG_CTRL: v = d->irq_en ? S24_CTRL_IRQ_EN_MASK : 0; break;
+    case S24_REG_STATUS:
+      v = (d->busy ? S24_STATUS_BUSY_MASK : 0) | (d->done ? S24_STATUS_DONE_MASK : 0) |
+          (d->err ? S24_STATUS_ERROR_MASK : 0);
+      break;
+    case S24_REG_ERR: v = d->err; break;
+    case S24_REG_IRQ: v = d->irq; break;
+    case S24_REG_CFG_BEATS: v = d->cfg_beats; break;
+    case S24_REG_CFG_TILES: v = d->cfg_tiles; break;
+    case S24_REG_CNT_CYCLES: v = d->cnt_cycles; break;
+    case S24_REG_CNT_BEATS: v = d->cnt_beats; break;
+    case S24_REG_CNT_STALL_W:
+    case S24_REG_CNT_STALL_A:
+    case S24_REG_CNT_STALL_R: v = 0; break;
+    case S24_REG_CNT_TILES_OUT: v = d->tiles_out; break;
+    default: return S24_ERR_HW;  // SLVERR
+  }
+  *value = v;
+  return S24_OK;
+}
+
+static s24_status_t sw_write32(void *ctx, uint32_t addr, uint32_t v) {
+  s24_swdev_t *d = ctx;
+  if (d == NULL) return S24_ERR_ARG;
+  s24_status_t st = run(d);
+  if (st != S24_OK) return st;
+  d->time_ns += STEP_NS;
+  switch (addr) {
+    case S24_REG_ID:
+    case S24_REG_VERSION:
+    case S24_REG_HW_ARRAY:
+    case S24_REG_HW_WIDTH:
+    case S24_REG_HW_BEAT:
+    case S24_REG_STATUS:
+    case S24_REG_CNT_CYCLES:
+    case S24_REG_CNT_BEATS:
+    case S24_REG_CNT_STALL_W:
+    case S24_REG_CNT_STALL_A:
+    case S24_REG_CNT_STALL_R:
+    case S24_REG_CNT_TILES_OUT: break;  // read-only: ignored
+    case S24_REG_CTRL:
+      d->irq_en = (v & S24_CTRL_IRQ_EN_MASK) != 0;
+      if (v & S24_CTRL_SOFT_RESET_MASK) {
+        soft_reset(d);
+      } else if (v & S24_CTRL_START_MASK) {
+        if (d->busy) {
+          set_err(d, S24_ERR_START_BUSY_MASK);
+        } else if (d->cfg_beats == 0 || d->cfg_tiles == 0) {
+          set_err(d, S24_ERR_BAD_CFG_MASK);
+        } else {
+          d->busy = 1;
+          d->done = 0;
+          d->beats = d->cfg_beats;
+          d->tiles = d->cfg_tiles;
+          d->beat_i = d->tile_i = 0;
+          d->cnt_cycles = d->cnt_beats = d->tiles_out = 0;
+          memset(d->acc, 0, (size_t)d->rows * d->cols * sizeof(uint32_t));
+        }
+      }
+      break;
+    case S24_REG_ERR: d->err &= ~(v & S24_ERR_W1C_MASK); break;
+    case S24_REG_IRQ: d->irq &= ~(v & S24_IRQ_W1C_MASK); break;
+    case S24_REG_CFG_BEATS: d->cfg_beats = v; break;
+    case S24_REG_CFG_TILES: d->cfg_tiles = v; break;
+    default: return S24_ERR_HW;  // SLVERR
+  }
+  return run(d);
+}
+
+static s24_status_t sw_stream_write(void *ctx, s24_port_t port, const uint32_t *beats,
+                                    size_t words, size_t n) {
+  s24_swdev_t *d = ctx;
+  if (d == NULL || beats == NULL || n == 0 || (port != S24_PORT_W && port != S24_PORT_A) ||
+      words != d->q[port].words_per_beat) {
+    return S24_ERR_ARG;
+  }
+  for (size_t i = 0; i < n; i++) {
+    s24_status_t st = q_push(&d->q[port], beats + i * words, i == n - 1);
+    if (st != S24_OK) return st;
+  }
+  return run(d);
+}
+
+static s24_status_t sw_stream_read(void *ctx, s24_port_t port, uint32_t *beats, size_t words,
+                                   size_t n, uint8_t *last, uint64_t timeout_ns) {
+  s24_swdev_t *d = ctx;
+  if (d == NULL || beats == NULL || n == 0 || port != S24_PORT_R ||
+      words != d->q[port].words_per_beat) {
+    return S24_ERR_ARG;
+  }
+  s24_status_t st = run(d);
+  if (st != S24_OK) return st;
+  s24_swq_t *q = &d->q[S24_PORT_R];
+  if (q_count(q) < n) {  // nothing else can make progress: the wait would expire
+    d->time_ns += timeout_ns;
+    return S24_ERR_TIMEOUT;
+  }
+  memcpy(beats, q->words + q->head * words, n * words * sizeof(uint32_t));
+  if (last != NULL) memcpy(last, q->last + q->head, n);
+  q->head += n;
+  return S24_OK;
+}
+
+static s24_status_t sw_stream_reset(void *ctx) {
+  s24_swdev_t *d = ctx;
+  if (d == NULL) return S24_ERR_ARG;
+  for (int i = 0; i < 3; i++) d->q[i].head = d->q[i].len = 0;
+  return S24_OK;
+}
+
+static uint64_t sw_now_ns(void *ctx) {
+  s24_swdev_t *d = ctx;
+  d->time_ns += STEP_NS;
+  return d->time_ns;
+}
+
+void s24_swdev_seam(s24_swdev_t *d, s24_seam_t *seam) {
+  if (seam == NULL) return;
+  seam->ctx = d;
+  seam->read32 = sw_read32;
+  seam->write32 = sw_write32;
+  seam->stream_write = sw_stream_write;
+  seam->stream_read = sw_stream_read;
+  seam->stream_reset = sw_stream_reset;
+  seam->now_ns = sw_now_ns;
+}

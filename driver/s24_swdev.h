@@ -1,0 +1,52 @@
+// sparse24 software device: the "model" backend of the driver seam.
+//
+// A pure-C stand-in for s24_top that behaves like the hardware at the seam: the same registers
+// (s24_regs.h), the same stream beat layouts, TLAST and metadata checks, errors and soft reset,
+// with the array's arithmetic done in C (int32 wraparound). Stream writes are queued; the device
+// steps whenever the driver touches it, one step per beat pair. Its counters are ideal: one
+// cycle per step, no pipeline latency, no stalls (the RTL's real numbers come from co-simulation).
+// Time advances 10 ns per register access or step, so the driver's timeouts work unchanged.
+#ifndef S24_SWDEV_H_
+#define S24_SWDEV_H_
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "s24_drv.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct {
+  uint32_t *words;
+  uint8_t *last;
+  size_t words_per_beat;
+  size_t head, len, cap;  // in beats
+} s24_swq_t;
+
+/** Caller-owned; initialise with s24_swdev_init, release with s24_swdev_free. */
+typedef struct {
+  uint32_t rows, cols, sparse_n, sparse_m, idx_width, w_words, a_words, r_words;
+  uint32_t cfg_beats, cfg_tiles, irq_en, done, err, irq, busy, meta_seen;
+  uint32_t cnt_cycles, cnt_beats, tiles_out;
+  uint32_t beats, tiles, beat_i, tile_i;
+  uint32_t *acc;  // rows x cols
+  s24_swq_t q[3]; // S24_PORT_W, S24_PORT_A, S24_PORT_R
+  uint64_t time_ns;
+} s24_swdev_t;
+
+/** A device with the given array (as the s24_top parameters NumRows, NumCols, SparseN, SparseM). */
+S24_WARN_UNUSED s24_status_t s24_swdev_init(s24_swdev_t *d, uint32_t rows, uint32_t cols,
+                                            uint32_t sparse_n, uint32_t sparse_m);
+void s24_swdev_free(s24_swdev_t *d);
+/** Fills a seam whose ctx is d. */
+void s24_swdev_seam(s24_swdev_t *d, s24_seam_t *seam);
+/** irq output: CTRL.IRQ_EN and any IRQ bit. */
+int s24_swdev_irq(const s24_swdev_t *d);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif  // S24_SWDEV_H_

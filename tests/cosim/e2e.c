@@ -1,0 +1,205 @@
+// End-to-end driver test: random GEMMs through the driver on a backend, bit-exact vs the C model.
+// Built twice: with S24_E2E_RTL against the Verilated s24_top (co-simulation), without it
+// against the software device. Usage: e2e [+seed=N] [+cases=N] [+case=I] [+bp=PCT] [+trace=F]
+//   +seed   base seed (printed; default from the clock)     +cases  random cases (default 60)
+//   +case   run only case I of the seed (reproduce a failure) +bp     result backpressure %
+// Prints one line per failure and a final 'N passed, N failed'.
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "s24_drv.h"
+#include "s24_model.h"
+#ifdef S24_E2E_RTL
+#include "s24_cosim.h"
+#else
+#include "s24_swdev.h"
+#endif
+
+typedef struct {
+  uint64_t s;
+} rng_t;
+
+static uint64_t rnd(rng_t *r) {  // splitmix64
+  uint64_t z = (r->s += 0x9E3779B97F4A7C15ull);
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+static uint32_t below(rng_t *r, uint32_t n) { return (uint32_t)(rnd(r) % n); }
+static int8_t rnd_i8(rng_t *r) { return (int8_t)(below(r, 256) - 128); }
+
+static const char *g_fail_seed_fmt = "FAIL case %d (+seed=%" PRIu64 " +case=%d): %s\n";
+
+typedef struct {
+  int passed, failed;
+  uint64_t cycles, beats, macs_dense;
+} tally_t;
+
+static uint32_t g_last_err;  // ERR bits behind the last failure
+
+static void check(tally_t *t, int ok, int i, uint64_t seed, const char *what) {
+  if (ok) {
+    t->passed++;
+  } else {
+    char bits[80];
+    t->failed++;
+    printf(g_fail_seed_fmt, i, seed, i, what);
+    printf("  ERR bits: %s\n", s24_err_bits_str(g_last_err, bits, sizeof bits));
+  }
+}
+
+// One random case: pattern, shape, values, C0 chosen from the case's own rng.
+static void run_case(s24_dev_t *dev, uint64_t seed, int i, tally_t *t) {
+  rng_t r = {seed * 1000003ull + (uint64_t)i};
+  static const s24_pattern_t pats[4] = {{2, 4}, {1, 4}, {2, 8}, {4, 8}};
+  const int dense = below(&r, 6) == 0;
+  const s24_pattern_t p = pats[below(&r, 4)];
+  const uint32_t R = dev->hw.rows, C = dev->hw.cols;
+  size_t m = below(&r, 4) == 0 ? 1 : 1 + below(&r, 3 * R);
+  size_t n = below(&r, 4) == 0 ? 1 : 1 + below(&r, 3 * C);
+  size_t k = p.m * (below(&r, 3) == 0 ? 1 : 1 + below(&r, 12));
+  if (dense && below(&r, 2)) k = 1 + below(&r, 40);  // dense A: any K
+  const int use_c0 = below(&r, 3) == 0;
+  const int extreme = below(&r, 8) == 0;  // only -128 and 127: largest products
+  int8_t *a = malloc(m * k), *b = malloc(k * n);
+  int32_t *c0 = malloc(m * n * 4), *want = malloc(m * n * 4), *got = malloc(m * n * 4);
+  int8_t *vals = malloc(m * k);
+  uint8_t *meta = malloc(m * k + 1);
+  char what[200];
+  for (size_t x = 0; x < m * k; x++) a[x] = extreme ? (below(&r, 2) ? 127 : -128) : rnd_i8(&r);
+  for (size_t x = 0; x < k * n; x++) b[x] = extreme ? (below(&r, 2) ? 127 : -128) : rnd_i8(&r);
+  for (size_t x = 0; x < m * n; x++) c0[x] = (int32_t)(uint32_t)rnd(&r);
+  if (below(&r, 4) == 0) {  // extra zeros: short groups, zero rows
+    for (size_t x = 0; x < m * k; x++) if (below(&r, 3) == 0) a[x] = 0;
+  }
+  s24_status_t st;
+  s24_where_t where;
+  if (dense) {
+    st = s24_gemm_dense_ref(a, m, k, b, n, use_c0 ? c0 : NULL, want);
+    if (st == S24_OK) st = s24_gemm_dense(dev, a, m, k, b, n, use_c0 ? c0 : NULL, got);
+    snprintf(what, sizeof what, "dense %zux%zux%zu c0=%d: %s", m, k, n, use_c0,
+             s24_strerror(st));
+  } else {
+    st = s24_prune(p, a, m, k, a);
+    if (st == S24_OK) st = s24_compress(p, a, m, k, vals, meta, &where);
+    if (st == S24_OK) {
+      st = s24_gemm_sparse(p, vals, meta, m, k, b, n, use_c0 ? c0 : NULL, want, &where);
+    }
+    if (st == S24_OK) {
+      st = s24_gemm_compressed(dev, p, vals, meta, m, k, b, n, use_c0 ? c0 : NULL, got, &where);
+    }
+    snprintf(what, sizeof what, "%u:%u %zux%zux%zu c0=%d: %s", p.n, p.m, m, k, n, use_c0,
+             s24_strerror(st));
+  }
+  int ok = st == S24_OK;
+  g_last_err = dev->last_err;
+  if (ok) {
+    for (size_t x = 0; x < m * n; x++) {
+      if (got[x] != want[x]) {
+        size_t l = strlen(what);
+        snprintf(what + l, sizeof what - l, ", C[%zu][%zu] = %d, model %d", x / n, x % n,
+                 got[x], want[x]);
+        ok = 0;
+        break;
+      }
+    }
+  }
+  if (ok) {
+    t->cycles += dev->counters.cycles;
+    t->beats += dev->counters.beats;
+    t->macs_dense += dev->counters.macs_dense;
+  }
+  check(t, ok, i, seed, what);
+  free(a); free(b); free(c0); free(want); free(got); free(vals); free(meta);
+}
+
+// int32 wraparound inside the hardware accumulator: 2:4 rows of -128 times B of -128,
+// K = 262144: every output is 65536 groups * 2 * 16384 = 2^31, which wraps to INT32_MIN.
+static void run_wrap(s24_dev_t *dev, uint64_t seed, tally_t *t) {
+  const size_t m = 2, k = 262144, n = 3;
+  int8_t *a = malloc(m * k), *b = malloc(k * n), *vals = malloc(m * k / 2);
+  uint8_t *meta = malloc(m * k / 8);
+  int32_t want[6], got[6];
+  s24_where_t where;
+  const s24_pattern_t p = {2, 4};
+  memset(a, -128, m * k);
+  memset(b, -128, k * n);
+  s24_status_t st = s24_prune(p, a, m, k, a);
+  if (st == S24_OK) st = s24_compress(p, a, m, k, vals, meta, &where);
+  if (st == S24_OK) st = s24_gemm_sparse(p, vals, meta, m, k, b, n, NULL, want, &where);
+  if (st == S24_OK) st = s24_gemm_compressed(dev, p, vals, meta, m, k, b, n, NULL, got, &where);
+  g_last_err = dev->last_err;
+  int ok = st == S24_OK && memcmp(got, want, sizeof want) == 0 && want[0] == INT32_MIN;
+  char what[120];
+  snprintf(what, sizeof what, "wrap_2x262144x3_p24: %s, C[0][0] = %d", s24_strerror(st),
+           st == S24_OK ? got[0] : 0);
+  check(t, ok, -1, seed, what);
+  free(a); free(b); free(vals); free(meta);
+}
+
+static int plusarg(int argc, char **argv, const char *name, const char **val) {
+  size_t l = strlen(name);
+  for (int i = 1; i < argc; i++) {
+    if (argv[i][0] == '+' && strncmp(argv[i] + 1, name, l) == 0 && argv[i][1 + l] == '=') {
+      *val = argv[i] + 2 + l;
+      return 1;
+    }
+  }
+  return 0;
+}
+
+int main(int argc, char **argv) {
+  const char *v;
+  uint64_t seed = (uint64_t)time(NULL);
+  int cases = 60, only = -2, bp = 0;
+  const char *trace = NULL;
+  if (plusarg(argc, argv, "seed", &v)) seed = strtoull(v, NULL, 0);
+  if (plusarg(argc, argv, "cases", &v)) cases = atoi(v);
+  if (plusarg(argc, argv, "case", &v)) only = atoi(v);
+  if (plusarg(argc, argv, "bp", &v)) bp = atoi(v);
+  if (plusarg(argc, argv, "trace", &v)) trace = v;
+  s24_seam_t seam;
+  s24_dev_t dev;
+#ifdef S24_E2E_RTL
+  s24_cosim_opts_t opts = {.seed = (uint32_t)seed, .r_backpressure_pct = (uint32_t)bp,
+                           .in_gap_pct = (uint32_t)bp, .axil_random = 1, .trace_path = trace};
+  s24_cosim_t *sim = NULL;
+  s24_status_t st = s24_cosim_open(&opts, &sim, &seam);
+  const char *name = "rtl";
+#else
+  (void)bp;
+  (void)trace;
+  s24_swdev_t sw;
+  s24_status_t st = s24_swdev_init(&sw, 8, 8, 2, 4);
+  if (st == S24_OK) s24_swdev_seam(&sw, &seam);
+  const char *name = "swdev";
+#endif
+  if (st == S24_OK) st = s24_dev_open(&dev, &seam);
+  if (st != S24_OK) {
+    printf("e2e: cannot open the %s device: %s\n", name, s24_strerror(st));
+    return 1;
+  }
+  dev.timeout_ns = 20000000;  // 20 ms of hardware time: the largest case takes under 1 ms
+  printf("e2e %s: %ux%u %u:%u core, seed=%" PRIu64 " (+seed=N to repeat), %d cases\n", name,
+         dev.hw.rows, dev.hw.cols, dev.hw.sparse_n, dev.hw.sparse_m, seed, cases);
+  tally_t t = {0};
+  for (int i = 0; i < cases; i++) {
+    if (only != -2 && i != only) continue;
+    run_case(&dev, seed, i, &t);
+    if ((i + 1) % (cases >= 500 ? cases / 5 : 100) == 0) printf("  %d/%d cases\n", i + 1, cases);
+  }
+  if (only == -2 || only == -1) run_wrap(&dev, seed, &t);
+#ifdef S24_E2E_RTL
+  printf("simulated cycles: %" PRIu64 ", hw busy cycles %" PRIu64 ", beats %" PRIu64 "\n",
+         s24_cosim_cycles(sim), t.cycles, t.beats);
+  s24_cosim_close(sim);
+#else
+  s24_swdev_free(&sw);
+#endif
+  s24_dev_close(&dev);
+  printf("%d passed, %d failed\n", t.passed, t.failed);
+  return t.failed != 0;
+}
