@@ -107,6 +107,70 @@ typedef struct {
 S24_WARN_UNUSED s24_status_t s24_core_cycles(uint32_t rows, uint32_t cols, uint64_t beats,
                                              uint64_t tiles, s24_cycles_t *out);
 
+/** The hardware parameters the GEMM cycle model needs (HW_ARRAY register of s24_top). */
+typedef struct {
+  uint32_t rows;      /**< NumRows (R) */
+  uint32_t cols;      /**< NumCols (C) */
+  uint32_t sparse_n;  /**< SparseN: multipliers per PE, kept values per hardware group */
+  uint32_t sparse_m;  /**< SparseM: k per hardware group (2, 4 or 8) */
+} s24_array_t;
+
+/** Cycle prediction of one GEMM as the host driver runs it (driver/s24_drv.h): one job per
+ *  row tile of `rows` rows, CFG_TILES = ceil(N / cols) column tiles, CFG_BEATS = the row
+ *  tile's beats. Sums over the jobs of what the CNT_* registers report with ideal streams. */
+typedef struct {
+  uint64_t jobs;           /**< hardware jobs = row tiles = ceil(M / rows) */
+  uint64_t col_tiles;      /**< CFG_TILES of every job = ceil(N / cols) */
+  uint64_t job_beats;      /**< sum over the jobs of CFG_BEATS */
+  uint64_t max_job_beats;  /**< largest CFG_BEATS of a job */
+  uint64_t beats;          /**< sum of cnt_beats_o = col_tiles * job_beats */
+  uint64_t busy_cycles;    /**< sum of cnt_cycles_o (s24_core_cycles of every job) */
+} s24_gemm_cycles_t;
+
+/** 1 if the array parameters are ones the core supports: rows, cols >= 1,
+ *  sparse_m in {2, 4, 8}, 1 <= sparse_n <= sparse_m. */
+int s24_array_ok(s24_array_t hw);
+
+/** THE beats-per-group rule (the driver packs weights with it): a hardware group whose
+ *  densest row (within the row tile) has max_nnz nonzeros takes ceil(max_nnz / sparse_n)
+ *  beats that share one activation beat; 0 beats when the group is all zero. */
+uint32_t s24_group_beats(s24_array_t hw, uint32_t max_nnz);
+
+/** Plans row tile `tile` of the dense m_rows x k matrix a (rows tile*rows ...; k any >= 1;
+ *  hardware groups of sparse_m along k, the last one zero-padded): bpg[g] (may be NULL;
+ *  ceil(k / sparse_m) entries) = s24_group_beats of group g, *job_beats = their sum =
+ *  CFG_BEATS of that job. A row tile that is all zero still takes one beat: bpg[0] = 1.
+ *  S24_ERR_ARG for bad arguments or tile >= ceil(m_rows / rows). */
+S24_WARN_UNUSED s24_status_t s24_plan_row_tile(s24_array_t hw, const int8_t *a, size_t m_rows,
+                                               size_t k, size_t tile, uint8_t *bpg,
+                                               uint64_t *job_beats);
+
+/** Exact busy cycles of the GEMM (dense A, m_rows x k, any values) times n_cols on hw:
+ *  s24_plan_row_tile for every row tile, s24_core_cycles for every job, summed.
+ *  S24_ERR_UNSUPPORTED if a job needs more than 2^32 - 1 beats (CFG_BEATS is 32 bits). */
+S24_WARN_UNUSED s24_status_t s24_gemm_cycles_dense(s24_array_t hw, const int8_t *a,
+                                                   size_t m_rows, size_t k, size_t n_cols,
+                                                   s24_gemm_cycles_t *out);
+
+/** The same from the compressed form (pattern p, SPEC §2): validates the metadata first
+ *  (S24_ERR_META, *where = row and group, as s24_meta_validate), then plans each row tile
+ *  from its decompressed rows. Equals s24_gemm_cycles_dense of the decompressed matrix. */
+S24_WARN_UNUSED s24_status_t s24_gemm_cycles_compressed(s24_array_t hw, s24_pattern_t p,
+                                                        const int8_t *values,
+                                                        const uint8_t *meta, size_t m_rows,
+                                                        size_t k, size_t n_cols,
+                                                        s24_gemm_cycles_t *out,
+                                                        s24_where_t *where);
+
+/** Shape-only prediction for data of pattern `data` (n:m; n == m is dense) in which every
+ *  hardware group of every row tile holds its worst case: some row with
+ *  min(window length, n * (data groups the window touches)) nonzeros, so each group takes
+ *  s24_group_beats of that (2:4 data on a 2:4 core: 1 beat; dense 4:4: 2 beats). Exact for
+ *  such data (e.g. pruned random weights without zero values); an upper bound otherwise. */
+S24_WARN_UNUSED s24_status_t s24_gemm_cycles_shape(s24_array_t hw, s24_pattern_t data,
+                                                   size_t m_rows, size_t k, size_t n_cols,
+                                                   s24_gemm_cycles_t *out);
+
 #ifdef __cplusplus
 }
 #endif

@@ -205,24 +205,17 @@ static s24_status_t pack(const s24_dev_t *dev, const int8_t *a, size_t m_rows, s
     s24_weights_free(w);
     return S24_ERR_NOMEM;
   }
-  // pass 1: beats per group = max over the tile's rows of ceil(nonzeros / SparseN)
+  // pass 1: beats per group, by the cycle model's rule (cmodel s24_plan_row_tile), so the
+  // predicted cycles and the packed beats come from one function
+  const s24_array_t arr = {hw->rows, hw->cols, hw->sparse_n, hw->sparse_m};
   size_t total = 0;
   for (size_t t = 0; t < w->row_tiles; t++) {
     uint64_t tile_beats = 0;
-    for (size_t g = 0; g < w->groups; g++) {
-      uint32_t most = 0;
-      for (size_t r = t * R; r < m_rows && r < (t + 1) * R; r++) {
-        uint32_t nnz = 0;
-        for (size_t e = g * hm; e < k && e < (g + 1) * hm; e++) nnz += a[r * k + e] != 0;
-        if (nnz > most) most = nnz;
-      }
-      uint8_t b = (uint8_t)((most + hn - 1) / hn);
-      w->bpg[t * w->groups + g] = b;
-      tile_beats += b;
-    }
-    if (tile_beats == 0) {  // an all-zero row tile still needs one (zero) beat
-      w->bpg[t * w->groups] = 1;
-      tile_beats = 1;
+    s24_status_t st = s24_plan_row_tile(arr, a, m_rows, k, t, w->bpg + t * w->groups,
+                                        &tile_beats);
+    if (st != S24_OK) {
+      s24_weights_free(w);
+      return st;
     }
     if (tile_beats > UINT32_MAX) {
       s24_weights_free(w);
@@ -422,12 +415,17 @@ s24_status_t s24_gemm(s24_dev_t *dev, const s24_weights_t *w, const int8_t *b, s
   for (size_t t = 0; t < w->row_tiles && st == S24_OK; t++) {
     const size_t nb = w->tile_first[t + 1] - w->tile_first[t];
     const uint32_t *wbeats = w->beats + w->tile_first[t] * hw->w_words;
-    st = s24_dev_start(dev, (uint32_t)nb, (uint32_t)col_tiles);
     // keep up to inflight_tiles column tiles queued ahead of the results being read: the
-    // systolic core drains tile t only while the beats of later tiles flow in
+    // systolic core drains tile t only while the beats of later tiles flow in. The first ones
+    // are queued before START (the core takes no beat outside a job), so the core is fed from
+    // its first cycle and its busy cycles are exactly the cycle model's (s24_gemm_cycles_*).
     size_t sent = 0, got = 0;
+    int started = 0;
     while (st == S24_OK && got < col_tiles) {
-      if (sent < col_tiles && sent - got < dev->inflight_tiles) {
+      if (!started && (sent == col_tiles || sent == dev->inflight_tiles)) {
+        st = s24_dev_start(dev, (uint32_t)nb, (uint32_t)col_tiles);
+        started = 1;
+      } else if (sent < col_tiles && sent - got < dev->inflight_tiles) {
         build_a(w, t, b, n_cols, sent * hw->cols, abuf);
         st = dev->seam.stream_write(dev->seam.ctx, S24_PORT_W, wbeats, hw->w_words, nb);
         if (st == S24_OK) {
