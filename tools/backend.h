@@ -19,6 +19,15 @@ typedef enum {
   S24_BACKEND_RTL = 1,    /**< the Verilated RTL driven by the host driver */
 } s24_backend_t;
 
+/** Hardware numbers of one rtl run (from the CNT_* registers of s24_top). */
+typedef struct {
+  uint64_t cycles;       /**< busy cycles summed over the hardware jobs */
+  uint64_t beats;        /**< array steps (beat pairs consumed) */
+  uint64_t stall_w, stall_a, stall_r;  /**< cycles waiting on each stream */
+  uint64_t sim_cycles;   /**< all simulated cycles, register traffic included */
+  double utilization;    /**< dense-equivalent MACs / (cycles * rows * cols * SparseM) */
+} s24_run_stats_t;
+
 /** One GEMM: C = A*B (+ C0) with A compressed (values + metadata, SPEC §2). */
 typedef struct {
   s24_pattern_t pattern;
@@ -30,6 +39,10 @@ typedef struct {
   size_t n_cols;
   const int32_t *c0;     /**< m_rows x n_cols, or NULL */
   int32_t *c;            /**< m_rows x n_cols output */
+  const int8_t *a_dense; /**< if not NULL: this dense m_rows x k A is run instead of
+                              values/meta (rtl: dense A on the sparse core) */
+  const char *trace_path;  /**< rtl: FST waveform file, or NULL */
+  s24_run_stats_t *run;  /**< rtl: hardware numbers of the run, or NULL */
 } s24_gemm_job_t;
 
 /** "model" or "rtl"; S24_ERR_ARG for any other name. */

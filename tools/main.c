@@ -80,7 +80,8 @@ static const char *const kUsageGemm =
     "  --c0 C0.npy              int32 M x N added to the product\n"
     "  --pattern N:M            sparsity pattern (default 2:4)\n"
     "  --backend model|rtl      model: C golden model (default); rtl: Verilated RTL\n"
-    "  --stats                  print `key: value` statistics of the run on stdout\n";
+    "  --stats                  print `key: value` statistics of the run on stdout\n"
+    "  --trace FILE.fst         rtl: dump the co-simulation waveform (GTKWave)\n";
 
 static const char *const kUsageDemo =
     "usage: sparse24 demo [--backend model|rtl]\n"
@@ -142,12 +143,13 @@ enum {
   O_STATS = 1 << 7,
   O_SHAPE = 1 << 8,
   O_REPS = 1 << 9,
+  O_TRACE = 1 << 10,
 };
 
 typedef struct {
   const char *pos[4];
   int npos;
-  const char *val[10];  // by option bit number
+  const char *val[11];  // by option bit number
   int given;            // bit set of the options given
   int help;
 } args_t;
@@ -165,6 +167,7 @@ static const opt_t kOpts[] = {
     {"--meta", NULL, O_META, 1},     {"--k", NULL, O_K, 1},
     {"--c0", NULL, O_C0, 1},         {"--stats", NULL, O_STATS, 0},
     {"--shape", NULL, O_SHAPE, 1},   {"--reps", NULL, O_REPS, 1},
+    {"--trace", NULL, O_TRACE, 1},
 };
 
 static int bit_index(int bit) {
@@ -483,7 +486,8 @@ static int cmd_decompress(int argc, char **argv) {
 static int cmd_gemm(int argc, char **argv) {
   args_t a;
   int rc = parse_args("gemm", argc, argv,
-                      O_OUT | O_PATTERN | O_BACKEND | O_VALUES | O_META | O_K | O_C0 | O_STATS,
+                      O_OUT | O_PATTERN | O_BACKEND | O_VALUES | O_META | O_K | O_C0 | O_STATS |
+                          O_TRACE,
                       2, &a);
   if (rc != 0) return rc;
   if (a.help) return fputs(kUsageGemm, stdout), 0;
@@ -500,6 +504,9 @@ static int cmd_gemm(int argc, char **argv) {
   }
   if (!compressed && a.npos != 2) return err_usage("gemm", "expected A.npy and B.npy");
   if (!(a.given & O_OUT)) return err_usage("gemm", "missing -o C.npy");
+  if ((a.given & O_TRACE) && be != S24_BACKEND_RTL) {
+    return err_usage("gemm", "--trace needs --backend rtl");
+  }
   size_t k = 0;
   if (compressed && (rc = get_k("gemm", &a, p, &k)) != 0) return rc;
 
@@ -563,7 +570,8 @@ static int cmd_gemm(int argc, char **argv) {
     rc = err_file("gemm", "cannot buffer statistics");
     goto done;
   }
-  s24_gemm_job_t job = {p, va.data, md.data, m, k, bm.data, n, c0.data, c};
+  s24_gemm_job_t job = {p, va.data, md.data, m, k, bm.data, n, c0.data, c, NULL,
+                        (a.given & O_TRACE) ? opt_val(&a, O_TRACE) : NULL, NULL};
   s24_where_t w;
   char msg[256];
   s24_status_t st = s24_backend_gemm(be, &job, stats, &w, msg, sizeof msg);

@@ -184,10 +184,20 @@ expect_err c0_shape 1 'C0.npy: shape (13, 7), expected (1, 1) = M x N' 'o.npy' "
 expect_err c0_dtype 1 'b1.npy: dtype int8 (|i1), expected int32 (<i4)' 'o.npy' "$S24" gemm a1.npy b1.npy -o o.npy --c0 b1.npy
 
 # ------------------------------------------------------------------ bad usage (exit 2)
-expect_err backend_rtl 2 'sparse24: error: gemm: backend '"'rtl'"' is not built yet' 'keep.npy' \
-  "$S24" gemm Ap.npy B_4.npy -o keep.npy --backend rtl
+# rtl backend (co-simulated RTL through the host driver): the same C as the model
+run backend_rtl "$S24" gemm Ap.npy B_4.npy -o Crtl.npy --backend rtl --c0 C0.npy
+run backend_rtl_model "$S24" gemm Ap.npy B_4.npy -o Cmod.npy --backend model --c0 C0.npy
+same backend_rtl_same "cmp Crtl.npy Cmod.npy && echo same" "echo same"
+run backend_rtl_stats "$S24" gemm Ap.npy B_4.npy -o Crtl.npy --backend rtl --stats
+same backend_rtl_stats_keys "grep -oE '^(cycles|utilization|effective_macs_per_cycle|stall_w_cycles|stall_a_cycles|stall_r_cycles): [0-9.]+$' out.txt | cut -d: -f1" "printf 'cycles\nutilization\neffective_macs_per_cycle\nstall_w_cycles\nstall_a_cycles\nstall_r_cycles\n'"
+run backend_rtl_trace "$S24" gemm Ap.npy B_4.npy -o Crtl.npy --backend rtl --trace rtl.fst
+same backend_rtl_trace_file "[ -s rtl.fst ] && head -c 1 rtl.fst | od -An -tx1 | tr -d ' '" "echo 00"
+rm -f rtl.fst
+expect_err trace_needs_rtl 2 'gemm: --trace needs --backend rtl' 'keep.npy' \
+  "$S24" gemm Ap.npy B_4.npy -o keep.npy --trace x.fst
 expect_err backend_unknown 2 "gemm: unknown backend 'gpu'" 'keep.npy' "$S24" gemm Ap.npy B_4.npy -o keep.npy --backend gpu
-expect_err demo_rtl 2 "demo: backend 'rtl' is not built yet" '' "$S24" demo --backend rtl
+run demo_rtl "$S24" demo --backend rtl
+same demo_rtl_pass "grep -cE '^demo: PASS$|bit-exact|^  speedup of 2:4 over dense' out.txt" "echo 3"
 expect_err pattern_bad 2 "prune: invalid --pattern '3:5'" 'o.npy' "$S24" prune pr.npy -o o.npy --pattern 3:5
 expect_err unknown_option 2 "prune: unknown option '--frobnicate'" 'o.npy' "$S24" prune pr.npy -o o.npy --frobnicate
 expect_err missing_output 2 'prune: missing -o OUT.npy' '' "$S24" prune pr.npy
