@@ -638,12 +638,17 @@ void test_clear_mid_job() {
   tick_checked();
   d->start_i = 0;
   const unsigned n = static_cast<unsigned>(urand(5, 60));
-  for (unsigned i = 0; i < n; ++i) {  // push some beats, leave results unread
-    to_port(d->w_data_i, job.w[i % job.w.size()]);
-    to_port(d->a_data_i, job.a[i % job.a.size()]);
+  size_t wi = 0, ai = 0;
+  for (unsigned i = 0; i < n; ++i) {  // stream some beats (valid held until taken), results unread
+    to_port(d->w_data_i, job.w[wi % job.w.size()]);
+    to_port(d->a_data_i, job.a[ai % job.a.size()]);
     d->w_valid_i = 1;
     d->a_valid_i = 1;
+    g_tb->eval();
+    const bool w_fire = d->w_ready_o, a_fire = d->a_ready_o;
     tick_checked();
+    wi += w_fire;
+    ai += a_fire;
   }
   clear_core();
   run_job(job, random_traffic(true));
