@@ -23,7 +23,7 @@ regs-check:
 # ---------------------------------------------------------------- driver library
 DRV_INC  := -Idriver $(MODEL_INC)
 DRV_LIB  := $(BUILD)/driver/libs24drv.a
-DRV_SRCS := driver/s24_drv.c driver/s24_swdev.c
+DRV_SRCS := driver/s24_drv.c driver/s24_swdev.c driver/s24_uio.c
 DRV_OBJS := $(DRV_SRCS:driver/%.c=$(BUILD)/driver/%.o)
 # the same sources with sanitizers, for tests
 DRV_SAN_OBJS := $(DRV_SRCS:driver/%.c=$(BUILD)/driver/san/%.o)
@@ -90,12 +90,12 @@ $(COSIM_LIB): $(COSIM_DIR)/s24_cosim.o $(COSIM_VDIR)/Vs24_top__ALL.a $(COSIM_RT_
 ALL += $(COSIM_LIB)
 
 # ---------------------------------------------------------------- tests
-TESTS += regs-check test-swdev test-cosim
+TESTS += regs-check test-driver test-swdev test-cosim
 .PHONY: test-driver test-swdev test-cosim test-cosim-long cosim-speed
 
 DRV_TEST_BIN := $(BUILD)/driver/test_drv
 $(DRV_TEST_BIN): tests/driver/test_drv.c $(DRV_SAN_OBJS) $(MODEL_LIB)
-	$(CC) $(CFLAGS) $(SANFLAGS) $(DRV_INC) $^ -lcmocka -o $@
+	$(CC) $(CFLAGS) $(SANFLAGS) $(DRV_INC) $(filter %.c %.o %.a,$^) -lcmocka -o $@
 
 # cmocka: register sequences and error paths against a mock seam (sanitizers on)
 test-driver: $(DRV_TEST_BIN)
@@ -103,7 +103,7 @@ test-driver: $(DRV_TEST_BIN)
 
 SWDEV_TEST_BIN := $(BUILD)/driver/test_e2e_swdev
 $(SWDEV_TEST_BIN): tests/cosim/e2e.c $(DRV_SAN_OBJS) $(MODEL_LIB)
-	$(CC) $(CFLAGS) $(SANFLAGS) $(DRV_INC) $^ -o $@
+	$(CC) $(CFLAGS) $(SANFLAGS) $(DRV_INC) $(filter %.c %.o %.a,$^) -o $@
 
 # Random GEMMs through the driver on the software device, bit-exact vs the model
 test-swdev: $(SWDEV_TEST_BIN)
@@ -111,15 +111,16 @@ test-swdev: $(SWDEV_TEST_BIN)
 
 COSIM_TEST_BIN := $(COSIM_DIR)/test_e2e_rtl
 $(COSIM_TEST_BIN): tests/cosim/e2e.c $(DRV_LIB) $(COSIM_LIB) $(MODEL_LIB)
-	$(CC) $(CFLAGS) -DS24_E2E_RTL $(DRV_INC) $^ $(COSIM_LDLIBS) -o $@
+	$(CC) $(CFLAGS) -DS24_E2E_RTL $(DRV_INC) $(filter %.c %.o %.a,$^) $(COSIM_LDLIBS) -o $@
 
 COSIM_PROTO_BIN := $(COSIM_DIR)/test_proto_rtl
 $(COSIM_PROTO_BIN): tests/cosim/proto.c $(DRV_LIB) $(COSIM_LIB) $(MODEL_LIB)
-	$(CC) $(CFLAGS) $(DRV_INC) $^ $(COSIM_LDLIBS) -o $@
+	$(CC) $(CFLAGS) $(DRV_INC) $(filter %.c %.o %.a,$^) $(COSIM_LDLIBS) -o $@
 
 # Co-simulation: register/protocol/error tests, then random GEMMs on the Verilated top with
 # random stream gaps, result backpressure and AXI4-Lite ordering, bit-exact vs the model
-test-cosim: $(COSIM_TEST_BIN)
+test-cosim: $(COSIM_PROTO_BIN) $(COSIM_TEST_BIN)
+	$(COSIM_PROTO_BIN) $(if $(SEED),+seed=$(SEED))
 	$(COSIM_TEST_BIN) +cases=1000 +bp=30 $(if $(SEED),+seed=$(SEED))
 
 LONG_TESTS += test-cosim-long

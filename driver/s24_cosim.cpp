@@ -66,7 +66,7 @@ struct s24_cosim {
 
   s24_cosim(const s24_cosim_opts_t &o) : tb(0, nullptr), top(tb.dut()), opts(o), rng(o.seed) {}
 
-  bool chance(uint32_t pct) { return pct > 0 && rng() % 100 < pct; }
+  bool chance(uint32_t pct) { return pct >= 100 || (pct > 0 && rng() % 100 < pct); }
 
   // Presents the next queued input beats, decides tready, runs one cycle, retires handshakes.
   void cycle() {
@@ -260,6 +260,12 @@ extern "C" void s24_cosim_close(s24_cosim_t *sim) { delete sim; }
 
 extern "C" uint64_t s24_cosim_cycles(const s24_cosim_t *sim) {
   return sim == nullptr ? 0 : sim->tb.cycles();
+}
+
+extern "C" s24_status_t s24_cosim_set_backpressure(s24_cosim_t *sim, uint32_t pct) {
+  if (sim == nullptr || pct > 100) return S24_ERR_ARG;
+  sim->opts.r_backpressure_pct = pct;
+  return S24_OK;
 }
 
 extern "C" int s24_cosim_irq(const s24_cosim_t *sim) {

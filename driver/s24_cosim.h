@@ -36,6 +36,8 @@ S24_WARN_UNUSED s24_status_t s24_cosim_open(const s24_cosim_opts_t *opts, s24_co
 void s24_cosim_close(s24_cosim_t *sim);
 /** Clock cycles simulated since open. */
 uint64_t s24_cosim_cycles(const s24_cosim_t *sim);
+/** Changes the result backpressure (0..100 %) from now on; 100 stalls m_axis_r forever. */
+S24_WARN_UNUSED s24_status_t s24_cosim_set_backpressure(s24_cosim_t *sim, uint32_t pct);
 /** The irq_o output after the last cycle. */
 int s24_cosim_irq(const s24_cosim_t *sim);
 

@@ -1,0 +1,306 @@
+// Directed co-simulation tests of s24_top through the driver seam: register map (every
+// register, unmapped -> SLVERR, read-only writes ignored), error bits (BAD_CFG, START_BUSY,
+// W_LAST, A_LAST, META), IRQ, soft reset from a running job, counters, timeouts and recovery.
+// Usage: proto [+seed=N] [+trace=FILE.fst]. Prints a line per failed check and 'N passed, N failed'.
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "s24_cosim.h"
+#include "s24_drv.h"
+#include "s24_model.h"
+
+static int g_pass, g_fail;
+static s24_seam_t S;
+static s24_cosim_t *g_sim;
+
+#define CHECK(cond, ...)                       \
+  do {                                         \
+    if (cond) {                                \
+      g_pass++;                                \
+    } else {                                   \
+      g_fail++;                                \
+      printf("FAIL %s:%d: ", __func__, __LINE__); \
+      printf(__VA_ARGS__);                     \
+      printf("\n");                            \
+    }                                          \
+  } while (0)
+
+static uint32_t rd(uint32_t addr) {
+  uint32_t v = 0xBADBADu;
+  s24_status_t st = S.read32(S.ctx, addr, &v);
+  CHECK(st == S24_OK, "read 0x%02X: %s", addr, s24_strerror(st));
+  return v;
+}
+
+static void wr(uint32_t addr, uint32_t v) {
+  s24_status_t st = S.write32(S.ctx, addr, v);
+  CHECK(st == S24_OK, "write 0x%02X: %s", addr, s24_strerror(st));
+}
+
+static void soft_reset(void) {
+  wr(S24_REG_CTRL, S24_CTRL_SOFT_RESET_MASK);
+  CHECK(S.stream_reset(S.ctx) == S24_OK, "stream reset");
+}
+
+static void register_map(const s24_dev_t *dev) {
+  CHECK(rd(S24_REG_ID) == S24_MAGIC, "ID");
+  CHECK(rd(S24_REG_VERSION) >> S24_VERSION_MAJOR_LSB == S24_VERSION_MAJOR, "VERSION");
+  CHECK(dev->hw.rows == 8 && dev->hw.cols == 8 && dev->hw.sparse_n == 2 && dev->hw.sparse_m == 4,
+        "HW_ARRAY %ux%u %u:%u", dev->hw.rows, dev->hw.cols, dev->hw.sparse_n, dev->hw.sparse_m);
+  CHECK(dev->hw.w_words == 5 && dev->hw.a_words == 8 && dev->hw.r_words == 8, "HW_BEAT");
+  // every mapped register answers OKAY; every other word offset answers SLVERR both ways
+  int mapped[64] = {0};
+#define MARK(name, off, wmask) mapped[(off) / 4] = 1;
+  S24_REG_LIST(MARK)
+#undef MARK
+  int n_mapped = 0, n_unmapped = 0;
+  for (uint32_t off = 0; off < 256; off += 4) {
+    uint32_t v;
+    s24_status_t st = S.read32(S.ctx, off, &v);
+    if (mapped[off / 4]) {
+      n_mapped++;
+      CHECK(st == S24_OK, "read of mapped 0x%02X: %s", off, s24_strerror(st));
+    } else {
+      n_unmapped++;
+      CHECK(st == S24_ERR_HW, "read of unmapped 0x%02X: %s, want SLVERR", off, s24_strerror(st));
+      st = S.write32(S.ctx, off, 0xFFFFFFFFu);
+      CHECK(st == S24_ERR_HW, "write of unmapped 0x%02X: %s, want SLVERR", off, s24_strerror(st));
+    }
+  }
+  CHECK(n_mapped == (int)S24_REG_COUNT && n_unmapped == 64 - (int)S24_REG_COUNT, "map count");
+  // read-only registers ignore writes; read/write ones keep them
+  wr(S24_REG_ID, 0);
+  wr(S24_REG_CNT_CYCLES, 0x1234);
+  CHECK(rd(S24_REG_ID) == S24_MAGIC, "ID changed by a write");
+  wr(S24_REG_CFG_BEATS, 0xA5A5F00Du);
+  wr(S24_REG_CFG_TILES, 0x0000BEEFu);
+  CHECK(rd(S24_REG_CFG_BEATS) == 0xA5A5F00Du, "CFG_BEATS readback");
+  CHECK(rd(S24_REG_CFG_TILES) == 0x0000BEEFu, "CFG_TILES readback");
+  wr(S24_REG_CTRL, S24_CTRL_IRQ_EN_MASK);
+  CHECK(rd(S24_REG_CTRL) == S24_CTRL_IRQ_EN_MASK, "CTRL.IRQ_EN readback (START/SOFT_RESET read 0)");
+  wr(S24_REG_CTRL, 0);
+}
+
+static void bad_cfg_and_irq(void) {
+  soft_reset();
+  wr(S24_REG_CFG_BEATS, 0);
+  wr(S24_REG_CFG_TILES, 3);
+  wr(S24_REG_CTRL, S24_CTRL_START_MASK);
+  CHECK(rd(S24_REG_ERR) == S24_ERR_BAD_CFG_MASK, "BAD_CFG after START with 0 beats");
+  CHECK((rd(S24_REG_STATUS) & (S24_STATUS_BUSY_MASK | S24_STATUS_ERROR_MASK)) ==
+            S24_STATUS_ERROR_MASK, "STATUS: idle with ERROR");
+  CHECK(rd(S24_REG_IRQ) == S24_IRQ_ERROR_MASK, "IRQ.ERROR");
+  CHECK(!s24_cosim_irq(g_sim), "irq_o low while IRQ_EN = 0");
+  wr(S24_REG_CTRL, S24_CTRL_IRQ_EN_MASK);
+  CHECK(s24_cosim_irq(g_sim), "irq_o high with IRQ_EN");
+  wr(S24_REG_ERR, S24_ERR_BAD_CFG_MASK);
+  wr(S24_REG_IRQ, S24_IRQ_ERROR_MASK);
+  CHECK(rd(S24_REG_ERR) == 0 && rd(S24_REG_IRQ) == 0, "W1C clears ERR and IRQ");
+  CHECK(!s24_cosim_irq(g_sim), "irq_o low after W1C");
+  wr(S24_REG_CFG_BEATS, 5);
+  wr(S24_REG_CFG_TILES, 0);
+  wr(S24_REG_CTRL, S24_CTRL_START_MASK);
+  CHECK(rd(S24_REG_ERR) == S24_ERR_BAD_CFG_MASK, "BAD_CFG after START with 0 tiles");
+  wr(S24_REG_CTRL, 0);
+  soft_reset();
+}
+
+// Weight beat of the 8x8 2:4 core: every row keeps slots at indices (i0, i1).
+static void w_beat(uint32_t *w, int8_t v, uint32_t i0, uint32_t i1) {
+  memset(w, 0, 5 * 4);
+  for (int r = 0; r < 8; r++) {
+    for (int s = 0; s < 2; s++) {
+      uint32_t bit = (uint32_t)(r * 2 + s) * 8;
+      w[bit / 32] |= (uint32_t)(uint8_t)v << (bit % 32);
+      uint32_t ib = 128 + (uint32_t)(r * 2 + s) * 2;
+      w[ib / 32] |= (s ? i1 : i0) << (ib % 32);
+    }
+  }
+}
+
+static void a_beat(uint32_t *a, int8_t v) {
+  memset(a, 0, 8 * 4);
+  for (int i = 0; i < 32; i++) a[i / 4] |= (uint32_t)(uint8_t)v << (8 * (i % 4));
+}
+
+static void start_job_ctrl(uint32_t beats, uint32_t tiles, uint32_t ctrl) {
+  wr(S24_REG_CFG_BEATS, beats);
+  wr(S24_REG_CFG_TILES, tiles);
+  wr(S24_REG_CTRL, S24_CTRL_START_MASK | ctrl);
+}
+
+static void start_job(uint32_t beats, uint32_t tiles) { start_job_ctrl(beats, tiles, 0); }
+
+static int wait_done(void) {
+  for (int i = 0; i < 2000; i++) {
+    uint32_t st = rd(S24_REG_STATUS);
+    if (!(st & S24_STATUS_BUSY_MASK) && (st & S24_STATUS_DONE_MASK)) return 1;
+  }
+  return 0;
+}
+
+static void start_busy_and_soft_reset_mid_job(void) {
+  soft_reset();
+  uint32_t w[4 * 5], a[4 * 8];
+  for (int i = 0; i < 4; i++) {
+    w_beat(w + i * 5, 1, 0, 1);
+    a_beat(a + i * 8, 1);
+  }
+  start_job(4, 3);
+  CHECK(rd(S24_REG_STATUS) & S24_STATUS_BUSY_MASK, "BUSY after START");
+  wr(S24_REG_CTRL, S24_CTRL_START_MASK);
+  CHECK(rd(S24_REG_ERR) == S24_ERR_START_BUSY_MASK, "START_BUSY");
+  CHECK(S.stream_write(S.ctx, S24_PORT_W, w, 5, 4) == S24_OK, "queue w");
+  CHECK(S.stream_write(S.ctx, S24_PORT_A, a, 8, 2) == S24_OK, "queue a");  // half a tile
+  for (int i = 0; i < 20; i++) (void)rd(S24_REG_STATUS);
+  CHECK(rd(S24_REG_STATUS) & S24_STATUS_BUSY_MASK, "still BUSY waiting for activations");
+  soft_reset();
+  CHECK(rd(S24_REG_STATUS) == 0, "idle, not done, no error after soft reset");
+  CHECK(rd(S24_REG_ERR) == 0 && rd(S24_REG_IRQ) == 0, "ERR and IRQ cleared by soft reset");
+  CHECK(rd(S24_REG_CNT_CYCLES) == 0 && rd(S24_REG_CNT_BEATS) == 0, "counters cleared");
+}
+
+// One tile of 4 beats, weights all 1 at (0, 1), activations all 2: every output = 4 * 2 * 2.
+static void tlast_errors_never_hang(void) {
+  uint32_t w[4 * 5], a[4 * 8], r[8 * 8];
+  uint8_t last[8];
+  for (int i = 0; i < 4; i++) {
+    w_beat(w + i * 5, 1, 0, 1);
+    a_beat(a + i * 8, 2);
+  }
+  for (int which = 0; which < 2; which++) {
+    soft_reset();
+    start_job(4, 1);
+    // the faulty stream comes as two packets (3 + 1 beats): TLAST early on beat 2
+    const s24_port_t bad = which == 0 ? S24_PORT_W : S24_PORT_A;
+    const uint32_t *bd = bad == S24_PORT_W ? w : a;
+    const size_t words = bad == S24_PORT_W ? 5 : 8;
+    CHECK(S.stream_write(S.ctx, bad, bd, words, 3) == S24_OK, "queue");
+    CHECK(S.stream_write(S.ctx, bad, bd + 3 * words, words, 1) == S24_OK, "queue");
+    if (bad == S24_PORT_W) {
+      CHECK(S.stream_write(S.ctx, S24_PORT_A, a, 8, 4) == S24_OK, "queue a");
+    } else {
+      CHECK(S.stream_write(S.ctx, S24_PORT_W, w, 5, 4) == S24_OK, "queue w");
+    }
+    s24_status_t st = S.stream_read(S.ctx, S24_PORT_R, r, 8, 8, last, 100000);
+    CHECK(st == S24_OK, "results despite the TLAST error: %s", s24_strerror(st));
+    CHECK(st == S24_OK && r[0] == 16 && r[63] == 16 && last[7] == 1 && last[6] == 0,
+          "result values %u %u / TLAST on the last row", r[0], r[63]);
+    CHECK(wait_done(), "job completes");
+    uint32_t want = bad == S24_PORT_W ? S24_ERR_W_LAST_MASK : S24_ERR_A_LAST_MASK;
+    CHECK(rd(S24_REG_ERR) == want, "ERR = %s", bad == S24_PORT_W ? "W_LAST" : "A_LAST");
+    CHECK(rd(S24_REG_CNT_BEATS) == 4 && rd(S24_REG_CNT_TILES_OUT) == 1, "counters");
+  }
+  // a missing TLAST at the end of the tile is an error too
+  soft_reset();
+  start_job(2, 1);
+  CHECK(S.stream_write(S.ctx, S24_PORT_W, w, 5, 2) == S24_OK, "queue w");
+  CHECK(S.stream_write(S.ctx, S24_PORT_A, a, 8, 1) == S24_OK, "queue a");
+  CHECK(S.stream_write(S.ctx, S24_PORT_A, a, 8, 1) == S24_OK, "queue a");
+  CHECK(S.stream_read(S.ctx, S24_PORT_R, r, 8, 8, last, 100000) == S24_OK, "results");
+  CHECK(wait_done(), "job completes");
+  CHECK(rd(S24_REG_ERR) == S24_ERR_A_LAST_MASK, "A_LAST for TLAST on beat 0 of 2");
+}
+
+static void invalid_metadata_flagged_and_zeroed(void) {
+  soft_reset();
+  uint32_t w[2 * 5], a[2 * 8], r[8 * 8];
+  uint8_t last[8];
+  w_beat(w, 3, 1, 1);      // repeated index: invalid, values must not be used
+  w_beat(w + 5, 1, 2, 3);  // valid
+  a_beat(a, 1);
+  a_beat(a + 8, 1);
+  start_job(2, 1);
+  CHECK(S.stream_write(S.ctx, S24_PORT_W, w, 5, 2) == S24_OK, "queue w");
+  CHECK(S.stream_write(S.ctx, S24_PORT_A, a, 8, 2) == S24_OK, "queue a");
+  CHECK(S.stream_read(S.ctx, S24_PORT_R, r, 8, 8, last, 100000) == S24_OK, "results");
+  CHECK(r[0] == 2 && r[8 * 7 + 7] == 2, "invalid group zeroed: got %u, want 2", r[0]);
+  CHECK(wait_done(), "job completes");
+  CHECK(rd(S24_REG_ERR) == S24_ERR_META_MASK, "ERR.META");
+  CHECK(rd(S24_REG_STATUS) == (S24_STATUS_DONE_MASK | S24_STATUS_ERROR_MASK), "DONE|ERROR");
+}
+
+static void done_irq_counters(void) {
+  soft_reset();
+  uint32_t w[16 * 5], a[16 * 8], r[8 * 8];
+  uint8_t last[8];
+  for (int i = 0; i < 16; i++) {
+    w_beat(w + i * 5, (int8_t)(i - 8), 0, 3);
+    a_beat(a + i * 8, 3);
+  }
+  CHECK(S.stream_write(S.ctx, S24_PORT_W, w, 5, 16) == S24_OK, "queue w");
+  CHECK(S.stream_write(S.ctx, S24_PORT_A, a, 8, 16) == S24_OK, "queue a");
+  CHECK(S.stream_write(S.ctx, S24_PORT_W, w, 5, 16) == S24_OK, "queue w");
+  CHECK(S.stream_write(S.ctx, S24_PORT_A, a, 8, 16) == S24_OK, "queue a");
+  start_job_ctrl(16, 2, S24_CTRL_IRQ_EN_MASK);
+  // sum over i of 2 * (i - 8) * 3 = 6 * (120 - 128) = -48
+  for (int t = 0; t < 2; t++) {
+    CHECK(S.stream_read(S.ctx, S24_PORT_R, r, 8, 8, last, 100000) == S24_OK, "results");
+    CHECK((int32_t)r[0] == -48 && (int32_t)r[63] == -48, "tile %d value %d", t, (int32_t)r[0]);
+  }
+  CHECK(wait_done(), "job completes");
+  CHECK(rd(S24_REG_IRQ) == S24_IRQ_DONE_MASK && s24_cosim_irq(g_sim), "IRQ.DONE and irq_o: IRQ %u ERR %u", rd(S24_REG_IRQ), rd(S24_REG_ERR));
+  CHECK(rd(S24_REG_CNT_BEATS) == 32, "CNT_BEATS %u", rd(S24_REG_CNT_BEATS));
+  CHECK(rd(S24_REG_CNT_TILES_OUT) == 2, "CNT_TILES_OUT");
+  uint32_t cyc = rd(S24_REG_CNT_CYCLES);
+  CHECK(cyc >= 32 && cyc < 32 + 64, "CNT_CYCLES %u", cyc);
+  // queued before START: at most the one cycle the first beat takes to enter the core
+  CHECK(rd(S24_REG_CNT_STALL_W) <= 1 && rd(S24_REG_CNT_STALL_A) <= 1 && rd(S24_REG_CNT_STALL_R) == 0,
+        "stalls w/a/r %u %u %u", rd(S24_REG_CNT_STALL_W), rd(S24_REG_CNT_STALL_A), rd(S24_REG_CNT_STALL_R));
+  wr(S24_REG_IRQ, S24_IRQ_DONE_MASK);
+  wr(S24_REG_CTRL, 0);
+}
+
+static void timeout_then_recovery(s24_dev_t *dev, uint64_t seed) {
+  const s24_pattern_t p = {2, 4};
+  enum { M = 11, K = 24, N = 13 };
+  int8_t a[M * K], b[K * N], vals[M * K / 2];
+  uint8_t meta[M * 3];
+  int32_t want[M * N], got[M * N];
+  uint64_t x = seed | 1;
+  for (int i = 0; i < M * K; i++) a[i] = (int8_t)((x = x * 6364136223846793005ull + 1) >> 56);
+  for (int i = 0; i < K * N; i++) b[i] = (int8_t)((x = x * 6364136223846793005ull + 1) >> 56);
+  s24_where_t where;
+  CHECK(s24_prune(p, a, M, K, a) == S24_OK, "prune");
+  CHECK(s24_compress(p, a, M, K, vals, meta, &where) == S24_OK, "compress");
+  CHECK(s24_gemm_sparse(p, vals, meta, M, K, b, N, NULL, want, &where) == S24_OK, "model");
+  CHECK(s24_cosim_set_backpressure(g_sim, 100) == S24_OK, "backpressure");
+  dev->timeout_ns = 50000;  // 5000 cycles
+  s24_status_t st = s24_gemm_compressed(dev, p, vals, meta, M, K, b, N, NULL, got, &where);
+  CHECK(st == S24_ERR_TIMEOUT, "results never accepted: %s, want timeout", s24_strerror(st));
+  CHECK(s24_cosim_set_backpressure(g_sim, 0) == S24_OK, "backpressure off");
+  CHECK(rd(S24_REG_STATUS) == 0, "idle after the driver's soft reset");
+  st = s24_gemm_compressed(dev, p, vals, meta, M, K, b, N, NULL, got, &where);
+  CHECK(st == S24_OK && memcmp(got, want, sizeof want) == 0, "GEMM after recovery: %s",
+        s24_strerror(st));
+  dev->timeout_ns = S24_DEFAULT_TIMEOUT_NS;
+}
+
+int main(int argc, char **argv) {
+  uint64_t seed = (uint64_t)time(NULL);
+  const char *trace = NULL;
+  for (int i = 1; i < argc; i++) {
+    if (strncmp(argv[i], "+seed=", 6) == 0) seed = strtoull(argv[i] + 6, NULL, 0);
+    if (strncmp(argv[i], "+trace=", 7) == 0) trace = argv[i] + 7;
+  }
+  printf("proto rtl: seed=%" PRIu64 " (+seed=N to repeat)\n", seed);
+  s24_cosim_opts_t opts = {.seed = (uint32_t)seed, .axil_random = 1, .trace_path = trace};
+  s24_dev_t dev;
+  if (s24_cosim_open(&opts, &g_sim, &S) != S24_OK || s24_dev_open(&dev, &S) != S24_OK) {
+    printf("proto: cannot open the simulated device\n0 passed, 1 failed\n");
+    return 1;
+  }
+  register_map(&dev);
+  bad_cfg_and_irq();
+  start_busy_and_soft_reset_mid_job();
+  tlast_errors_never_hang();
+  invalid_metadata_flagged_and_zeroed();
+  done_irq_counters();
+  timeout_then_recovery(&dev, seed);
+  s24_cosim_close(g_sim);
+  printf("%d passed, %d failed\n", g_pass, g_fail);
+  return g_fail != 0;
+}

@@ -1,0 +1,654 @@
+// cmocka tests of the host driver against a mock seam: register sequences, packing, error paths
+// (bad arguments, invalid metadata never sent, hardware error bits, timeouts, TLAST), and the
+// UIO backend against a mock of its register windows. Built with the sanitizers.
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "s24_drv.h"
+#include "s24_swdev.h"
+#include "s24_uio.h"
+
+// ------------------------------------------------------------------------------ mock seam
+// Every seam call is logged as an event; reads return a per-register value unless a one-shot
+// override is queued; failures can be injected per operation.
+enum { EV_RD, EV_WR, EV_SW, EV_SR, EV_RESET };
+typedef struct {
+  int op;
+  uint32_t addr;   // register, or port
+  uint32_t value;  // written value, read value, or beat count
+} event_t;
+
+typedef struct {
+  event_t log[512];
+  size_t nlog;
+  uint32_t regs[64];        // read values by word offset
+  uint32_t ovr_addr[16], ovr_val[16];
+  size_t novr;
+  s24_status_t fail_read_at;  // status returned for reads of fail_read_addr
+  uint32_t fail_read_addr;
+  s24_status_t sr_status;     // stream_read status
+  uint32_t *r_beats;          // beats stream_read hands out
+  uint8_t *r_last;
+  uint64_t now;
+  uint64_t now_step;
+} mock_t;
+
+static mock_t g;
+
+static void logev(int op, uint32_t addr, uint32_t value) {
+  assert_true(g.nlog < sizeof(g.log) / sizeof(g.log[0]));
+  g.log[g.nlog++] = (event_t){op, addr, value};
+}
+
+static s24_status_t m_read32(void *ctx, uint32_t addr, uint32_t *value) {
+  assert_ptr_equal(ctx, &g);
+  if (g.fail_read_at != S24_OK && addr == g.fail_read_addr) {
+    logev(EV_RD, addr, 0);
+    return g.fail_read_at;
+  }
+  uint32_t v = g.regs[addr / 4];
+  for (size_t i = 0; i < g.novr; i++) {
+    if (g.ovr_addr[i] == addr) {  // one-shot override, consumed in order
+      v = g.ovr_val[i];
+      memmove(&g.ovr_addr[i], &g.ovr_addr[i + 1], (g.novr - i - 1) * sizeof(uint32_t));
+      memmove(&g.ovr_val[i], &g.ovr_val[i + 1], (g.novr - i - 1) * sizeof(uint32_t));
+      g.novr--;
+      break;
+    }
+  }
+  logev(EV_RD, addr, v);
+  *value = v;
+  return S24_OK;
+}
+
+static s24_status_t m_write32(void *ctx, uint32_t addr, uint32_t value) {
+  assert_ptr_equal(ctx, &g);
+  logev(EV_WR, addr, value);
+  return S24_OK;
+}
+
+static s24_status_t m_stream_write(void *ctx, s24_port_t port, const uint32_t *beats,
+                                   size_t words, size_t n) {
+  assert_ptr_equal(ctx, &g);
+  assert_non_null(beats);
+  assert_true(words > 0);
+  logev(EV_SW, (uint32_t)port, (uint32_t)n);
+  return S24_OK;
+}
+
+static s24_status_t m_stream_read(void *ctx, s24_port_t port, uint32_t *beats, size_t words,
+                                  size_t n, uint8_t *last, uint64_t timeout_ns) {
+  assert_ptr_equal(ctx, &g);
+  assert_int_equal(port, S24_PORT_R);
+  assert_true(timeout_ns > 0);
+  logev(EV_SR, (uint32_t)port, (uint32_t)n);
+  if (g.sr_status != S24_OK) return g.sr_status;
+  memcpy(beats, g.r_beats, n * words * sizeof(uint32_t));
+  memcpy(last, g.r_last, n);
+  return S24_OK;
+}
+
+static s24_status_t m_stream_reset(void *ctx) {
+  assert_ptr_equal(ctx, &g);
+  logev(EV_RESET, 0, 0);
+  return S24_OK;
+}
+
+static uint64_t m_now_ns(void *ctx) {
+  assert_ptr_equal(ctx, &g);
+  return g.now += g.now_step;
+}
+
+static const s24_seam_t kSeam = {&g, m_read32, m_write32, m_stream_write, m_stream_read,
+                                 m_stream_reset, m_now_ns};
+
+// A 2x2 2:4 device: W beat 2*2*(8+2) = 40 bits = 2 words, A 2*4*8 = 64 bits = 2 words, R 2.
+static void mock_device(uint32_t rows, uint32_t cols) {
+  memset(&g, 0, sizeof(g));
+  g.now_step = 10;
+  g.regs[S24_REG_ID / 4] = S24_MAGIC;
+  g.regs[S24_REG_VERSION / 4] = S24_VERSION_MAJOR << S24_VERSION_MAJOR_LSB;
+  g.regs[S24_REG_HW_ARRAY / 4] = rows | cols << 8 | 2u << 16 | 4u << 24;
+  g.regs[S24_REG_HW_WIDTH / 4] = 8u | 32u << 8 | 2u << 16;
+  g.regs[S24_REG_HW_BEAT / 4] =
+      ((rows * 2 * 10 + 31) / 32) | ((cols * 32 + 31) / 32) << 8 | cols << 16;
+  g.regs[S24_REG_STATUS / 4] = S24_STATUS_DONE_MASK;
+}
+
+static void expect_log(const event_t *want, size_t n) {
+  for (size_t i = 0; i < n && i < g.nlog; i++) {
+    if (g.log[i].op != want[i].op || g.log[i].addr != want[i].addr ||
+        g.log[i].value != want[i].value) {
+      fail_msg("event %zu: got op %d addr 0x%x value 0x%x, want op %d addr 0x%x value 0x%x", i,
+               g.log[i].op, g.log[i].addr, g.log[i].value, want[i].op, want[i].addr,
+               want[i].value);
+    }
+  }
+  assert_int_equal(g.nlog, n);
+}
+
+static void open_dev(s24_dev_t *dev) {
+  mock_device(2, 2);
+  assert_int_equal(s24_dev_open(dev, &kSeam), S24_OK);
+  g.nlog = 0;
+}
+
+// ------------------------------------------------------------------------------ open
+static void open_reads_id_version_params_then_resets(void **state) {
+  (void)state;
+  s24_dev_t dev;
+  mock_device(2, 2);
+  assert_int_equal(s24_dev_open(&dev, &kSeam), S24_OK);
+  const event_t want[] = {
+      {EV_RD, S24_REG_ID, S24_MAGIC},
+      {EV_RD, S24_REG_VERSION, g.regs[S24_REG_VERSION / 4]},
+      {EV_RD, S24_REG_HW_ARRAY, g.regs[S24_REG_HW_ARRAY / 4]},
+      {EV_RD, S24_REG_HW_WIDTH, g.regs[S24_REG_HW_WIDTH / 4]},
+      {EV_RD, S24_REG_HW_BEAT, g.regs[S24_REG_HW_BEAT / 4]},
+      {EV_WR, S24_REG_CTRL, S24_CTRL_SOFT_RESET_MASK},
+      {EV_RESET, 0, 0},
+  };
+  expect_log(want, sizeof want / sizeof want[0]);
+  assert_int_equal(dev.hw.rows, 2);
+  assert_int_equal(dev.hw.cols, 2);
+  assert_int_equal(dev.hw.sparse_n, 2);
+  assert_int_equal(dev.hw.sparse_m, 4);
+  assert_int_equal(dev.hw.w_words, 2);
+  assert_int_equal(dev.hw.a_words, 2);
+  assert_int_equal(dev.hw.r_words, 2);
+  assert_int_equal(dev.timeout_ns, S24_DEFAULT_TIMEOUT_NS);
+  s24_dev_close(&dev);
+  assert_int_equal(dev.is_open, 0);
+}
+
+static void open_rejects_bad_args_and_incomplete_seam(void **state) {
+  (void)state;
+  s24_dev_t dev;
+  mock_device(2, 2);
+  assert_int_equal(s24_dev_open(NULL, &kSeam), S24_ERR_ARG);
+  assert_int_equal(s24_dev_open(&dev, NULL), S24_ERR_ARG);
+  s24_seam_t s = kSeam;
+  s.stream_reset = NULL;
+  assert_int_equal(s24_dev_open(&dev, &s), S24_ERR_ARG);
+  s = kSeam;
+  s.now_ns = NULL;
+  assert_int_equal(s24_dev_open(&dev, &s), S24_ERR_ARG);
+  assert_int_equal(g.nlog, 0);  // nothing touched the hardware
+}
+
+static void open_rejects_wrong_magic_version_params(void **state) {
+  (void)state;
+  s24_dev_t dev;
+  mock_device(2, 2);
+  g.regs[S24_REG_ID / 4] = 0xDEADBEEF;
+  assert_int_equal(s24_dev_open(&dev, &kSeam), S24_ERR_HW);
+  mock_device(2, 2);
+  g.regs[S24_REG_VERSION / 4] = (S24_VERSION_MAJOR + 1) << S24_VERSION_MAJOR_LSB;
+  assert_int_equal(s24_dev_open(&dev, &kSeam), S24_ERR_UNSUPPORTED);
+  mock_device(2, 2);
+  g.regs[S24_REG_HW_BEAT / 4] += 1;  // W words inconsistent with the array
+  assert_int_equal(s24_dev_open(&dev, &kSeam), S24_ERR_UNSUPPORTED);
+  mock_device(2, 2);
+  g.regs[S24_REG_HW_ARRAY / 4] = 2 | 2 << 8 | 2u << 16 | 5u << 24;  // m = 5
+  assert_int_equal(s24_dev_open(&dev, &kSeam), S24_ERR_UNSUPPORTED);
+  mock_device(2, 2);
+  g.fail_read_at = S24_ERR_HW;  // SLVERR on ID
+  g.fail_read_addr = S24_REG_ID;
+  assert_int_equal(s24_dev_open(&dev, &kSeam), S24_ERR_HW);
+}
+
+// ------------------------------------------------------------------------------ GEMM sequence
+// A 2x4 2:4 matrix times B 4x2 on a 2x2 core: one row tile, one column tile, one group = 1 beat.
+static const int8_t kA[8] = {0, 5, 0, -3, 7, 0, 0, 2};
+static const int8_t kB[8] = {1, 2, 3, 4, 5, 6, 7, 8};
+
+static void gemm_register_sequence_and_packing(void **state) {
+  (void)state;
+  s24_dev_t dev;
+  open_dev(&dev);
+  // C = A*B: row0 = 5*[3 4] - 3*[7 8] = [-6 -4]; row1 = 7*[1 2] + 2*[7 8] = [21 30]
+  uint32_t rbeats[4] = {(uint32_t)-6, (uint32_t)-4, 21, 30};
+  uint8_t rlast[2] = {0, 1};
+  g.r_beats = rbeats;
+  g.r_last = rlast;
+  g.regs[S24_REG_CNT_CYCLES / 4] = 9;
+  g.regs[S24_REG_CNT_BEATS / 4] = 1;
+  g.regs[S24_REG_CNT_TILES_OUT / 4] = 1;
+  s24_weights_t w;
+  assert_int_equal(s24_weights_load_dense(&dev, kA, 2, 4, &w), S24_OK);
+  assert_int_equal(g.nlog, 0);  // packing is host-only
+  assert_int_equal(w.row_tiles, 1);
+  assert_int_equal(w.tile_first[1], 1);
+  // beat layout: values row0 (5, -3), row1 (7, 2); indices row0 (1, 3), row1 (0, 3)
+  assert_int_equal(w.beats[0], 0x0207FD05u);
+  assert_int_equal(w.beats[1], (1u | 3u << 2 | 0u << 4 | 3u << 6));
+  int32_t c[4];
+  assert_int_equal(s24_gemm(&dev, &w, kB, 2, NULL, c), S24_OK);
+  const event_t want[] = {
+      {EV_SW, S24_PORT_W, 1},
+      {EV_SW, S24_PORT_A, 1},
+      {EV_WR, S24_REG_CFG_BEATS, 1},
+      {EV_WR, S24_REG_CFG_TILES, 1},
+      {EV_WR, S24_REG_CTRL, S24_CTRL_START_MASK},
+      {EV_RD, S24_REG_ERR, 0},
+      {EV_SR, S24_PORT_R, 2},
+      {EV_RD, S24_REG_STATUS, S24_STATUS_DONE_MASK},
+      {EV_RD, S24_REG_CNT_CYCLES, 9},
+      {EV_RD, S24_REG_CNT_BEATS, 1},
+      {EV_RD, S24_REG_CNT_STALL_W, 0},
+      {EV_RD, S24_REG_CNT_STALL_A, 0},
+      {EV_RD, S24_REG_CNT_STALL_R, 0},
+      {EV_RD, S24_REG_CNT_TILES_OUT, 1},
+  };
+  expect_log(want, sizeof want / sizeof want[0]);
+  const int32_t want_c[4] = {-6, -4, 21, 30};
+  assert_memory_equal(c, want_c, sizeof want_c);
+  s24_counters_t cnt;
+  assert_int_equal(s24_dev_counters(&dev, &cnt), S24_OK);
+  assert_int_equal(cnt.cycles, 9);
+  assert_int_equal(cnt.beats, 1);
+  assert_int_equal(cnt.jobs, 1);
+  assert_int_equal(cnt.macs_dense, 2 * 4 * 2);
+  // C0 accumulates on the host with wraparound
+  const int32_t c0[4] = {INT32_MAX, 0, INT32_MIN, 1};
+  g.nlog = 0;
+  assert_int_equal(s24_gemm(&dev, &w, kB, 2, c0, c), S24_OK);
+  const int32_t want_c0[4] = {INT32_MAX - 6, -4, INT32_MIN + 21, 31};
+  assert_memory_equal(c, want_c0, sizeof want_c0);
+  s24_weights_free(&w);
+  s24_weights_free(&w);  // safe twice
+}
+
+static void dense_group_takes_two_beats_sharing_the_activation(void **state) {
+  (void)state;
+  s24_dev_t dev;
+  open_dev(&dev);
+  const int8_t a[8] = {1, 2, 3, 4, 0, 0, 0, 9};  // row 0 dense: 4 nonzeros -> 2 beats
+  s24_weights_t w;
+  assert_int_equal(s24_weights_load_dense(&dev, a, 2, 4, &w), S24_OK);
+  assert_int_equal(w.tile_first[1], 2);
+  assert_int_equal(w.bpg[0], 2);
+  // beat 0: row0 (1, 2) at (0, 1); row1 (0, 9) at (2, 3)
+  assert_int_equal(w.beats[0], 0x09000201u);
+  assert_int_equal(w.beats[1], (0u | 1u << 2 | 2u << 4 | 3u << 6));
+  // beat 1: row0 (3, 4) at (2, 3); row1 has nothing left: zeros at the highest indices (2, 3)
+  assert_int_equal(w.beats[2], 0x00000403u);
+  assert_int_equal(w.beats[3], (2u | 3u << 2 | 2u << 4 | 3u << 6));
+  s24_weights_free(&w);
+}
+
+static void invalid_metadata_is_never_sent(void **state) {
+  (void)state;
+  s24_dev_t dev;
+  open_dev(&dev);
+  const s24_pattern_t p = {2, 4};
+  const int8_t vals[4] = {1, 2, 3, 4};
+  const uint8_t meta[2] = {0x04, 0x05};  // row 1 group 0: indices (1, 1) repeated
+  s24_where_t where = {99, 99, 99};
+  int32_t c[4];
+  assert_int_equal(s24_gemm_compressed(&dev, p, vals, meta, 2, 4, kB, 2, NULL, c, &where),
+                   S24_ERR_META);
+  assert_int_equal(where.row, 1);
+  assert_int_equal(where.group, 0);
+  assert_int_equal(g.nlog, 0);
+}
+
+static void bad_arguments_touch_nothing(void **state) {
+  (void)state;
+  s24_dev_t dev, closed = {0};
+  open_dev(&dev);
+  s24_weights_t w;
+  int32_t c[4];
+  const s24_pattern_t p = {2, 4}, bad_p = {2, 5};
+  const uint8_t meta[2] = {0x4E, 0x4E};
+  assert_int_equal(s24_weights_load_dense(&closed, kA, 2, 4, &w), S24_ERR_ARG);
+  assert_int_equal(s24_weights_load_dense(&dev, NULL, 2, 4, &w), S24_ERR_ARG);
+  assert_int_equal(s24_weights_load_dense(&dev, kA, 0, 4, &w), S24_ERR_ARG);
+  assert_int_equal(s24_weights_load(&dev, p, kA, meta, 2, 6, &w, NULL), S24_ERR_ARG);
+  assert_int_equal(s24_weights_load(&dev, bad_p, kA, meta, 2, 4, &w, NULL), S24_ERR_ARG);
+  assert_int_equal(s24_weights_load_dense(&dev, kA, 2, 4, &w), S24_OK);
+  assert_int_equal(s24_gemm(&dev, &w, NULL, 2, NULL, c), S24_ERR_ARG);
+  assert_int_equal(s24_gemm(&dev, &w, kB, 0, NULL, c), S24_ERR_ARG);
+  assert_int_equal(s24_gemm(&dev, &w, kB, 2, NULL, NULL), S24_ERR_ARG);
+  assert_int_equal(s24_gemm(&closed, &w, kB, 2, NULL, c), S24_ERR_ARG);
+  dev.inflight_tiles = 0;
+  assert_int_equal(s24_gemm(&dev, &w, kB, 2, NULL, c), S24_ERR_ARG);
+  dev.inflight_tiles = S24_DEFAULT_INFLIGHT_TILES;
+  w.cols = 3;  // packed for another device
+  assert_int_equal(s24_gemm(&dev, &w, kB, 2, NULL, c), S24_ERR_ARG);
+  w.cols = 2;
+  uint32_t err;
+  assert_int_equal(s24_dev_errors(&dev, NULL), S24_ERR_ARG);
+  assert_int_equal(s24_dev_errors(&closed, &err), S24_ERR_ARG);
+  assert_int_equal(s24_dev_counters(&dev, NULL), S24_ERR_ARG);
+  assert_int_equal(g.nlog, 0);
+  s24_weights_free(&w);
+}
+
+static void start_rejected_reports_err_bits_and_resets(void **state) {
+  (void)state;
+  s24_dev_t dev;
+  open_dev(&dev);
+  s24_weights_t w;
+  int32_t c[4];
+  assert_int_equal(s24_weights_load_dense(&dev, kA, 2, 4, &w), S24_OK);
+  g.ovr_addr[0] = S24_REG_ERR;  // the read after START
+  g.ovr_val[0] = S24_ERR_START_BUSY_MASK;
+  g.novr = 1;
+  assert_int_equal(s24_gemm(&dev, &w, kB, 2, NULL, c), S24_ERR_HW);
+  assert_int_equal(dev.last_err, S24_ERR_START_BUSY_MASK);
+  // after the failed START: soft reset and stream flush, and no stream read
+  int saw_reset = 0;
+  for (size_t i = 0; i < g.nlog; i++) {
+    assert_int_not_equal(g.log[i].op, EV_SR);
+    saw_reset |= g.log[i].op == EV_WR && g.log[i].addr == S24_REG_CTRL &&
+                 g.log[i].value == S24_CTRL_SOFT_RESET_MASK;
+  }
+  assert_true(saw_reset);
+  assert_int_equal(g.log[g.nlog - 1].op, EV_RESET);
+  char buf[64];
+  assert_string_equal(s24_err_bits_str(S24_ERR_BAD_CFG_MASK | S24_ERR_W_LAST_MASK, buf, sizeof buf),
+                      "BAD_CFG|W_LAST");
+  assert_string_equal(s24_err_bits_str(0, buf, sizeof buf), "none");
+  s24_weights_free(&w);
+}
+
+static void error_bit_at_done_is_hw_error(void **state) {
+  (void)state;
+  s24_dev_t dev;
+  open_dev(&dev);
+  uint32_t rbeats[4] = {0};
+  uint8_t rlast[2] = {0, 1};
+  g.r_beats = rbeats;
+  g.r_last = rlast;
+  g.regs[S24_REG_STATUS / 4] = S24_STATUS_DONE_MASK | S24_STATUS_ERROR_MASK;
+  g.ovr_addr[0] = S24_REG_ERR;  // clean after START, META at the end
+  g.ovr_val[0] = 0;
+  g.novr = 1;
+  g.regs[S24_REG_ERR / 4] = S24_ERR_META_MASK;
+  int32_t c[4];
+  assert_int_equal(s24_gemm_dense(&dev, kA, 2, 4, kB, 2, NULL, c), S24_ERR_HW);
+  assert_int_equal(dev.last_err, S24_ERR_META_MASK);
+  assert_int_equal(g.log[g.nlog - 1].op, EV_RESET);
+}
+
+static void result_timeout_and_status_timeout(void **state) {
+  (void)state;
+  s24_dev_t dev;
+  open_dev(&dev);
+  int32_t c[4];
+  g.sr_status = S24_ERR_TIMEOUT;
+  assert_int_equal(s24_gemm_dense(&dev, kA, 2, 4, kB, 2, NULL, c), S24_ERR_TIMEOUT);
+  assert_int_equal(g.log[g.nlog - 1].op, EV_RESET);
+  // results arrive but the block never leaves BUSY: the status poll times out
+  uint32_t rbeats[4] = {0};
+  uint8_t rlast[2] = {0, 1};
+  g.sr_status = S24_OK;
+  g.r_beats = rbeats;
+  g.r_last = rlast;
+  g.regs[S24_REG_STATUS / 4] = S24_STATUS_BUSY_MASK;
+  dev.timeout_ns = 1000;
+  g.nlog = 0;
+  assert_int_equal(s24_gemm_dense(&dev, kA, 2, 4, kB, 2, NULL, c), S24_ERR_TIMEOUT);
+  size_t polls = 0;
+  for (size_t i = 0; i < g.nlog; i++) polls += g.log[i].op == EV_RD && g.log[i].addr == S24_REG_STATUS;
+  assert_true(polls >= 10 && polls <= 200);  // bounded by the timeout, not endless
+  assert_int_equal(g.log[g.nlog - 1].op, EV_RESET);
+}
+
+static void misplaced_result_tlast_is_hw_error(void **state) {
+  (void)state;
+  s24_dev_t dev;
+  open_dev(&dev);
+  uint32_t rbeats[4] = {0};
+  uint8_t rlast[2] = {1, 0};
+  g.r_beats = rbeats;
+  g.r_last = rlast;
+  int32_t c[4];
+  assert_int_equal(s24_gemm_dense(&dev, kA, 2, 4, kB, 2, NULL, c), S24_ERR_HW);
+}
+
+static void clear_errors_and_reset_sequences(void **state) {
+  (void)state;
+  s24_dev_t dev;
+  open_dev(&dev);
+  dev.last_err = 5;
+  assert_int_equal(s24_dev_clear_errors(&dev), S24_OK);
+  assert_int_equal(dev.last_err, 0);
+  assert_int_equal(s24_dev_reset(&dev), S24_OK);
+  const event_t want[] = {
+      {EV_WR, S24_REG_ERR, S24_ERR_W1C_MASK},
+      {EV_WR, S24_REG_IRQ, S24_IRQ_W1C_MASK},
+      {EV_WR, S24_REG_CTRL, S24_CTRL_SOFT_RESET_MASK},
+      {EV_RESET, 0, 0},
+  };
+  expect_log(want, sizeof want / sizeof want[0]);
+}
+
+// Many column tiles: never more than inflight_tiles sent ahead of the results read.
+static void inflight_window_is_respected(void **state) {
+  (void)state;
+  s24_dev_t dev;
+  open_dev(&dev);
+  dev.inflight_tiles = 2;
+  uint32_t rbeats[4] = {0};
+  uint8_t rlast[2] = {0, 1};
+  g.r_beats = rbeats;
+  g.r_last = rlast;
+  int8_t b[4 * 9] = {0};
+  int32_t c[2 * 9];
+  assert_int_equal(s24_gemm_dense(&dev, kA, 2, 4, b, 9, NULL, c), S24_OK);  // 5 column tiles
+  long ahead = 0, most = 0, tiles_read = 0;
+  for (size_t i = 0; i < g.nlog; i++) {
+    if (g.log[i].op == EV_SW && g.log[i].addr == S24_PORT_A) ahead++;
+    if (g.log[i].op == EV_SR) {
+      ahead--;
+      tiles_read++;
+    }
+    if (ahead > most) most = ahead;
+  }
+  assert_int_equal(tiles_read, 5);
+  assert_int_equal(most, 2);
+}
+
+// ------------------------------------------------------------------------------ software device
+static void swdev_flags_tlast_bad_cfg_and_unmapped(void **state) {
+  (void)state;
+  s24_swdev_t d;
+  s24_seam_t s;
+  assert_int_equal(s24_swdev_init(&d, 2, 2, 2, 4), S24_OK);
+  s24_swdev_seam(&d, &s);
+  uint32_t v = 0;
+  assert_int_equal(s.read32(s.ctx, 0x1C, &v), S24_ERR_HW);  // unmapped: SLVERR
+  assert_int_equal(s.write32(s.ctx, S24_REG_CTRL, S24_CTRL_START_MASK), S24_OK);
+  assert_int_equal(s.read32(s.ctx, S24_REG_ERR, &v), S24_OK);
+  assert_int_equal(v, S24_ERR_BAD_CFG_MASK);
+  assert_int_equal(s.write32(s.ctx, S24_REG_ERR, S24_ERR_BAD_CFG_MASK), S24_OK);
+  assert_int_equal(s.write32(s.ctx, S24_REG_CFG_BEATS, 2), S24_OK);
+  assert_int_equal(s.write32(s.ctx, S24_REG_CFG_TILES, 1), S24_OK);
+  assert_int_equal(s.write32(s.ctx, S24_REG_CTRL, S24_CTRL_START_MASK | S24_CTRL_IRQ_EN_MASK), S24_OK);
+  uint32_t beats[4] = {0, 0xFF, 0, 0xFF};  // valid indices (0..3 increasing) in every row
+  beats[1] = (0u | 1u << 2 | 0u << 4 | 1u << 6);
+  beats[3] = beats[1];
+  // weights as two 1-beat packets: TLAST on beat 0 is wrong
+  assert_int_equal(s.stream_write(s.ctx, S24_PORT_W, beats, 2, 1), S24_OK);
+  assert_int_equal(s.stream_write(s.ctx, S24_PORT_W, beats + 2, 2, 1), S24_OK);
+  uint32_t abeats[4] = {0};
+  assert_int_equal(s.stream_write(s.ctx, S24_PORT_A, abeats, 2, 2), S24_OK);
+  uint32_t r[4];
+  uint8_t last[2];
+  assert_int_equal(s.stream_read(s.ctx, S24_PORT_R, r, 2, 2, last, 100), S24_OK);
+  assert_int_equal(s.read32(s.ctx, S24_REG_ERR, &v), S24_OK);
+  assert_int_equal(v, S24_ERR_W_LAST_MASK);
+  assert_true(s24_swdev_irq(&d));
+  assert_int_equal(s.stream_read(s.ctx, S24_PORT_R, r, 2, 2, last, 100), S24_ERR_TIMEOUT);
+  s24_swdev_free(&d);
+}
+
+// ------------------------------------------------------------------------------ UIO backend
+// The UIO backend's register windows are served by a mock of the AXI4-Stream FIFO (PG080)
+// registers in front of a software device: a whole GEMM runs through mmio reads and writes.
+typedef struct {
+  s24_swdev_t dev;
+  s24_seam_t seam;
+  uint32_t tx[2][4096];  // words written to TDFD, per input FIFO
+  size_t ntx[2];
+  uint32_t rx[4096];     // a received packet being read out
+  size_t nrx, rx_pos;
+  uint32_t tx_vacancy;
+  int stall_rx;          // never deliver results
+} uio_mock_t;
+
+static uint32_t um_read(void *ctx, int win, uint32_t off) {
+  uio_mock_t *m = ctx;
+  if (win == S24_UIO_WIN_REGS) {
+    uint32_t v = 0;
+    if (m->seam.read32(m->seam.ctx, off, &v) != S24_OK) return 0xFFFFFFFFu;
+    return v;
+  }
+  if (win == S24_UIO_WIN_W || win == S24_UIO_WIN_A) {
+    if (off == S24_FIFO_TDFV) return m->tx_vacancy;
+    return 0;
+  }
+  assert_int_equal(win, S24_UIO_WIN_R);
+  const size_t rw = m->dev.r_words;
+  if (off == S24_FIFO_RDFO) {
+    if (m->stall_rx) return 0;
+    if (m->nrx == m->rx_pos) {  // fetch the next result tile (rows beats) if there is one
+      uint8_t last[256];
+      if (m->seam.stream_read(m->seam.ctx, S24_PORT_R, m->rx, rw, m->dev.rows, last, 1) ==
+          S24_OK) {
+        m->nrx = rw * m->dev.rows;
+        m->rx_pos = 0;
+      } else {
+        m->nrx = m->rx_pos = 0;
+      }
+    }
+    return (uint32_t)(m->nrx - m->rx_pos);
+  }
+  if (off == S24_FIFO_RLR) return (uint32_t)(m->nrx * 4);
+  if (off == S24_FIFO_RDFD) {
+    assert_true(m->rx_pos < m->nrx);
+    return m->rx[m->rx_pos++];
+  }
+  return 0;
+}
+
+static void um_write(void *ctx, int win, uint32_t off, uint32_t v) {
+  uio_mock_t *m = ctx;
+  if (win == S24_UIO_WIN_REGS) {
+    (void)m->seam.write32(m->seam.ctx, off, v);
+    return;
+  }
+  if (win == S24_UIO_WIN_W || win == S24_UIO_WIN_A) {
+    const int i = win == S24_UIO_WIN_W ? 0 : 1;
+    const s24_port_t port = win == S24_UIO_WIN_W ? S24_PORT_W : S24_PORT_A;
+    if (off == S24_FIFO_TDFD) {
+      assert_true(m->ntx[i] < 4096);
+      m->tx[i][m->ntx[i]++] = v;
+    } else if (off == S24_FIFO_TLR) {  // end of packet: hand it to the device with TLAST
+      const size_t words = port == S24_PORT_W ? m->dev.w_words : m->dev.a_words;
+      assert_int_equal(v, m->ntx[i] * 4);
+      assert_int_equal(m->ntx[i] % words, 0);
+      assert_int_equal(m->seam.stream_write(m->seam.ctx, port, m->tx[i], words, m->ntx[i] / words),
+                       S24_OK);
+      m->ntx[i] = 0;
+    } else if (off == S24_FIFO_TDFR) {
+      assert_int_equal(v, S24_FIFO_RESET_KEY);
+      m->ntx[i] = 0;
+    }
+    return;
+  }
+  if (off == S24_FIFO_RDFR) {
+    assert_int_equal(v, S24_FIFO_RESET_KEY);
+    m->nrx = m->rx_pos = 0;
+  }
+}
+
+static uint64_t um_now(void *ctx) {
+  uio_mock_t *m = ctx;
+  return m->seam.now_ns(m->seam.ctx);
+}
+
+static void uio_gemm_through_fifo_windows_is_bit_exact(void **state) {
+  (void)state;
+  uio_mock_t *m = calloc(1, sizeof(*m));
+  assert_non_null(m);
+  assert_int_equal(s24_swdev_init(&m->dev, 2, 3, 2, 4), S24_OK);
+  s24_swdev_seam(&m->dev, &m->seam);
+  m->tx_vacancy = 1024;
+  s24_uio_t u;
+  s24_seam_t seam;
+  assert_int_equal(s24_uio_init_mmio(&u, um_read, um_write, um_now, m), S24_OK);
+  s24_uio_seam(&u, &seam);
+  s24_dev_t dev;
+  assert_int_equal(s24_dev_open(&dev, &seam), S24_OK);
+  const s24_pattern_t p = {2, 4};
+  enum { M = 5, K = 12, N = 7 };
+  int8_t a[M * K], b[K * N], vals[M * K / 2];
+  uint8_t meta[M * ((K / 4 * 2 * 2 + 7) / 8)];
+  int32_t want[M * N], got[M * N];
+  for (int i = 0; i < M * K; i++) a[i] = (int8_t)(i * 37 + 11);
+  for (int i = 0; i < K * N; i++) b[i] = (int8_t)(i * 53 - 7);
+  s24_where_t where;
+  assert_int_equal(s24_prune(p, a, M, K, a), S24_OK);
+  assert_int_equal(s24_compress(p, a, M, K, vals, meta, &where), S24_OK);
+  assert_int_equal(s24_gemm_sparse(p, vals, meta, M, K, b, N, NULL, want, &where), S24_OK);
+  assert_int_equal(s24_gemm_compressed(&dev, p, vals, meta, M, K, b, N, NULL, got, &where), S24_OK);
+  assert_memory_equal(got, want, sizeof want);
+  // results that never come: the RX poll times out
+  m->stall_rx = 1;
+  dev.timeout_ns = 5000;
+  assert_int_equal(s24_gemm_compressed(&dev, p, vals, meta, M, K, b, N, NULL, got, &where),
+                   S24_ERR_TIMEOUT);
+  // a TX FIFO without room for a packet: the vacancy wait times out
+  m->stall_rx = 0;
+  m->tx_vacancy = 1;
+  assert_int_equal(s24_gemm_compressed(&dev, p, vals, meta, M, K, b, N, NULL, got, &where),
+                   S24_ERR_TIMEOUT);
+  s24_uio_close(&u);
+  s24_swdev_free(&m->dev);
+  free(m);
+}
+
+static void uio_open_errors_are_clean(void **state) {
+  (void)state;
+  s24_uio_t u;
+  assert_int_equal(s24_uio_open(&u, NULL), S24_ERR_ARG);
+  assert_int_equal(s24_uio_open(&u, "/nonexistent/uio9"), S24_ERR_IO);
+  assert_int_equal(s24_uio_open(&u, "/dev/null"), S24_ERR_IO);  // not a UIO device
+  assert_int_equal(s24_uio_init_mmio(&u, NULL, um_write, um_now, NULL), S24_ERR_ARG);
+  s24_uio_close(&u);  // safe after a failed open
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(open_reads_id_version_params_then_resets),
+      cmocka_unit_test(open_rejects_bad_args_and_incomplete_seam),
+      cmocka_unit_test(open_rejects_wrong_magic_version_params),
+      cmocka_unit_test(gemm_register_sequence_and_packing),
+      cmocka_unit_test(dense_group_takes_two_beats_sharing_the_activation),
+      cmocka_unit_test(invalid_metadata_is_never_sent),
+      cmocka_unit_test(bad_arguments_touch_nothing),
+      cmocka_unit_test(start_rejected_reports_err_bits_and_resets),
+      cmocka_unit_test(error_bit_at_done_is_hw_error),
+      cmocka_unit_test(result_timeout_and_status_timeout),
+      cmocka_unit_test(misplaced_result_tlast_is_hw_error),
+      cmocka_unit_test(clear_errors_and_reset_sequences),
+      cmocka_unit_test(inflight_window_is_respected),
+      cmocka_unit_test(swdev_flags_tlast_bad_cfg_and_unmapped),
+      cmocka_unit_test(uio_gemm_through_fifo_windows_is_bit_exact),
+      cmocka_unit_test(uio_open_errors_are_clean),
+  };
+  int failed = cmocka_run_group_tests(tests, NULL, NULL);
+  int n = (int)(sizeof tests / sizeof tests[0]);
+  printf("%d passed, %d failed\n", n - failed, failed);
+  return failed != 0;
+}
