@@ -44,10 +44,12 @@ $(DRV_LIB): $(DRV_OBJS)
 	ar rcs $@ $^
 
 # ---------------------------------------------------------------- co-simulation library
-# The Verilated s24_top; pick another array with e.g. make COSIM_PARAMS="-GNumRows=4 ...".
-COSIM_PARAMS ?= -GNumRows=8 -GNumCols=8 -GSparseN=2 -GSparseM=4
-COSIM_DIR    := $(BUILD)/cosim
-COSIM_VDIR   := $(COSIM_DIR)/vobj
+# The Verilated s24_top, one build per array configuration R:C:n:m under build/cosim_<R>x<C>_<n>of<m>/.
+# COSIM_CFG picks the one build/sparse24 links (default 8:8:2:4), e.g. make COSIM_CFG=4:4:4:4.
+COSIM_CFG    ?= 8:8:2:4
+cosim_name    = $(word 1,$(subst :, ,$(1)))x$(word 2,$(subst :, ,$(1)))_$(word 3,$(subst :, ,$(1)))of$(word 4,$(subst :, ,$(1)))
+cosim_gparams = -GNumRows=$(word 1,$(subst :, ,$(1))) -GNumCols=$(word 2,$(subst :, ,$(1))) -GSparseN=$(word 3,$(subst :, ,$(1))) -GSparseM=$(word 4,$(subst :, ,$(1)))
+COSIM_DIR    := $(BUILD)/cosim_$(call cosim_name,$(COSIM_CFG))
 COSIM_LIB    := $(COSIM_DIR)/libs24cosim.a
 COSIM_LDLIBS := -lz -lpthread -lstdc++ -latomic -lm
 VERILATOR    ?= verilator
@@ -61,31 +63,41 @@ COSIM_VFLAGS += -Wno-fatal               # lint is `make lint`'s job; warnings s
 COSIM_VFLAGS += -CFLAGS -fPIC            # the archive links into PIE executables
 COSIM_CXXFLAGS := -std=c++17 -O2 -g -Wall -Wextra -Werror -fPIC
 COSIM_CXXFLAGS += -faligned-new          # Verilator needs it
-COSIM_CXXFLAGS += -Idriver $(MODEL_INC) -Itestbench -I$(COSIM_VDIR)
+COSIM_CXXFLAGS += -Idriver $(MODEL_INC) -Itestbench
 COSIM_CXXFLAGS += -isystem $(VERILATOR_ROOT_DIR)/include -isystem $(VERILATOR_ROOT_DIR)/include/vltstd
 
-$(COSIM_VDIR)/Vs24_top.mk: $(RTL_FILES) rtl/s24_regs.vh rtl/s24.f driver/driver.mk
-	@mkdir -p $(@D)
-	$(VERILATOR) $(COSIM_VFLAGS) $(COSIM_PARAMS) -Mdir $(COSIM_VDIR) $(RTL_FILES) >$(COSIM_DIR)/verilate.log 2>&1 || (cat $(COSIM_DIR)/verilate.log; exit 1)
-
-$(COSIM_VDIR)/Vs24_top__ALL.a: $(COSIM_VDIR)/Vs24_top.mk
-	$(MAKE) --no-print-directory -s -C $(COSIM_VDIR) -f Vs24_top.mk Vs24_top__ALL.a OPT_FAST=-O2 OPT_SLOW=-O1 >/dev/null
-
-# The Verilator runtime (C++ sources shipped with Verilator)
+# The Verilator runtime (C++ sources shipped with Verilator), shared by every configuration
 COSIM_RT_SRCS := verilated.cpp verilated_fst_c.cpp verilated_threads.cpp
-COSIM_RT_OBJS := $(COSIM_RT_SRCS:%.cpp=$(COSIM_DIR)/rt/%.o)
-$(COSIM_DIR)/rt/%.o: $(VERILATOR_ROOT_DIR)/include/%.cpp
+COSIM_RT_OBJS := $(COSIM_RT_SRCS:%.cpp=$(BUILD)/cosim_rt/%.o)
+$(BUILD)/cosim_rt/%.o: $(VERILATOR_ROOT_DIR)/include/%.cpp
 	@mkdir -p $(@D)
 	$(CXX) -std=c++17 -O2 -fPIC -faligned-new -DVM_TRACE=1 -DVM_TRACE_FST=1 -I$(VERILATOR_ROOT_DIR)/include -I$(VERILATOR_ROOT_DIR)/include/vltstd -c $< -o $@
 
-$(COSIM_DIR)/s24_cosim.o: driver/s24_cosim.cpp driver/s24_cosim.h driver/s24_drv.h testbench/testb.h $(COSIM_VDIR)/Vs24_top__ALL.a
-	$(CXX) $(COSIM_CXXFLAGS) -c $< -o $@
+# $(1) configuration R:C:n:m, $(2) its directory
+define COSIM_RULES
+$(2)/vobj/Vs24_top.mk: $(RTL_FILES) rtl/s24_regs.vh rtl/s24.f driver/driver.mk
+	@mkdir -p $$(@D)
+	$(VERILATOR) $(COSIM_VFLAGS) $(call cosim_gparams,$(1)) -Mdir $$(@D) $(RTL_FILES) >$(2)/verilate.log 2>&1 || (cat $(2)/verilate.log; exit 1)
+
+$(2)/vobj/Vs24_top__ALL.a: $(2)/vobj/Vs24_top.mk
+	+$(MAKE) --no-print-directory -s -C $(2)/vobj -f Vs24_top.mk Vs24_top__ALL.a OPT_FAST=-O2 OPT_SLOW=-O1 >/dev/null
+
+$(2)/s24_cosim.o: driver/s24_cosim.cpp driver/s24_cosim.h driver/s24_drv.h testbench/testb.h $(2)/vobj/Vs24_top__ALL.a
+	$(CXX) $(COSIM_CXXFLAGS) -I$(2)/vobj -c $$< -o $$@
 
 # One archive: the wrapper, the Verilated model and the Verilator runtime
-$(COSIM_LIB): $(COSIM_DIR)/s24_cosim.o $(COSIM_VDIR)/Vs24_top__ALL.a $(COSIM_RT_OBJS)
-	rm -f $@
-	printf 'create $@\naddlib $(COSIM_VDIR)/Vs24_top__ALL.a\nsave\nend\n' | ar -M
-	ar rs $@ $(COSIM_DIR)/s24_cosim.o $(COSIM_RT_OBJS)
+$(2)/libs24cosim.a: $(2)/s24_cosim.o $(2)/vobj/Vs24_top__ALL.a $(COSIM_RT_OBJS)
+	rm -f $$@
+	printf 'create $$@\naddlib $(2)/vobj/Vs24_top__ALL.a\nsave\nend\n' | ar -M
+	ar rs $$@ $(2)/s24_cosim.o $(COSIM_RT_OBJS)
+
+$(2)/test_e2e_rtl: tests/cosim/e2e.c $(DRV_LIB) $(2)/libs24cosim.a $(MODEL_LIB)
+	$(CC) $(CFLAGS) -DS24_E2E_RTL $(DRV_INC) $$(filter %.c %.o %.a,$$^) $(COSIM_LDLIBS) -o $$@
+endef
+
+# the default build plus the ones test-cosim-long runs on
+COSIM_LONG_CFGS := 4:4:4:4 3:5:1:4 2:4:2:8
+$(foreach c,$(sort $(COSIM_CFG) $(COSIM_LONG_CFGS)),$(eval $(call COSIM_RULES,$(c),$(BUILD)/cosim_$(call cosim_name,$(c)))))
 
 ALL += $(COSIM_LIB)
 
@@ -105,13 +117,17 @@ SWDEV_TEST_BIN := $(BUILD)/driver/test_e2e_swdev
 $(SWDEV_TEST_BIN): tests/cosim/e2e.c $(DRV_SAN_OBJS) $(MODEL_LIB)
 	$(CC) $(CFLAGS) $(SANFLAGS) $(DRV_INC) $(filter %.c %.o %.a,$^) -o $@
 
-# Random GEMMs through the driver on the software device, bit-exact vs the model
+# Random GEMMs through the driver on the software device, bit-exact vs the model, for arrays
+# of every kind (sparse 2:4, 1:4, 2:8, 1:2, dense 4:4; odd sizes): the driver's packing rules
+SWDEV_CFGS := 8:8:2:4 3:5:1:4 4:4:4:4 2:3:2:8 5:2:1:2 1:1:2:4
 test-swdev: $(SWDEV_TEST_BIN)
-	$(SWDEV_TEST_BIN) +cases=300 $(if $(SEED),+seed=$(SEED))
+	@for c in $(SWDEV_CFGS); do \
+	  log=$(BUILD)/driver/swdev_$$c.log; \
+	  $(SWDEV_TEST_BIN) +cases=300 +cfg=$$c $(if $(SEED),+seed=$(SEED)) >$$log 2>&1 || { cat $$log; exit 1; }; \
+	  head -n 1 $$log; tail -n 1 $$log; \
+	done
 
 COSIM_TEST_BIN := $(COSIM_DIR)/test_e2e_rtl
-$(COSIM_TEST_BIN): tests/cosim/e2e.c $(DRV_LIB) $(COSIM_LIB) $(MODEL_LIB)
-	$(CC) $(CFLAGS) -DS24_E2E_RTL $(DRV_INC) $(filter %.c %.o %.a,$^) $(COSIM_LDLIBS) -o $@
 
 COSIM_PROTO_BIN := $(COSIM_DIR)/test_proto_rtl
 $(COSIM_PROTO_BIN): tests/cosim/proto.c $(DRV_LIB) $(COSIM_LIB) $(MODEL_LIB)
@@ -123,14 +139,19 @@ test-cosim: $(COSIM_PROTO_BIN) $(COSIM_TEST_BIN)
 	$(COSIM_PROTO_BIN) $(if $(SEED),+seed=$(SEED))
 	$(COSIM_TEST_BIN) +cases=1000 +bp=30 $(if $(SEED),+seed=$(SEED))
 
+# Longer co-simulation: more random cases on the default build, then other arrays (dense 4:4,
+# odd 3x5 1:4, 2:8), each Verilated separately (about a minute of compilation each)
 LONG_TESTS += test-cosim-long
-test-cosim-long: $(COSIM_TEST_BIN)
-	$(COSIM_TEST_BIN) +cases=1500 +bp=30 $(if $(SEED),+seed=$(SEED))
-	$(COSIM_TEST_BIN) +cases=500 +bp=0 $(if $(SEED),+seed=$(SEED))
+COSIM_LONG_BINS := $(foreach c,$(COSIM_LONG_CFGS),$(BUILD)/cosim_$(call cosim_name,$(c))/test_e2e_rtl)
+test-cosim-long: $(COSIM_TEST_BIN) $(COSIM_LONG_BINS)
+	$(COSIM_TEST_BIN) +cases=3000 +bp=30 $(if $(SEED),+seed=$(SEED))
+	$(COSIM_TEST_BIN) +cases=1000 +bp=0 $(if $(SEED),+seed=$(SEED))
+	@for b in $(COSIM_LONG_BINS); do $$b +cases=500 +bp=20 $(if $(SEED),+seed=$(SEED)) || exit 1; done
 
-# Simulated cycles per second of the co-simulation (a measurement)
-cosim-speed: $(COSIM_TEST_BIN)
-	@/usr/bin/time -f "wall_seconds: %e" $(COSIM_TEST_BIN) +seed=1 +cases=0 2>&1 | grep -E "simulated cycles|wall_seconds|passed"
+# Simulated cycles per second of the co-simulation on one 256x2048x64 2:4 GEMM (a measurement)
+bench: cosim-speed
+cosim-speed: $(BUILD)/sparse24
+	tests/cosim/speed.sh $(BUILD)/sparse24 $(BUILD)/cosim_speed
 
 # ---------------------------------------------------------------- lint of the top
 # s24_top (with the core) in several configurations, plain and with the FORMAL tails

@@ -3,6 +3,7 @@
 // against the software device. Usage: e2e [+seed=N] [+cases=N] [+case=I] [+bp=PCT] [+trace=F]
 //   +seed   base seed (printed; default from the clock)     +cases  random cases (default 60)
 //   +case   run only case I of the seed (reproduce a failure) +bp     result backpressure %
+//   +cfg=R:C:n:m  array of the software device (default 8:8:2:4; the RTL build fixes its own)
 // Prints one line per failure and a final 'N passed, N failed'.
 #include <inttypes.h>
 #include <stdio.h>
@@ -161,19 +162,29 @@ int main(int argc, char **argv) {
   if (plusarg(argc, argv, "case", &v)) only = atoi(v);
   if (plusarg(argc, argv, "bp", &v)) bp = atoi(v);
   if (plusarg(argc, argv, "trace", &v)) trace = v;
+  unsigned cfg[4] = {8, 8, 2, 4};
+  if (plusarg(argc, argv, "cfg", &v) &&
+      sscanf(v, "%u:%u:%u:%u", &cfg[0], &cfg[1], &cfg[2], &cfg[3]) != 4) {
+    printf("e2e: +cfg=R:C:n:m expected, got '%s'\n", v);
+    return 2;
+  }
   s24_seam_t seam;
   s24_dev_t dev;
 #ifdef S24_E2E_RTL
   s24_cosim_opts_t opts = {.seed = (uint32_t)seed, .r_backpressure_pct = (uint32_t)bp,
                            .in_gap_pct = (uint32_t)bp, .axil_random = 1, .trace_path = trace};
   s24_cosim_t *sim = NULL;
+  if (plusarg(argc, argv, "cfg", &v)) {
+    printf("e2e: +cfg is for the software device; the RTL array is fixed by the build\n");
+    return 2;
+  }
   s24_status_t st = s24_cosim_open(&opts, &sim, &seam);
   const char *name = "rtl";
 #else
   (void)bp;
   (void)trace;
   s24_swdev_t sw;
-  s24_status_t st = s24_swdev_init(&sw, 8, 8, 2, 4);
+  s24_status_t st = s24_swdev_init(&sw, cfg[0], cfg[1], cfg[2], cfg[3]);
   if (st == S24_OK) s24_swdev_seam(&sw, &seam);
   const char *name = "swdev";
 #endif
