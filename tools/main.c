@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "backend.h"
+#include "bench.h"
 #include "demo.h"
 #include "npy.h"
 #include "s24_model.h"
@@ -29,7 +30,8 @@ static const char *const kUsageTop =
     "  decompress  values + metadata -> dense matrix\n"
     "  gemm        C = A*B (+ C0) on a backend (model or rtl)\n"
     "  demo        run a built-in 2:4 transformer layer end to end and check it\n"
-    "  bench       time the GEMM of one backend\n"
+    "  bench       performance benchmark: 2:4 vs dense cycles (model + RTL), targets;\n"
+    "              --model-speed times one GEMM of a backend\n"
     "\n"
     "Run `sparse24 <command> --help` for the options of a command.\n"
     "Exit status: 0 ok, 1 bad input data or I/O error, 2 bad usage or backend not available.\n";
@@ -93,9 +95,11 @@ static const char *const kUsageDemo =
     "  --backend model|rtl  backend (default model)\n";
 
 static const char *const kUsageBench =
-    "usage: sparse24 bench [--backend model|rtl] [--shape MxKxN] [--pattern N:M] [--reps R]\n"
+    "usage: sparse24 bench --model-speed [--backend model|rtl] [--shape MxKxN] [--pattern N:M]\n"
+    "                      [--reps R]\n"
     "\n"
-    "Times the GEMM of random int8 data pruned to the pattern; prints every run and the best\n"
+    "(`sparse24 bench` without these options is the performance benchmark: see\n"
+    "`sparse24 bench --help`.) Times the GEMM of random int8 data pruned to the pattern; prints every run and the best\n"
     "time with the dense-equivalent and the performed MAC rates.\n"
     "\n"
     "  --backend model|rtl  backend (default model)\n"
@@ -617,7 +621,28 @@ static int cmd_demo(int argc, char **argv) {
   return 0;
 }
 
+// `sparse24 bench` is the performance benchmark of tools/bench.c; `--model-speed` (implied by
+// any of --backend, --shape, --pattern, --reps) times one GEMM of a backend instead.
 static int cmd_bench(int argc, char **argv) {
+  static const char *const kSpeedOpts[] = {"--model-speed", "--backend", "--shape", "--pattern",
+                                           "--reps"};
+  int speed = 0;
+  for (int i = 2; i < argc; i++) {
+    for (size_t o = 0; o < sizeof kSpeedOpts / sizeof kSpeedOpts[0]; o++) {
+      if (strcmp(argv[i], kSpeedOpts[o]) == 0) speed = 1;
+    }
+  }
+  if (!speed) return s24_perf_bench_main(argc, argv);
+  char *rest[64];  // argv without --model-speed
+  int n = 0;
+  for (int i = 0; i < argc; i++) {
+    if (strcmp(argv[i], "--model-speed") == 0) continue;
+    if (n == 63) return err_usage("bench", "too many arguments");
+    rest[n++] = argv[i];
+  }
+  rest[n] = NULL;
+  argc = n;
+  argv = rest;
   args_t a;
   int rc = parse_args("bench", argc, argv, O_BACKEND | O_SHAPE | O_PATTERN | O_REPS, 0, &a);
   if (rc != 0) return rc;

@@ -1,7 +1,7 @@
 # tools: the `sparse24` command (SPEC §5) and its .npy I/O, linked with the model library.
 # The GEMM backends are dispatched in tools/backend.c only; an RTL backend links in there.
 
-TOOLS_SRCS := tools/main.c tools/npy.c tools/backend.c tools/demo.c
+TOOLS_SRCS := tools/main.c tools/npy.c tools/backend.c tools/demo.c tools/bench.c
 TOOLS_OBJS := $(TOOLS_SRCS:tools/%.c=$(BUILD)/tools/%.o)
 TOOLS_INC  := -Itools $(MODEL_INC) -Idriver
 
@@ -31,4 +31,3 @@ demo: deps
 bench-model: $(BUILD)/sparse24
 	$(BUILD)/sparse24 bench --backend model --shape 1024x4096x1024 --pattern 2:4 --reps 3
 
-bench: bench-model
