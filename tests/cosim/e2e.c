@@ -40,6 +40,9 @@ typedef struct {
 } tally_t;
 
 static uint32_t g_last_err;  // ERR bits behind the last failure
+#ifdef S24_E2E_RTL
+static int g_ideal_streams;  // +bp=0: no stream gaps, no backpressure: cycles exactly predicted
+#endif
 
 static void check(tally_t *t, int ok, int i, uint64_t seed, const char *what) {
   if (ok) {
@@ -108,6 +111,24 @@ static void run_case(s24_dev_t *dev, uint64_t seed, int i, tally_t *t) {
       }
     }
   }
+#ifdef S24_E2E_RTL
+  if (ok) {  // the cycle model (cmodel s24_gemm_cycles_*): exact with ideal streams, a lower
+             // bound under stream gaps and backpressure; the beats are exact either way
+    const s24_array_t hw = {dev->hw.rows, dev->hw.cols, dev->hw.sparse_n, dev->hw.sparse_m};
+    s24_gemm_cycles_t pred;
+    s24_status_t ps = dense ? s24_gemm_cycles_dense(hw, a, m, k, n, &pred)
+                            : s24_gemm_cycles_compressed(hw, p, vals, meta, m, k, n, &pred, &where);
+    const uint64_t cyc = dev->counters.cycles;
+    if (ps != S24_OK || dev->counters.beats != pred.beats ||
+        (g_ideal_streams ? cyc != pred.busy_cycles : cyc < pred.busy_cycles)) {
+      size_t l = strlen(what);
+      snprintf(what + l, sizeof what - l, ", cycles %" PRIu64 " beats %" PRIu64
+               ", cycle model %" PRIu64 " %" PRIu64 " (%s)", cyc, dev->counters.beats,
+               pred.busy_cycles, pred.beats, s24_strerror(ps));
+      ok = 0;
+    }
+  }
+#endif
   if (ok) {
     t->cycles += dev->counters.cycles;
     t->beats += dev->counters.beats;
@@ -179,6 +200,7 @@ int main(int argc, char **argv) {
     return 2;
   }
   s24_status_t st = s24_cosim_open(&opts, &sim, &seam);
+  g_ideal_streams = bp == 0;
   const char *name = "rtl";
 #else
   (void)bp;
