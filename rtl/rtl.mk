@@ -47,3 +47,6 @@ test-core-params:
 	  n=$$((n+1)); \
 	done; echo "test-core-params: $$n illegal parameter sets rejected by yosys and icarus"; echo "$$n passed, 0 failed"
 TESTS += test-core-params
+
+# make test also fails on any lint warning (core and top, every configuration above)
+TESTS += lint
