@@ -15,7 +15,7 @@
 #include "s24_model.h"
 
 const char *const s24_perf_bench_usage =
-    "usage: sparse24 bench [--out DIR] [--first N] [--model-only] [--seed S]\n"
+    "usage: sparse24 bench [--out DIR] [--first N] [--model-only [--array R:C:n:m]] [--seed S]\n"
     "       sparse24 bench --model-speed [--backend model|rtl] [--shape MxKxN] [--pattern N:M]\n"
     "                      [--reps R]\n"
     "\n"
@@ -29,6 +29,7 @@ const char *const s24_perf_bench_usage =
     "  --out DIR       output directory (default build/bench)\n"
     "  --first N       only the first N shapes (quick check)\n"
     "  --model-only    skip the RTL runs\n"
+    "  --array R:C:n:m with --model-only: the core to model (default 8:8:2:4, the RTL build)\n"
     "  --seed S        seed of the random scaled-down data (default 1)\n"
     "  --model-speed   time one GEMM of a backend instead (the options after it)\n";
 
@@ -340,7 +341,8 @@ static int parse_u64(const char *t, uint64_t *v) {
 int s24_perf_bench_main(int argc, char **argv) {
   const char *dir = "build/bench";
   uint64_t first = NUM_SHAPES, seed = 1;
-  int model_only = 0;
+  int model_only = 0, have_array = 0;
+  s24_array_t arr = {8, 8, 2, 4};  // the default RTL build
   for (int i = 2; i < argc; i++) {
     const char *o = argv[i];
     const char *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -359,6 +361,15 @@ int s24_perf_bench_main(int argc, char **argv) {
                         (size_t)NUM_SHAPES);
       }
       i++;
+    } else if (strcmp(o, "--array") == 0) {
+      char tail = 0;
+      if (v == NULL || sscanf(v, "%u:%u:%u:%u%c", &arr.rows, &arr.cols, &arr.sparse_n,
+                              &arr.sparse_m, &tail) != 4 ||
+          !s24_array_ok(arr) || arr.rows > 1024 || arr.cols > 1024) {
+        return fail_msg(EXIT_USAGE, "invalid --array '%s' (R:C:n:m, e.g. 8:16:2:4)", v ? v : "");
+      }
+      have_array = 1;
+      i++;
     } else if (strcmp(o, "--seed") == 0) {
       if (!parse_u64(v, &seed)) return fail_msg(EXIT_USAGE, "invalid --seed '%s'", v ? v : "");
       i++;
@@ -366,13 +377,15 @@ int s24_perf_bench_main(int argc, char **argv) {
       return fail_msg(EXIT_USAGE, "unknown option '%s' (see sparse24 bench --help)", o);
     }
   }
+  if (have_array && !model_only) {
+    return fail_msg(EXIT_USAGE, "--array needs --model-only (the RTL array is fixed by the build)");
+  }
   if (strlen(dir) > 3000) return fail_msg(EXIT_USAGE, "--out path too long");
   if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
     return fail_msg(EXIT_DATA, "%s: cannot create directory: %s", dir, strerror(errno));
   }
-  // the device: its parameters drive the cycle model too (the model-only run assumes the
-  // default 8x8 2:4 build)
-  s24_array_t hw = {8, 8, 2, 4};
+  // the device: its parameters drive the cycle model too (--model-only: --array, default 8:8:2:4)
+  s24_array_t hw = arr;
   s24_cosim_t *sim = NULL;
   s24_dev_t dev;
   memset(&dev, 0, sizeof dev);
