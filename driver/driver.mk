@@ -73,11 +73,11 @@ $(BUILD)/cosim_rt/%.o: $(VERILATOR_ROOT_DIR)/include/%.cpp
 	@mkdir -p $(@D)
 	$(CXX) -std=c++17 -O2 -fPIC -faligned-new -DVM_TRACE=1 -DVM_TRACE_FST=1 -I$(VERILATOR_ROOT_DIR)/include -I$(VERILATOR_ROOT_DIR)/include/vltstd -c $< -o $@
 
-# $(1) configuration R:C:n:m, $(2) its directory
+# $(1) configuration R:C:n:m, $(2) its directory, $(3) extra Verilator flags
 define COSIM_RULES
 $(2)/vobj/Vs24_top.mk: $(RTL_FILES) rtl/s24_regs.vh rtl/s24.f driver/driver.mk
 	@mkdir -p $$(@D)
-	$(VERILATOR) $(COSIM_VFLAGS) $(call cosim_gparams,$(1)) -Mdir $$(@D) $(RTL_FILES) >$(2)/verilate.log 2>&1 || (cat $(2)/verilate.log; exit 1)
+	$(VERILATOR) $(COSIM_VFLAGS) $(3) $(call cosim_gparams,$(1)) -Mdir $$(@D) $(RTL_FILES) >$(2)/verilate.log 2>&1 || (cat $(2)/verilate.log; exit 1)
 
 $(2)/vobj/Vs24_top__ALL.a: $(2)/vobj/Vs24_top.mk
 	+$(MAKE) --no-print-directory -s -C $(2)/vobj -f Vs24_top.mk Vs24_top__ALL.a OPT_FAST=-O2 OPT_SLOW=-O1 >/dev/null
@@ -95,9 +95,10 @@ $(2)/test_e2e_rtl: tests/cosim/e2e.c $(DRV_LIB) $(2)/libs24cosim.a $(MODEL_LIB)
 	$(CC) $(CFLAGS) -DS24_E2E_RTL $(DRV_INC) $$(filter %.c %.o %.a,$$^) $(COSIM_LDLIBS) -o $$@
 endef
 
-# the default build plus the ones test-cosim-long runs on
+# the default build plus the ones test-cosim-long runs on; those are built with the `ifdef
+# FORMAL assertion tails of the core and the top live (a firing one fails the run)
 COSIM_LONG_CFGS := 4:4:4:4 3:5:1:4 2:4:2:8
-$(foreach c,$(sort $(COSIM_CFG) $(COSIM_LONG_CFGS)),$(eval $(call COSIM_RULES,$(c),$(BUILD)/cosim_$(call cosim_name,$(c)))))
+$(foreach c,$(sort $(COSIM_CFG) $(COSIM_LONG_CFGS)),$(eval $(call COSIM_RULES,$(c),$(BUILD)/cosim_$(call cosim_name,$(c)),$(if $(filter $(c),$(COSIM_LONG_CFGS)),--assert -DFORMAL))))
 
 ALL += $(COSIM_LIB)
 

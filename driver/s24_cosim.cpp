@@ -106,12 +106,13 @@ struct s24_cosim {
 
   uint32_t delay() { return opts.axil_random ? rng() % 4 : 0; }
 
-  s24_status_t axil_write(uint32_t addr, uint32_t value) {
+  s24_status_t axil_write(uint32_t addr, uint32_t value, uint32_t strb = 0xF) {
+    if (tb.stopped()) return S24_ERR_HW;
     const uint32_t aw_at = delay(), w_at = delay(), b_at = delay();
     bool aw_done = false, w_done = false;
     top->s_axil_awaddr_i = addr & 0xFF;
     top->s_axil_wdata_i = value;
-    top->s_axil_wstrb_i = 0xF;
+    top->s_axil_wstrb_i = strb & 0xF;
     for (uint64_t t = 0; t < kAxilMaxCycles; t++) {
       top->s_axil_awvalid_i = !aw_done && t >= aw_at;
       top->s_axil_wvalid_i = !w_done && t >= w_at;
@@ -126,13 +127,14 @@ struct s24_cosim {
       w_done |= w_fire;
       if (b_fire) {
         top->s_axil_awvalid_i = top->s_axil_wvalid_i = top->s_axil_bready_i = 0;
-        return resp == 0 ? S24_OK : S24_ERR_HW;
+        return resp == 0 && !tb.stopped() ? S24_OK : S24_ERR_HW;
       }
     }
     return S24_ERR_TIMEOUT;
   }
 
   s24_status_t axil_read(uint32_t addr, uint32_t *value) {
+    if (tb.stopped()) return S24_ERR_HW;
     const uint32_t ar_at = delay(), r_at = delay();
     bool ar_done = false;
     top->s_axil_araddr_i = addr & 0xFF;
@@ -147,7 +149,7 @@ struct s24_cosim {
       ar_done |= ar_fire;
       if (r_fire) {
         top->s_axil_arvalid_i = top->s_axil_rready_i = 0;
-        if (resp != 0) return S24_ERR_HW;
+        if (resp != 0 || tb.stopped()) return S24_ERR_HW;
         *value = data;
         return S24_OK;
       }
@@ -188,7 +190,8 @@ s24_status_t cs_stream_read(void *ctx, s24_port_t port, uint32_t *beats, size_t 
   if (words != q.words) return S24_ERR_ARG;
   const uint64_t limit = timeout_ns / kNsPerCycle;
   for (uint64_t t = 0; q.count() < n; t++) {
-    if (t >= limit || s->tb.stopped()) return S24_ERR_TIMEOUT;
+    if (s->tb.stopped()) return S24_ERR_HW;
+    if (t >= limit) return S24_ERR_TIMEOUT;
     s->cycle();
   }
   for (size_t i = 0; i < n; i++) {
@@ -266,6 +269,12 @@ extern "C" s24_status_t s24_cosim_set_backpressure(s24_cosim_t *sim, uint32_t pc
   if (sim == nullptr || pct > 100) return S24_ERR_ARG;
   sim->opts.r_backpressure_pct = pct;
   return S24_OK;
+}
+
+extern "C" s24_status_t s24_cosim_write_strb(s24_cosim_t *sim, uint32_t addr, uint32_t value,
+                                             uint32_t strb) {
+  if (sim == nullptr || addr > 0xFF || strb > 0xF) return S24_ERR_ARG;
+  return sim->axil_write(addr, value, strb);
 }
 
 extern "C" int s24_cosim_irq(const s24_cosim_t *sim) {

@@ -7,6 +7,8 @@
 // sunk into a queue (optionally with random backpressure). The clock only runs while the driver
 // waits on hardware: during register accesses (an AXI4-Lite master with optional random channel
 // order and delays) and stream reads. Simulated time is 10 ns per cycle (100 MHz).
+// If the RTL stops (an assertion of a build with --assert -DFORMAL fires, or $finish), every
+// later seam call returns S24_ERR_HW.
 #ifndef S24_COSIM_H_
 #define S24_COSIM_H_
 
@@ -38,6 +40,10 @@ void s24_cosim_close(s24_cosim_t *sim);
 uint64_t s24_cosim_cycles(const s24_cosim_t *sim);
 /** Changes the result backpressure (0..100 %) from now on; 100 stalls m_axis_r forever. */
 S24_WARN_UNUSED s24_status_t s24_cosim_set_backpressure(s24_cosim_t *sim, uint32_t pct);
+/** One AXI4-Lite write with byte strobes (the seam's write32 always writes all four bytes).
+ *  S24_ERR_HW on SLVERR. */
+S24_WARN_UNUSED s24_status_t s24_cosim_write_strb(s24_cosim_t *sim, uint32_t addr,
+                                                  uint32_t value, uint32_t strb);
 /** The irq_o output after the last cycle. */
 int s24_cosim_irq(const s24_cosim_t *sim);
 

@@ -22,6 +22,11 @@ static s24_status_t wr(s24_dev_t *dev, uint32_t addr, uint32_t v) {
   return dev->seam.write32(dev->seam.ctx, addr, v);
 }
 
+// CTRL value for a command, keeping IRQ_EN as the caller wants it.
+static uint32_t ctrl(const s24_dev_t *dev, uint32_t cmd) {
+  return cmd | (dev->irq_enable ? S24_CTRL_IRQ_EN_MASK : 0u);
+}
+
 static uint32_t words_for(uint64_t bits) { return (uint32_t)((bits + 31) / 32); }
 
 s24_status_t s24_dev_open(s24_dev_t *dev, const s24_seam_t *seam) {
@@ -74,7 +79,7 @@ void s24_dev_close(s24_dev_t *dev) {
 
 // Soft reset of the block and of the streams feeding it.
 static s24_status_t reset_all(s24_dev_t *dev) {
-  s24_status_t st = wr(dev, S24_REG_CTRL, S24_CTRL_SOFT_RESET_MASK);
+  s24_status_t st = wr(dev, S24_REG_CTRL, ctrl(dev, S24_CTRL_SOFT_RESET_MASK));
   s24_status_t st2 = dev->seam.stream_reset(dev->seam.ctx);
   return st != S24_OK ? st : st2;
 }
@@ -138,7 +143,7 @@ s24_status_t s24_dev_start(s24_dev_t *dev, uint32_t beats, uint32_t tiles) {
   dev->last_err = 0;
   s24_status_t st = wr(dev, S24_REG_CFG_BEATS, beats);
   if (st == S24_OK) st = wr(dev, S24_REG_CFG_TILES, tiles);
-  if (st == S24_OK) st = wr(dev, S24_REG_CTRL, S24_CTRL_START_MASK);
+  if (st == S24_OK) st = wr(dev, S24_REG_CTRL, ctrl(dev, S24_CTRL_START_MASK));
   uint32_t err = 0;
   if (st == S24_OK) st = rd(dev, S24_REG_ERR, &err);
   if (st != S24_OK) return st;

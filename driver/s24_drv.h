@@ -104,6 +104,9 @@ typedef struct {
                                  backend with bounded buffers needs room for this many tiles */
   s24_counters_t counters;  /**< of the last s24_gemm */
   uint32_t last_err;        /**< ERR bits behind the last S24_ERR_HW (0 if none) */
+  int irq_enable;           /**< kept set in CTRL.IRQ_EN by every CTRL write of the driver
+                                 (drives irq_o for an interrupt-driven host; the driver
+                                 itself polls STATUS). Default 0 */
   int is_open;
 } s24_dev_t;
 

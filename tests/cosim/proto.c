@@ -82,6 +82,15 @@ static void register_map(const s24_dev_t *dev) {
   wr(S24_REG_CTRL, S24_CTRL_IRQ_EN_MASK);
   CHECK(rd(S24_REG_CTRL) == S24_CTRL_IRQ_EN_MASK, "CTRL.IRQ_EN readback (START/SOFT_RESET read 0)");
   wr(S24_REG_CTRL, 0);
+  // byte strobes: only the strobed bytes change
+  wr(S24_REG_CFG_BEATS, 0x11223344u);
+  CHECK(s24_cosim_write_strb(g_sim, S24_REG_CFG_BEATS, 0xAABBCCDDu, 0x2) == S24_OK, "strobed write");
+  CHECK(rd(S24_REG_CFG_BEATS) == 0x1122CC44u, "wstrb 0010: 0x%08X", rd(S24_REG_CFG_BEATS));
+  CHECK(s24_cosim_write_strb(g_sim, S24_REG_CFG_BEATS, 0xAABBCCDDu, 0x9) == S24_OK, "strobed write");
+  CHECK(rd(S24_REG_CFG_BEATS) == 0xAA22CCDDu, "wstrb 1001: 0x%08X", rd(S24_REG_CFG_BEATS));
+  CHECK(s24_cosim_write_strb(g_sim, S24_REG_CTRL, S24_CTRL_START_MASK, 0xE) == S24_OK, "strobed write");
+  CHECK((rd(S24_REG_STATUS) & S24_STATUS_BUSY_MASK) == 0, "START outside the strobed bytes ignored");
+  CHECK(s24_cosim_write_strb(g_sim, 0x18, 0, 0x1) == S24_ERR_HW, "strobed write to unmapped: SLVERR");
 }
 
 static void bad_cfg_and_irq(void) {
@@ -90,6 +99,8 @@ static void bad_cfg_and_irq(void) {
   wr(S24_REG_CFG_TILES, 3);
   wr(S24_REG_CTRL, S24_CTRL_START_MASK);
   CHECK(rd(S24_REG_ERR) == S24_ERR_BAD_CFG_MASK, "BAD_CFG after START with 0 beats");
+  CHECK(s24_cosim_write_strb(g_sim, S24_REG_ERR, S24_ERR_BAD_CFG_MASK, 0x2) == S24_OK, "w1c");
+  CHECK(rd(S24_REG_ERR) == S24_ERR_BAD_CFG_MASK, "W1C outside the strobed bytes keeps ERR");
   CHECK((rd(S24_REG_STATUS) & (S24_STATUS_BUSY_MASK | S24_STATUS_ERROR_MASK)) ==
             S24_STATUS_ERROR_MASK, "STATUS: idle with ERROR");
   CHECK(rd(S24_REG_IRQ) == S24_IRQ_ERROR_MASK, "IRQ.ERROR");

@@ -430,6 +430,11 @@ static void clear_errors_and_reset_sequences(void **state) {
       {EV_RESET, 0, 0},
   };
   expect_log(want, sizeof want / sizeof want[0]);
+  // with irq_enable the driver keeps CTRL.IRQ_EN set in its CTRL writes
+  dev.irq_enable = 1;
+  g.nlog = 0;
+  assert_int_equal(s24_dev_reset(&dev), S24_OK);
+  assert_int_equal(g.log[0].value, S24_CTRL_SOFT_RESET_MASK | S24_CTRL_IRQ_EN_MASK);
 }
 
 // Many column tiles: never more than inflight_tiles sent ahead of the results read.
