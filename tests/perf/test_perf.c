@@ -142,6 +142,44 @@ out:
   free(got);
 }
 
+// Model-only checks (no hardware): the shape-only prediction is exact for weights whose every
+// hardware group reaches its worst case (pruned nonzero data, pattern m <= the core's m), and
+// an upper bound of the data-dependent one for any data; dense-of-pattern n:m == m:m data.
+static void run_shape_checks(s24_array_t hw, uint64_t seed, int count, tally_t *t) {
+  static const s24_pattern_t pats[6] = {{2, 4}, {1, 4}, {2, 8}, {4, 8}, {4, 4}, {1, 2}};
+  for (int i = 0; i < count; i++) {
+    rng_t r = {seed * 7777ull + (uint64_t)i};
+    const s24_pattern_t p = pats[below(&r, 6)];
+    const size_t m = 1 + below(&r, 5 * hw.rows), n = 1 + below(&r, 5 * hw.cols);
+    const size_t k = p.m * (1 + below(&r, 20));
+    const int nonzero = below(&r, 2);
+    int8_t *a = malloc(m * k);
+    if (a == NULL) {
+      check(t, 0, seed, i, "shape checks", "out of memory");
+      return;
+    }
+    for (size_t x = 0; x < m * k; x++) {
+      int8_t v = rnd_i8(&r);
+      a[x] = (nonzero && v == 0) ? 1 : (!nonzero && below(&r, 3) == 0) ? 0 : v;
+    }
+    s24_gemm_cycles_t data, shape;
+    s24_status_t st = p.n < p.m ? s24_prune(p, a, m, k, a) : S24_OK;
+    if (st == S24_OK) st = s24_gemm_cycles_dense(hw, a, m, k, n, &data);
+    if (st == S24_OK) st = s24_gemm_cycles_shape(hw, p, m, k, n, &shape);
+    char what[120], detail[160];
+    snprintf(what, sizeof what, "shape-only model, %s %u:%u %zux%zux%zu (MxKxN) on %ux%u %u:%u",
+             nonzero ? "nonzero" : "holes", p.n, p.m, m, k, n, hw.rows, hw.cols, hw.sparse_n,
+             hw.sparse_m);
+    snprintf(detail, sizeof detail, "%s: data-dependent %" PRIu64 " cycles, shape-only %" PRIu64,
+             s24_strerror(st), data.busy_cycles, shape.busy_cycles);
+    const int exact = nonzero && p.m <= hw.sparse_m;
+    check(t, st == S24_OK && (exact ? shape.busy_cycles == data.busy_cycles
+                                    : shape.busy_cycles >= data.busy_cycles),
+          seed, i, what, detail);
+    free(a);
+  }
+}
+
 static int arg_u64(const char *arg, const char *name, uint64_t *v) {
   size_t l = strlen(name);
   if (strncmp(arg, name, l) != 0) return 0;
@@ -162,6 +200,7 @@ int main(int argc, char **argv) {
   printf("test_perf: +seed=%" PRIu64 " +cases=%" PRIu64 " +stress=%" PRIu64 "\n", seed, cases,
          stress);
   tally_t t = {0, 0};
+  int shape_checks_done = 0;
   for (int pass = 0; pass < 2; pass++) {  // 0: ideal streams, 1: gaps and backpressure
     const uint64_t count = pass ? stress : cases;
     if (count == 0) continue;
@@ -182,6 +221,12 @@ int main(int argc, char **argv) {
       s24_cosim_close(sim);
       printf("%d passed, %d failed\n", t.passed, t.failed + 1);
       return 1;
+    }
+    if (!shape_checks_done && only == UINT64_MAX) {
+      const s24_array_t hw = {dev.hw.rows, dev.hw.cols, dev.hw.sparse_n, dev.hw.sparse_m};
+      run_shape_checks(hw, seed, 500, &t);
+      shape_checks_done = 1;
+      printf("[500/500] shape-only model checks done\n");
     }
     for (uint64_t i = 0; i < count; i++) {
       if (only != UINT64_MAX && i != only) continue;
