@@ -39,6 +39,14 @@ uint32_t s24_group_beats(s24_array_t hw, uint32_t max_nnz) {
 
 static size_t ceil_div(size_t a, size_t b) { return a / b + (a % b != 0); }
 
+// Tile i+F is queued once the last row of tile i left (cycle i*P + G + R + C + 5) and must be
+// taken by cycle (i+F)*P + 1: F*P >= G + R + C + 5 for every G, worst at G = P = max(R, C).
+uint32_t s24_feed_window_tiles(uint32_t rows, uint32_t cols) {
+  if (rows == 0 || cols == 0) return 0;
+  const uint64_t big = rows > cols ? rows : cols;
+  return (uint32_t)(1u + ceil_div((size_t)rows + cols + 5u, (size_t)big));
+}
+
 s24_status_t s24_plan_row_tile(s24_array_t hw, const int8_t *a, size_t m_rows, size_t k,
                                size_t tile, uint8_t *bpg, uint64_t *job_beats) {
   if (!s24_array_ok(hw) || a == NULL || m_rows == 0 || k == 0 || job_beats == NULL ||

@@ -145,6 +145,13 @@ S24_WARN_UNUSED s24_status_t s24_plan_row_tile(s24_array_t hw, const int8_t *a, 
                                                size_t k, size_t tile, uint8_t *bpg,
                                                uint64_t *job_beats);
 
+/** Column tiles a feeder must keep queued ahead of the result tile it waits for, so that an
+ *  s24_core job never waits for input: the last result row of a tile leaves rows + cols + 5
+ *  cycles after the tile's last beat (docs/architecture.md §3), while later tiles start every
+ *  max(beats, rows, cols) cycles. 1 + ceil((rows + cols + 5) / max(rows, cols)), covering
+ *  every beat count (8x8: 4; 4x4: 5; 1x1: 8). 0 for a zero argument. */
+uint32_t s24_feed_window_tiles(uint32_t rows, uint32_t cols);
+
 /** Exact busy cycles of the GEMM (dense A, m_rows x k, any values) times n_cols on hw:
  *  s24_plan_row_tile for every row tile, s24_core_cycles for every job, summed.
  *  S24_ERR_UNSUPPORTED if a job needs more than 2^32 - 1 beats (CFG_BEATS is 32 bits). */

@@ -66,6 +66,10 @@ s24_status_t s24_dev_open(s24_dev_t *dev, const s24_seam_t *seam) {
       hw->r_words != words_for((uint64_t)hw->cols * 32)) {
     return S24_ERR_UNSUPPORTED;
   }
+  // enough column tiles in flight that the core never waits for input while the driver waits
+  // for a tile's results (the cycle model's exact busy cycles assume a fed core)
+  const size_t window = s24_feed_window_tiles(hw->rows, hw->cols);
+  if (dev->inflight_tiles < window) dev->inflight_tiles = window;
   dev->is_open = 1;
   st = s24_dev_reset(dev);
   if (st != S24_OK) dev->is_open = 0;

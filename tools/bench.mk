@@ -35,9 +35,16 @@ test-perf: $(PERF_TEST_BIN) $(BUILD)/sparse24
 	$(BUILD)/sparse24 bench --first 3 --out $(PERF_DIR)/quick >$(PERF_DIR)/quick/out.txt || { cat $(PERF_DIR)/quick/out.txt; exit 1; }
 	@grep -E '^\[|wrote' $(PERF_DIR)/quick/out.txt
 
-# More random cases (LONG_TESTS)
-test-perf-long: $(PERF_TEST_BIN)
+# The same test on the other array builds of driver/driver.mk (dense 4:4 core, odd 3x5 1:4,
+# 2x4 2:8): the beats-per-group rule with SparseN = 1, SparseM = 8 and SparseN == SparseM
+PERF_LONG_BINS := $(foreach c,$(COSIM_LONG_CFGS),$(BUILD)/cosim_$(call cosim_name,$(c))/test_perf)
+$(BUILD)/cosim_%/test_perf: tests/perf/test_perf.c $(DRV_SRCS) $(MODEL_SRCS) $(BUILD)/cosim_%/libs24cosim.a
+	$(CC) $(CFLAGS) $(SANFLAGS) $(DRV_INC) $(filter %.c,$^) $(filter %.a,$^) $(COSIM_LDLIBS) -o $@
+
+# More random cases (LONG_TESTS), on every array build
+test-perf-long: $(PERF_TEST_BIN) $(PERF_LONG_BINS)
 	$(PERF_TEST_BIN) +cases=2000 +stress=300 $(if $(SEED),+seed=$(SEED))
+	@for b in $(PERF_LONG_BINS); do $$b +cases=500 +stress=100 $(if $(SEED),+seed=$(SEED)) || exit 1; done
 
 TESTS      += test-perf
 LONG_TESTS += test-perf-long
