@@ -64,6 +64,7 @@ static void run_case(s24_dev_t *dev, uint64_t seed, int i, tally_t *t) {
   const uint32_t R = dev->hw.rows, C = dev->hw.cols;
   size_t m = below(&r, 4) == 0 ? 1 : 1 + below(&r, 3 * R);
   size_t n = below(&r, 4) == 0 ? 1 : 1 + below(&r, 3 * C);
+  if (below(&r, 8) == 0) n = 1 + below(&r, 12 * C);  // many column tiles in one job
   size_t k = p.m * (below(&r, 3) == 0 ? 1 : 1 + below(&r, 12));
   if (dense && below(&r, 2)) k = 1 + below(&r, 40);  // dense A: any K
   const int use_c0 = below(&r, 3) == 0;
