@@ -88,7 +88,7 @@ static const char *const kUsageGemm =
 static const char *const kUsageDemo =
     "usage: sparse24 demo [--backend model|rtl]\n"
     "\n"
-    "Generates a fixed-seed transformer FFN projection tile (W 64x256 int8, X 256x32 int8),\n"
+    "Generates a fixed-seed transformer FFN down-projection (W 256x1024 int8, X 1024x64 int8),\n"
     "prunes W to 2:4, compresses it, runs the GEMM on the backend and checks every output\n"
     "against the dense reference. Exit 0 only if all outputs match.\n"
     "\n"
