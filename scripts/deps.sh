@@ -1,11 +1,16 @@
 #!/usr/bin/env bash
 # Install the Debian packages sparse24 needs; idempotent and fast when all are present.
-# Usage: scripts/deps.sh [--synth]   (--synth also sets up the ECP5 place-and-route venv)
+# Usage: scripts/deps.sh [--synth|--shot]   (--synth also sets up the ECP5 place-and-route venv;
+#        --shot adds Xvfb and ImageMagick for GTKWave screenshots, `make wave-shot`)
 set -euo pipefail
 
 pkgs=(gcc g++ make python3 python3-venv libcmocka-dev iverilog verilator yosys gtkwave gnuplot-nox)
 if [ "${1:-}" = "--synth" ]; then
   pkgs+=(nextpnr-ice40 fpga-icestorm)
+fi
+
+if [ "${1:-}" = "--shot" ]; then
+  pkgs+=(xvfb imagemagick)
 fi
 
 missing=()

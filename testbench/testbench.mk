@@ -106,13 +106,20 @@ LONG_TESTS += test-core-long
 
 # make wave TEST=<name>: dump build/waves/<name>.fst from the 4x4 2:4 core, open GTKWave if possible
 WAVE_CFG ?= 4x4_2of4
-wave: $(TB_DIR)/$(WAVE_CFG)/tb_s24_core
+.PHONY: wave-dump wave-shot
+wave-dump: $(TB_DIR)/$(WAVE_CFG)/tb_s24_core
 	@test -n "$(TEST)" || { echo "make wave: error: give TEST=<name> (e.g. TEST=tile_one_group)"; exit 2; }
 	@mkdir -p $(BUILD)/waves
 	$< +seed=$(TB_SEED) +tiles=20 +test=$(TEST) +trace +tracefile=$(BUILD)/waves/$(TEST).fst
+wave: wave-dump
 	@if [ -n "$$DISPLAY" ] && command -v gtkwave >/dev/null; then \
 	  gtkwave $(BUILD)/waves/$(TEST).fst testbench/waves/s24_core.gtkw >/dev/null 2>&1 & \
 	else echo "make wave: no DISPLAY: waveform written to $(BUILD)/waves/$(TEST).fst (open with: gtkwave $(BUILD)/waves/$(TEST).fst testbench/waves/s24_core.gtkw)"; fi
+
+# make wave-shot TEST=<name>: the same dump, and a PNG of GTKWave showing it (Xvfb, no display needed)
+wave-shot: wave-dump
+	@scripts/deps.sh --shot
+	scripts/wave_shot.sh $(BUILD)/waves/$(TEST).fst testbench/waves/s24_core.gtkw $(BUILD)/waves/$(TEST).png
 
 -include $(wildcard $(TB_DIR)/*/tb_s24_core.d)
 
