@@ -183,3 +183,17 @@ lint-top:
 	      -GNumCols=$$2 -GSparseN=$$3 -GSparseM=$$4 -f rtl/s24.f || exit 1; \
 	  done; \
 	done
+
+# ---------------------------------------------------------------- waveform of the top
+# make wave-top: FST of a small 2:4 GEMM (19x64x21: three jobs, edge tiles) on the Verilated top
+# through the command, opened in GTKWave with tests/cosim/s24_top.gtkw when a display exists
+.PHONY: wave-top
+wave-top: $(BUILD)/sparse24
+	@mkdir -p $(BUILD)/waves
+	$(PYTHON) tests/cli/npy.py rand $(BUILD)/waves/top_a.npy '|i1' 19 64 1
+	$(PYTHON) tests/cli/npy.py rand $(BUILD)/waves/top_b.npy '|i1' 64 21 2
+	$(BUILD)/sparse24 prune $(BUILD)/waves/top_a.npy -o $(BUILD)/waves/top_ap.npy
+	$(BUILD)/sparse24 gemm $(BUILD)/waves/top_ap.npy $(BUILD)/waves/top_b.npy -o $(BUILD)/waves/top_c.npy --backend rtl --trace $(BUILD)/waves/s24_top.fst
+	@if [ -n "$$DISPLAY" ] && command -v gtkwave >/dev/null; then \
+	  gtkwave $(BUILD)/waves/s24_top.fst tests/cosim/s24_top.gtkw; \
+	else echo "wave-top: wrote $(BUILD)/waves/s24_top.fst (view: gtkwave $(BUILD)/waves/s24_top.fst tests/cosim/s24_top.gtkw)"; fi
