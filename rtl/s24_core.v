@@ -25,7 +25,7 @@ module s24_core #(
   input  wire [31:0] cfg_tiles_i,   // tiles in the job (sampled at start)
   output wire        busy_o,        // from the start to the last result beat accepted
   output wire        done_o,        // one-cycle pulse when the job is complete
-  output wire        err_meta_o,    // sticky: a weight beat carried invalid metadata
+  output wire        err_meta_o,    // a weight beat of this job carried invalid metadata (sticky until start/clear)
   input  wire        w_valid_i,
   output wire        w_ready_o,
   input  wire [NumRows*SparseN*(DataWidth+((SparseN == SparseM) ? 0 : $clog2(SparseM)))-1:0] w_data_i,
@@ -144,6 +144,7 @@ module s24_core #(
 
     if (start_ok) begin
       run_d         = 1'b1;
+      err_d         = 1'b0;
       f_done_d      = 1'b0;
       beats_m1_d    = beats_m1_new;
       tiles_m1_d    = cfg_tiles_i - 32'd1;

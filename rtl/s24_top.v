@@ -252,6 +252,8 @@ module s24_top #(
     err_d = err_d | err_set;
     if (err_set != 5'd0) irq_d[IrqErrorLsb] = 1'b1;
     if (start_ok) begin
+      // the core's err_meta restarts with the job: report each job's invalid metadata anew
+      meta_seen_d = 1'b0;
       done_d = 1'b0;
       beats_d = cfg_beats_q;
       w_pos_d = 32'd0;

@@ -505,7 +505,9 @@ void test_random(uint64_t target_tiles) {
     run_job(job, tr);  // checks err_meta_o == job.err
     if (job.err) {
       ++corrupt_jobs;
-      clear_core();
+      // err_meta_o restarts with every job: half the time the next job starts without a
+      // clear and must then report only its own metadata
+      if (urand(0, 1) == 0) clear_core();
     }
     if (tr.ideal) ++ideal_jobs;
     account(job);
@@ -565,7 +567,7 @@ void test_meta_invalid_zeroed() {
   const Job job = make_job(pb);
   run_job(job, random_traffic(false));  // checks err_meta_o == 1 and the zeroed results
   account(job);
-  clear_core();  // err_meta_o is sticky until clear_i
+  clear_core();  // err_meta_o is sticky until clear_i or the next start
   std::printf("  meta_invalid_zeroed: %zu corrupted groups zeroed, err_meta_o set, cleared by clear_i\n",
               static_cast<size_t>(std::count(pb.bad.begin(), pb.bad.end(), 1)));
 }

@@ -232,6 +232,20 @@ static void invalid_metadata_flagged_and_zeroed(void) {
   CHECK(wait_done(), "job completes");
   CHECK(rd(S24_REG_ERR) == S24_ERR_META_MASK, "ERR.META");
   CHECK(rd(S24_REG_STATUS) == (S24_STATUS_DONE_MASK | S24_STATUS_ERROR_MASK), "DONE|ERROR");
+  // cleared by W1C (no soft reset): the next job with invalid metadata is reported again,
+  // and a clean job after it is not
+  for (int round = 0; round < 2; round++) {
+    const int bad = round == 0;
+    wr(S24_REG_ERR, S24_ERR_META_MASK);
+    CHECK(rd(S24_REG_ERR) == 0, "ERR.META cleared by W1C");
+    w_beat(w, 3, bad ? 2 : 0, bad ? 2 : 1);
+    start_job(2, 1);
+    CHECK(S.stream_write(S.ctx, S24_PORT_W, w, 5, 2) == S24_OK, "queue w");
+    CHECK(S.stream_write(S.ctx, S24_PORT_A, a, 8, 2) == S24_OK, "queue a");
+    CHECK(S.stream_read(S.ctx, S24_PORT_R, r, 8, 8, last, 100000) == S24_OK, "results");
+    CHECK(wait_done(), "job completes");
+    CHECK(rd(S24_REG_ERR) == (bad ? S24_ERR_META_MASK : 0u), "ERR.META of job %d after W1C", round + 2);
+  }
 }
 
 static void done_irq_counters(void) {
