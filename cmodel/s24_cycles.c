@@ -1,5 +1,6 @@
 // sparse24 golden model: cycle model. s24_core job formula (docs/architecture.md §3, ideal
-// streams) and the GEMM cycle model of the host driver (one job per row tile).
+// streams) and the GEMM cycle model of the host driver (one job per run of consecutive row
+// tiles with equal beats).
 #include "s24_model.h"
 
 #include <stdlib.h>
@@ -22,9 +23,11 @@ s24_status_t s24_core_cycles(uint32_t rows, uint32_t cols, uint64_t beats, uint6
 }
 
 // ------------------------------------------------------------------ GEMM cycle model
-// The host driver runs a GEMM as one job per row tile (docs/architecture.md, driver/s24_drv.h).
-// The functions below are the single statement of how many beats each job takes; the driver
-// packs its weights with s24_plan_row_tile, so prediction and hardware cannot drift apart.
+// The host driver runs a GEMM as row tiles x column tiles, one hardware job per run of
+// consecutive row tiles with equal beats (docs/architecture.md, driver/s24_drv.h). The functions
+// below are the single statement of how many beats each row tile takes (s24_plan_row_tile) and
+// which row tiles share a job (s24_plan_next_job); the driver packs and runs its jobs with the
+// same two functions, so prediction and hardware cannot drift apart.
 
 int s24_array_ok(s24_array_t hw) {
   if (hw.rows == 0 || hw.cols == 0) return 0;
@@ -77,17 +80,45 @@ s24_status_t s24_plan_row_tile(s24_array_t hw, const int8_t *a, size_t m_rows, s
   return S24_OK;
 }
 
-// Adds one job of `beats` beats and out->col_tiles tiles to the totals.
-static s24_status_t add_job(s24_array_t hw, uint64_t beats, s24_gemm_cycles_t *out) {
+uint64_t s24_job_max_row_tiles(s24_array_t hw, uint64_t beats, uint64_t col_tiles) {
+  if (!s24_array_ok(hw) || beats == 0 || beats > UINT32_MAX || col_tiles == 0) return 0;
+  if (col_tiles > UINT32_MAX) return 1;
+  const uint64_t by_tiles = UINT32_MAX / col_tiles;  // CFG_TILES is 32 bits
+  uint64_t p = beats;
+  if (p < hw.rows) p = hw.rows;
+  if (p < hw.cols) p = hw.cols;
+  const uint64_t fill = beats + (uint64_t)hw.rows + hw.cols + 5u;
+  // busy = (tiles - 1) * p + fill < S24_JOB_CYCLES_LIMIT
+  const uint64_t by_cycles =
+      fill < S24_JOB_CYCLES_LIMIT ? ((S24_JOB_CYCLES_LIMIT - 1 - fill) / p + 1) / col_tiles : 0;
+  const uint64_t most = by_tiles < by_cycles ? by_tiles : by_cycles;
+  return most > 0 ? most : 1;
+}
+
+size_t s24_plan_next_job(s24_array_t hw, const uint64_t *tile_beats, size_t count,
+                         uint64_t col_tiles) {
+  if (tile_beats == NULL || count == 0) return 0;
+  const uint64_t cap = s24_job_max_row_tiles(hw, tile_beats[0], col_tiles);
+  if (cap == 0) return 0;
+  size_t n = 1;
+  while (n < count && n < cap && tile_beats[n] == tile_beats[0]) n++;
+  return n;
+}
+
+// Adds one job of `row_tiles` row tiles of `beats` beats (row_tiles * out->col_tiles tiles).
+static s24_status_t add_job(s24_array_t hw, uint64_t beats, uint64_t row_tiles,
+                            s24_gemm_cycles_t *out) {
   if (beats > UINT32_MAX) return S24_ERR_UNSUPPORTED;  // CFG_BEATS is a 32-bit register
+  const uint64_t tiles = row_tiles * out->col_tiles;    // <= 2^32 - 1 by the planning rule
   s24_cycles_t c;
-  s24_status_t st = s24_core_cycles(hw.rows, hw.cols, beats, out->col_tiles, &c);
+  s24_status_t st = s24_core_cycles(hw.rows, hw.cols, beats, tiles, &c);
   if (st != S24_OK) return st;
   if (out->busy_cycles > UINT64_MAX - c.busy_cycles || out->beats > UINT64_MAX - c.mac_beats) {
     return S24_ERR_NOMEM;
   }
   out->jobs++;
-  out->job_beats += beats;
+  out->tiles += tiles;
+  out->job_beats += beats * row_tiles;
   if (beats > out->max_job_beats) out->max_job_beats = beats;
   out->beats += c.mac_beats;
   out->busy_cycles += c.busy_cycles;
@@ -100,19 +131,37 @@ static s24_status_t start_totals(s24_array_t hw, size_t n_cols, s24_gemm_cycles_
   return out->col_tiles > UINT32_MAX ? S24_ERR_UNSUPPORTED : S24_OK;  // CFG_TILES: 32 bits
 }
 
+// Groups the row tiles (tile_beats[i] = CFG_BEATS of row tile i) into jobs by
+// s24_plan_next_job, the driver's rule, and adds every job to the totals.
+static s24_status_t add_jobs(s24_array_t hw, const uint64_t *tile_beats, size_t row_tiles,
+                             s24_gemm_cycles_t *out) {
+  for (size_t first = 0; first < row_tiles;) {
+    if (tile_beats[first] > UINT32_MAX) return S24_ERR_UNSUPPORTED;
+    const size_t n = s24_plan_next_job(hw, tile_beats + first, row_tiles - first, out->col_tiles);
+    if (n == 0) return S24_ERR_ARG;
+    s24_status_t st = add_job(hw, tile_beats[first], n, out);
+    if (st != S24_OK) return st;
+    first += n;
+  }
+  return S24_OK;
+}
+
 s24_status_t s24_gemm_cycles_dense(s24_array_t hw, const int8_t *a, size_t m_rows, size_t k,
                                    size_t n_cols, s24_gemm_cycles_t *out) {
   if (!s24_array_ok(hw) || a == NULL || m_rows == 0 || k == 0 || n_cols == 0 || out == NULL) {
     return S24_ERR_ARG;
   }
+  const size_t tiles = ceil_div(m_rows, hw.rows);
+  if (tiles > SIZE_MAX / sizeof(uint64_t)) return S24_ERR_NOMEM;
+  uint64_t *tile_beats = malloc(tiles * sizeof(uint64_t));
+  if (tile_beats == NULL) return S24_ERR_NOMEM;
   s24_gemm_cycles_t t;
   s24_status_t st = start_totals(hw, n_cols, &t);
-  const size_t tiles = ceil_div(m_rows, hw.rows);
   for (size_t i = 0; i < tiles && st == S24_OK; i++) {
-    uint64_t beats = 0;
-    st = s24_plan_row_tile(hw, a, m_rows, k, i, NULL, &beats);
-    if (st == S24_OK) st = add_job(hw, beats, &t);
+    st = s24_plan_row_tile(hw, a, m_rows, k, i, NULL, &tile_beats[i]);
   }
+  if (st == S24_OK) st = add_jobs(hw, tile_beats, tiles, &t);
+  free(tile_beats);
   if (st == S24_OK) *out = t;
   return st;
 }
@@ -129,13 +178,18 @@ s24_status_t s24_gemm_cycles_compressed(s24_array_t hw, s24_pattern_t p, const i
   if (where == NULL) where = &dummy;
   s24_status_t st = s24_meta_validate(p, meta, m_rows, k, where);
   if (st != S24_OK) return st;
-  if (k > SIZE_MAX / hw.rows) return S24_ERR_NOMEM;
+  const size_t tiles = ceil_div(m_rows, hw.rows);
+  if (k > SIZE_MAX / hw.rows || tiles > SIZE_MAX / sizeof(uint64_t)) return S24_ERR_NOMEM;
   int8_t *dense = malloc((size_t)hw.rows * k);  // one row tile at a time
-  if (dense == NULL) return S24_ERR_NOMEM;
+  uint64_t *tile_beats = malloc(tiles * sizeof(uint64_t));
+  if (dense == NULL || tile_beats == NULL) {
+    free(dense);
+    free(tile_beats);
+    return S24_ERR_NOMEM;
+  }
   const size_t vcols = s24_values_cols(p, k), mcols = s24_meta_cols(p, k);
   s24_gemm_cycles_t t;
   st = start_totals(hw, n_cols, &t);
-  const size_t tiles = ceil_div(m_rows, hw.rows);
   for (size_t i = 0; i < tiles && st == S24_OK; i++) {
     const size_t r0 = i * hw.rows;
     const size_t nr = (m_rows - r0 < hw.rows) ? m_rows - r0 : hw.rows;
@@ -144,11 +198,11 @@ s24_status_t s24_gemm_cycles_compressed(s24_array_t hw, s24_pattern_t p, const i
       where->row += r0;
       break;
     }
-    uint64_t beats = 0;
-    st = s24_plan_row_tile(hw, dense, nr, k, 0, NULL, &beats);
-    if (st == S24_OK) st = add_job(hw, beats, &t);
+    st = s24_plan_row_tile(hw, dense, nr, k, 0, NULL, &tile_beats[i]);
   }
+  if (st == S24_OK) st = add_jobs(hw, tile_beats, tiles, &t);
   free(dense);
+  free(tile_beats);
   if (st == S24_OK) *out = t;
   return st;
 }
@@ -170,16 +224,18 @@ s24_status_t s24_gemm_cycles_shape(s24_array_t hw, s24_pattern_t data, size_t m_
   }
   s24_gemm_cycles_t t;
   s24_status_t st = start_totals(hw, n_cols, &t);
-  const size_t tiles = ceil_div(m_rows, hw.rows);
-  if (st == S24_OK) st = add_job(hw, beats, &t);  // one job, then scaled to all of them
+  if (st == S24_OK && beats > UINT32_MAX) st = S24_ERR_UNSUPPORTED;
   if (st != S24_OK) return st;
-  if (tiles - 1 > (UINT64_MAX - t.busy_cycles) / (t.busy_cycles ? t.busy_cycles : 1)) {
-    return S24_ERR_NOMEM;
+  // every row tile has the same beats: jobs as long as the cap allows (s24_plan_next_job's
+  // rule for equal beats), without materializing the row tiles
+  const uint64_t cap = s24_job_max_row_tiles(hw, beats, t.col_tiles);
+  if (cap == 0) return S24_ERR_ARG;
+  const size_t tiles = ceil_div(m_rows, hw.rows);
+  for (size_t first = 0; first < tiles && st == S24_OK;) {
+    const size_t n = (tiles - first < cap) ? tiles - first : (size_t)cap;
+    st = add_job(hw, beats, n, &t);
+    first += n;
   }
-  t.jobs = tiles;
-  t.job_beats = beats * tiles;
-  t.beats *= tiles;
-  t.busy_cycles *= tiles;
-  *out = t;
-  return S24_OK;
+  if (st == S24_OK) *out = t;
+  return st;
 }

@@ -115,17 +115,23 @@ typedef struct {
   uint32_t sparse_m;  /**< SparseM: k per hardware group (2, 4 or 8) */
 } s24_array_t;
 
-/** Cycle prediction of one GEMM as the host driver runs it (driver/s24_drv.h): one job per
- *  row tile of `rows` rows, CFG_TILES = ceil(N / cols) column tiles, CFG_BEATS = the row
- *  tile's beats. Sums over the jobs of what the CNT_* registers report with ideal streams. */
+/** Cycle prediction of one GEMM as the host driver runs it (driver/s24_drv.h): row tiles of
+ *  `rows` rows, each streamed against ceil(N / cols) column tiles (row tile outer, column tile
+ *  inner); every maximal run of consecutive row tiles with equal CFG_BEATS is one hardware job
+ *  (s24_plan_next_job), CFG_TILES = its row tiles * column tiles. Sums over the jobs of what
+ *  the CNT_* registers report with ideal streams. */
 typedef struct {
-  uint64_t jobs;           /**< hardware jobs = row tiles = ceil(M / rows) */
-  uint64_t col_tiles;      /**< CFG_TILES of every job = ceil(N / cols) */
-  uint64_t job_beats;      /**< sum over the jobs of CFG_BEATS */
+  uint64_t jobs;           /**< hardware jobs (s24_plan_next_job); <= ceil(M / rows) */
+  uint64_t col_tiles;      /**< column tiles per row tile = ceil(N / cols) */
+  uint64_t job_beats;      /**< sum over the row tiles of their CFG_BEATS */
   uint64_t max_job_beats;  /**< largest CFG_BEATS of a job */
   uint64_t beats;          /**< sum of cnt_beats_o = col_tiles * job_beats */
   uint64_t busy_cycles;    /**< sum of cnt_cycles_o (s24_core_cycles of every job) */
+  uint64_t tiles;          /**< sum of CFG_TILES (= CNT_TILES_OUT) = row tiles * col_tiles */
 } s24_gemm_cycles_t;
+
+/** Busy cycles a job must stay below: the CNT_* registers are 32 bits. */
+#define S24_JOB_CYCLES_LIMIT (1ull << 31)
 
 /** 1 if the array parameters are ones the core supports: rows, cols >= 1,
  *  sparse_m in {2, 4, 8}, 1 <= sparse_n <= sparse_m. */
@@ -145,6 +151,21 @@ S24_WARN_UNUSED s24_status_t s24_plan_row_tile(s24_array_t hw, const int8_t *a, 
                                                size_t k, size_t tile, uint8_t *bpg,
                                                uint64_t *job_beats);
 
+/** THE job-size cap: the most row tiles of `beats` beats each (1 <= beats <= 2^32 - 1) that one
+ *  job may hold when every row tile has col_tiles column tiles: the largest r with
+ *  r * col_tiles <= 2^32 - 1 (CFG_TILES is 32 bits) and busy cycles of r * col_tiles tiles
+ *  (s24_core_cycles) < S24_JOB_CYCLES_LIMIT; at least 1 (a single row tile always runs as
+ *  one job, as it must). 0 for a bad argument (hw not s24_array_ok, beats or col_tiles 0). */
+uint64_t s24_job_max_row_tiles(s24_array_t hw, uint64_t beats, uint64_t col_tiles);
+
+/** THE job-planning rule, used by the driver and by every s24_gemm_cycles_* predictor: the
+ *  job that starts at row tile tile_beats[0] covers the maximal run of consecutive row tiles
+ *  with the same CFG_BEATS, capped by s24_job_max_row_tiles. tile_beats[i] = CFG_BEATS of row
+ *  tile i (s24_plan_row_tile), count = row tiles left (>= 1). Returns the job's row tiles
+ *  (1 .. count); 0 for a bad argument. */
+size_t s24_plan_next_job(s24_array_t hw, const uint64_t *tile_beats, size_t count,
+                         uint64_t col_tiles);
+
 /** Column tiles a feeder must keep queued ahead of the result tile it waits for, so that an
  *  s24_core job never waits for input: the last result row of a tile leaves rows + cols + 5
  *  cycles after the tile's last beat (docs/architecture.md §3), while later tiles start every
@@ -153,7 +174,8 @@ S24_WARN_UNUSED s24_status_t s24_plan_row_tile(s24_array_t hw, const int8_t *a, 
 uint32_t s24_feed_window_tiles(uint32_t rows, uint32_t cols);
 
 /** Exact busy cycles of the GEMM (dense A, m_rows x k, any values) times n_cols on hw:
- *  s24_plan_row_tile for every row tile, s24_core_cycles for every job, summed.
+ *  s24_plan_row_tile for every row tile, s24_plan_next_job to group them into jobs,
+ *  s24_core_cycles for every job, summed.
  *  S24_ERR_UNSUPPORTED if a job needs more than 2^32 - 1 beats (CFG_BEATS is 32 bits). */
 S24_WARN_UNUSED s24_status_t s24_gemm_cycles_dense(s24_array_t hw, const int8_t *a,
                                                    size_t m_rows, size_t k, size_t n_cols,
@@ -161,7 +183,8 @@ S24_WARN_UNUSED s24_status_t s24_gemm_cycles_dense(s24_array_t hw, const int8_t 
 
 /** The same from the compressed form (pattern p, SPEC §2): validates the metadata first
  *  (S24_ERR_META, *where = row and group, as s24_meta_validate), then plans each row tile
- *  from its decompressed rows. Equals s24_gemm_cycles_dense of the decompressed matrix. */
+ *  from its decompressed rows, then the jobs as there. Equals s24_gemm_cycles_dense of the
+ *  decompressed matrix. */
 S24_WARN_UNUSED s24_status_t s24_gemm_cycles_compressed(s24_array_t hw, s24_pattern_t p,
                                                         const int8_t *values,
                                                         const uint8_t *meta, size_t m_rows,
@@ -172,8 +195,12 @@ S24_WARN_UNUSED s24_status_t s24_gemm_cycles_compressed(s24_array_t hw, s24_patt
 /** Shape-only prediction for data of pattern `data` (n:m; n == m is dense) in which every
  *  hardware group of every row tile holds its worst case: some row with
  *  min(window length, n * (data groups the window touches)) nonzeros, so each group takes
- *  s24_group_beats of that (2:4 data on a 2:4 core: 1 beat; dense 4:4: 2 beats). Exact for
- *  such data (e.g. pruned random weights without zero values); an upper bound otherwise. */
+ *  s24_group_beats of that (2:4 data on a 2:4 core: 1 beat; dense 4:4: 2 beats); every row
+ *  tile then has the same CFG_BEATS, so the jobs are as long as s24_job_max_row_tiles allows.
+ *  Exact for such data (e.g. pruned random weights without zero values). For other data of
+ *  the pattern, row tiles with fewer beats may split the data's jobs, each extra job paying
+ *  its own fill and drain: data-dependent cycles <= shape-only cycles
+ *  + max(0, data jobs - shape jobs) * (rows + cols + 5). */
 S24_WARN_UNUSED s24_status_t s24_gemm_cycles_shape(s24_array_t hw, s24_pattern_t data,
                                                    size_t m_rows, size_t k, size_t n_cols,
                                                    s24_gemm_cycles_t *out);

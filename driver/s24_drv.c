@@ -379,7 +379,7 @@ static s24_status_t add_counters(s24_dev_t *dev) {
     s24_status_t st = rd(dev, regs[i], &v[i]);
     if (st != S24_OK) return st;
   }
-  s24_counters_t *cnt = &dev->counters;
+  s24_counters_t *cnt = &dev->counters;  // one job's counters
   cnt->cycles += v[0];
   cnt->beats += v[1];
   cnt->stall_w += v[2];
@@ -408,47 +408,68 @@ s24_status_t s24_gemm(s24_dev_t *dev, const s24_weights_t *w, const int8_t *b, s
     size_t nb = w->tile_first[t + 1] - w->tile_first[t];
     if (nb > max_beats) max_beats = nb;
   }
-  if (max_beats > SIZE_MAX / sizeof(uint32_t) / hw->a_words) return S24_ERR_NOMEM;
+  if (max_beats > SIZE_MAX / sizeof(uint32_t) / hw->a_words ||
+      w->row_tiles > SIZE_MAX / sizeof(uint64_t)) {
+    return S24_ERR_NOMEM;
+  }
+  uint64_t *tile_beats = malloc(w->row_tiles * sizeof(uint64_t));  // CFG_BEATS per row tile
   uint32_t *abuf = malloc(max_beats * hw->a_words * sizeof(uint32_t));
   uint32_t *rbuf = malloc((size_t)hw->rows * hw->r_words * sizeof(uint32_t));
   uint8_t *last = malloc(hw->rows);
-  if (abuf == NULL || rbuf == NULL || last == NULL) {
+  if (tile_beats == NULL || abuf == NULL || rbuf == NULL || last == NULL) {
+    free(tile_beats);
     free(abuf);
     free(rbuf);
     free(last);
     return S24_ERR_NOMEM;
   }
+  for (size_t t = 0; t < w->row_tiles; t++) tile_beats[t] = w->tile_first[t + 1] - w->tile_first[t];
   memset(&dev->counters, 0, sizeof(dev->counters));
   dev->counters.macs_dense = (uint64_t)w->m_rows * n_cols * w->k;
+  const s24_array_t arr = {hw->rows, hw->cols, hw->sparse_n, hw->sparse_m};
   s24_status_t st = S24_OK;
-  for (size_t t = 0; t < w->row_tiles && st == S24_OK; t++) {
-    const size_t nb = w->tile_first[t + 1] - w->tile_first[t];
-    const uint32_t *wbeats = w->beats + w->tile_first[t] * hw->w_words;
-    // keep up to inflight_tiles column tiles queued ahead of the results being read: the
-    // systolic core drains tile t only while the beats of later tiles flow in. The first ones
-    // are queued before START (the core takes no beat outside a job), so the core is fed from
-    // its first cycle and its busy cycles are exactly the cycle model's (s24_gemm_cycles_*).
+  for (size_t first = 0; first < w->row_tiles && st == S24_OK;) {
+    // one job: the run of consecutive row tiles with equal beats that the cycle model plans
+    // (cmodel s24_plan_next_job), each row tile against every column tile, row tile outer
+    const size_t job_rows =
+        s24_plan_next_job(arr, tile_beats + first, w->row_tiles - first, col_tiles);
+    if (job_rows == 0) {
+      st = S24_ERR_ARG;
+      break;
+    }
+    const size_t nb = (size_t)tile_beats[first];
+    const size_t total = job_rows * col_tiles;  // CFG_TILES, < 2^32 by the planning rule
+    // keep up to inflight_tiles tiles queued ahead of the results being read: the systolic core
+    // drains tile i only while the beats of later tiles flow in. The first ones are queued
+    // before START (the core takes no beat outside a job), so the core is fed from its first
+    // cycle and its busy cycles are exactly the cycle model's (s24_gemm_cycles_*).
     size_t sent = 0, got = 0;
     int started = 0;
-    while (st == S24_OK && got < col_tiles) {
-      if (!started && (sent == col_tiles || sent == dev->inflight_tiles)) {
-        st = s24_dev_start(dev, (uint32_t)nb, (uint32_t)col_tiles);
+    while (st == S24_OK && got < total) {
+      if (!started && (sent == total || sent == dev->inflight_tiles)) {
+        st = s24_dev_start(dev, (uint32_t)nb, (uint32_t)total);
         started = 1;
-      } else if (sent < col_tiles && sent - got < dev->inflight_tiles) {
-        build_a(w, t, b, n_cols, sent * hw->cols, abuf);
-        st = dev->seam.stream_write(dev->seam.ctx, S24_PORT_W, wbeats, hw->w_words, nb);
+      } else if (sent < total && sent - got < dev->inflight_tiles) {
+        const size_t t = first + sent / col_tiles, j = sent % col_tiles;
+        build_a(w, t, b, n_cols, j * hw->cols, abuf);
+        st = dev->seam.stream_write(dev->seam.ctx, S24_PORT_W,
+                                    w->beats + w->tile_first[t] * hw->w_words, hw->w_words, nb);
         if (st == S24_OK) {
           st = dev->seam.stream_write(dev->seam.ctx, S24_PORT_A, abuf, hw->a_words, nb);
         }
         sent++;
       } else {
-        st = read_tile(dev, w, t, got++, n_cols, c0, c, rbuf, last);
+        const size_t t = first + got / col_tiles, j = got % col_tiles;
+        st = read_tile(dev, w, t, j, n_cols, c0, c, rbuf, last);
+        got++;
       }
     }
     if (st == S24_OK) st = s24_dev_wait(dev);
     if (st == S24_OK) st = add_counters(dev);
     if (st != S24_OK) (void)fail(dev, st);  // back to idle; keeps the ERR bits seen
+    first += job_rows;
   }
+  free(tile_beats);
   free(abuf);
   free(rbuf);
   free(last);

@@ -17,11 +17,13 @@
 //
 // How a GEMM maps to hardware (docs/architecture.md): A is cut into row tiles of NumRows rows,
 // B into column tiles of NumCols columns, K into hardware groups of SparseM (zero-padded at the
-// end). One hardware job per row tile: CFG_TILES = number of column tiles, CFG_BEATS = beats of
-// that row tile. Group g of a row tile takes ceil(max nonzeros of its rows / SparseN) beats that
-// share one activation beat (0 beats when all its rows are zero there, but at least one beat per
-// tile), so 2:4, 1:4, 2:8 matrices take one beat per group on a 2:4 core, 4:8 or dense ones up to
-// two. Padding rows/columns are zeros; results outside M x N are dropped; C0 is added on the host
+// end). Tiles run row tile outer, column tile inner; one hardware job covers a maximal run of
+// consecutive row tiles with equal beats (cmodel s24_plan_next_job, capped so that CFG_TILES
+// fits 32 bits and the job's busy cycles stay below 2^31): CFG_TILES = its row tiles x column
+// tiles, CFG_BEATS = the beats of each of its row tiles. Group g of a row tile takes
+// ceil(max nonzeros of its rows / SparseN) beats that share one activation beat (0 beats when all
+// its rows are zero there, but at least one beat per tile), so 2:4, 1:4, 2:8 matrices take one
+// beat per group on a 2:4 core, 4:8 or dense ones up to two. Padding rows/columns are zeros; results outside M x N are dropped; C0 is added on the host
 // with int32 wraparound.
 #ifndef S24_DRV_H_
 #define S24_DRV_H_
@@ -88,8 +90,9 @@ typedef struct {
   uint64_t stall_w;     /**< cycles waiting on the weight stream */
   uint64_t stall_a;     /**< ... on the activation stream */
   uint64_t stall_r;     /**< ... on result backpressure */
-  uint64_t tiles;       /**< result tiles */
-  uint64_t jobs;        /**< hardware jobs (one per row tile) */
+  uint64_t tiles;       /**< result tiles (row tiles x column tiles) */
+  uint64_t jobs;        /**< hardware jobs (one per run of consecutive row tiles with equal
+                             beats, s24_plan_next_job; == s24_gemm_cycles_t.jobs) */
   uint64_t macs_dense;  /**< M*N*K: dense-equivalent useful MACs of the GEMM */
 } s24_counters_t;
 
@@ -98,7 +101,7 @@ typedef struct {
   s24_seam_t seam;
   s24_hw_info_t hw;
   uint64_t timeout_ns;      /**< every wait on hardware; default S24_DEFAULT_TIMEOUT_NS */
-  size_t inflight_tiles;    /**< column tiles sent ahead of the results read (>= 1); default
+  size_t inflight_tiles;    /**< tiles sent ahead of the results read (>= 1); default
                                  the larger of S24_DEFAULT_INFLIGHT_TILES and
                                  s24_feed_window_tiles(rows, cols) (4x4: 5). s24_core drains
                                  tile t only while later tiles stream in (latency up to ~3 tile

@@ -187,7 +187,7 @@ static int run_rtl(s24_dev_t *dev, s24_cosim_t *sim, s24_array_t hw, const shape
     }
     const s24_counters_t *c = &dev->counters;
     if (c->cycles != pred.busy_cycles || c->beats != pred.beats || c->jobs != pred.jobs ||
-        pred.busy_cycles != shape_pred.busy_cycles) {
+        c->tiles != pred.tiles || pred.busy_cycles != shape_pred.busy_cycles) {
       rc = fail_msg(EXIT_DATA,
                     "rtl %s %zux%zux%zu: measured %" PRIu64 " cycles %" PRIu64
                     " beats, predicted %" PRIu64 " %" PRIu64 " (shape-only %" PRIu64 ")",
@@ -460,7 +460,7 @@ int s24_perf_bench_main(int argc, char **argv) {
   // ---- tables (markdown)
   printf("\n### Speedup and utilization (2:4 vs dense on the same %ux%u %u:%u core)\n\n", hw.rows,
          hw.cols, hw.sparse_n, hw.sparse_m);
-  printf("| shape m x k x n | jobs x tiles | 2:4 cycles | dense cycles | speedup | utilization |"
+  printf("| shape m x k x n | jobs, tiles | 2:4 cycles | dense cycles | speedup | utilization |"
          " RTL shape (/16) | RTL 2:4 | RTL dense | RTL speedup | RTL util |\n");
   printf("|---|---|---|---|---|---|---|---|---|---|---|\n");
   double sp21[NUM_SHAPES], min_util = 2.0;
@@ -480,8 +480,8 @@ int s24_perf_bench_main(int argc, char **argv) {
         snprintf(min_util_name, sizeof min_util_name, "%s", name);
       }
     }
-    printf("| %s%s | %" PRIu64 " x %" PRIu64 " | %" PRIu64 " | %" PRIu64 " | %.3fx | %.2f%% |",
-           name, r->full.gemv ? " (GEMV)" : "", r->sp.jobs, r->sp.col_tiles,
+    printf("| %s%s | %" PRIu64 ", %" PRIu64 " | %" PRIu64 " | %" PRIu64 " | %.3fx | %.2f%% |",
+           name, r->full.gemv ? " (GEMV)" : "", r->sp.jobs, r->sp.tiles,
            r->sp.busy_cycles, r->dn.busy_cycles, spd, 100.0 * u);
     if (r->rtl_done) {
       printf(" %s | %" PRIu64 " | %" PRIu64 " | %.3fx | %.2f%% |\n", sname, r->rsp.busy_cycles,

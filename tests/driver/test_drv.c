@@ -27,6 +27,7 @@ typedef struct {
 
 typedef struct {
   event_t log[512];
+  uint32_t word0[512];      // stream writes: first word of the first beat, by log position
   size_t nlog;
   uint32_t regs[64];        // read values by word offset
   uint32_t ovr_addr[16], ovr_val[16];
@@ -36,6 +37,7 @@ typedef struct {
   s24_status_t sr_status;     // stream_read status
   uint32_t *r_beats;          // beats stream_read hands out
   uint8_t *r_last;
+  int r_advance;              // each stream_read hands out the next n beats of r_beats
   uint64_t now;
   uint64_t now_step;
 } mock_t;
@@ -80,6 +82,7 @@ static s24_status_t m_stream_write(void *ctx, s24_port_t port, const uint32_t *b
   assert_non_null(beats);
   assert_true(words > 0);
   logev(EV_SW, (uint32_t)port, (uint32_t)n);
+  g.word0[g.nlog - 1] = beats[0];
   return S24_OK;
 }
 
@@ -92,6 +95,7 @@ static s24_status_t m_stream_read(void *ctx, s24_port_t port, uint32_t *beats, s
   if (g.sr_status != S24_OK) return g.sr_status;
   memcpy(beats, g.r_beats, n * words * sizeof(uint32_t));
   memcpy(last, g.r_last, n);
+  if (g.r_advance) g.r_beats += n * words;
   return S24_OK;
 }
 
@@ -463,6 +467,151 @@ static void inflight_window_is_respected(void **state) {
   assert_int_equal(most, 2);
 }
 
+// Consecutive row tiles with equal beats run as ONE job of row tiles x column tiles (row tile
+// outer, column tile inner); a row tile with other beats starts a new job. The cycle model
+// (s24_gemm_cycles_dense) plans the same jobs.
+static void equal_beat_row_tiles_share_one_job(void **state) {
+  (void)state;
+  s24_dev_t dev;
+  open_dev(&dev);
+  // 4x4 A on the 2x2 core: row tiles {0, 1} and {2, 3}, one group each; B 4x4: 2 column tiles
+  int8_t a[16] = {0, 5, 0, -3, 7, 0, 0, 2, 1, 0, 4, 0, 0, 0, 6, 0};  // 2:4: 1 beat per tile
+  int8_t b[16] = {0};
+  // result tile q (in the order read) = {100q + 10r + c}: checks where each tile lands in C
+  uint32_t rbeats[4 * 2 * 2];
+  uint8_t rlast[2] = {0, 1};
+  for (uint32_t q = 0; q < 4; q++) {
+    for (uint32_t r = 0; r < 2; r++) {
+      for (uint32_t cc = 0; cc < 2; cc++) rbeats[(q * 2 + r) * 2 + cc] = 100 * q + 10 * r + cc;
+    }
+  }
+  g.r_last = rlast;
+  g.r_advance = 1;
+  g.r_beats = rbeats;
+  g.regs[S24_REG_CNT_CYCLES / 4] = 30;
+  g.regs[S24_REG_CNT_TILES_OUT / 4] = 4;
+  s24_weights_t w;
+  assert_int_equal(s24_weights_load_dense(&dev, a, 4, 4, &w), S24_OK);
+  assert_int_equal(w.row_tiles, 2);
+  assert_int_equal(w.tile_first[1] - w.tile_first[0], w.tile_first[2] - w.tile_first[1]);
+  int32_t c[16];
+  assert_int_equal(s24_gemm(&dev, &w, b, 4, NULL, c), S24_OK);
+  event_t want[40];
+  size_t nw = 0;
+  // all 4 tiles fit the feed window (2x2: 6 tiles): queued before START, weights of row tile
+  // 0 twice, then of row tile 1 twice
+  for (int q = 0; q < 4; q++) {
+    want[nw++] = (event_t){EV_SW, S24_PORT_W, 1};
+    want[nw++] = (event_t){EV_SW, S24_PORT_A, 1};
+  }
+  want[nw++] = (event_t){EV_WR, S24_REG_CFG_BEATS, 1};
+  want[nw++] = (event_t){EV_WR, S24_REG_CFG_TILES, 4};  // 2 row tiles x 2 column tiles
+  want[nw++] = (event_t){EV_WR, S24_REG_CTRL, S24_CTRL_START_MASK};
+  want[nw++] = (event_t){EV_RD, S24_REG_ERR, 0};
+  for (int q = 0; q < 4; q++) want[nw++] = (event_t){EV_SR, S24_PORT_R, 2};
+  want[nw++] = (event_t){EV_RD, S24_REG_STATUS, S24_STATUS_DONE_MASK};
+  want[nw++] = (event_t){EV_RD, S24_REG_CNT_CYCLES, 30};
+  want[nw++] = (event_t){EV_RD, S24_REG_CNT_BEATS, 0};
+  want[nw++] = (event_t){EV_RD, S24_REG_CNT_STALL_W, 0};
+  want[nw++] = (event_t){EV_RD, S24_REG_CNT_STALL_A, 0};
+  want[nw++] = (event_t){EV_RD, S24_REG_CNT_STALL_R, 0};
+  want[nw++] = (event_t){EV_RD, S24_REG_CNT_TILES_OUT, 4};
+  expect_log(want, nw);
+  for (int q = 0; q < 4; q++) {  // the weight beats of the right row tile
+    assert_int_equal(g.word0[2 * q], w.beats[w.tile_first[q / 2] * w.w_words]);
+  }
+  for (size_t i = 0; i < 4; i++) {  // tile q = 2 * row tile + column tile
+    for (size_t j = 0; j < 4; j++) {
+      const uint32_t q = (uint32_t)(2 * (i / 2) + j / 2);
+      assert_int_equal(c[i * 4 + j], (int32_t)(100 * q + 10 * (i % 2) + j % 2));
+    }
+  }
+  s24_counters_t cnt;
+  assert_int_equal(s24_dev_counters(&dev, &cnt), S24_OK);
+  assert_int_equal(cnt.jobs, 1);
+  assert_int_equal(cnt.tiles, 4);
+  assert_int_equal(cnt.cycles, 30);
+  const s24_array_t hw = {2, 2, 2, 4};
+  s24_gemm_cycles_t pred;
+  assert_int_equal(s24_gemm_cycles_dense(hw, a, 4, 4, 4, &pred), S24_OK);
+  assert_int_equal(pred.jobs, 1);
+  assert_int_equal(pred.tiles, 4);
+  s24_weights_free(&w);
+
+  // row 2 dense: row tile 1 takes 2 beats, row tile 0 one: two jobs of 2 tiles each
+  a[9] = 3;
+  a[11] = -1;
+  g.r_beats = rbeats;
+  g.nlog = 0;
+  assert_int_equal(s24_weights_load_dense(&dev, a, 4, 4, &w), S24_OK);
+  assert_int_equal(w.tile_first[1] - w.tile_first[0], 1);
+  assert_int_equal(w.tile_first[2] - w.tile_first[1], 2);
+  assert_int_equal(s24_gemm(&dev, &w, b, 4, NULL, c), S24_OK);
+  nw = 0;
+  for (uint32_t job = 0; job < 2; job++) {
+    for (int q = 0; q < 2; q++) {
+      want[nw++] = (event_t){EV_SW, S24_PORT_W, job + 1};
+      want[nw++] = (event_t){EV_SW, S24_PORT_A, job + 1};
+    }
+    want[nw++] = (event_t){EV_WR, S24_REG_CFG_BEATS, job + 1};
+    want[nw++] = (event_t){EV_WR, S24_REG_CFG_TILES, 2};
+    want[nw++] = (event_t){EV_WR, S24_REG_CTRL, S24_CTRL_START_MASK};
+    want[nw++] = (event_t){EV_RD, S24_REG_ERR, 0};
+    for (int q = 0; q < 2; q++) want[nw++] = (event_t){EV_SR, S24_PORT_R, 2};
+    want[nw++] = (event_t){EV_RD, S24_REG_STATUS, S24_STATUS_DONE_MASK};
+    want[nw++] = (event_t){EV_RD, S24_REG_CNT_CYCLES, 30};
+    want[nw++] = (event_t){EV_RD, S24_REG_CNT_BEATS, 0};
+    want[nw++] = (event_t){EV_RD, S24_REG_CNT_STALL_W, 0};
+    want[nw++] = (event_t){EV_RD, S24_REG_CNT_STALL_A, 0};
+    want[nw++] = (event_t){EV_RD, S24_REG_CNT_STALL_R, 0};
+    want[nw++] = (event_t){EV_RD, S24_REG_CNT_TILES_OUT, 4};
+  }
+  expect_log(want, nw);
+  for (size_t i = 0; i < 4; i++) {  // same tile order across the two jobs
+    for (size_t j = 0; j < 4; j++) {
+      const uint32_t q = (uint32_t)(2 * (i / 2) + j / 2);
+      assert_int_equal(c[i * 4 + j], (int32_t)(100 * q + 10 * (i % 2) + j % 2));
+    }
+  }
+  assert_int_equal(s24_dev_counters(&dev, &cnt), S24_OK);
+  assert_int_equal(cnt.jobs, 2);
+  assert_int_equal(cnt.cycles, 60);  // summed over the jobs
+  assert_int_equal(s24_gemm_cycles_dense(hw, a, 4, 4, 4, &pred), S24_OK);
+  assert_int_equal(pred.jobs, 2);
+  assert_int_equal(pred.tiles, 4);
+  s24_weights_free(&w);
+}
+
+// The job-size caps of the planning rule: CFG_TILES <= 2^32 - 1, busy cycles < 2^31.
+static void job_plan_caps(void **state) {
+  (void)state;
+  const s24_array_t hw = {8, 8, 2, 4};
+  const uint64_t same[5] = {7, 7, 7, 7, 7}, mixed[4] = {7, 7, 9, 7};
+  assert_int_equal(s24_plan_next_job(hw, same, 5, 3), 5);
+  assert_int_equal(s24_plan_next_job(hw, mixed, 4, 3), 2);
+  assert_int_equal(s24_plan_next_job(hw, mixed + 2, 2, 3), 1);
+  assert_int_equal(s24_plan_next_job(hw, same, 0, 3), 0);
+  assert_int_equal(s24_plan_next_job(hw, NULL, 5, 3), 0);
+  // CFG_TILES: 2^31 column tiles leave room for one row tile per job; 2^31 - 1 for two
+  assert_int_equal(s24_job_max_row_tiles(hw, 1, 1ull << 31), 1);
+  assert_int_equal(s24_job_max_row_tiles(hw, 1, (1ull << 31) - 1) * ((1ull << 31) - 1) <=
+                       UINT32_MAX, 1);
+  // busy cycles: tiles of 2^29 beats, (T - 1) * 2^29 + 2^29 + 21 < 2^31 holds up to T = 3
+  assert_int_equal(s24_job_max_row_tiles(hw, 1ull << 29, 1), 3);
+  assert_int_equal(s24_job_max_row_tiles(hw, 1ull << 30, 1), 1);
+  assert_int_equal(s24_job_max_row_tiles(hw, UINT32_MAX, 1), 1);  // alone it runs anyway
+  const uint64_t big[3] = {1ull << 29, 1ull << 29, 1ull << 29};
+  assert_int_equal(s24_plan_next_job(hw, big, 3, 2), 1);  // 2 tiles per row tile: 1 fits
+  s24_cycles_t cy;
+  const uint64_t most = s24_job_max_row_tiles(hw, 100, 5);
+  assert_int_equal(s24_core_cycles(8, 8, 100, most * 5, &cy), S24_OK);
+  assert_true(cy.busy_cycles < S24_JOB_CYCLES_LIMIT);
+  assert_int_equal(s24_core_cycles(8, 8, 100, (most + 1) * 5, &cy), S24_OK);
+  assert_true(cy.busy_cycles >= S24_JOB_CYCLES_LIMIT);
+  assert_int_equal(s24_job_max_row_tiles(hw, 0, 5), 0);
+  assert_int_equal(s24_job_max_row_tiles(hw, 100, 0), 0);
+}
+
 // ------------------------------------------------------------------------------ software device
 static void swdev_flags_tlast_bad_cfg_and_unmapped(void **state) {
   (void)state;
@@ -648,6 +797,8 @@ int main(void) {
       cmocka_unit_test(misplaced_result_tlast_is_hw_error),
       cmocka_unit_test(clear_errors_and_reset_sequences),
       cmocka_unit_test(inflight_window_is_respected),
+      cmocka_unit_test(equal_beat_row_tiles_share_one_job),
+      cmocka_unit_test(job_plan_caps),
       cmocka_unit_test(swdev_flags_tlast_bad_cfg_and_unmapped),
       cmocka_unit_test(uio_gemm_through_fifo_windows_is_bit_exact),
       cmocka_unit_test(uio_open_errors_are_clean),
