@@ -256,12 +256,35 @@ def parse_pnr(out, what):
                    "logic_ns": round(logic, 2), "routing_ns": round(total - logic, 2),
                    "cells": [start] + [c for c in cells if c != start], "nets": nets,
                    "max_route_ns": round(max((s["delay"] for s in steps if s["type"] == "routing"), default=0), 2)}
-    with open(os.path.join(out, "pnr.log"), errors="replace") as f:
-        log = f.read()
-    m = re.search(r"Critical path report for clock '[^']*' \(posedge -> posedge\):\n(.*?)\nInfo: [0-9.]+ ns logic",
-                  log, re.S)
     return {"fmax_mhz": round(min(fmax), 2), "util": util, "critical": summary,
-            "critical_text": m.group(1) if m else ""}
+            "critical_text": compact_path(crit["path"]) if crit else ""}
+
+
+def compact_path(steps):
+    """nextpnr's critical path as text, one line per step, carry-chain hops folded into one line."""
+    lines, total, carry, carry_ns = [], 0.0, 0, 0.0
+    for s in steps:
+        total += s["delay"]
+        in_carry = ("CCU2" in s["to"]["cell"] and s["delay"] < 0.1 and s["type"] in ("logic", "routing")
+                    and "CCU2" in s["from"]["cell"])
+        if in_carry:
+            carry += 1
+            carry_ns += s["delay"]
+            continue
+        if carry:
+            lines.append(f"{'carry':>8} {carry_ns:5.2f} {total - s['delay']:6.2f}  ({carry} carry-chain hops)")
+            carry, carry_ns = 0, 0.0
+        if s["type"] == "routing" and s["delay"] == 0.0:
+            continue
+        where = s.get("net") or f"{s['to']['cell']}.{s['to']['port']}"
+        if s["type"] == "routing":
+            where = f"net {s.get('net', '')} -> {s['to']['cell']}.{s['to']['port']}"
+        elif s["type"] == "logic":
+            where = f"cell {s['from']['cell']} ({s['from']['port']} -> {s['to']['port']})"
+        else:
+            where = f"{s['from']['cell']}.{s['from']['port']}"
+        lines.append(f"{s['type']:>8} {s['delay']:5.2f} {total:6.2f}  {where}")
+    return "\n".join([f"{'type':>8} {'ns':>5} {'total':>6}  where"] + lines)
 
 
 # ------------------------------------------------------------------------------------------
@@ -412,6 +435,14 @@ def tool_versions(args):
     return v
 
 
+def small_overhead(ecp, size):
+    sp, de = ecp.get((4, 2, 4)), ecp.get((4, 2, 2))
+    if size == 4 or not sp or not de:
+        return ""
+    over = 100.0 * (sp["luts"] - de["luts"]) / de["luts"]
+    return f" (4x4: {sp['luts']} vs {de['luts']} = {over:+.1f}%, {'within' if over <= 30.0 else 'over'} the target)"
+
+
 def endpoint(cell, side):
     if cell.startswith("u_core."):
         return "`" + cell[len("u_core."):] + "`"
@@ -520,7 +551,7 @@ def write_report(jobs, args, versions, elapsed):
                  f"(target 2.0x): **{'reached' if ratio >= 2.0 - 1e-9 else 'missed'}**.")
         L.append(f"- LUT overhead of the sparse array vs dense with the same DSP count ({size}x{size}, 2:4 vs 2:2): "
                  f"{sp['luts']} vs {de['luts']} LUTs = **{over:+.1f}%** (target <= 30%): "
-                 f"**{'reached' if over <= 30.0 else 'missed'}**.")
+                 f"**{'reached' if over <= 30.0 else 'missed'}**" + small_overhead(ecp, size) + ".")
     e824 = ecp.get((8, 2, 4))
     if e824 and e824["fmax"]:
         L.append(f"- ECP5-85 (-8) Fmax of the 8x8 2:4 array: **{e824['fmax']:.1f} MHz** (target >= 150 MHz): "
@@ -548,15 +579,14 @@ def write_report(jobs, args, versions, elapsed):
              "driving a core input port (start, cfg, valid, data), i.e. it is a port-to-register path of the core; "
              "`harness (core output)` means it ends at a signature flop.")
     L.append("")
-    if e824 is not None:
-        r = ok.get(("ecp5", "s24_core", 8, 2, 4))
+    for (size, n, m) in ((8, 2, 4), (8, 2, 2)):
+        r = ok.get(("ecp5", "s24_core", size, n, m))
         if r and "pnr" in r and r["pnr"]["critical_text"]:
-            L.append("Critical path of the 8x8 2:4 array, as nextpnr reports it:")
+            L.append(f"Critical path of the {size}x{size} {n}:{m} array, step by step from nextpnr's JSON report "
+                     "(cell names are Yosys's: they carry the RTL signal they come from):")
             L.append("")
             L.append("```")
-            L.append("\n".join(l.replace("Info: ", "", 1) for l in r["pnr"]["critical_text"].splitlines()
-                               if "Defined in" not in l and not re.match(r"Info:\s+/", l)
-                               and not re.match(r"Info:\s+\S+\.v:", l)))
+            L.append(r["pnr"]["critical_text"])
             L.append("```")
             L.append("")
             L.append("Post-route utilisation (core + harness): " + ", ".join(
