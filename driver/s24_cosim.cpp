@@ -12,7 +12,7 @@
 
 namespace {
 
-constexpr uint64_t kNsPerCycle = 10;      // 100 MHz nominal clock
+constexpr uint64_t kNsPerCycle = S24_COSIM_NS_PER_CYCLE;
 constexpr uint64_t kAxilMaxCycles = 1000; // an AXI4-Lite response later than this is a hang
 
 // One stream as a queue of beats (words each) with TLAST flags.

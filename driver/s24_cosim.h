@@ -12,6 +12,9 @@
 #ifndef S24_COSIM_H_
 #define S24_COSIM_H_
 
+/** Simulated time of one clock cycle (100 MHz nominal). */
+#define S24_COSIM_NS_PER_CYCLE 10u
+
 #include <stdint.h>
 
 #include "s24_drv.h"

@@ -61,26 +61,47 @@ static s24_status_t gemm_model(const s24_gemm_job_t *j, FILE *stats, s24_where_t
   return S24_OK;
 }
 
+uint64_t s24_rtl_timeout_ns(const s24_dev_t *dev, size_t k) {
+  const s24_hw_info_t *hw = &dev->hw;
+  const uint64_t groups = ((uint64_t)k + hw->sparse_m - 1) / hw->sparse_m;
+  const uint64_t beats = groups * ((hw->sparse_m + hw->sparse_n - 1) / hw->sparse_n);
+  uint64_t period = beats;
+  if (period < hw->rows) period = hw->rows;
+  if (period < hw->cols) period = hw->cols;
+  const uint64_t cycles = (dev->inflight_tiles + 1) * period + hw->rows + hw->cols + 5;
+  return 4 * cycles * S24_COSIM_NS_PER_CYCLE + 1000000u;
+}
+
+s24_status_t s24_rtl_open(const char *trace_path, size_t k_max, s24_cosim_t **sim,
+                          s24_dev_t *dev, char *err, size_t errlen) {
+  if (sim == NULL || dev == NULL || err == NULL || errlen == 0) return S24_ERR_ARG;
+  s24_cosim_opts_t opts = {.trace_path = trace_path};  // ideal streams, the default build
+  s24_seam_t seam;
+  *sim = NULL;
+  s24_status_t st = s24_cosim_open(&opts, sim, &seam);
+  if (st != S24_OK) {
+    snprintf(err, errlen, "cannot start the co-simulation%s%s: %s",
+             trace_path ? ": trace file " : "", trace_path ? trace_path : "", s24_strerror(st));
+    return st;
+  }
+  st = s24_dev_open(dev, &seam);
+  if (st != S24_OK) {
+    snprintf(err, errlen, "cannot open the simulated device: %s", s24_strerror(st));
+    s24_cosim_close(*sim);
+    *sim = NULL;
+    return st;
+  }
+  dev->timeout_ns = s24_rtl_timeout_ns(dev, k_max);
+  return S24_OK;
+}
+
 // The Verilated s24_top (default 8x8 2:4 build) through the host driver (driver/s24_drv.h).
 static s24_status_t gemm_rtl(const s24_gemm_job_t *j, FILE *stats, s24_where_t *where,
                              char *err, size_t errlen) {
-  s24_cosim_opts_t opts = {.trace_path = j->trace_path};
   s24_cosim_t *sim = NULL;
-  s24_seam_t seam;
   s24_dev_t dev;
-  s24_status_t st = s24_cosim_open(&opts, &sim, &seam);
-  if (st != S24_OK) {
-    snprintf(err, errlen, "cannot start the co-simulation%s%s: %s",
-             j->trace_path ? ": trace file " : "", j->trace_path ? j->trace_path : "",
-             s24_strerror(st));
-    return st;
-  }
-  st = s24_dev_open(&dev, &seam);
-  if (st != S24_OK) {
-    snprintf(err, errlen, "cannot open the simulated device: %s", s24_strerror(st));
-    s24_cosim_close(sim);
-    return st;
-  }
+  s24_status_t st = s24_rtl_open(j->trace_path, j->k, &sim, &dev, err, errlen);
+  if (st != S24_OK) return st;
   if (j->a_dense != NULL) {
     st = s24_gemm_dense(&dev, j->a_dense, j->m_rows, j->k, j->b, j->n_cols, j->c0, j->c);
   } else {

@@ -8,6 +8,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "s24_cosim.h"
+#include "s24_drv.h"
 #include "s24_model.h"
 
 #ifdef __cplusplus
@@ -56,6 +58,18 @@ S24_WARN_UNUSED s24_status_t s24_backend_check(s24_backend_t b, char *err, size_
 S24_WARN_UNUSED s24_status_t s24_backend_gemm(s24_backend_t b, const s24_gemm_job_t *job,
                                               FILE *stats, s24_where_t *where, char *err,
                                               size_t errlen);
+
+/** Opens the Verilated s24_top (trace_path: FST file or NULL) and the device on it, with every
+ *  wait on the hardware bounded by s24_rtl_timeout_ns(dev, k_max): a stuck simulation fails
+ *  with S24_ERR_TIMEOUT in seconds, not after 10^8 simulated cycles. On failure nothing stays
+ *  open; err says which step failed. */
+S24_WARN_UNUSED s24_status_t s24_rtl_open(const char *trace_path, size_t k_max,
+                                          s24_cosim_t **sim, s24_dev_t *dev, char *err,
+                                          size_t errlen);
+/** The longest legitimate wait of an rtl GEMM with reduction length k, in simulated ns: the
+ *  feed window plus one tile of the densest possible job (every group at its most beats),
+ *  fill and drain (docs/architecture.md §3-4), times 4, plus 1 ms for register traffic. */
+uint64_t s24_rtl_timeout_ns(const s24_dev_t *dev, size_t k);
 
 #ifdef __cplusplus
 }
