@@ -3,11 +3,14 @@
 // Exit status: 0 success, 1 bad input data or I/O failure, 2 bad usage or unavailable backend.
 // Every error is one line `sparse24: error: <file or command>: <what>` on stderr, and no
 // output file is created or modified unless the whole command succeeds.
+#define _XOPEN_SOURCE 700  // realpath (same_path)
+
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "backend.h"
 #include "bench.h"
@@ -395,6 +398,34 @@ static int cmd_prune(int argc, char **argv) {
   return rc;
 }
 
+// Whether two command-line paths name one file, existing or not: the same inode, or else the
+// same canonical directory and the same last component ("x.npy" and "./x.npy" are one file).
+static int same_path(const char *x, const char *y) {
+  struct stat sx, sy;
+  const int ex = stat(x, &sx) == 0, ey = stat(y, &sy) == 0;
+  if (ex && ey) return sx.st_dev == sy.st_dev && sx.st_ino == sy.st_ino;
+  if (ex != ey) return 0;
+  char cx[4096], cy[4096], bx[4096], by[4096];
+  const char *px[2] = {x, y};
+  char *canon[2] = {cx, cy}, *base[2] = {bx, by};
+  for (int i = 0; i < 2; i++) {
+    const char *slash = strrchr(px[i], '/');
+    char dir[4096];
+    if (strlen(px[i]) >= sizeof dir) return strcmp(x, y) == 0;
+    if (slash == NULL) {
+      strcpy(dir, ".");
+      strcpy(base[i], px[i]);
+    } else {
+      memcpy(dir, px[i], (size_t)(slash - px[i]));
+      dir[slash - px[i]] = '\0';
+      if (dir[0] == '\0') strcpy(dir, "/");
+      strcpy(base[i], slash + 1);
+    }
+    if (realpath(dir, canon[i]) == NULL) return strcmp(x, y) == 0;
+  }
+  return strcmp(cx, cy) == 0 && strcmp(bx, by) == 0;
+}
+
 static int cmd_compress(int argc, char **argv) {
   args_t a;
   int rc = parse_args("compress", argc, argv, O_VALUES | O_META | O_PATTERN, 1, &a);
@@ -405,7 +436,7 @@ static int cmd_compress(int argc, char **argv) {
   if (a.npos != 1) return err_usage("compress", "expected one input file");
   if (!(a.given & O_VALUES)) return err_usage("compress", "missing --values V.npy");
   if (!(a.given & O_META)) return err_usage("compress", "missing --meta MD.npy");
-  if (strcmp(opt_val(&a, O_VALUES), opt_val(&a, O_META)) == 0) {
+  if (same_path(opt_val(&a, O_VALUES), opt_val(&a, O_META))) {
     return err_usage("compress", "--values and --meta name the same file");
   }
   const char *in = a.pos[0];
@@ -510,6 +541,20 @@ static int cmd_gemm(int argc, char **argv) {
   if (!(a.given & O_OUT)) return err_usage("gemm", "missing -o C.npy");
   if ((a.given & O_TRACE) && be != S24_BACKEND_RTL) {
     return err_usage("gemm", "--trace needs --backend rtl");
+  }
+  if (a.given & O_TRACE) {  // the trace is written as the simulation runs: never over a file in use
+    const char *trace = opt_val(&a, O_TRACE);
+    const char *used[6] = {opt_val(&a, O_OUT)};
+    size_t nused = 1;
+    for (int i = 0; i < a.npos; i++) used[nused++] = a.pos[i];
+    if (a.given & O_VALUES) used[nused++] = opt_val(&a, O_VALUES);
+    if (a.given & O_META) used[nused++] = opt_val(&a, O_META);
+    if (a.given & O_C0) used[nused++] = opt_val(&a, O_C0);
+    for (size_t i = 0; i < nused; i++) {
+      if (used[i] != NULL && same_path(trace, used[i])) {
+        return err_usage("gemm", "--trace %s names a file the command reads or writes", trace);
+      }
+    }
   }
   size_t k = 0;
   if (compressed && (rc = get_k("gemm", &a, p, &k)) != 0) return rc;

@@ -213,6 +213,14 @@ expect_err k_not_multiple_opt 2 'decompress: --k 10 is not a multiple of m = 4' 
 expect_err stats_on_prune 2 "prune: unknown option '--stats'" 'o.npy' "$S24" prune pr.npy -o o.npy --stats
 expect_err same_outputs 2 'compress: --values and --meta name the same file' 'keep.npy' \
   "$S24" compress Ap.npy --values keep.npy --meta keep.npy
+expect_err same_outputs_spelled_apart 2 'compress: --values and --meta name the same file' 'keep.npy' \
+  "$S24" compress Ap.npy --values keep.npy --meta ./keep.npy
+expect_err same_outputs_new_file 2 'compress: --values and --meta name the same file' 'new1.npy' \
+  "$S24" compress Ap.npy --values new1.npy --meta "$PWD/new1.npy"
+expect_err trace_over_input 2 'names a file the command reads or writes' 'B_4.npy Ap.npy keep.npy' \
+  "$S24" gemm Ap.npy B_4.npy -o keep.npy --backend rtl --trace ./B_4.npy
+expect_err trace_over_output 2 'names a file the command reads or writes' 'keep.npy' \
+  "$S24" gemm Ap.npy B_4.npy -o keep.npy --backend rtl --trace keep.npy
 expect_err no_command 2 'no command given' '' "$S24"
 expect_err unknown_command 2 "unknown command 'frob'" '' "$S24" frob
 expect_err bench_shape 2 "bench: invalid --shape '4x4'" '' "$S24" bench --shape 4x4
