@@ -13,6 +13,7 @@ Writes <out>/report.md, <out>/results.json and one folder of logs per run. Stand
 import argparse
 import concurrent.futures
 import datetime
+import hashlib
 import json
 import os
 import re
@@ -187,6 +188,8 @@ def run_job(job, args, files, incdirs):
         top_files = files + [f for f in extra if f not in files]
     values = dict(read=read_cmd(top_files, incdirs), hierarchy=hier_cmd(job.top, job.params()),
                   top=job.top, wrap=os.path.join(SYNTH, "s24_fmax_wrap.v"), chparam=chparam(job.params()))
+    with open(os.path.join(out, "rtl.sha256"), "w") as f:   # the exact sources this run read
+        f.write(rtl_digest(top_files) + "\n")
     script = render_script(f"{job.target}_core", out, **values)
     yosys(script, out, "yosys.log", what)
     if job.pnr and job.target == "ecp5":
@@ -208,11 +211,28 @@ def run_job(job, args, files, incdirs):
     return collect(job, out)
 
 
+def rtl_digest(files):
+    h = hashlib.sha256()
+    for p in files:
+        with open(p, "rb") as f:
+            h.update(os.path.basename(p).encode() + b"\0" + f.read())
+    for inc in sorted(os.listdir(os.path.join(REPO, "rtl"))):
+        if inc.endswith(".vh"):
+            with open(os.path.join(REPO, "rtl", inc), "rb") as f:
+                h.update(inc.encode() + b"\0" + f.read())
+    return h.hexdigest()[:12]
+
+
 def collect(job, out):
     """The result of one run, read back from the files its tools wrote in out."""
     what = job.label()
     res = {"target": job.target, "top": job.top, "rows": job.rows, "cols": job.cols,
            "n": job.n, "m": job.m}
+    try:
+        with open(os.path.join(out, "rtl.sha256")) as f:
+            res["rtl"] = f.read().strip()
+    except OSError:
+        res["rtl"] = "unknown"
     res["cells"] = cell_counts(os.path.join(out, "stat.json"), job.top)
     res["latches"] = read_int(os.path.join(out, "latches.txt"), r"(\d+) objects", what)
     res["check_problems"] = read_int(os.path.join(out, "check.txt"), r"Found and reported (\d+) problems", what)
@@ -435,6 +455,15 @@ def tool_versions(args):
     return v
 
 
+def git_head():
+    try:
+        p = subprocess.run(["git", "-C", REPO, "rev-parse", "--short", "HEAD"], capture_output=True, text=True,
+                           timeout=60)
+        return p.stdout.strip() or "unknown"
+    except (OSError, subprocess.TimeoutExpired):
+        return "unknown"
+
+
 def small_overhead(ecp, size):
     sp, de = ecp.get((4, 2, 4)), ecp.get((4, 2, 2))
     if size == 4 or not sp or not de:
@@ -458,6 +487,12 @@ def write_report(jobs, args, versions, elapsed):
              f"in {elapsed / 60:.1f} min; {sum(1 for j in jobs if j.result)} of {len(jobs)} runs succeeded.")
     L.append("")
     L.append("Tools: " + "; ".join(f"{k}: `{v}`" for k, v in versions.items()) + ".")
+    L.append("")
+    digests = sorted({j.result.get("rtl", "unknown") for j in jobs if j.result})
+    L.append(f"RTL: git commit `{git_head()}`; sources digest (sha256 of the rtl/s24.f files and rtl/*.vh "
+             f"as read by each run): " + ", ".join(f"`{d}`" for d in digests) +
+             (" — **WARNING: the runs read different RTL versions (the sources changed during the run); "
+              "rerun `make synth`**" if len(digests) > 1 else " (the same for every run)") + ".")
     L.append("")
     L.append("Conventions: *MACs/cycle* = effective dense-equivalent MACs per clock = R·C·m (one group of m "
              "k-values per PE per step; a dense A on a 2:4 core takes two steps per group). *LUTs* on ECP5 = "
