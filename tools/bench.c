@@ -347,6 +347,20 @@ int s24_perf_bench_main(int argc, char **argv) {
   for (int i = 2; i < argc; i++) {
     const char *o = argv[i];
     const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+    // "--opt=value" is "--opt value" (as for every other subcommand)
+    char name[32];
+    const char *eq = strchr(o, '=');
+    int inl = 0;
+    if (strncmp(o, "--", 2) == 0 && eq != NULL && (size_t)(eq - o) < sizeof name) {
+      memcpy(name, o, (size_t)(eq - o));
+      name[eq - o] = '\0';
+      o = name;
+      v = eq + 1;
+      inl = 1;
+    }
+    if (inl && (strcmp(o, "--help") == 0 || strcmp(o, "--model-only") == 0)) {
+      return fail_msg(EXIT_USAGE, "option %s takes no value", o);
+    }
     if (strcmp(o, "--help") == 0 || strcmp(o, "-h") == 0) {
       fputs(s24_perf_bench_usage, stdout);
       return 0;
@@ -355,13 +369,13 @@ int s24_perf_bench_main(int argc, char **argv) {
     } else if (strcmp(o, "--out") == 0) {
       if (v == NULL || *v == '\0') return fail_msg(EXIT_USAGE, "--out needs a directory");
       dir = v;
-      i++;
+      i += !inl;
     } else if (strcmp(o, "--first") == 0) {
       if (!parse_u64(v, &first) || first == 0 || first > NUM_SHAPES) {
         return fail_msg(EXIT_USAGE, "invalid --first '%s' (1 to %zu)", v ? v : "",
                         (size_t)NUM_SHAPES);
       }
-      i++;
+      i += !inl;
     } else if (strcmp(o, "--array") == 0) {
       char tail = 0;
       if (v == NULL || sscanf(v, "%u:%u:%u:%u%c", &arr.rows, &arr.cols, &arr.sparse_n,
@@ -370,10 +384,10 @@ int s24_perf_bench_main(int argc, char **argv) {
         return fail_msg(EXIT_USAGE, "invalid --array '%s' (R:C:n:m, e.g. 8:16:2:4)", v ? v : "");
       }
       have_array = 1;
-      i++;
+      i += !inl;
     } else if (strcmp(o, "--seed") == 0) {
       if (!parse_u64(v, &seed)) return fail_msg(EXIT_USAGE, "invalid --seed '%s'", v ? v : "");
-      i++;
+      i += !inl;
     } else {
       return fail_msg(EXIT_USAGE, "unknown option '%s' (see sparse24 bench --help)", o);
     }

@@ -630,7 +630,9 @@ static int cmd_gemm(int argc, char **argv) {
     goto done;
   }
   if (st != S24_OK) {
-    rc = err_file(apath, "%s", msg);
+    // an I/O failure of the rtl backend is the trace file's; anything else concerns A
+    const int trace_io = st == S24_ERR_IO && job.trace_path != NULL;
+    rc = err_file(trace_io ? job.trace_path : apath, "%s", msg);
     goto done;
   }
   if ((rc = save(opt_val(&a, O_OUT), S24_NPY_I32, m, n, c)) != 0) goto done;
@@ -674,7 +676,10 @@ static int cmd_bench(int argc, char **argv) {
   int speed = 0;
   for (int i = 2; i < argc; i++) {
     for (size_t o = 0; o < sizeof kSpeedOpts / sizeof kSpeedOpts[0]; o++) {
-      if (strcmp(argv[i], kSpeedOpts[o]) == 0) speed = 1;
+      const size_t len = strlen(kSpeedOpts[o]);  // "--opt" or "--opt=value"
+      if (strncmp(argv[i], kSpeedOpts[o], len) == 0 && (argv[i][len] == '\0' || argv[i][len] == '=')) {
+        speed = 1;
+      }
     }
   }
   if (!speed) return s24_perf_bench_main(argc, argv);

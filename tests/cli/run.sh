@@ -219,11 +219,17 @@ expect_err same_outputs_new_file 2 'compress: --values and --meta name the same 
   "$S24" compress Ap.npy --values new1.npy --meta "$PWD/new1.npy"
 expect_err trace_over_input 2 'names a file the command reads or writes' 'B_4.npy Ap.npy keep.npy' \
   "$S24" gemm Ap.npy B_4.npy -o keep.npy --backend rtl --trace ./B_4.npy
+expect_err trace_unwritable 1 'sparse24: error: nodir/t.fst: cannot start the co-simulation' 'keep.npy' \
+  "$S24" gemm Ap.npy B_4.npy -o keep.npy --backend rtl --trace nodir/t.fst
 expect_err trace_over_output 2 'names a file the command reads or writes' 'keep.npy' \
   "$S24" gemm Ap.npy B_4.npy -o keep.npy --backend rtl --trace keep.npy
 expect_err no_command 2 'no command given' '' "$S24"
 expect_err unknown_command 2 "unknown command 'frob'" '' "$S24" frob
 expect_err bench_shape 2 "bench: invalid --shape '4x4'" '' "$S24" bench --shape 4x4
+run bench_opt_equals "$S24" bench --first=1 --model-only --out=bench_eq
+same bench_opt_equals_csv "head -n1 bench_eq/results.csv" "echo shape,m,k,n,pattern,array,cycles_sparse,cycles_dense,speedup,utilization,source"
+run bench_speed_opt_equals "$S24" bench --reps=1 --shape=8x16x4
+expect_err bench_flag_value 2 'bench: option --model-only takes no value' '' "$S24" bench --model-only=1
 
 # nothing but the expected files in the work directory: no stray outputs or temp files
 same no_stray_files "ls -A | grep -E '^(o|nv|nm)\.npy$|\.tmp\.' || true" "true"
