@@ -69,6 +69,7 @@ module tb_s24_core_iv;
       $finish;
     end
     if (!$value$plusargs("seed=%d", seed)) seed = 1;
+    $display("tb_s24_core_iv: vectors %0s, backpressure +seed=%0d", vec, seed);
     $sformat(path, "%0s/sizes.hex", vec); $readmemh(path, sizes);
     $sformat(path, "%0s/jobs.hex", vec);  $readmemh(path, jobs, 0, sizes[0] - 1);
     $sformat(path, "%0s/w.hex", vec);     $readmemh(path, wmem, 0, sizes[1] - 1);
