@@ -5,7 +5,7 @@ Full run (`make synth`):   synth/s24_synth.py --out build/synth [--jobs 2] [--si
 Quick check (`make test`): synth/s24_synth.py --quick --out build/synth/quick
 
 Every Yosys run reads the simulators' file list (rtl/s24.f) through one of the scripts in synth/
-(*.ys, placeholders filled in here). Area comes from the core alone; Fmax from nextpnr-ecp5 on
+(*.ys, template fields filled in here). Area comes from the core alone; Fmax from nextpnr-ecp5 on
 LFE5UM-85F-8BG381 (CABGA381, speed grade 8) with the core inside synth/s24_fmax_wrap.v.
 Writes <out>/report.md, <out>/results.json and one folder of logs per run. Standard library only.
 """
