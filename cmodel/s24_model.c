@@ -278,3 +278,10 @@ s24_status_t s24_decompress(s24_pattern_t p, const int8_t *values, const uint8_t
   }
   return S24_OK;
 }
+
+uint64_t s24_rng_next(uint64_t *state) {
+  uint64_t z = (*state += 0x9E3779B97F4A7C15ull);
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}

@@ -51,6 +51,10 @@ typedef struct {
  *  of a row (group is then the row's last group); otherwise count is the slot in the group. */
 #define S24_WHERE_PADDING UINT32_MAX
 
+/** splitmix64, the project's one deterministic generator (tests, demo, bench): returns the
+ *  next 64-bit value and advances *state. Same sequence on every platform. */
+uint64_t s24_rng_next(uint64_t *state);
+
 /** Supported patterns: m in {4, 8} and 1 <= n < m (also m == 2, 1 <= n <= m for hw use). */
 int s24_pattern_ok(s24_pattern_t p);
 /** Parses "N:M" (e.g. "2:4"). */

@@ -72,12 +72,7 @@ typedef struct {
   uint64_t s;
 } rng_t;
 
-static uint64_t rnd(rng_t *r) {  // splitmix64
-  uint64_t z = (r->s += 0x9E3779B97F4A7C15ull);
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  return z ^ (z >> 31);
-}
+static uint64_t rnd(rng_t *r) { return s24_rng_next(&r->s); }
 
 static int fail_msg(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static int fail_msg(int code, const char *fmt, ...) {

@@ -14,13 +14,7 @@
 #define DEMO_N 64
 #define DEMO_SEED 0x5eed2024u
 
-// splitmix64: small, fixed, reproducible on every platform.
-static uint64_t next_u64(uint64_t *s) {
-  uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  return z ^ (z >> 31);
-}
+static uint64_t next_u64(uint64_t *s) { return s24_rng_next(s); }
 
 static int8_t clamp_i8(int32_t v) {
   return (int8_t)(v < -128 ? -128 : (v > 127 ? 127 : v));

@@ -19,12 +19,7 @@
 
 static uint64_t g_state;
 
-static uint64_t rnd(void) {
-  uint64_t z = (g_state += 0x9E3779B97F4A7C15ull);
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  return z ^ (z >> 31);
-}
+static uint64_t rnd(void) { return s24_rng_next(&g_state); }
 
 static size_t rnd_below(size_t n) { return (size_t)(rnd() % n); }
 

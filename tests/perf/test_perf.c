@@ -20,12 +20,7 @@ typedef struct {
   uint64_t s;
 } rng_t;
 
-static uint64_t rnd(rng_t *r) {  // splitmix64
-  uint64_t z = (r->s += 0x9E3779B97F4A7C15ull);
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  return z ^ (z >> 31);
-}
+static uint64_t rnd(rng_t *r) { return s24_rng_next(&r->s); }
 static uint32_t below(rng_t *r, uint32_t n) { return (uint32_t)(rnd(r) % n); }
 static int8_t rnd_i8(rng_t *r) { return (int8_t)(below(r, 256) - 128); }
 
