@@ -33,6 +33,15 @@ static void reset_state(s24_uio_t *u) {
   u->write_timeout_ns = DEFAULT_WRITE_TIMEOUT_NS;
 }
 
+// Resets the three FIFOs and records the depth of each TX FIFO (its vacancy when empty).
+static void fifo_reset(s24_uio_t *u) {
+  u->wr(u->ctx, S24_UIO_WIN_W, S24_FIFO_TDFR, S24_FIFO_RESET_KEY);
+  u->wr(u->ctx, S24_UIO_WIN_A, S24_FIFO_TDFR, S24_FIFO_RESET_KEY);
+  u->wr(u->ctx, S24_UIO_WIN_R, S24_FIFO_RDFR, S24_FIFO_RESET_KEY);
+  u->tx_depth[0] = u->rd(u->ctx, S24_UIO_WIN_W, S24_FIFO_TDFV);
+  u->tx_depth[1] = u->rd(u->ctx, S24_UIO_WIN_A, S24_FIFO_TDFV);
+}
+
 s24_status_t s24_uio_init_mmio(s24_uio_t *u, uint32_t (*rd)(void *, int, uint32_t),
                                void (*wr)(void *, int, uint32_t, uint32_t),
                                uint64_t (*now)(void *), void *ctx) {
@@ -43,6 +52,7 @@ s24_status_t s24_uio_init_mmio(s24_uio_t *u, uint32_t (*rd)(void *, int, uint32_
   u->wr = wr;
   u->now = now;
   u->ctx = ctx;
+  fifo_reset(u);
   return S24_OK;
 }
 
@@ -95,6 +105,7 @@ s24_status_t s24_uio_open(s24_uio_t *u, const char *dev_path) {
   u->wr = mm_wr;
   u->now = mono_ns;
   u->ctx = u;
+  fifo_reset(u);
   return S24_OK;
 }
 
@@ -120,6 +131,7 @@ static s24_status_t uio_stream_write(void *ctx, s24_port_t port, const uint32_t 
   const int win = port == S24_PORT_W ? S24_UIO_WIN_W : S24_UIO_WIN_A;
   if (n > (size_t)0x7FFFFF / 4 / words) return S24_ERR_UNSUPPORTED;  // TLR is 23 bits of bytes
   const uint32_t total = (uint32_t)(n * words);
+  if (total > u->tx_depth[port == S24_PORT_W ? 0 : 1]) return S24_ERR_UNSUPPORTED;  // never fits
   const uint64_t t0 = u->now(u->ctx);
   while (u->rd(u->ctx, win, S24_FIFO_TDFV) < total) {  // store-and-forward: room for it all
     if (u->now(u->ctx) - t0 > u->write_timeout_ns) return S24_ERR_TIMEOUT;

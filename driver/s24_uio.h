@@ -51,12 +51,15 @@ typedef struct {
   uint64_t (*now)(void *ctx);                                   /**< monotonic ns */
   void *ctx;
   uint64_t write_timeout_ns;  /**< wait for TX FIFO room; default 1 s */
+  uint32_t tx_depth[2];       /**< words the W / A TX FIFOs hold (TDFV right after reset) */
   int fd;                     /**< the /dev/uioN descriptor, -1 with a mock */
   volatile uint32_t *win[4];  /**< mapped windows */
   size_t win_len[4];
 } s24_uio_t;
 
-/** Opens /dev/uioN and maps its four windows (sizes from /sys/class/uio/uioN/maps/mapI/size).
+/** Opens /dev/uioN and maps its four windows (sizes from /sys/class/uio/uioN/maps/mapI/size),
+ *  then resets the three FIFOs and records the TX FIFO depths: a packet (one tile of beats)
+ *  larger than its FIFO is refused with S24_ERR_UNSUPPORTED at once, never waited for.
  *  S24_ERR_IO (nothing left open) if the device or a map is missing. */
 S24_WARN_UNUSED s24_status_t s24_uio_open(s24_uio_t *u, const char *dev_path);
 /** Uses caller-supplied window accessors instead of mmap (tests, other buses). */

@@ -768,6 +768,16 @@ static void uio_gemm_through_fifo_windows_is_bit_exact(void **state) {
   assert_int_equal(s24_gemm_compressed(&dev, p, vals, meta, M, K, b, N, NULL, got, &where),
                    S24_ERR_TIMEOUT);
   s24_uio_close(&u);
+  // TX FIFOs shallower than one tile of beats: refused at once, not waited for
+  m->tx_vacancy = 8;
+  assert_int_equal(s24_uio_init_mmio(&u, um_read, um_write, um_now, m), S24_OK);
+  s24_uio_seam(&u, &seam);
+  assert_int_equal(s24_dev_open(&dev, &seam), S24_OK);
+  dev.timeout_ns = UINT64_MAX / 4;  // a wait would hang the test: the refusal must come first
+  u.write_timeout_ns = UINT64_MAX / 4;
+  assert_int_equal(s24_gemm_compressed(&dev, p, vals, meta, M, K, b, N, NULL, got, &where),
+                   S24_ERR_UNSUPPORTED);
+  s24_uio_close(&u);
   s24_swdev_free(&m->dev);
   free(m);
 }
