@@ -615,6 +615,16 @@ void test_acc_wraparound_long_k() {
   std::printf("  acc_wraparound_long_k: K = %zu, C[0][0] = %" PRId32 " (wrapped)\n", pb.k, pb.c[0]);
 }
 
+// Configures a job and pulses start_i for one cycle (clocked with the checks of tick_checked).
+void pulse_start(uint32_t beats, uint32_t tiles) {
+  Vs24_core *d = g_tb->dut();
+  d->cfg_beats_i = beats;
+  d->cfg_tiles_i = tiles;
+  d->start_i = 1;
+  tick_checked();
+  d->start_i = 0;
+}
+
 void test_groups_zero_one_nonzero() {
   Problem pb = make_problem(2 * kR + 1, 30, 2 * kC - 1, kValExtreme, kDenZeroOne);
   finish_problem(pb);
@@ -634,11 +644,7 @@ void test_clear_mid_job() {
   finish_problem(pb);
   const Job job = make_job(pb);
   Vs24_core *d = g_tb->dut();
-  d->cfg_beats_i = job.beats;
-  d->cfg_tiles_i = job.tiles;
-  d->start_i = 1;
-  tick_checked();
-  d->start_i = 0;
+  pulse_start(job.beats, job.tiles);
   const unsigned n = static_cast<unsigned>(urand(5, 60));
   size_t wi = 0, ai = 0;
   for (unsigned i = 0; i < n; ++i) {  // stream some beats (valid held until taken), results unread
@@ -662,11 +668,7 @@ void test_start_zero_ignored() {
   Vs24_core *d = g_tb->dut();
   const uint32_t cfgs[2][2] = {{0, 3}, {3, 0}};
   for (const auto &cfg : cfgs) {
-    d->cfg_beats_i = cfg[0];
-    d->cfg_tiles_i = cfg[1];
-    d->start_i = 1;
-    tick_checked();
-    d->start_i = 0;
+    pulse_start(cfg[0], cfg[1]);
     for (int i = 0; i < 5; ++i) {
       g_tb->eval();
       if (d->busy_o || d->w_ready_o || d->a_ready_o || d->done_o)
@@ -684,11 +686,7 @@ void test_protocol_violation_caught() {
   finish_problem(pb);
   const Job job = make_job(pb);
   Vs24_core *d = g_tb->dut();
-  d->cfg_beats_i = job.beats;
-  d->cfg_tiles_i = job.tiles;
-  d->start_i = 1;
-  tick_checked();
-  d->start_i = 0;
+  pulse_start(job.beats, job.tiles);
   to_port(d->w_data_i, job.w[0]);
   d->w_valid_i = 1;  // no activations: the weight FIFO fills and w_ready_o drops
   for (int i = 0; i < 8; ++i) {

@@ -467,6 +467,30 @@ static void inflight_window_is_respected(void **state) {
   assert_int_equal(most, 2);
 }
 
+// Appends the seam traffic of one job of `tiles` tiles of `beats` beats on the 2x2 mock core
+// whose tiles all fit the feed window: every tile queued before START (one weight and one
+// activation packet each), START, the ERR check, one 2-row result tile per tile, DONE, then the
+// counters (the mock's CNT_CYCLES = 30, CNT_TILES_OUT = 4). Returns the new count.
+static size_t want_job(event_t *want, size_t nw, uint32_t beats, uint32_t tiles) {
+  for (uint32_t q = 0; q < tiles; q++) {
+    want[nw++] = (event_t){EV_SW, S24_PORT_W, beats};
+    want[nw++] = (event_t){EV_SW, S24_PORT_A, beats};
+  }
+  want[nw++] = (event_t){EV_WR, S24_REG_CFG_BEATS, beats};
+  want[nw++] = (event_t){EV_WR, S24_REG_CFG_TILES, tiles};
+  want[nw++] = (event_t){EV_WR, S24_REG_CTRL, S24_CTRL_START_MASK};
+  want[nw++] = (event_t){EV_RD, S24_REG_ERR, 0};
+  for (uint32_t q = 0; q < tiles; q++) want[nw++] = (event_t){EV_SR, S24_PORT_R, 2};
+  want[nw++] = (event_t){EV_RD, S24_REG_STATUS, S24_STATUS_DONE_MASK};
+  want[nw++] = (event_t){EV_RD, S24_REG_CNT_CYCLES, 30};
+  want[nw++] = (event_t){EV_RD, S24_REG_CNT_BEATS, 0};
+  want[nw++] = (event_t){EV_RD, S24_REG_CNT_STALL_W, 0};
+  want[nw++] = (event_t){EV_RD, S24_REG_CNT_STALL_A, 0};
+  want[nw++] = (event_t){EV_RD, S24_REG_CNT_STALL_R, 0};
+  want[nw++] = (event_t){EV_RD, S24_REG_CNT_TILES_OUT, 4};
+  return nw;
+}
+
 // Consecutive row tiles with equal beats run as ONE job of row tiles x column tiles (row tile
 // outer, column tile inner); a row tile with other beats starts a new job. The cycle model
 // (s24_gemm_cycles_dense) plans the same jobs.
@@ -500,22 +524,7 @@ static void equal_beat_row_tiles_share_one_job(void **state) {
   size_t nw = 0;
   // all 4 tiles fit the feed window (2x2: 6 tiles): queued before START, weights of row tile
   // 0 twice, then of row tile 1 twice
-  for (int q = 0; q < 4; q++) {
-    want[nw++] = (event_t){EV_SW, S24_PORT_W, 1};
-    want[nw++] = (event_t){EV_SW, S24_PORT_A, 1};
-  }
-  want[nw++] = (event_t){EV_WR, S24_REG_CFG_BEATS, 1};
-  want[nw++] = (event_t){EV_WR, S24_REG_CFG_TILES, 4};  // 2 row tiles x 2 column tiles
-  want[nw++] = (event_t){EV_WR, S24_REG_CTRL, S24_CTRL_START_MASK};
-  want[nw++] = (event_t){EV_RD, S24_REG_ERR, 0};
-  for (int q = 0; q < 4; q++) want[nw++] = (event_t){EV_SR, S24_PORT_R, 2};
-  want[nw++] = (event_t){EV_RD, S24_REG_STATUS, S24_STATUS_DONE_MASK};
-  want[nw++] = (event_t){EV_RD, S24_REG_CNT_CYCLES, 30};
-  want[nw++] = (event_t){EV_RD, S24_REG_CNT_BEATS, 0};
-  want[nw++] = (event_t){EV_RD, S24_REG_CNT_STALL_W, 0};
-  want[nw++] = (event_t){EV_RD, S24_REG_CNT_STALL_A, 0};
-  want[nw++] = (event_t){EV_RD, S24_REG_CNT_STALL_R, 0};
-  want[nw++] = (event_t){EV_RD, S24_REG_CNT_TILES_OUT, 4};
+  nw = want_job(want, nw, 1, 4);  // 2 row tiles x 2 column tiles
   expect_log(want, nw);
   for (int q = 0; q < 4; q++) {  // the weight beats of the right row tile
     assert_int_equal(g.word0[2 * q], w.beats[w.tile_first[q / 2] * w.w_words]);
@@ -549,22 +558,7 @@ static void equal_beat_row_tiles_share_one_job(void **state) {
   assert_int_equal(s24_gemm(&dev, &w, b, 4, NULL, c), S24_OK);
   nw = 0;
   for (uint32_t job = 0; job < 2; job++) {
-    for (int q = 0; q < 2; q++) {
-      want[nw++] = (event_t){EV_SW, S24_PORT_W, job + 1};
-      want[nw++] = (event_t){EV_SW, S24_PORT_A, job + 1};
-    }
-    want[nw++] = (event_t){EV_WR, S24_REG_CFG_BEATS, job + 1};
-    want[nw++] = (event_t){EV_WR, S24_REG_CFG_TILES, 2};
-    want[nw++] = (event_t){EV_WR, S24_REG_CTRL, S24_CTRL_START_MASK};
-    want[nw++] = (event_t){EV_RD, S24_REG_ERR, 0};
-    for (int q = 0; q < 2; q++) want[nw++] = (event_t){EV_SR, S24_PORT_R, 2};
-    want[nw++] = (event_t){EV_RD, S24_REG_STATUS, S24_STATUS_DONE_MASK};
-    want[nw++] = (event_t){EV_RD, S24_REG_CNT_CYCLES, 30};
-    want[nw++] = (event_t){EV_RD, S24_REG_CNT_BEATS, 0};
-    want[nw++] = (event_t){EV_RD, S24_REG_CNT_STALL_W, 0};
-    want[nw++] = (event_t){EV_RD, S24_REG_CNT_STALL_A, 0};
-    want[nw++] = (event_t){EV_RD, S24_REG_CNT_STALL_R, 0};
-    want[nw++] = (event_t){EV_RD, S24_REG_CNT_TILES_OUT, 4};
+    nw = want_job(want, nw, job + 1, 2);
   }
   expect_log(want, nw);
   for (size_t i = 0; i < 4; i++) {  // same tile order across the two jobs
