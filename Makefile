@@ -10,6 +10,9 @@ BUILD    := build
 CC       := gcc
 CXX      := g++
 PYTHON   := python3
+# The venv of scripts/deps.sh (PyPI tools: LiteRT, scikit-learn, FuseSoC, YoWASP Yosys); its python
+VENV     := $(shell scripts/deps.sh --venv-path)
+VPYTHON  := $(VENV)/bin/python
 
 # C flags shared by every C part
 CFLAGS   := -std=c11

