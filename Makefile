@@ -27,6 +27,16 @@ TESTS      :=
 LONG_TESTS :=
 ALL        :=
 
+# An array configuration has one spelling everywhere in make: R:C:n:m (NumRows:NumCols:SparseN:
+# SparseM, e.g. 8:8:2:4). These derive everything else from it.
+cfg_word    = $(word $(2),$(subst :, ,$(1)))
+# directory and target names: 8x8_2of4
+cfg_name    = $(call cfg_word,$(1),1)x$(call cfg_word,$(1),2)_$(call cfg_word,$(1),3)of$(call cfg_word,$(1),4)
+# Verilator/Icarus parameter overrides of s24_core and s24_top
+cfg_gparams = -GNumRows=$(call cfg_word,$(1),1) -GNumCols=$(call cfg_word,$(1),2) -GSparseN=$(call cfg_word,$(1),3) -GSparseM=$(call cfg_word,$(1),4)
+# the C++ testbench's compile-time configuration
+cfg_cdefs   = -DS24_R=$(call cfg_word,$(1),1) -DS24_C=$(call cfg_word,$(1),2) -DS24_N=$(call cfg_word,$(1),3) -DS24_M=$(call cfg_word,$(1),4)
+
 .PHONY: all deps demo test test-long lint synth wave bench clean
 all: $(BUILD)/sparse24
 
@@ -49,4 +59,6 @@ test-long: deps
 clean:
 	rm -rf $(BUILD)
 
--include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
+# Header dependencies of our own objects (-MMD -MP), each file once; build/vlt/ holds Verilator's
+# generated models, whose make files track their own
+-include $(shell find $(BUILD) -name '*.d' -not -path '$(BUILD)/vlt/*' 2>/dev/null)

@@ -1,6 +1,6 @@
 // sparse24 golden model: cycle model. s24_core job formula (docs/architecture.md §3, ideal
-// streams) and the GEMM cycle model of the host driver (one job per run of consecutive row
-// tiles with equal beats).
+// streams) and the GEMM cycle model of the host driver's jobs (planned in s24_layout.c).
+#include "s24_layout.h"
 #include "s24_model.h"
 
 #include <stdlib.h>
@@ -12,7 +12,7 @@ s24_status_t s24_core_cycles(uint32_t rows, uint32_t cols, uint64_t beats, uint6
   uint64_t p = beats;
   if (p < rows) p = rows;
   if (p < cols) p = cols;
-  const uint64_t fill = beats + (uint64_t)rows + (uint64_t)cols + 5u;  // no overflow: < 2^64
+  const uint64_t fill = beats + (uint64_t)rows + (uint64_t)cols + S24_CORE_PIPE;  // no overflow: < 2^64
   if (fill < beats || (tiles - 1) > (UINT64_MAX - fill) / p || tiles > UINT64_MAX / beats) {
     return S24_ERR_NOMEM;
   }
@@ -22,88 +22,21 @@ s24_status_t s24_core_cycles(uint32_t rows, uint32_t cols, uint64_t beats, uint6
   return S24_OK;
 }
 
-// ------------------------------------------------------------------ GEMM cycle model
-// The host driver runs a GEMM as row tiles x column tiles, one hardware job per run of
-// consecutive row tiles with equal beats (docs/architecture.md, driver/s24_drv.h). The functions
-// below are the single statement of how many beats each row tile takes (s24_plan_row_tile) and
-// which row tiles share a job (s24_plan_next_job); the driver packs and runs its jobs with the
-// same two functions, so prediction and hardware cannot drift apart.
-
-int s24_array_ok(s24_array_t hw) {
-  if (hw.rows == 0 || hw.cols == 0) return 0;
-  if (hw.sparse_m != 2 && hw.sparse_m != 4 && hw.sparse_m != 8) return 0;
-  return hw.sparse_n >= 1 && hw.sparse_n <= hw.sparse_m;
-}
-
-uint32_t s24_group_beats(s24_array_t hw, uint32_t max_nnz) {
-  if (hw.sparse_n == 0) return 0;
-  return (max_nnz + hw.sparse_n - 1) / hw.sparse_n;
-}
-
 static size_t ceil_div(size_t a, size_t b) { return a / b + (a % b != 0); }
 
-// Tile i+F is queued once the last row of tile i left (cycle i*P + G + R + C + 5) and must be
-// taken by cycle (i+F)*P + 1: F*P >= G + R + C + 5 for every G, worst at G = P = max(R, C).
+// Tile i+F is queued once the last row of tile i left (cycle i*P + G + R + C + PIPE) and must be
+// taken by cycle (i+F)*P + 1: F*P >= G + R + C + PIPE for every G, worst at G = P = max(R, C).
 uint32_t s24_feed_window_tiles(uint32_t rows, uint32_t cols) {
   if (rows == 0 || cols == 0) return 0;
   const uint64_t big = rows > cols ? rows : cols;
-  return (uint32_t)(1u + ceil_div((size_t)rows + cols + 5u, (size_t)big));
+  return (uint32_t)(1u + ceil_div((size_t)rows + cols + S24_CORE_PIPE, (size_t)big));
 }
 
-s24_status_t s24_plan_row_tile(s24_array_t hw, const int8_t *a, size_t m_rows, size_t k,
-                               size_t tile, uint8_t *bpg, uint64_t *job_beats) {
-  if (!s24_array_ok(hw) || a == NULL || m_rows == 0 || k == 0 || job_beats == NULL ||
-      tile >= ceil_div(m_rows, hw.rows)) {
-    return S24_ERR_ARG;
-  }
-  const size_t hm = hw.sparse_m, groups = ceil_div(k, hm);
-  const size_t r0 = tile * hw.rows;
-  const size_t r1 = (m_rows - r0 < hw.rows) ? m_rows : r0 + hw.rows;
-  uint64_t sum = 0;
-  for (size_t g = 0; g < groups; g++) {
-    const size_t e0 = g * hm, e1 = (k - e0 < hm) ? k : e0 + hm;
-    uint32_t most = 0;
-    for (size_t r = r0; r < r1 && most < hm; r++) {
-      uint32_t nnz = 0;
-      for (size_t e = e0; e < e1; e++) nnz += a[r * k + e] != 0;
-      if (nnz > most) most = nnz;
-    }
-    const uint32_t b = s24_group_beats(hw, most);
-    if (bpg != NULL) bpg[g] = (uint8_t)b;
-    sum += b;
-  }
-  if (sum == 0) {  // an all-zero row tile still runs one (zero) beat per column tile
-    if (bpg != NULL) bpg[0] = 1;
-    sum = 1;
-  }
-  *job_beats = sum;
-  return S24_OK;
-}
-
-uint64_t s24_job_max_row_tiles(s24_array_t hw, uint64_t beats, uint64_t col_tiles) {
-  if (!s24_array_ok(hw) || beats == 0 || beats > UINT32_MAX || col_tiles == 0) return 0;
-  if (col_tiles > UINT32_MAX) return 1;
-  const uint64_t by_tiles = UINT32_MAX / col_tiles;  // CFG_TILES is 32 bits
-  uint64_t p = beats;
-  if (p < hw.rows) p = hw.rows;
-  if (p < hw.cols) p = hw.cols;
-  const uint64_t fill = beats + (uint64_t)hw.rows + hw.cols + 5u;
-  // busy = (tiles - 1) * p + fill < S24_JOB_CYCLES_LIMIT
-  const uint64_t by_cycles =
-      fill < S24_JOB_CYCLES_LIMIT ? ((S24_JOB_CYCLES_LIMIT - 1 - fill) / p + 1) / col_tiles : 0;
-  const uint64_t most = by_tiles < by_cycles ? by_tiles : by_cycles;
-  return most > 0 ? most : 1;
-}
-
-size_t s24_plan_next_job(s24_array_t hw, const uint64_t *tile_beats, size_t count,
-                         uint64_t col_tiles) {
-  if (tile_beats == NULL || count == 0) return 0;
-  const uint64_t cap = s24_job_max_row_tiles(hw, tile_beats[0], col_tiles);
-  if (cap == 0) return 0;
-  size_t n = 1;
-  while (n < count && n < cap && tile_beats[n] == tile_beats[0]) n++;
-  return n;
-}
+// ------------------------------------------------------------------ GEMM cycle model
+// The host driver runs a GEMM as row tiles x column tiles, one hardware job per run of
+// consecutive row tiles with equal beats, planned by s24_plan_row_tile and s24_plan_next_job
+// (s24_layout.c); the predictors below plan with the same functions, so prediction and
+// hardware cannot drift apart.
 
 // Adds one job of `row_tiles` row tiles of `beats` beats (row_tiles * out->col_tiles tiles).
 static s24_status_t add_job(s24_array_t hw, uint64_t beats, uint64_t row_tiles,

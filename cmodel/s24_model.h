@@ -99,10 +99,15 @@ S24_WARN_UNUSED s24_status_t s24_gemm_dense_ref(const int8_t *a, size_t m_rows, 
                                                 const int8_t *b, size_t n_cols,
                                                 const int32_t *c0, int32_t *c);
 
+/** Pipeline cycles of s24_core beyond its rows + cols systolic skew: the last result row of a
+ *  tile leaves beats + rows + cols + S24_CORE_PIPE cycles after its first beat was taken
+ *  (docs/architecture.md §3). The one place this number is written. */
+#define S24_CORE_PIPE 5u
+
 /** Cycle model of one s24_core job with ideal streams (docs/architecture.md §3). */
 typedef struct {
   uint64_t period;       /**< P = max(beats, rows, cols): steps between tile starts */
-  uint64_t busy_cycles;  /**< cnt_cycles_o = (tiles - 1) * P + beats + rows + cols + 5 */
+  uint64_t busy_cycles;  /**< cnt_cycles_o = (tiles - 1) * P + beats + rows + cols + PIPE */
   uint64_t mac_beats;    /**< cnt_beats_o = tiles * beats */
 } s24_cycles_t;
 
@@ -119,11 +124,11 @@ typedef struct {
   uint32_t sparse_m;  /**< SparseM: k per hardware group (2, 4 or 8) */
 } s24_array_t;
 
-/** Cycle prediction of one GEMM as the host driver runs it (driver/s24_drv.h): row tiles of
- *  `rows` rows, each streamed against ceil(N / cols) column tiles (row tile outer, column tile
- *  inner); every maximal run of consecutive row tiles with equal CFG_BEATS is one hardware job
- *  (s24_plan_next_job), CFG_TILES = its row tiles * column tiles. Sums over the jobs of what
- *  the CNT_* registers report with ideal streams. */
+/** Cycle prediction of one GEMM as the host driver runs it (driver/s24_drv.h; the planner is
+ *  in s24_layout.h): row tiles of `rows` rows, each streamed against ceil(N / cols) column
+ *  tiles (row tile outer, column tile inner); every maximal run of consecutive row tiles with
+ *  equal CFG_BEATS is one hardware job (s24_plan_next_job), CFG_TILES = its row tiles * column
+ *  tiles. Sums over the jobs of what the CNT_* registers report with ideal streams. */
 typedef struct {
   uint64_t jobs;           /**< hardware jobs (s24_plan_next_job); <= ceil(M / rows) */
   uint64_t col_tiles;      /**< column tiles per row tile = ceil(N / cols) */
@@ -137,43 +142,10 @@ typedef struct {
 /** Busy cycles a job must stay below: the CNT_* registers are 32 bits. */
 #define S24_JOB_CYCLES_LIMIT (1ull << 31)
 
-/** 1 if the array parameters are ones the core supports: rows, cols >= 1,
- *  sparse_m in {2, 4, 8}, 1 <= sparse_n <= sparse_m. */
-int s24_array_ok(s24_array_t hw);
-
-/** THE beats-per-group rule (the driver packs weights with it): a hardware group whose
- *  densest row (within the row tile) has max_nnz nonzeros takes ceil(max_nnz / sparse_n)
- *  beats that share one activation beat; 0 beats when the group is all zero. */
-uint32_t s24_group_beats(s24_array_t hw, uint32_t max_nnz);
-
-/** Plans row tile `tile` of the dense m_rows x k matrix a (rows tile*rows ...; k any >= 1;
- *  hardware groups of sparse_m along k, the last one zero-padded): bpg[g] (may be NULL;
- *  ceil(k / sparse_m) entries) = s24_group_beats of group g, *job_beats = their sum =
- *  CFG_BEATS of that job. A row tile that is all zero still takes one beat: bpg[0] = 1.
- *  S24_ERR_ARG for bad arguments or tile >= ceil(m_rows / rows). */
-S24_WARN_UNUSED s24_status_t s24_plan_row_tile(s24_array_t hw, const int8_t *a, size_t m_rows,
-                                               size_t k, size_t tile, uint8_t *bpg,
-                                               uint64_t *job_beats);
-
-/** THE job-size cap: the most row tiles of `beats` beats each (1 <= beats <= 2^32 - 1) that one
- *  job may hold when every row tile has col_tiles column tiles: the largest r with
- *  r * col_tiles <= 2^32 - 1 (CFG_TILES is 32 bits) and busy cycles of r * col_tiles tiles
- *  (s24_core_cycles) < S24_JOB_CYCLES_LIMIT; at least 1 (a single row tile always runs as
- *  one job, as it must). 0 for a bad argument (hw not s24_array_ok, beats or col_tiles 0). */
-uint64_t s24_job_max_row_tiles(s24_array_t hw, uint64_t beats, uint64_t col_tiles);
-
-/** THE job-planning rule, used by the driver and by every s24_gemm_cycles_* predictor: the
- *  job that starts at row tile tile_beats[0] covers the maximal run of consecutive row tiles
- *  with the same CFG_BEATS, capped by s24_job_max_row_tiles. tile_beats[i] = CFG_BEATS of row
- *  tile i (s24_plan_row_tile), count = row tiles left (>= 1). Returns the job's row tiles
- *  (1 .. count); 0 for a bad argument. */
-size_t s24_plan_next_job(s24_array_t hw, const uint64_t *tile_beats, size_t count,
-                         uint64_t col_tiles);
-
 /** Column tiles a feeder must keep queued ahead of the result tile it waits for, so that an
- *  s24_core job never waits for input: the last result row of a tile leaves rows + cols + 5
+ *  s24_core job never waits for input: the last result row of a tile leaves rows + cols + PIPE
  *  cycles after the tile's last beat (docs/architecture.md §3), while later tiles start every
- *  max(beats, rows, cols) cycles. 1 + ceil((rows + cols + 5) / max(rows, cols)), covering
+ *  max(beats, rows, cols) cycles. 1 + ceil((rows + cols + PIPE) / max(rows, cols)), covering
  *  every beat count (8x8: 4; 4x4: 5; 1x1: 8). 0 for a zero argument. */
 uint32_t s24_feed_window_tiles(uint32_t rows, uint32_t cols);
 
@@ -204,7 +176,7 @@ S24_WARN_UNUSED s24_status_t s24_gemm_cycles_compressed(s24_array_t hw, s24_patt
  *  Exact for such data (e.g. pruned random weights without zero values). For other data of
  *  the pattern, row tiles with fewer beats may split the data's jobs, each extra job paying
  *  its own fill and drain: data-dependent cycles <= shape-only cycles
- *  + max(0, data jobs - shape jobs) * (rows + cols + 5). */
+ *  + max(0, data jobs - shape jobs) * (rows + cols + S24_CORE_PIPE). */
 S24_WARN_UNUSED s24_status_t s24_gemm_cycles_shape(s24_array_t hw, s24_pattern_t data,
                                                    size_t m_rows, size_t k, size_t n_cols,
                                                    s24_gemm_cycles_t *out);

@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "s24_layout.h"
+
 #define FIELD(v, name) (((v) & S24_##name##_MASK) >> S24_##name##_LSB)
 
 static int seam_ok(const s24_seam_t *s) {
@@ -26,8 +28,6 @@ static s24_status_t wr(s24_dev_t *dev, uint32_t addr, uint32_t v) {
 static uint32_t ctrl(const s24_dev_t *dev, uint32_t cmd) {
   return cmd | (dev->irq_enable ? S24_CTRL_IRQ_EN_MASK : 0u);
 }
-
-static uint32_t words_for(uint64_t bits) { return (uint32_t)((bits + 31) / 32); }
 
 s24_status_t s24_dev_open(s24_dev_t *dev, const s24_seam_t *seam) {
   if (dev == NULL || !seam_ok(seam)) return S24_ERR_ARG;
@@ -56,14 +56,13 @@ s24_status_t s24_dev_open(s24_dev_t *dev, const s24_seam_t *seam) {
   hw->w_words = FIELD(beat, HW_BEAT_W_WORDS);
   hw->a_words = FIELD(beat, HW_BEAT_A_WORDS);
   hw->r_words = FIELD(beat, HW_BEAT_R_WORDS);
-  // the driver packs beats itself: the parameters must be ones it understands, consistently
-  uint32_t m = hw->sparse_m, n = hw->sparse_n;
-  uint32_t want_iw = (n == m) ? 0 : (m == 2 ? 1 : m == 4 ? 2 : m == 8 ? 3 : 99);
-  if (hw->rows == 0 || hw->cols == 0 || n == 0 || n > m || want_iw == 99 ||
-      hw->idx_width != want_iw || hw->data_width != 8 || hw->acc_width != 32 ||
-      hw->w_words != words_for((uint64_t)hw->rows * n * (8 + want_iw)) ||
-      hw->a_words != words_for((uint64_t)hw->cols * m * 8) ||
-      hw->r_words != words_for((uint64_t)hw->cols * 32)) {
+  // the driver packs beats itself (s24_layout.h): the parameters must be ones it understands,
+  // consistently
+  const s24_array_t shape = {hw->rows, hw->cols, hw->sparse_n, hw->sparse_m};
+  s24_geom_t g;
+  if (s24_geom(shape, &g) != S24_OK || hw->idx_width != g.idx_width || hw->data_width != 8 ||
+      hw->acc_width != 32 || hw->w_words != g.w_words || hw->a_words != g.a_words ||
+      hw->r_words != g.r_words) {
     return S24_ERR_UNSUPPORTED;
   }
   // enough column tiles in flight that the core never waits for input while the driver waits
@@ -176,12 +175,6 @@ s24_status_t s24_dev_wait(s24_dev_t *dev) {
 
 // ------------------------------------------------------------------------------ weights
 
-static void put_bits(uint32_t *words, uint64_t pos, uint32_t width, uint32_t value) {
-  for (uint32_t i = 0; i < width; i++, pos++) {
-    if ((value >> i) & 1u) words[pos / 32] |= 1u << (pos % 32);
-  }
-}
-
 void s24_weights_free(s24_weights_t *w) {
   if (w == NULL) return;
   free(w->beats);
@@ -194,7 +187,7 @@ void s24_weights_free(s24_weights_t *w) {
 static s24_status_t pack(const s24_dev_t *dev, const int8_t *a, size_t m_rows, size_t k,
                          s24_weights_t *w) {
   const s24_hw_info_t *hw = &dev->hw;
-  const size_t R = hw->rows, hn = hw->sparse_n, hm = hw->sparse_m, iw = hw->idx_width;
+  const size_t R = hw->rows, hm = hw->sparse_m;
   memset(w, 0, sizeof(*w));
   w->m_rows = m_rows;
   w->k = k;
@@ -214,7 +207,7 @@ static s24_status_t pack(const s24_dev_t *dev, const int8_t *a, size_t m_rows, s
     s24_weights_free(w);
     return S24_ERR_NOMEM;
   }
-  // pass 1: beats per group, by the cycle model's rule (cmodel s24_plan_row_tile), so the
+  // pass 1: beats per group by the planner (s24_layout.h s24_plan_row_tile), so the
   // predicted cycles and the packed beats come from one function
   const s24_array_t arr = {hw->rows, hw->cols, hw->sparse_n, hw->sparse_m};
   size_t total = 0;
@@ -243,56 +236,17 @@ static s24_status_t pack(const s24_dev_t *dev, const int8_t *a, size_t m_rows, s
     s24_weights_free(w);
     return S24_ERR_NOMEM;
   }
-  // pass 2: fill. Beat b of group g of row r takes that row's nonzeros b*hn .. b*hn+hn-1;
-  // unused slots get zero values at the highest indices not in use (strictly increasing).
-  const uint64_t idx_base = (uint64_t)R * hn * 8;
+  // pass 2: fill, beat by beat (s24_layout.h: each row's nonzeros b*n .. b*n+n-1 of the group)
+  s24_geom_t geom;
+  if (s24_geom(arr, &geom) != S24_OK) {
+    s24_weights_free(w);
+    return S24_ERR_ARG;
+  }
   size_t beat = 0;
   for (size_t t = 0; t < w->row_tiles; t++) {
     for (size_t g = 0; g < w->groups; g++) {
       for (uint32_t b = 0; b < w->bpg[t * w->groups + g]; b++, beat++) {
-        uint32_t *words = w->beats + beat * hw->w_words;
-        for (size_t rr = 0; rr < R; rr++) {
-          const size_t r = t * R + rr;
-          uint32_t pos[8], cnt = 0, idx[8];
-          int8_t val[8];
-          if (r < m_rows) {  // this row's nonzeros of the beat
-            uint32_t seen = 0;
-            for (uint32_t e = 0; e < hm && g * hm + e < k; e++) {
-              if (a[r * k + g * hm + e] == 0) continue;
-              if (seen >= b * hn && seen < (b + 1) * hn) pos[cnt++] = e;
-              seen++;
-            }
-          }
-          if (iw == 0) {  // dense core: slot s multiplies activation s
-            for (uint32_t s = 0; s < hn; s++) {
-              int8_t v = (r < m_rows && g * hm + s < k) ? a[r * k + g * hm + s] : 0;
-              put_bits(words, (uint64_t)(rr * hn + s) * 8, 8, (uint8_t)v);
-            }
-            continue;
-          }
-          uint32_t used = 0;
-          for (uint32_t i = 0; i < cnt; i++) used |= 1u << pos[i];
-          uint32_t nsel = cnt;
-          for (int e = (int)hm - 1; e >= 0 && nsel < hn; e--) {
-            if (!(used & (1u << e))) {
-              used |= 1u << e;
-              nsel++;
-            }
-          }
-          uint32_t s = 0;
-          for (uint32_t e = 0; e < hm; e++) {
-            if (!(used & (1u << e))) continue;
-            idx[s] = e;
-            int is_nz = 0;
-            for (uint32_t i = 0; i < cnt; i++) is_nz |= pos[i] == e;
-            val[s] = is_nz ? a[r * k + g * hm + e] : 0;
-            s++;
-          }
-          for (s = 0; s < hn; s++) {
-            put_bits(words, (uint64_t)(rr * hn + s) * 8, 8, (uint8_t)val[s]);
-            put_bits(words, idx_base + (uint64_t)(rr * hn + s) * iw, (uint32_t)iw, idx[s]);
-          }
-        }
+        s24_w_beat_dense(&geom, w->beats + beat * hw->w_words, a, m_rows, k, t * hw->rows, g, b);
       }
     }
   }
@@ -328,30 +282,24 @@ s24_status_t s24_weights_load(const s24_dev_t *dev, s24_pattern_t p, const int8_
 // ------------------------------------------------------------------------------ GEMM
 
 // Activation beats of one column tile for row tile t: each group's beat repeated bpg times.
-static void build_a(const s24_weights_t *w, size_t t, const int8_t *b, size_t n_cols,
-                    size_t j0, uint32_t *out) {
-  const size_t C = w->cols, hm = w->sparse_m, aw = w->a_words;
+static void build_a(const s24_geom_t *g, const s24_weights_t *w, size_t t, const int8_t *b,
+                    size_t n_cols, size_t j0, uint32_t *out) {
+  const size_t aw = g->a_words;
   size_t beat = 0;
-  for (size_t g = 0; g < w->groups; g++) {
-    uint8_t reps = w->bpg[t * w->groups + g];
+  for (size_t grp = 0; grp < w->groups; grp++) {
+    const uint8_t reps = w->bpg[t * w->groups + grp];
     if (reps == 0) continue;
     uint32_t *first = out + beat * aw;
-    memset(first, 0, aw * sizeof(uint32_t));
-    for (size_t c = 0; c < C && j0 + c < n_cols; c++) {
-      for (size_t e = 0; e < hm && g * hm + e < w->k; e++) {
-        int8_t v = b[(g * hm + e) * n_cols + j0 + c];
-        put_bits(first, (uint64_t)(c * hm + e) * 8, 8, (uint8_t)v);
-      }
-    }
+    s24_a_beat(g, first, b, w->k, n_cols, grp, j0);
     for (uint8_t i = 1; i < reps; i++) memcpy(first + i * aw, first, aw * sizeof(uint32_t));
     beat += reps;
   }
 }
 
 // Reads one result tile (rows beats) and scatters it into C.
-static s24_status_t read_tile(s24_dev_t *dev, const s24_weights_t *w, size_t t, size_t ct,
-                              size_t n_cols, const int32_t *c0, int32_t *c, uint32_t *rbuf,
-                              uint8_t *last) {
+static s24_status_t read_tile(s24_dev_t *dev, const s24_geom_t *g, const s24_weights_t *w,
+                              size_t t, size_t ct, size_t n_cols, const int32_t *c0, int32_t *c,
+                              uint32_t *rbuf, uint8_t *last) {
   const size_t R = w->rows, C = w->cols, rw = dev->hw.r_words;
   s24_status_t st = dev->seam.stream_read(dev->seam.ctx, S24_PORT_R, rbuf, rw, R, last,
                                           dev->timeout_ns);
@@ -362,7 +310,7 @@ static s24_status_t read_tile(s24_dev_t *dev, const s24_weights_t *w, size_t t, 
   for (size_t r = 0; r < R && t * R + r < w->m_rows; r++) {
     for (size_t cc = 0; cc < C && ct * C + cc < n_cols; cc++) {
       size_t o = (t * R + r) * n_cols + ct * C + cc;
-      uint32_t v = rbuf[r * rw + cc];
+      uint32_t v = s24_r_get(g, rbuf + r * rw, (uint32_t)cc);
       if (c0 != NULL) v += (uint32_t)c0[o];
       memcpy(&c[o], &v, sizeof(v));  // int32 wraparound, no signed overflow
     }
@@ -427,7 +375,8 @@ s24_status_t s24_gemm(s24_dev_t *dev, const s24_weights_t *w, const int8_t *b, s
   memset(&dev->counters, 0, sizeof(dev->counters));
   dev->counters.macs_dense = (uint64_t)w->m_rows * n_cols * w->k;
   const s24_array_t arr = {hw->rows, hw->cols, hw->sparse_n, hw->sparse_m};
-  s24_status_t st = S24_OK;
+  s24_geom_t geom;
+  s24_status_t st = s24_geom(arr, &geom);
   for (size_t first = 0; first < w->row_tiles && st == S24_OK;) {
     // one job: the run of consecutive row tiles with equal beats that the cycle model plans
     // (cmodel s24_plan_next_job), each row tile against every column tile, row tile outer
@@ -451,7 +400,7 @@ s24_status_t s24_gemm(s24_dev_t *dev, const s24_weights_t *w, const int8_t *b, s
         started = 1;
       } else if (sent < total && sent - got < dev->inflight_tiles) {
         const size_t t = first + sent / col_tiles, j = sent % col_tiles;
-        build_a(w, t, b, n_cols, j * hw->cols, abuf);
+        build_a(&geom, w, t, b, n_cols, j * hw->cols, abuf);
         st = dev->seam.stream_write(dev->seam.ctx, S24_PORT_W,
                                     w->beats + w->tile_first[t] * hw->w_words, hw->w_words, nb);
         if (st == S24_OK) {
@@ -460,7 +409,7 @@ s24_status_t s24_gemm(s24_dev_t *dev, const s24_weights_t *w, const int8_t *b, s
         sent++;
       } else {
         const size_t t = first + got / col_tiles, j = got % col_tiles;
-        st = read_tile(dev, w, t, j, n_cols, c0, c, rbuf, last);
+        st = read_tile(dev, &geom, w, t, j, n_cols, c0, c, rbuf, last);
         got++;
       }
     }

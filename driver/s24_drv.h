@@ -1,8 +1,8 @@
 // sparse24 host driver: talks to s24_top through one seam (registers + streams).
 //
 // The driver never touches hardware directly. A backend fills an s24_seam_t:
-//   - s24_cosim_*  (driver/s24_cosim.h): the Verilated RTL, simulated clock;
-//   - s24_swdev_*  (driver/s24_swdev.h): a software device built on the C model's arithmetic;
+//   - s24_cosim_*  (sim/s24_cosim.h)   : the Verilated RTL, simulated clock;
+//   - s24_swdev_*  (sim/s24_swdev.h)   : a software device built on the C model's arithmetic;
 //   - s24_uio_*    (driver/s24_uio.h):   mmap of /dev/uioN on a board (untested on hardware);
 //   - a cmocka mock in tests/driver/.
 // The same driver code runs on all of them.
@@ -18,7 +18,7 @@
 // How a GEMM maps to hardware (docs/architecture.md): A is cut into row tiles of NumRows rows,
 // B into column tiles of NumCols columns, K into hardware groups of SparseM (zero-padded at the
 // end). Tiles run row tile outer, column tile inner; one hardware job covers a maximal run of
-// consecutive row tiles with equal beats (cmodel s24_plan_next_job, capped so that CFG_TILES
+// consecutive row tiles with equal beats (s24_layout.h s24_plan_next_job, capped so that CFG_TILES
 // fits 32 bits and the job's busy cycles stay below 2^31): CFG_TILES = its row tiles x column
 // tiles, CFG_BEATS = the beats of each of its row tiles. Group g of a row tile takes
 // ceil(max nonzeros of its rows / SparseN) beats that share one activation beat (0 beats when all

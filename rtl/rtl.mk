@@ -1,5 +1,6 @@
-# rtl: the s24_core sources (rtl/s24.f lists them in compile order) and `make lint`.
-RTL_CORE_SRCS := $(shell cat rtl/s24.f 2>/dev/null)
+# rtl: the sources (rtl/s24.f lists them in compile order, the one file list every tool reads)
+# and `make lint`. Other fragments use RTL_FILES.
+RTL_FILES := $(shell cat rtl/s24.f 2>/dev/null)
 # Configurations linted (each generate branch: sparse m = 2/4/8, n = 1, dense)
 LINT_CFGS := 4:4:2:4 2:2:4:4 8:8:2:8 3:5:1:4 1:1:1:2 2:2:2:2
 LINT_WAIVERS := $(wildcard rtl/lint_waivers.vlt)
@@ -47,6 +48,20 @@ test-core-params:
 	  n=$$((n+1)); \
 	done; echo "test-core-params: $$n illegal parameter sets rejected by yosys and icarus"; echo "$$n passed, 0 failed"
 TESTS += test-core-params
+
+# s24_top (with the core) in several configurations, plain and with the FORMAL tails
+TOP_LINT_CFGS := 8:8:2:4 4:4:4:4 3:5:1:4 2:2:2:8 1:1:1:2
+.PHONY: lint-top
+lint: lint-top
+lint-top:
+	@for c in $(TOP_LINT_CFGS); do \
+	  set -- $$(echo $$c | tr ':' ' '); \
+	  echo "lint: s24_top NumRows=$$1 NumCols=$$2 SparseN=$$3 SparseM=$$4"; \
+	  for f in "" "-DFORMAL --assert"; do \
+	    verilator --lint-only -Wall -Irtl $(LINT_WAIVERS) $$f --top-module s24_top -GNumRows=$$1 \
+	      -GNumCols=$$2 -GSparseN=$$3 -GSparseM=$$4 -f rtl/s24.f || exit 1; \
+	  done; \
+	done
 
 # make test also fails on any lint warning (core and top, every configuration above)
 TESTS += lint

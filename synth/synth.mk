@@ -8,7 +8,7 @@
 SYNTH_PY    := synth/s24_synth.py
 SYNTH_JOBS  ?= 2
 SYNTH_SIZES ?= 4,8
-SYNTH_DEPS  := $(shell cat rtl/s24.f 2>/dev/null) rtl/s24_regs.vh $(wildcard synth/*.ys) \
+SYNTH_DEPS  := $(RTL_FILES) rtl/s24_regs.vh $(wildcard synth/*.ys) \
                synth/s24_fmax_wrap.v synth/s24_fmax.lpf $(SYNTH_PY)
 
 TESTS += synth-check

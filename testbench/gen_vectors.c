@@ -2,22 +2,18 @@
 //
 // Usage: gen_vectors R C N M SEED JOBS OUTDIR
 // Writes OUTDIR/{jobs,w,a,r,sizes}.hex: per job {tiles, beats}; weight, activation and expected
-// result beats (bit layouts of docs/architecture.md §2), C from the C model (s24_gemm_sparse).
+// result beats (packed by cmodel/s24_layout.h), C from the C model (s24_gemm_sparse).
 #include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "s24_layout.h"
 #include "s24_model.h"
 
 static uint64_t g_state;
-static uint32_t rnd(void) {  // xorshift64*
-  g_state ^= g_state >> 12;
-  g_state ^= g_state << 25;
-  g_state ^= g_state >> 27;
-  return (uint32_t)((g_state * 2685821657736338717ULL) >> 32);
-}
+static uint32_t rnd(void) { return (uint32_t)(s24_rng_next(&g_state) >> 32); }
 static uint32_t urand(uint32_t lo, uint32_t hi) { return lo + rnd() % (hi - lo + 1); }
 
 static void die(const char *what) {
@@ -31,29 +27,13 @@ static void *xcalloc(size_t n, size_t sz) {
   return p;
 }
 
-// A little-endian bit vector written as one hex line (most significant digit first).
-typedef struct {
-  uint8_t bits[4096];
-  unsigned nbits;
-} line_t;
+// One beat (s24_layout.h words) written as one hex line of nbits bits, most significant first.
+static uint32_t g_beat[1024];
 
-static void line_init(line_t *l, unsigned nbits) {
-  if (nbits > sizeof l->bits * 8) die("beat too wide");
-  memset(l->bits, 0, sizeof l->bits);
-  l->nbits = nbits;
-}
-static void line_put(line_t *l, unsigned pos, unsigned width, uint32_t v) {
-  for (unsigned i = 0; i < width; ++i)
-    if ((v >> i) & 1u) l->bits[(pos + i) / 8] |= (uint8_t)(1u << ((pos + i) % 8));
-}
-static void line_write(FILE *f, const line_t *l) {
-  for (int d = (int)((l->nbits + 3) / 4) - 1; d >= 0; --d) {
-    unsigned nib = 0;
-    for (unsigned b = 0; b < 4; ++b) {
-      unsigned p = (unsigned)d * 4 + b;
-      if (p < l->nbits && ((l->bits[p / 8] >> (p % 8)) & 1u)) nib |= 1u << b;
-    }
-    fputc("0123456789abcdef"[nib], f);
+static void beat_write(FILE *f, const uint32_t *beat, unsigned nbits) {
+  for (int d = (int)((nbits + 3) / 4) - 1; d >= 0; --d) {
+    const unsigned p = (unsigned)d * 4, w = nbits - p < 4 ? nbits - p : 4;
+    fputc("0123456789abcdef"[s24_bits_get(beat, p, w)], f);
   }
   fputc('\n', f);
 }
@@ -87,13 +67,13 @@ int main(int argc, char **argv) {
   const int dense = p.n == p.m;
   if (R < 1 || C < 1 || jobs < 1 || !(p.m == 2 || p.m == 4 || p.m == 8) || p.n < 1 || p.n > p.m)
     die("bad configuration arguments");
-  const unsigned ib = dense ? 0 : (p.m == 8 ? 3 : p.m == 4 ? 2 : 1);
-  const unsigned wbits = R * p.n * (8 + ib), abits = C * p.m * 8, rbits = C * 32;
+  s24_geom_t geom;
+  if (s24_geom((s24_array_t){R, C, p.n, p.m}, &geom) != S24_OK) die("bad configuration arguments");
+  if (geom.w_words > 1024 || geom.a_words > 1024 || geom.r_words > 1024) die("beat too wide");
 
   FILE *fj = open_out(dir, "jobs.hex"), *fw = open_out(dir, "w.hex"), *fa = open_out(dir, "a.hex");
   FILE *fr = open_out(dir, "r.hex"), *fs = open_out(dir, "sizes.hex");
   unsigned long total_beats = 0, total_rows = 0, total_tiles = 0;
-  static line_t line;
   for (unsigned j = 0; j < jobs; ++j) {
     const size_t rows = urand(1, 2 * R + 1), cols = urand(1, 2 * C + 1);
     const size_t groups = (j % 3 == 0) ? urand(1, 3) : urand(1, 24), k = groups * p.m;
@@ -130,35 +110,15 @@ int main(int argc, char **argv) {
     for (size_t ti = 0; ti < tr; ++ti)
       for (size_t tj = 0; tj < tc; ++tj) {
         for (size_t g = 0; g < groups; ++g) {
-          line_init(&line, wbits);
-          for (unsigned r = 0; r < R; ++r) {
-            const size_t i = ti * R + r;
-            for (unsigned s = 0; s < p.n; ++s) {
-              const int8_t v = i < rows ? vals[i * vcols + g * p.n + s] : 0;
-              uint32_t idx = p.m - p.n + s;
-              if (!dense && i < rows) idx = s24_meta_get(p, meta + i * mcols, g * p.n + s);
-              line_put(&line, (r * p.n + s) * 8, 8, (uint8_t)v);
-              if (!dense) line_put(&line, R * p.n * 8 + (r * p.n + s) * ib, ib, idx);
-            }
-          }
-          line_write(fw, &line);
-          line_init(&line, abits);
-          for (unsigned cc = 0; cc < C; ++cc)
-            for (unsigned e = 0; e < p.m; ++e) {
-              const size_t jj = tj * C + cc;
-              const int8_t v = jj < cols ? b[(g * p.m + e) * cols + jj] : 0;
-              line_put(&line, (cc * p.m + e) * 8, 8, (uint8_t)v);
-            }
-          line_write(fa, &line);
+          s24_w_beat_compressed(&geom, g_beat, vals, meta, rows, k, ti * R, g);
+          beat_write(fw, g_beat, geom.w_bits);
+          s24_a_beat(&geom, g_beat, b, k, cols, g, tj * C);
+          beat_write(fa, g_beat, geom.a_bits);
           ++total_beats;
         }
         for (unsigned r = 0; r < R; ++r) {
-          line_init(&line, rbits);
-          for (unsigned cc = 0; cc < C; ++cc) {
-            const size_t i = ti * R + r, jj = tj * C + cc;
-            line_put(&line, cc * 32, 32, (uint32_t)(i < rows && jj < cols ? c[i * cols + jj] : 0));
-          }
-          line_write(fr, &line);
+          s24_r_beat(&geom, g_beat, c, rows, cols, ti * R + r, tj * C);
+          beat_write(fr, g_beat, geom.r_bits);
           ++total_rows;
         }
         ++total_tiles;

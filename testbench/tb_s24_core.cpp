@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "Vs24_core.h"
+#include "s24_layout.h"
 #include "s24_model.h"
 #include "testb.h"
 
@@ -30,32 +31,18 @@ constexpr unsigned kC = S24_C;
 constexpr unsigned kN = S24_N;
 constexpr unsigned kM = S24_M;
 constexpr bool kDense = (kN == kM);
-constexpr unsigned kIdxBits = kDense ? 0 : (kM == 8 ? 3 : kM == 4 ? 2 : 1);
-constexpr unsigned kWBits = kR * kN * (8 + kIdxBits);
-constexpr unsigned kABits = kC * kM * 8;
-constexpr unsigned kRBits = kC * 32;
+// the beat layout (widths, packing) is the C model's, cmodel/s24_layout.h
+const s24_geom_t kGeom = [] {
+  s24_geom_t g{};
+  if (s24_geom(s24_array_t{kR, kC, kN, kM}, &g) != S24_OK) std::abort();
+  return g;
+}();
 
 // ------------------------------------------------------------------ bit vectors and ports
+// One beat; a spare word so that a port of up to 64 bits can always read two
 using Bits = std::vector<uint32_t>;
 
 Bits make_bits(unsigned nbits) { return Bits((nbits + 31) / 32 + 1, 0u); }
-
-void put_bits(Bits &b, unsigned pos, unsigned width, uint32_t v) {
-  for (unsigned i = 0; i < width; ++i) {
-    const unsigned p = pos + i;
-    if ((v >> i) & 1u) b[p / 32] |= 1u << (p % 32);
-    else b[p / 32] &= ~(1u << (p % 32));
-  }
-}
-
-uint32_t get_bits(const Bits &b, unsigned pos, unsigned width) {
-  uint32_t v = 0;
-  for (unsigned i = 0; i < width; ++i) {
-    const unsigned p = pos + i;
-    v |= ((b[p / 32] >> (p % 32)) & 1u) << i;
-  }
-  return v;
-}
 
 inline void to_port(CData &p, const Bits &b) { p = static_cast<CData>(b[0]); }
 inline void to_port(SData &p, const Bits &b) { p = static_cast<SData>(b[0]); }
@@ -224,55 +211,35 @@ Job make_job(const Problem &pb) {
   Job job;
   const size_t groups = pb.k / kM;
   const size_t tr = (pb.rows + kR - 1) / kR, tc = (pb.cols + kC - 1) / kC;
-  const size_t vcols = kDense ? pb.k : s24_values_cols(kPat, pb.k);
-  const size_t mcols = kDense ? 0 : s24_meta_cols(kPat, pb.k);
   job.tiles = static_cast<uint32_t>(tr * tc);
   job.beats = static_cast<uint32_t>(groups);
   for (size_t ti = 0; ti < tr; ++ti) {
     for (size_t tj = 0; tj < tc; ++tj) {
       for (size_t g = 0; g < groups; ++g) {
-        Bits w = make_bits(kWBits), a = make_bits(kABits);
-        for (unsigned r = 0; r < kR; ++r) {
+        Bits w = make_bits(kGeom.w_bits), a = make_bits(kGeom.a_bits);
+        s24_w_beat_compressed(&kGeom, w.data(), pb.vals.data(), pb.meta.data(), pb.rows, pb.k,
+                              ti * kR, g);
+        for (unsigned r = 0; r < kR; ++r) {  // corrupt the metadata of the groups marked bad
           const size_t i = ti * kR + r;
-          uint32_t idx[8] = {0, 0, 0, 0, 0, 0, 0, 0};
-          for (unsigned s = 0; s < kN; ++s) {
-            int8_t v = 0;
-            idx[s] = kM - kN + s;
-            if (i < pb.rows) {
-              v = pb.vals[i * vcols + g * kN + s];
-              if (!kDense) idx[s] = s24_meta_get(kPat, &pb.meta[i * mcols], g * kN + s);
-            }
-            put_bits(w, (r * kN + s) * 8, 8, static_cast<uint8_t>(v));
+          if (kN < 2 || i >= pb.rows || !pb.bad[i * groups + g]) continue;
+          job.err = true;
+          uint32_t idx[8];
+          for (unsigned s = 0; s < kN; ++s) idx[s] = s24_w_index(&kGeom, w.data(), r, s);
+          switch ((i + g) % 3) {  // repeated, decreasing, or all equal
+            case 0: idx[1] = idx[0]; break;
+            case 1: std::swap(idx[0], idx[1]); break;
+            default: for (unsigned s = 0; s < kN; ++s) idx[s] = kM - 1; break;
           }
-          if (kN >= 2 && i < pb.rows && pb.bad[i * groups + g]) {
-            job.err = true;
-            switch ((i + g) % 3) {  // repeated, decreasing, or all equal
-              case 0: idx[1] = idx[0]; break;
-              case 1: std::swap(idx[0], idx[1]); break;
-              default: for (unsigned s = 0; s < kN; ++s) idx[s] = kM - 1; break;
-            }
-          }
-          for (unsigned s = 0; s < kN && !kDense; ++s)
-            put_bits(w, kR * kN * 8 + (r * kN + s) * kIdxBits, kIdxBits, idx[s]);
+          for (unsigned s = 0; s < kN; ++s)
+            s24_w_put(&kGeom, w.data(), r, s, s24_w_value(&kGeom, w.data(), r, s), idx[s]);
         }
-        for (unsigned c = 0; c < kC; ++c) {
-          const size_t j = tj * kC + c;
-          for (unsigned e = 0; e < kM; ++e) {
-            const int8_t v = (j < pb.cols) ? pb.b[(g * kM + e) * pb.cols + j] : 0;
-            put_bits(a, (c * kM + e) * 8, 8, static_cast<uint8_t>(v));
-          }
-        }
+        s24_a_beat(&kGeom, a.data(), pb.b.data(), pb.k, pb.cols, g, tj * kC);
         job.w.push_back(w);
         job.a.push_back(a);
       }
       for (unsigned r = 0; r < kR; ++r) {
-        Bits row = make_bits(kRBits);
-        const size_t i = ti * kR + r;
-        for (unsigned c = 0; c < kC; ++c) {
-          const size_t j = tj * kC + c;
-          const int32_t v = (i < pb.rows && j < pb.cols) ? pb.c[i * pb.cols + j] : 0;
-          put_bits(row, c * 32, 32, static_cast<uint32_t>(v));
-        }
+        Bits row = make_bits(kGeom.r_bits);
+        s24_r_beat(&kGeom, row.data(), pb.c.data(), pb.rows, pb.cols, ti * kR + r, tj * kC);
         job.r.push_back(row);
       }
     }
@@ -287,7 +254,7 @@ uint64_t job_cycles(uint64_t tiles, uint64_t beats) {
   s24_cycles_t cy;
   check_status(s24_core_cycles(kR, kC, beats, tiles, &cy), "s24_core_cycles");
   const uint64_t period = std::max<uint64_t>(beats, std::max(kR, kC));
-  const uint64_t local = (tiles - 1) * period + beats + kR + kC + 5;
+  const uint64_t local = (tiles - 1) * period + beats + kR + kC + S24_CORE_PIPE;
   if (cy.busy_cycles != local || cy.period != period || cy.mac_beats != tiles * beats)
     fail("C model cycle formula %" PRIu64 " != documented formula %" PRIu64, cy.busy_cycles, local);
   return cy.busy_cycles;
@@ -341,7 +308,7 @@ JobStats run_job(const Job &job, Traffic tr) {
   bool w_pending = false, a_pending = false, done_seen = false;
   uint64_t busy_cycles = 0, cyc = 0;
   const uint64_t limit = 64 * (total_in + total_out + kR + kC + 64) + 200000;
-  Bits rb = make_bits(kRBits);
+  Bits rb = make_bits(kGeom.r_bits);
   JobStats st;
   for (;; ++cyc) {
     if (cyc > limit) fail("timeout: job of %u tiles x %u beats not done after %" PRIu64 " cycles (w %zu a %zu r %zu)",
@@ -386,7 +353,7 @@ JobStats run_job(const Job &job, Traffic tr) {
       from_port(d->r_data_o, rb);
       const Bits &ex = job.r[ri];
       for (unsigned c = 0; c < kC; ++c) {
-        const uint32_t got = get_bits(rb, c * 32, 32), want = get_bits(ex, c * 32, 32);
+        const uint32_t got = s24_r_get(&kGeom, rb.data(), c), want = s24_r_get(&kGeom, ex.data(), c);
         if (got != want)
           fail("result beat %zu (tile %zu row %zu) column %u: got %" PRId32 " want %" PRId32,
                ri, ri / kR, ri % kR, c, static_cast<int32_t>(got), static_cast<int32_t>(want));

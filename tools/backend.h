@@ -1,6 +1,7 @@
 // sparse24 command: the GEMM backend seam. Every `gemm`, `demo` and `bench` call goes through
-// s24_backend_gemm(), so adding a backend (the Verilated RTL through the host driver) means
-// changing backend.c only.
+// s24_backend_gemm(). The rtl backend (the Verilated RTL through the host driver) is chosen at
+// link time: backend_rtl.c with the co-simulation library, or backend_nortl.c without it; no
+// file of tools/ but backend_rtl.c includes the co-simulation's header.
 #ifndef S24_BACKEND_H_
 #define S24_BACKEND_H_
 
@@ -8,13 +9,15 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "s24_cosim.h"
 #include "s24_drv.h"
 #include "s24_model.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/** The simulation behind an rtl device (sim/s24_cosim.h); opaque to the command. */
+typedef struct s24_cosim s24_cosim_t;
 
 typedef enum {
   S24_BACKEND_MODEL = 0,  /**< the C golden model */
@@ -66,6 +69,15 @@ S24_WARN_UNUSED s24_status_t s24_backend_gemm(s24_backend_t b, const s24_gemm_jo
 S24_WARN_UNUSED s24_status_t s24_rtl_open(const char *trace_path, size_t k_max,
                                           s24_cosim_t **sim, s24_dev_t *dev, char *err,
                                           size_t errlen);
+/** 1 if this build links the rtl backend (backend_rtl.c), 0 if not (backend_nortl.c). */
+int s24_rtl_available(void);
+/** The rtl backend's s24_backend_gemm. */
+S24_WARN_UNUSED s24_status_t s24_rtl_gemm(const s24_gemm_job_t *job, FILE *stats,
+                                          s24_where_t *where, char *err, size_t errlen);
+/** Clock cycles simulated since s24_rtl_open. */
+uint64_t s24_rtl_sim_cycles(const s24_cosim_t *sim);
+/** Closes what s24_rtl_open opened (the device is closed by s24_dev_close); safe on NULL. */
+void s24_rtl_close(s24_cosim_t *sim);
 /** The longest legitimate wait of an rtl GEMM with reduction length k, in simulated ns: the
  *  feed window plus one tile of the densest possible job (every group at its most beats),
  *  fill and drain (docs/architecture.md §3-4), times 4, plus 1 ms for register traffic. */

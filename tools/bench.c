@@ -11,8 +11,8 @@
 #include <time.h>
 
 #include "backend.h"
-#include "s24_cosim.h"
 #include "s24_drv.h"
+#include "s24_layout.h"
 #include "s24_model.h"
 
 const char *const s24_perf_bench_usage =
@@ -154,7 +154,7 @@ static int run_rtl(s24_dev_t *dev, s24_cosim_t *sim, s24_array_t hw, const shape
   }
   for (int dense = 0; dense < 2; dense++) {
     s24_gemm_cycles_t pred, shape_pred;
-    const uint64_t sim0 = s24_cosim_cycles(sim);
+    const uint64_t sim0 = s24_rtl_sim_cycles(sim);
     st = dense ? s24_gemm_cycles_dense(hw, a, M, K, N, &pred)
                : s24_gemm_cycles_compressed(hw, kSparse, vals, meta, M, K, N, &pred, &where);
     if (st == S24_OK) {
@@ -193,7 +193,7 @@ static int run_rtl(s24_dev_t *dev, s24_cosim_t *sim, s24_array_t hw, const shape
     }
     s24_gemm_cycles_t *dst = dense ? &res->rdn : &res->rsp;
     *dst = pred;  // == measured (checked above)
-    if (!dense) res->sim_cycles_sp = s24_cosim_cycles(sim) - sim0;
+    if (!dense) res->sim_cycles_sp = s24_rtl_sim_cycles(sim) - sim0;
   }
   res->rtl_done = 1;
 out:
@@ -418,7 +418,7 @@ int s24_perf_bench_main(int argc, char **argv) {
          seed);
   result_t *res = calloc(first, sizeof(result_t));
   if (res == NULL) {
-    s24_cosim_close(sim);
+    s24_rtl_close(sim);
     return fail_msg(EXIT_DATA, "out of memory");
   }
   int rc = 0;
@@ -459,7 +459,7 @@ int s24_perf_bench_main(int argc, char **argv) {
   }
   if (sim != NULL) {
     s24_dev_close(&dev);
-    s24_cosim_close(sim);
+    s24_rtl_close(sim);
   }
   if (rc == 0) rc = write_csv(dir, hw, res, first);
   if (rc == 0) rc = write_plot(dir, hw, res, first);

@@ -12,6 +12,7 @@
 #include <cmocka.h>
 
 #include "s24_drv.h"
+#include "s24_layout.h"
 #include "s24_swdev.h"
 #include "s24_uio.h"
 

@@ -1,12 +1,13 @@
 // sparse24 co-simulation backend: the Verilated s24_top behind the driver seam.
 //
-// Built by driver/driver.mk into build/cosim/libs24cosim.a (Verilated model of the default
-// 8x8 2:4 top, parameters chosen with -G at build time, plus the Verilator runtime); link it
-// with -lz -lpthread and the C++ runtime. Stream writes are queued and fed to s_axis_w / s_axis_a
-// as fast as the hardware takes them (one beat per cycle, or with random gaps); m_axis_r is
-// sunk into a queue (optionally with random backpressure). The clock only runs while the driver
-// waits on hardware: during register accesses (an AXI4-Lite master with optional random channel
-// order and delays) and stream reads. Simulated time is 10 ns per cycle (100 MHz).
+// Built by sim/sim.mk into build/cosim_<R>x<C>_<n>of<m>/libs24cosim.a (the Verilated s24_top of
+// one array configuration, default 8x8 2:4, make COSIM_CFG=R:C:n:m for another; the wrapper and
+// the Verilator runtime in the same archive); link it with $(COSIM_LDLIBS).
+// Stream writes are queued and fed to s_axis_w / s_axis_a as fast as the hardware takes them
+// (one beat per cycle, or with random gaps); m_axis_r is sunk into a queue (optionally with
+// random backpressure). The clock only runs while the driver waits on hardware: during register
+// accesses (an AXI4-Lite master with optional random channel order and delays) and stream
+// reads. Simulated time is 10 ns per cycle (100 MHz).
 // If the RTL stops (an assertion of a build with --assert -DFORMAL fires, or $finish), every
 // later seam call returns S24_ERR_HW.
 #ifndef S24_COSIM_H_

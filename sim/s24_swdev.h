@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "s24_drv.h"
+#include "s24_layout.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -27,6 +28,7 @@ typedef struct {
 
 /** Caller-owned; initialise with s24_swdev_init, release with s24_swdev_free. */
 typedef struct {
+  s24_geom_t geom;  // beat layout of the array
   uint32_t rows, cols, sparse_n, sparse_m, idx_width, w_words, a_words, r_words;
   uint32_t cfg_beats, cfg_tiles, irq_en, done, err, irq, busy, meta_seen;
   uint32_t cnt_cycles, cnt_beats, tiles_out;

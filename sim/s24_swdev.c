@@ -4,25 +4,25 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define STEP_NS 10u
+#include "s24_layout.h"
 
-static int is_pow2_idx(uint32_t m) { return m == 2 || m == 4 || m == 8; }
+#define STEP_NS 10u
 
 s24_status_t s24_swdev_init(s24_swdev_t *d, uint32_t rows, uint32_t cols, uint32_t sparse_n,
                             uint32_t sparse_m) {
-  if (d == NULL || rows == 0 || rows > 255 || cols == 0 || cols > 255 || sparse_n == 0 ||
-      sparse_n > sparse_m || !is_pow2_idx(sparse_m)) {
-    return S24_ERR_ARG;
-  }
+  const s24_array_t arr = {rows, cols, sparse_n, sparse_m};
+  s24_geom_t g;
+  if (d == NULL || rows > 255 || cols > 255 || s24_geom(arr, &g) != S24_OK) return S24_ERR_ARG;
   memset(d, 0, sizeof(*d));
+  d->geom = g;
   d->rows = rows;
   d->cols = cols;
   d->sparse_n = sparse_n;
   d->sparse_m = sparse_m;
-  d->idx_width = sparse_n == sparse_m ? 0 : (sparse_m == 2 ? 1 : sparse_m == 4 ? 2 : 3);
-  d->w_words = (rows * sparse_n * (8 + d->idx_width) + 31) / 32;
-  d->a_words = (cols * sparse_m * 8 + 31) / 32;
-  d->r_words = cols;
+  d->idx_width = g.idx_width;
+  d->w_words = g.w_words;
+  d->a_words = g.a_words;
+  d->r_words = g.r_words;
   d->q[S24_PORT_W].words_per_beat = d->w_words;
   d->q[S24_PORT_A].words_per_beat = d->a_words;
   d->q[S24_PORT_R].words_per_beat = d->r_words;
@@ -71,12 +71,6 @@ static s24_status_t q_push(s24_swq_t *q, const uint32_t *words, int last) {
 
 static size_t q_count(const s24_swq_t *q) { return q->len - q->head; }
 
-static uint32_t get_bits(const uint32_t *w, uint64_t pos, uint32_t width) {
-  uint32_t v = 0;
-  for (uint32_t i = 0; i < width; i++, pos++) v |= ((w[pos / 32] >> (pos % 32)) & 1u) << i;
-  return v;
-}
-
 static void soft_reset(s24_swdev_t *d) {
   for (int i = 0; i < 3; i++) d->q[i].head = d->q[i].len = 0;
   d->busy = d->done = d->err = d->irq = d->meta_seen = 0;
@@ -97,12 +91,13 @@ static s24_status_t step(s24_swdev_t *d) {
   const int end = d->beat_i == d->beats - 1;
   if (qw->last[qw->head] != end) set_err(d, S24_ERR_W_LAST_MASK);
   if (qa->last[qa->head] != end) set_err(d, S24_ERR_A_LAST_MASK);
-  const uint32_t R = d->rows, C = d->cols, n = d->sparse_n, m = d->sparse_m, iw = d->idx_width;
+  const s24_geom_t *g = &d->geom;
+  const uint32_t R = d->rows, C = d->cols, n = d->sparse_n, m = d->sparse_m;
   for (uint32_t r = 0; r < R; r++) {
     uint32_t idx[8];
     int bad = 0;
     for (uint32_t s = 0; s < n; s++) {
-      idx[s] = iw ? get_bits(wb, (uint64_t)R * n * 8 + (uint64_t)(r * n + s) * iw, iw) : s;
+      idx[s] = s24_w_index(g, wb, r, s);
       if (idx[s] >= m || (s > 0 && idx[s] <= idx[s - 1])) bad = 1;
     }
     if (bad) {  // the input checker zeroes the group and raises the sticky flag
@@ -111,9 +106,9 @@ static s24_status_t step(s24_swdev_t *d) {
       continue;
     }
     for (uint32_t s = 0; s < n; s++) {
-      int32_t wv = (int8_t)get_bits(wb, (uint64_t)(r * n + s) * 8, 8);
+      const int32_t wv = s24_w_value(g, wb, r, s);
       for (uint32_t c = 0; c < C; c++) {
-        int32_t av = (int8_t)get_bits(ab, (uint64_t)(c * m + idx[s]) * 8, 8);
+        const int32_t av = s24_a_get(g, ab, c, idx[s]);
         d->acc[r * C + c] += (uint32_t)(wv * av);
       }
     }
@@ -128,7 +123,7 @@ static s24_status_t step(s24_swdev_t *d) {
     return S24_OK;
   }
   d->beat_i = 0;
-  for (uint32_t r = 0; r < R; r++) {
+  for (uint32_t r = 0; r < R; r++) {  // acc row r is the result beat of row r (s24_layout.h)
     s24_status_t st = q_push(&d->q[S24_PORT_R], d->acc + r * C, r == R - 1);
     if (st != S24_OK) return st;
   }

@@ -1,0 +1,237 @@
+// sparse24 beat layout: beat geometry, packing and unpacking, and the job planner (s24_layout.h).
+#include "s24_layout.h"
+
+#include <string.h>
+
+static size_t ceil_div(size_t a, size_t b) { return a / b + (a % b != 0); }
+static uint32_t words_for(uint32_t bits) { return (bits + 31) / 32; }
+
+// ------------------------------------------------------------------ geometry and fields
+
+s24_status_t s24_geom(s24_array_t hw, s24_geom_t *g) {
+  if (!s24_array_ok(hw) || g == NULL) return S24_ERR_ARG;
+  memset(g, 0, sizeof(*g));
+  g->rows = hw.rows;
+  g->cols = hw.cols;
+  g->sparse_n = hw.sparse_n;
+  g->sparse_m = hw.sparse_m;
+  g->idx_width = hw.sparse_n == hw.sparse_m ? 0 : hw.sparse_m == 2 ? 1 : hw.sparse_m == 4 ? 2 : 3;
+  g->w_bits = hw.rows * hw.sparse_n * (8 + g->idx_width);
+  g->a_bits = hw.cols * hw.sparse_m * 8;
+  g->r_bits = hw.cols * 32;
+  g->w_words = words_for(g->w_bits);
+  g->a_words = words_for(g->a_bits);
+  g->r_words = words_for(g->r_bits);
+  return S24_OK;
+}
+
+void s24_bits_put(uint32_t *beat, uint64_t pos, uint32_t width, uint32_t value) {
+  for (uint32_t i = 0; i < width; i++, pos++) {
+    const uint32_t bit = 1u << (pos % 32);
+    if ((value >> i) & 1u) {
+      beat[pos / 32] |= bit;
+    } else {
+      beat[pos / 32] &= ~bit;
+    }
+  }
+}
+
+uint32_t s24_bits_get(const uint32_t *beat, uint64_t pos, uint32_t width) {
+  uint32_t v = 0;
+  for (uint32_t i = 0; i < width; i++, pos++) v |= ((beat[pos / 32] >> (pos % 32)) & 1u) << i;
+  return v;
+}
+
+static uint64_t w_slot(const s24_geom_t *g, uint32_t row, uint32_t slot) {
+  return (uint64_t)row * g->sparse_n + slot;
+}
+
+void s24_w_put(const s24_geom_t *g, uint32_t *beat, uint32_t row, uint32_t slot, int8_t value,
+               uint32_t idx) {
+  const uint64_t s = w_slot(g, row, slot);
+  s24_bits_put(beat, s * 8, 8, (uint8_t)value);
+  if (g->idx_width != 0) {
+    s24_bits_put(beat, (uint64_t)g->rows * g->sparse_n * 8 + s * g->idx_width, g->idx_width, idx);
+  }
+}
+
+int8_t s24_w_value(const s24_geom_t *g, const uint32_t *beat, uint32_t row, uint32_t slot) {
+  return (int8_t)s24_bits_get(beat, w_slot(g, row, slot) * 8, 8);
+}
+
+uint32_t s24_w_index(const s24_geom_t *g, const uint32_t *beat, uint32_t row, uint32_t slot) {
+  if (g->idx_width == 0) return slot;
+  return s24_bits_get(beat, (uint64_t)g->rows * g->sparse_n * 8 + w_slot(g, row, slot) * g->idx_width,
+                      g->idx_width);
+}
+
+void s24_a_put(const s24_geom_t *g, uint32_t *beat, uint32_t col, uint32_t e, int8_t value) {
+  s24_bits_put(beat, ((uint64_t)col * g->sparse_m + e) * 8, 8, (uint8_t)value);
+}
+
+int8_t s24_a_get(const s24_geom_t *g, const uint32_t *beat, uint32_t col, uint32_t e) {
+  return (int8_t)s24_bits_get(beat, ((uint64_t)col * g->sparse_m + e) * 8, 8);
+}
+
+void s24_r_put(const s24_geom_t *g, uint32_t *beat, uint32_t col, uint32_t value) {
+  (void)g;
+  beat[col] = value;
+}
+
+uint32_t s24_r_get(const s24_geom_t *g, const uint32_t *beat, uint32_t col) {
+  (void)g;
+  return beat[col];
+}
+
+// ------------------------------------------------------------------ whole beats
+
+void s24_a_beat(const s24_geom_t *g, uint32_t *beat, const int8_t *b, size_t k, size_t n_cols,
+                size_t group, size_t j0) {
+  const size_t hm = g->sparse_m;
+  memset(beat, 0, g->a_words * sizeof(uint32_t));
+  for (uint32_t c = 0; c < g->cols && j0 + c < n_cols; c++) {
+    for (uint32_t e = 0; e < hm && group * hm + e < k; e++) {
+      s24_a_put(g, beat, c, e, b[(group * hm + e) * n_cols + j0 + c]);
+    }
+  }
+}
+
+void s24_w_beat_dense(const s24_geom_t *g, uint32_t *beat, const int8_t *a, size_t m_rows,
+                      size_t k, size_t r0, size_t group, uint32_t b) {
+  const uint32_t hn = g->sparse_n, hm = g->sparse_m;
+  const size_t e0 = group * hm;
+  memset(beat, 0, g->w_words * sizeof(uint32_t));
+  for (uint32_t rr = 0; rr < g->rows; rr++) {
+    const size_t r = r0 + rr;
+    const int8_t *row = (r < m_rows) ? a + r * k + e0 : NULL;
+    if (g->idx_width == 0) {  // dense core: slot s multiplies activation s
+      for (uint32_t s = 0; s < hn; s++) {
+        s24_w_put(g, beat, rr, s, (row != NULL && e0 + s < k) ? row[s] : 0, s);
+      }
+      continue;
+    }
+    uint32_t used = 0, cnt = 0, seen = 0;  // this row's nonzeros b*hn .. b*hn+hn-1 of the group
+    for (uint32_t e = 0; row != NULL && e < hm && e0 + e < k; e++) {
+      if (row[e] == 0) continue;
+      if (seen >= b * hn && seen < (b + 1) * hn) {
+        used |= 1u << e;
+        cnt++;
+      }
+      seen++;
+    }
+    const uint32_t nz = used;
+    for (int e = (int)hm - 1; e >= 0 && cnt < hn; e--) {  // padding: highest unused indices
+      if (!(used & (1u << e))) {
+        used |= 1u << e;
+        cnt++;
+      }
+    }
+    uint32_t s = 0;
+    for (uint32_t e = 0; e < hm; e++) {
+      if (!(used & (1u << e))) continue;
+      s24_w_put(g, beat, rr, s++, (nz & (1u << e)) ? row[e] : 0, e);
+    }
+  }
+}
+
+void s24_w_beat_compressed(const s24_geom_t *g, uint32_t *beat, const int8_t *values,
+                           const uint8_t *meta, size_t m_rows, size_t k, size_t r0,
+                           size_t group) {
+  const s24_pattern_t p = {g->sparse_n, g->sparse_m};
+  // the core's own pattern (a dense core's n == m too): n values per group of m
+  const size_t vcols = (k / g->sparse_m) * g->sparse_n;
+  const size_t mcols = g->idx_width ? s24_meta_cols(p, k) : 0;
+  memset(beat, 0, g->w_words * sizeof(uint32_t));
+  for (uint32_t rr = 0; rr < g->rows; rr++) {
+    const size_t r = r0 + rr;
+    for (uint32_t s = 0; s < g->sparse_n; s++) {
+      const size_t v = group * g->sparse_n + s;
+      int8_t val = 0;
+      uint32_t idx = g->sparse_m - g->sparse_n + s;
+      if (r < m_rows) {
+        val = values[r * vcols + v];
+        if (g->idx_width != 0) idx = s24_meta_get(p, meta + r * mcols, v);
+      }
+      s24_w_put(g, beat, rr, s, val, idx);
+    }
+  }
+}
+
+void s24_r_beat(const s24_geom_t *g, uint32_t *beat, const int32_t *c, size_t m_rows,
+                size_t n_cols, size_t row, size_t j0) {
+  memset(beat, 0, g->r_words * sizeof(uint32_t));
+  for (uint32_t cc = 0; cc < g->cols && row < m_rows && j0 + cc < n_cols; cc++) {
+    s24_r_put(g, beat, cc, (uint32_t)c[row * n_cols + j0 + cc]);
+  }
+}
+
+// ------------------------------------------------------------------ job planner
+// The single statement of how many beats each row tile takes (s24_plan_row_tile) and which row
+// tiles share a job (s24_plan_next_job); the driver packs and runs its jobs with them and the
+// cycle model (s24_cycles.c) predicts with them.
+
+int s24_array_ok(s24_array_t hw) {
+  if (hw.rows == 0 || hw.cols == 0) return 0;
+  if (hw.sparse_m != 2 && hw.sparse_m != 4 && hw.sparse_m != 8) return 0;
+  return hw.sparse_n >= 1 && hw.sparse_n <= hw.sparse_m;
+}
+
+uint32_t s24_group_beats(s24_array_t hw, uint32_t max_nnz) {
+  if (hw.sparse_n == 0) return 0;
+  return (max_nnz + hw.sparse_n - 1) / hw.sparse_n;
+}
+
+s24_status_t s24_plan_row_tile(s24_array_t hw, const int8_t *a, size_t m_rows, size_t k,
+                               size_t tile, uint8_t *bpg, uint64_t *job_beats) {
+  if (!s24_array_ok(hw) || a == NULL || m_rows == 0 || k == 0 || job_beats == NULL ||
+      tile >= ceil_div(m_rows, hw.rows)) {
+    return S24_ERR_ARG;
+  }
+  const size_t hm = hw.sparse_m, groups = ceil_div(k, hm);
+  const size_t r0 = tile * hw.rows;
+  const size_t r1 = (m_rows - r0 < hw.rows) ? m_rows : r0 + hw.rows;
+  uint64_t sum = 0;
+  for (size_t g = 0; g < groups; g++) {
+    const size_t e0 = g * hm, e1 = (k - e0 < hm) ? k : e0 + hm;
+    uint32_t most = 0;
+    for (size_t r = r0; r < r1 && most < hm; r++) {
+      uint32_t nnz = 0;
+      for (size_t e = e0; e < e1; e++) nnz += a[r * k + e] != 0;
+      if (nnz > most) most = nnz;
+    }
+    const uint32_t b = s24_group_beats(hw, most);
+    if (bpg != NULL) bpg[g] = (uint8_t)b;
+    sum += b;
+  }
+  if (sum == 0) {  // an all-zero row tile still runs one (zero) beat per column tile
+    if (bpg != NULL) bpg[0] = 1;
+    sum = 1;
+  }
+  *job_beats = sum;
+  return S24_OK;
+}
+
+uint64_t s24_job_max_row_tiles(s24_array_t hw, uint64_t beats, uint64_t col_tiles) {
+  if (!s24_array_ok(hw) || beats == 0 || beats > UINT32_MAX || col_tiles == 0) return 0;
+  if (col_tiles > UINT32_MAX) return 1;
+  const uint64_t by_tiles = UINT32_MAX / col_tiles;  // CFG_TILES is 32 bits
+  s24_cycles_t one;  // busy cycles of t tiles = (t - 1) * period + those of one tile
+  if (s24_core_cycles(hw.rows, hw.cols, beats, 1, &one) != S24_OK) return 0;
+  const uint64_t p = one.period, fill = one.busy_cycles;
+  // busy = (tiles - 1) * p + fill < S24_JOB_CYCLES_LIMIT
+  const uint64_t by_cycles =
+      fill < S24_JOB_CYCLES_LIMIT ? ((S24_JOB_CYCLES_LIMIT - 1 - fill) / p + 1) / col_tiles : 0;
+  const uint64_t most = by_tiles < by_cycles ? by_tiles : by_cycles;
+  return most > 0 ? most : 1;
+}
+
+size_t s24_plan_next_job(s24_array_t hw, const uint64_t *tile_beats, size_t count,
+                         uint64_t col_tiles) {
+  if (tile_beats == NULL || count == 0) return 0;
+  const uint64_t cap = s24_job_max_row_tiles(hw, tile_beats[0], col_tiles);
+  if (cap == 0) return 0;
+  size_t n = 1;
+  while (n < count && n < cap && tile_beats[n] == tile_beats[0]) n++;
+  return n;
+}
+

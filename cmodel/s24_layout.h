@@ -1,0 +1,114 @@
+// sparse24 beat layout: the one statement of how a GEMM becomes s24_core stream beats.
+//
+// The geometry of the weight, activation and result beats (docs/architecture.md §2), their
+// packing and unpacking, and the job planner (which beats each row tile takes, which row tiles
+// share a hardware job). Used by the host driver (packing), the software device (unpacking),
+// the Verilator testbench and the Icarus vector generator, and by the cycle model, so that
+// all of them agree with each other and with the RTL by construction.
+//
+// Beats are little-endian arrays of 32-bit words, bit i of a beat = bit i%32 of word i/32:
+//   weight     (w_bits = R*n*(8+iw)): value of slot s of row r at bits (r*n+s)*8, 8 bits;
+//              its index in the group at bits R*n*8 + (r*n+s)*iw, iw bits (none when n == m)
+//   activation (a_bits = C*m*8):      element e of the group for column c at bits (c*m+e)*8
+//   result     (r_bits = C*32):       column c at bits c*32 (word c)
+#ifndef S24_LAYOUT_H_
+#define S24_LAYOUT_H_
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "s24_model.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Beat geometry of one array configuration (the HW_WIDTH and HW_BEAT registers of s24_top). */
+typedef struct {
+  uint32_t rows, cols, sparse_n, sparse_m;  /**< as s24_array_t */
+  uint32_t idx_width;                       /**< index bits per slot: 0 if dense (n == m) */
+  uint32_t w_bits, a_bits, r_bits;          /**< beat widths */
+  uint32_t w_words, a_words, r_words;       /**< the same in 32-bit words */
+} s24_geom_t;
+
+/** Fills *g for the array; S24_ERR_ARG if !s24_array_ok(hw) or g is NULL. */
+S24_WARN_UNUSED s24_status_t s24_geom(s24_array_t hw, s24_geom_t *g);
+
+/** Bits pos .. pos+width-1 (width <= 32) of a beat: set to value / read. */
+void s24_bits_put(uint32_t *beat, uint64_t pos, uint32_t width, uint32_t value);
+uint32_t s24_bits_get(const uint32_t *beat, uint64_t pos, uint32_t width);
+
+/** One field of a beat. */
+void s24_w_put(const s24_geom_t *g, uint32_t *beat, uint32_t row, uint32_t slot, int8_t value,
+               uint32_t idx);
+int8_t s24_w_value(const s24_geom_t *g, const uint32_t *beat, uint32_t row, uint32_t slot);
+/** The index of a slot; the slot itself on a dense core (no index bits). */
+uint32_t s24_w_index(const s24_geom_t *g, const uint32_t *beat, uint32_t row, uint32_t slot);
+void s24_a_put(const s24_geom_t *g, uint32_t *beat, uint32_t col, uint32_t e, int8_t value);
+int8_t s24_a_get(const s24_geom_t *g, const uint32_t *beat, uint32_t col, uint32_t e);
+void s24_r_put(const s24_geom_t *g, uint32_t *beat, uint32_t col, uint32_t value);
+uint32_t s24_r_get(const s24_geom_t *g, const uint32_t *beat, uint32_t col);
+
+/** Whole beats (each first cleared: a_words / w_words / r_words words). Rows and columns past
+ *  the matrix, and elements past k, are zero.
+ *  The activation beat of hardware group `group` for the column tile whose first column is j0,
+ *  from B (k x n_cols, row-major). */
+void s24_a_beat(const s24_geom_t *g, uint32_t *beat, const int8_t *b, size_t k, size_t n_cols,
+                size_t group, size_t j0);
+/** Beat `b` of hardware group `group` of the row tile whose first row is r0, from the dense A
+ *  (m_rows x k): each row's nonzeros b*n .. b*n+n-1 of the group, the unused slots zero values
+ *  at the highest indices not in use (strictly increasing); on a dense core slot s holds
+ *  element s. Beats of a group: s24_group_beats of its densest row (s24_plan_row_tile). */
+void s24_w_beat_dense(const s24_geom_t *g, uint32_t *beat, const int8_t *a, size_t m_rows,
+                      size_t k, size_t r0, size_t group, uint32_t b);
+/** The one beat of hardware group `group` of the row tile whose first row is r0, from A
+ *  compressed with the core's own pattern {sparse_n, sparse_m} (values m_rows x
+ *  s24_values_cols, meta m_rows x s24_meta_cols; meta unused on a dense core). Rows past the
+ *  matrix: zero values at indices m-n .. m-1. The metadata is copied as is (not validated). */
+void s24_w_beat_compressed(const s24_geom_t *g, uint32_t *beat, const int8_t *values,
+                           const uint8_t *meta, size_t m_rows, size_t k, size_t r0,
+                           size_t group);
+/** The result beat of row `row` for the column tile whose first column is j0, from C
+ *  (m_rows x n_cols int32). */
+void s24_r_beat(const s24_geom_t *g, uint32_t *beat, const int32_t *c, size_t m_rows,
+                size_t n_cols, size_t row, size_t j0);
+
+// ------------------------------------------------------------------ job planner
+/** 1 if the array parameters are ones the core supports: rows, cols >= 1,
+ *  sparse_m in {2, 4, 8}, 1 <= sparse_n <= sparse_m. */
+int s24_array_ok(s24_array_t hw);
+
+/** THE beats-per-group rule (the driver packs weights with it): a hardware group whose
+ *  densest row (within the row tile) has max_nnz nonzeros takes ceil(max_nnz / sparse_n)
+ *  beats that share one activation beat; 0 beats when the group is all zero. */
+uint32_t s24_group_beats(s24_array_t hw, uint32_t max_nnz);
+
+/** Plans row tile `tile` of the dense m_rows x k matrix a (rows tile*rows ...; k any >= 1;
+ *  hardware groups of sparse_m along k, the last one zero-padded): bpg[g] (may be NULL;
+ *  ceil(k / sparse_m) entries) = s24_group_beats of group g, *job_beats = their sum =
+ *  CFG_BEATS of that job. A row tile that is all zero still takes one beat: bpg[0] = 1.
+ *  S24_ERR_ARG for bad arguments or tile >= ceil(m_rows / rows). */
+S24_WARN_UNUSED s24_status_t s24_plan_row_tile(s24_array_t hw, const int8_t *a, size_t m_rows,
+                                               size_t k, size_t tile, uint8_t *bpg,
+                                               uint64_t *job_beats);
+
+/** THE job-size cap: the most row tiles of `beats` beats each (1 <= beats <= 2^32 - 1) that one
+ *  job may hold when every row tile has col_tiles column tiles: the largest r with
+ *  r * col_tiles <= 2^32 - 1 (CFG_TILES is 32 bits) and busy cycles of r * col_tiles tiles
+ *  (s24_core_cycles) < S24_JOB_CYCLES_LIMIT; at least 1 (a single row tile always runs as
+ *  one job, as it must). 0 for a bad argument (hw not s24_array_ok, beats or col_tiles 0). */
+uint64_t s24_job_max_row_tiles(s24_array_t hw, uint64_t beats, uint64_t col_tiles);
+
+/** THE job-planning rule, used by the driver and by every s24_gemm_cycles_* predictor: the
+ *  job that starts at row tile tile_beats[0] covers the maximal run of consecutive row tiles
+ *  with the same CFG_BEATS, capped by s24_job_max_row_tiles. tile_beats[i] = CFG_BEATS of row
+ *  tile i (s24_plan_row_tile), count = row tiles left (>= 1). Returns the job's row tiles
+ *  (1 .. count); 0 for a bad argument. */
+size_t s24_plan_next_job(s24_array_t hw, const uint64_t *tile_beats, size_t count,
+                         uint64_t col_tiles);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif  // S24_LAYOUT_H_
