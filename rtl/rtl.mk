@@ -63,5 +63,41 @@ lint-top:
 	  done; \
 	done
 
+# ---------------------------------------------------------------- FuseSoC core (sparse24.core)
+# Its RTL file list is generated from rtl/s24.f (the one list): `make core` rewrites it,
+# core-check fails if they differ (part of make test), fusesoc-lint runs the core's lint target
+# through FuseSoC/Edalize (offline, the venv of scripts/deps.sh).
+FUSESOC := $(VENV)/bin/fusesoc
+.PHONY: core core-check fusesoc-lint
+core:
+	$(PYTHON) scripts/gen_core.py sparse24.core
+core-check:
+	@$(PYTHON) scripts/gen_core.py sparse24.core --check
+fusesoc-lint: core-check
+	@rm -rf $(BUILD)/fusesoc
+	@mkdir -p $(BUILD)/fusesoc
+	cd $(BUILD)/fusesoc && $(FUSESOC) --cores-root $(CURDIR) run --build-root $(CURDIR)/$(BUILD)/fusesoc \
+	  --target lint sparse24:ip:sparse24 >lint.log 2>&1 || { cat lint.log; exit 1; }
+	@echo "fusesoc-lint: target lint of sparse24:ip:sparse24 (verilator --lint-only -Wall, s24_top 8x8 2:4) passed"
+TESTS += core-check fusesoc-lint
+
+# The core's synth target (Edalize trellis flow: Yosys, nextpnr-ecp5, ecppack) on a small array,
+# with the venv's YoWASP nextpnr-ecp5 and ecppack under the names Edalize calls
+# (scripts/deps.sh --synth installs them). A check that the target runs, not a measurement:
+# the Fmax figures come from make synth.
+FUSESOC_SYNTH_ARGS ?= --NumRows=2 --NumCols=2
+.PHONY: fusesoc-synth
+fusesoc-synth: core-check
+	@scripts/deps.sh --synth
+	@rm -rf $(BUILD)/fusesoc-synth
+	@mkdir -p $(BUILD)/fusesoc-synth/bin
+	@for t in nextpnr-ecp5 ecppack; do \
+	  printf '#!/bin/sh\nexec "%s" "$$@"\n' $(VENV)/bin/yowasp-$$t >$(BUILD)/fusesoc-synth/bin/$$t; \
+	  chmod +x $(BUILD)/fusesoc-synth/bin/$$t; done
+	cd $(BUILD)/fusesoc-synth && PATH=$(CURDIR)/$(BUILD)/fusesoc-synth/bin:$$PATH $(FUSESOC) --cores-root $(CURDIR) \
+	  run --build-root $(CURDIR)/$(BUILD)/fusesoc-synth --target synth sparse24:ip:sparse24 $(FUSESOC_SYNTH_ARGS) \
+	  >synth.log 2>&1 || { tail -n 30 synth.log; exit 1; }
+	@grep -E "Max frequency for clock" $(BUILD)/fusesoc-synth/sparse24_ip_sparse24_0.1.0/synth/next.log | tail -n 1
+
 # make test also fails on any lint warning (core and top, every configuration above)
 TESTS += lint
