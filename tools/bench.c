@@ -20,7 +20,7 @@ const char *const s24_perf_bench_usage =
     "       sparse24 bench --model-speed [--backend model|rtl] [--shape MxKxN] [--pattern N:M]\n"
     "                      [--reps R]\n"
     "\n"
-    "Performance benchmark (issue 6): the 21 nmSPARSE GEMM shapes (m activations, k reduction,\n"
+    "Performance benchmark: the 21 nmSPARSE GEMM shapes (m activations, k reduction,\n"
     "n output features; the 2:4 weight is n x k) and GEMV (m = 1, 4, 16). Each shape at full\n"
     "size through the cycle model, 2:4 against the same layer dense on the same 8x8 2:4 core\n"
     "(2 beats per group), and scaled down (every dimension / 16) on the Verilated RTL through\n"
