@@ -44,6 +44,18 @@ all: $(BUILD)/sparse24
 deps:
 	@scripts/deps.sh
 
+# One rule for every C object and one for every static library of the parts; a part names its
+# include flags with a pattern-specific variable ($(BUILD)/<part>/%.o: INC := ...) and its
+# library's objects as the library's prerequisites
+$(BUILD)/%.o: %.c
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(INC) -c $< -o $@
+
+$(BUILD)/%.a:
+	@mkdir -p $(@D)
+	rm -f $@
+	ar rcs $@ $^
+
 include $(sort $(wildcard */*.mk))
 
 all: $(ALL)

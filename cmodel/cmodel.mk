@@ -8,11 +8,5 @@ MODEL_OBJS := $(MODEL_SRCS:cmodel/%.c=$(BUILD)/cmodel/%.o)
 
 ALL += $(MODEL_LIB)
 
-$(BUILD)/cmodel/%.o: cmodel/%.c
-	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(MODEL_INC) -c $< -o $@
-
+$(BUILD)/cmodel/%.o: INC := $(MODEL_INC)
 $(MODEL_LIB): $(MODEL_OBJS)
-	@mkdir -p $(@D)
-	rm -f $@
-	ar rcs $@ $^

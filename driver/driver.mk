@@ -10,11 +10,5 @@ DRV_OBJS := $(DRV_SRCS:driver/%.c=$(BUILD)/driver/%.o)
 
 ALL += $(DRV_LIB)
 
-$(BUILD)/driver/%.o: driver/%.c
-	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(DRV_INC) -c $< -o $@
-
+$(BUILD)/driver/%.o: INC := $(DRV_INC)
 $(DRV_LIB): $(DRV_OBJS)
-	@mkdir -p $(@D)
-	rm -f $@
-	ar rcs $@ $^

@@ -17,12 +17,9 @@ TOOLS_INC  := -Itools $(DRV_INC)
 
 ALL += $(BUILD)/sparse24
 
-$(BUILD)/tools/%.o: tools/%.c
-	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(TOOLS_INC) -c $< -o $@
-
+$(BUILD)/tools/%.o: INC := $(TOOLS_INC)
 # only the rtl backend sees the co-simulation's header
-$(BUILD)/tools/backend_rtl.o: TOOLS_INC += $(SIM_INC)
+$(BUILD)/tools/backend_rtl.o: INC := $(TOOLS_INC) $(SIM_INC)
 
 $(BUILD)/sparse24: $(TOOLS_OBJS) $(DRV_LIB) $(TOOLS_RTL) $(MODEL_LIB)
 	$(CC) $(CFLAGS) $(filter %.o %.a,$^) $(if $(TOOLS_RTL),$(COSIM_LDLIBS)) -o $@
