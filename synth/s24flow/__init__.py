@@ -1,0 +1,1 @@
+# sparse24 synthesis flow, the modules behind synth/s24_synth.py.

@@ -1,0 +1,21 @@
+# sparse24 synthesis flow (synth/s24_synth.py): constants of the device and the targets, and the flow's error.
+import os
+
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+SYNTH = os.path.join(REPO, "synth")
+
+ECP5_DEVICE = ["--um-85k", "--package", "CABGA381", "--speed", "8"]
+ECP5_DEVICE_NAME = "LFE5UM-85F-8BG381 (nextpnr-ecp5 --um-85k --package CABGA381 --speed 8)"
+ECP5_DSPS = 156         # MULT18X18D on LFE5UM-85F (78 sysDSP slices x 2)
+ECP5_LUTS = 83640       # LUT4s on LFE5UM-85F
+UP5K_DSPS = 8           # SB_MAC16 on iCE40UP5K
+UP5K_LUTS = 5280        # SB_LUT4 on iCE40UP5K
+TARGET_MHZ = 150.0      # issue 5: 8x8 2:4 array on ECP5-85 (-8)
+
+YOSYS_TIMEOUT = 3600    # seconds per Yosys run
+PNR_TIMEOUT = 3600      # seconds per nextpnr run
+
+
+
+class FlowError(Exception):
+    """A tool failed or produced something unexpected; the message names the run and the log."""

@@ -1,0 +1,109 @@
+# sparse24 synthesis flow (synth/s24_synth.py): reading what Yosys and nextpnr wrote: cell counts, counters, and
+# nextpnr's JSON report (Fmax, utilisation, critical path).
+import json
+import os
+import re
+import statistics
+
+from .common import REPO, FlowError
+
+
+def cell_counts(stat_json, module=None):
+    with open(stat_json) as f:
+        data = json.load(f)
+    if "design" in data:
+        return dict(data["design"]["num_cells_by_type"])
+    mods = data["modules"]
+    key = module if module else next(iter(mods))
+    return dict(mods[key]["num_cells_by_type"])
+
+
+def read_int(path, pattern, what):
+    with open(path) as f:
+        m = re.search(pattern, f.read())
+    if not m:
+        raise FlowError(f"{what}: cannot parse {os.path.relpath(path, REPO)}")
+    return int(m.group(1))
+
+
+def parse_pnr_seeds(out, what):
+    """The place-and-route result of one configuration over its seeds (pnr_s<seed>.json, or one
+    pnr.json): fmax_mhz = the MEDIAN Fmax, seeds = {seed: Fmax}, and the utilisation and critical
+    path of the run whose Fmax is closest to the median (critical_seed)."""
+    found = {}
+    for f in os.listdir(out):
+        m = re.fullmatch(r"pnr_s(\d+)\.json", f)
+        if m:
+            found[int(m.group(1))] = os.path.join(out, f)
+    if not found:
+        found = {1: os.path.join(out, "pnr.json")}
+    runs = {s: parse_pnr(found[s], what) for s in sorted(found)}
+    med = statistics.median(r["fmax_mhz"] for r in runs.values())
+    rep = min(runs, key=lambda s: (abs(runs[s]["fmax_mhz"] - med), s))
+    res = dict(runs[rep])
+    res.update(fmax_mhz=round(med, 2), seeds={s: r["fmax_mhz"] for s, r in runs.items()}, critical_seed=rep)
+    return res
+
+
+def parse_pnr(path, what):
+    """Fmax, utilisation and the critical path from one nextpnr JSON report."""
+    with open(path) as f:
+        rep = json.load(f)
+    fmax = [v["achieved"] for k, v in rep.get("fmax", {}).items()]
+    if not fmax:
+        raise FlowError(f"{what}: no Fmax in {os.path.relpath(path, REPO)}")
+    util = {k: v["used"] for k, v in rep.get("utilization", {}).items() if v.get("used")}
+    crit = None
+    for cp in rep.get("critical_paths", []):
+        if cp["from"].startswith("posedge") and cp["to"].startswith("posedge"):
+            crit = cp
+            break
+    summary = {}
+    if crit:
+        steps = crit["path"]
+        total = sum(s["delay"] for s in steps)
+        logic = sum(s["delay"] for s in steps if s["type"] != "routing")
+        cells = []
+        for s in steps:
+            c = s["to"]["cell"]
+            if not cells or cells[-1] != c:
+                cells.append(c)
+        start = steps[0]["from"]["cell"]
+        nets = []
+        for s in steps:
+            n = s.get("net", "")
+            if n and not re.search(r"LUT4|CCU2|PFUMX|L6MUX|MULT18|TRELLIS|\$", n) and n not in nets:
+                nets.append(n)
+        summary = {"start": start, "end": steps[-1]["to"]["cell"], "delay_ns": round(total, 2),
+                   "logic_ns": round(logic, 2), "routing_ns": round(total - logic, 2),
+                   "cells": [start] + [c for c in cells if c != start], "nets": nets,
+                   "max_route_ns": round(max((s["delay"] for s in steps if s["type"] == "routing"), default=0), 2)}
+    return {"fmax_mhz": round(min(fmax), 2), "util": util, "critical": summary,
+            "critical_text": compact_path(crit["path"]) if crit else ""}
+
+
+def compact_path(steps):
+    """nextpnr's critical path as text, one line per step, carry-chain hops folded into one line."""
+    lines, total, carry, carry_ns = [], 0.0, 0, 0.0
+    for s in steps:
+        total += s["delay"]
+        in_carry = ("CCU2" in s["to"]["cell"] and s["delay"] < 0.1 and s["type"] in ("logic", "routing")
+                    and "CCU2" in s["from"]["cell"])
+        if in_carry:
+            carry += 1
+            carry_ns += s["delay"]
+            continue
+        if carry:
+            lines.append(f"{'carry':>8} {carry_ns:5.2f} {total - s['delay']:6.2f}  ({carry} carry-chain hops)")
+            carry, carry_ns = 0, 0.0
+        if s["type"] == "routing" and s["delay"] == 0.0:
+            continue
+        where = s.get("net") or f"{s['to']['cell']}.{s['to']['port']}"
+        if s["type"] == "routing":
+            where = f"net {s.get('net', '')} -> {s['to']['cell']}.{s['to']['port']}"
+        elif s["type"] == "logic":
+            where = f"cell {s['from']['cell']} ({s['from']['port']} -> {s['to']['port']})"
+        else:
+            where = f"{s['from']['cell']}.{s['from']['port']}"
+        lines.append(f"{s['type']:>8} {s['delay']:5.2f} {total:6.2f}  {where}")
+    return "\n".join([f"{'type':>8} {'ns':>5} {'total':>6}  where"] + lines)

