@@ -100,9 +100,9 @@ S24_WARN_UNUSED s24_status_t s24_gemm_dense_ref(const int8_t *a, size_t m_rows, 
                                                 const int32_t *c0, int32_t *c);
 
 /** Pipeline cycles of s24_core beyond its rows + cols systolic skew: the last result row of a
- *  tile leaves beats + rows + cols + S24_CORE_PIPE cycles after its first beat was taken
+ *  tile leaves beats + rows + cols + S24_CORE_PIPE_CYCLES cycles after its first beat was taken
  *  (docs/architecture.md §3). The one place this number is written. */
-#define S24_CORE_PIPE 5u
+#define S24_CORE_PIPE_CYCLES 5u
 
 /** Cycle model of one s24_core job with ideal streams (docs/architecture.md §3). */
 typedef struct {
@@ -176,7 +176,7 @@ S24_WARN_UNUSED s24_status_t s24_gemm_cycles_compressed(s24_array_t hw, s24_patt
  *  Exact for such data (e.g. pruned random weights without zero values). For other data of
  *  the pattern, row tiles with fewer beats may split the data's jobs, each extra job paying
  *  its own fill and drain: data-dependent cycles <= shape-only cycles
- *  + max(0, data jobs - shape jobs) * (rows + cols + S24_CORE_PIPE). */
+ *  + max(0, data jobs - shape jobs) * (rows + cols + S24_CORE_PIPE_CYCLES). */
 S24_WARN_UNUSED s24_status_t s24_gemm_cycles_shape(s24_array_t hw, s24_pattern_t data,
                                                    size_t m_rows, size_t k, size_t n_cols,
                                                    s24_gemm_cycles_t *out);
