@@ -100,7 +100,6 @@ module s24_core #(
   reg [31:0] tiles_m2_q, tiles_m2_d;
   reg        g_one_q, g_one_d;        // G == 1
   reg        p_one_q, p_one_d;        // P == 1
-  reg        t_one_q, t_one_d;        // T == 1
   reg [31:0] slot_q, slot_d;          // slot of the current tile period, 0 .. P-1
   reg [31:0] tile_q, tile_d;          // tile being injected
   reg        s_feed_q, s_feed_d;      // slot < G: the slot injects a beat (else a spacing bubble)
@@ -148,7 +147,6 @@ module s24_core #(
     tiles_m2_d    = tiles_m2_q;
     g_one_d       = g_one_q;
     p_one_d       = p_one_q;
-    t_one_d       = t_one_q;
     slot_d        = slot_q;
     tile_d        = tile_q;
     s_feed_d      = s_feed_q;
@@ -206,7 +204,6 @@ module s24_core #(
       tiles_m2_d    = cfg_tiles_i - 32'd2;
       g_one_d       = (cfg_beats_i == 32'd1);
       p_one_d       = (beats_p == 32'd1);
-      t_one_d       = (cfg_tiles_i == 32'd1);
       slot_d        = 32'd0;
       tile_d        = 32'd0;
       s_feed_d      = 1'b1;
@@ -246,7 +243,6 @@ module s24_core #(
       tiles_m2_q    <= 32'd0;
       g_one_q       <= 1'b0;
       p_one_q       <= 1'b0;
-      t_one_q       <= 1'b0;
       slot_q        <= 32'd0;
       tile_q        <= 32'd0;
       s_feed_q      <= 1'b0;
@@ -271,7 +267,6 @@ module s24_core #(
       tiles_m2_q    <= tiles_m2_d;
       g_one_q       <= g_one_d;
       p_one_q       <= p_one_d;
-      t_one_q       <= t_one_d;
       slot_q        <= slot_d;
       tile_q        <= tile_d;
       s_feed_q      <= s_feed_d;
@@ -301,7 +296,6 @@ module s24_core #(
   wire [31:0] unused_w_cnt, unused_a_cnt, unused_r_cnt;
   wire        unused_w_l0, unused_w_l1, unused_w_l, unused_a_l0, unused_a_l1, unused_a_l;
   wire        unused_r_l0, unused_r_l1, unused_r_done;
-  wire        unused_t_one = t_one_q;
 
   s24_cnt2 u_cnt_w_in (
     .clk_i(clk_i), .rst_ni(rst_ni), .init_i(init), .inc_i(w_push), .max0_i(beats_m1), .max1_i(tiles_m1),

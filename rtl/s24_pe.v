@@ -37,6 +37,8 @@ module s24_pe #(
   localparam integer ProdWidth = 2 * DataWidth;
   localparam         Dense     = (SparseN == SparseM);
   localparam integer MulLat    = 3;  // s24_mul latency
+  // the sum of SparseN products needs ProdWidth + ceil(log2(SparseN)) bits (no wrap before acc)
+  localparam integer SumWidth  = ProdWidth + ((SparseN <= 1) ? 0 : $clog2(SparseN));
 
   // hop stage
   reg [SparseN*DataWidth-1:0] wv_q;
@@ -46,7 +48,7 @@ module s24_pe #(
   reg [SparseN*DataWidth-1:0] val_q;
   reg [SparseN*DataWidth-1:0] sel_q, sel_d;
   // sum and acc stages
-  reg [AccWidth-1:0]          psum_q, psum_d;
+  reg [SumWidth-1:0]          psum_q, psum_d;
   reg [AccWidth-1:0]          acc_q, acc_d;
   reg [AccWidth-1:0]          shadow_q, shadow_d;
   // control flags {last, valid} of each stage: hop, sel, mul 1..MulLat (fm[MulLat-1] is aligned
@@ -60,7 +62,7 @@ module s24_pe #(
   wire [SparseN*ProdWidth-1:0] prod;
 
   integer s, j;
-  reg [AccWidth-1:0] sum;
+  reg [SumWidth-1:0] sum;
 
   // sel stage: slot s takes activation s + rel, rel in 0 .. m-n (slot s itself when dense)
   always @* begin
@@ -102,13 +104,13 @@ module s24_pe #(
       fa_d = 2'b00;
     end
     // sum of the products (sign-extended); a bubble adds 0
-    sum = {AccWidth{1'b0}};
+    sum = {SumWidth{1'b0}};
     for (s = 0; s < SparseN; s = s + 1) begin
-      sum = sum + {{(AccWidth-ProdWidth){prod[s*ProdWidth+ProdWidth-1]}}, prod[s*ProdWidth +: ProdWidth]};
+      sum = sum + {{(SumWidth-ProdWidth){prod[s*ProdWidth+ProdWidth-1]}}, prod[s*ProdWidth +: ProdWidth]};
     end
-    psum_d = fm_q[2*MulLat-2] ? sum : {AccWidth{1'b0}};
+    psum_d = fm_q[2*MulLat-2] ? sum : {SumWidth{1'b0}};
     // accumulator: restarts at 0 after a tile's last beat; the shadow takes the tile's sum
-    acc_d    = acc_q + psum_q;
+    acc_d    = acc_q + {{(AccWidth-SumWidth){psum_q[SumWidth-1]}}, psum_q};
     shadow_d = shadow_q;
     if (fa_q[0] && fa_q[1]) begin
       shadow_d = acc_d;
