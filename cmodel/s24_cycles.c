@@ -12,7 +12,7 @@ s24_status_t s24_core_cycles(uint32_t rows, uint32_t cols, uint64_t beats, uint6
   uint64_t p = beats;
   if (p < rows) p = rows;
   if (p < cols) p = cols;
-  const uint64_t fill = beats + (uint64_t)rows + (uint64_t)cols + S24_CORE_PIPE_CYCLES;  // no overflow: < 2^64
+  const uint64_t fill = beats + (uint64_t)rows + (uint64_t)cols + S24_CORE_PIPE_CYCLES;  // < 2^64
   if (fill < beats || (tiles - 1) > (UINT64_MAX - fill) / p || tiles > UINT64_MAX / beats) {
     return S24_ERR_NOMEM;
   }
@@ -24,8 +24,8 @@ s24_status_t s24_core_cycles(uint32_t rows, uint32_t cols, uint64_t beats, uint6
 
 static size_t ceil_div(size_t a, size_t b) { return a / b + (a % b != 0); }
 
-// Tile i+F is queued once the last row of tile i left (cycle i*P + G + R + C + PIPE) and must be
-// taken by cycle (i+F)*P + 1: F*P >= G + R + C + PIPE for every G, worst at G = P = max(R, C).
+// Tile i+F is queued once the last row of tile i left (cycle i*P + G + R + C + PIPE) and must
+// be taken by cycle (i+F)*P + 1: F*P >= G + R + C + PIPE for every G, worst at G = P = max(R, C).
 uint32_t s24_feed_window_tiles(uint32_t rows, uint32_t cols) {
   if (rows == 0 || cols == 0) return 0;
   const uint64_t big = rows > cols ? rows : cols;

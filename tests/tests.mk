@@ -117,6 +117,18 @@ test-cosim-long: $(COSIM_TEST_BIN) $(COSIM_LONG_BINS)
 TESTS      += test-cosim
 LONG_TESTS += test-cosim-long
 
+# The in-flight window is a performance setting only (the core drains on its own): windows 1, 2,
+# 3 and the default complete bit-exact on every Verilated array, each printing its busy cycles
+# (e2e with no random case: the int32-wrap case and the window cases)
+TESTS += test-windows
+.PHONY: test-windows
+test-windows: $(COSIM_TEST_BIN) $(COSIM_LONG_BINS)
+	@for b in $^; do \
+	  log=$$b.windows.log; \
+	  $$b +cases=0 +bp=0 $(if $(SEED),+seed=$(SEED)) >$$log 2>&1 || { cat $$log; exit 1; }; \
+	  head -n 1 $$log; grep '^  window' $$log; tail -n 1 $$log; \
+	done
+
 # ---------------------------------------------------------------- cycle model vs the RTL
 # predicted busy cycles == measured on the co-simulated RTL (tests/perf/test_perf.c)
 .PHONY: test-perf test-perf-long

@@ -3,7 +3,7 @@ import os
 import time
 
 from .common import REPO, FlowError
-from .filelist import hier_cmd, read_cmd, render_script, target_defines
+from .filelist import hier_cmd, read_cmd, render_script
 from .nextpnr import cell_counts, read_int
 from .runner import yosys
 
@@ -20,7 +20,7 @@ def quick(args, files, incdirs):
             name = f"{target} 2x2 {n}:{m}"
             out = os.path.join(args.out, f"{target}_2x2_{n}of{m}")
             os.makedirs(out, exist_ok=True)
-            values = dict(read=read_cmd(files, incdirs, target_defines(target)), hierarchy=hier_cmd("s24_core", params), top="s24_core")
+            values = dict(read=read_cmd(files, incdirs, target), hierarchy=hier_cmd("s24_core", params), top="s24_core")
             t = time.time()
             try:
                 yosys(args, render_script(f"{target}_core", out, **values), out, "yosys.log", name)

@@ -7,7 +7,7 @@ import threading
 import time
 
 from .common import ECP5_DEVICE, ECP5_DSPS, PNR_TIMEOUT, REPO, SYNTH, UP5K_DSPS, YOSYS_TIMEOUT, FlowError
-from .filelist import chparam, hier_cmd, read_cmd, render_script, rtl_digest, target_defines
+from .filelist import chparam, hier_cmd, read_cmd, render_script, rtl_digest
 from .metrics import ecp5_metrics, generic_metrics, ice40_metrics, xilinx_metrics
 from .nextpnr import cell_counts, parse_pnr_seeds, read_int
 
@@ -91,7 +91,7 @@ def run_job(job, args, files, incdirs):
     if job.top != "s24_core":
         extra = [os.path.join(REPO, "rtl", f) for f in args.top_extra]
         top_files = files + [f for f in extra if f not in files]
-    values = dict(read=read_cmd(top_files, incdirs, target_defines(job.target)), hierarchy=hier_cmd(job.top, job.params()),
+    values = dict(read=read_cmd(top_files, incdirs, job.target), hierarchy=hier_cmd(job.top, job.params()),
                   top=job.top, wrap=os.path.join(SYNTH, "s24_fmax_wrap.v"), chparam=chparam(job.params()))
     with open(os.path.join(out, "rtl.sha256"), "w") as f:   # the exact sources this run read
         f.write(rtl_digest(top_files) + "\n")
