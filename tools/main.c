@@ -103,7 +103,7 @@ static const char *const kUsageDemo =
 
 static const char *const kUsageBench =
     "usage: sparse24 bench --model-speed [--backend model|rtl] [--shape MxKxN] [--pattern N:M]\n"
-    "                      [--reps R]\n"
+    "                      [--reps R] [--model-only]\n"
     "\n"
     "(`sparse24 bench` without these options is the performance benchmark: see\n"
     "`sparse24 bench --help`.) Times the GEMM of random int8 data pruned to the pattern; prints every run and the best\n"
@@ -112,7 +112,9 @@ static const char *const kUsageBench =
     "  --backend model|rtl  backend (default model)\n"
     "  --shape MxKxN        GEMM shape (default 1024x4096x1024)\n"
     "  --pattern N:M        sparsity pattern (default 2:4)\n"
-    "  --reps R             number of timed runs (default 3)\n";
+    "  --reps R             number of timed runs (default 3)\n"
+    "  --model-only         as --backend model\n"
+    "RTL runs print a progress line on stderr before each run.\n";
 
 // ---------------------------------------------------------------------------------------------
 // Errors
@@ -732,6 +734,14 @@ static int cmd_gemm(int argc, char **argv) {
   }
   // staged before the run: the simulation writes the trace into its temporary
   if ((rc = out_begin(&outs)) != 0) goto done;
+  if (a.given & O_TRACE) {
+    char line[600];
+    snprintf(line, sizeof line,
+             "sparse24: error: %s: bus error while writing the waveform (disk full or a file "
+             "size limit?); no output written",
+             opt_val(&a, O_TRACE));
+    s24_outs_fault_note(line);
+  }
   s24_gemm_job_t job = {p, va.data, md.data, m, k, bm.data, n, c0.data, c, NULL,
                         (a.given & O_TRACE) ? s24_outs_handoff(&outs, 1) : NULL, NULL};
   s24_where_t w;
@@ -791,8 +801,8 @@ static int cmd_demo(int argc, char **argv) {
 // `sparse24 bench` is the performance benchmark of tools/bench.c; `--model-speed` (implied by
 // any of --backend, --shape, --pattern, --reps) times one GEMM of a backend instead.
 static int cmd_bench(int argc, char **argv) {
-  static const char *const kSpeedOpts[] = {"--model-speed", "--backend", "--shape", "--pattern",
-                                           "--reps"};
+  // --backend and --model-only belong to both modes (--model-only = --backend model)
+  static const char *const kSpeedOpts[] = {"--model-speed", "--shape", "--pattern", "--reps"};
   int speed = 0;
   for (int i = 2; i < argc; i++) {
     for (size_t o = 0; o < sizeof kSpeedOpts / sizeof kSpeedOpts[0]; o++) {
@@ -803,10 +813,14 @@ static int cmd_bench(int argc, char **argv) {
     }
   }
   if (!speed) return s24_perf_bench_main(argc, argv);
-  char *rest[64];  // argv without --model-speed
-  int n = 0;
+  char *rest[64];  // argv without --model-speed, --model-only
+  int n = 0, model_only = 0;
   for (int i = 0; i < argc; i++) {
     if (strcmp(argv[i], "--model-speed") == 0) continue;
+    if (strcmp(argv[i], "--model-only") == 0) {
+      model_only = 1;
+      continue;
+    }
     if (n == 63) return err_usage("bench", "too many arguments");
     rest[n++] = argv[i];
   }
@@ -821,6 +835,10 @@ static int cmd_bench(int argc, char **argv) {
   s24_backend_t be;
   if ((rc = get_pattern("bench", &a, &p)) != 0) return rc;
   if ((rc = get_backend("bench", &a, &be)) != 0) return rc;
+  if (model_only && be != S24_BACKEND_MODEL) {
+    return err_usage("bench", "--model-only and --backend %s contradict each other",
+                     s24_backend_name(be));
+  }
   size_t dims[3] = {1024, 4096, 1024};
   if (a.given & O_SHAPE) {
     char buf[96];
@@ -861,7 +879,7 @@ static int cmd_bench(int argc, char **argv) {
 static void guard_std_fds(void) {
   for (int fd = 0; fd <= 2; fd++) {
     if (fcntl(fd, F_GETFD) != -1 || errno != EBADF) continue;
-    const int nfd = open("/dev/null", fd == 0 ? O_RDONLY : O_RDONLY);
+    const int nfd = open("/dev/null", O_RDONLY);
     if (nfd >= 0 && nfd != fd) {
       dup2(nfd, fd);
       close(nfd);

@@ -23,11 +23,16 @@
 // after its path is complete, and cleared before the path is reused.
 static char g_sig_path[SIG_SLOTS][PATH_MAX];
 static volatile sig_atomic_t g_sig_used[SIG_SLOTS];
-static const int kCleanupSignals[] = {SIGINT, SIGTERM, SIGHUP};
+static const int kCleanupSignals[] = {SIGINT, SIGTERM, SIGHUP, SIGBUS};
+static char g_fault_line[PATH_MAX + 200];  // said on SIGBUS (a write through mmap that failed)
 
 static void on_signal(int sig) {
   for (int i = 0; i < SIG_SLOTS; i++) {
     if (g_sig_used[i]) unlink(g_sig_path[i]);
+  }
+  if (sig == SIGBUS && g_fault_line[0] != '\0') {
+    ssize_t w = write(2, g_fault_line, strlen(g_fault_line));
+    (void)w;
   }
   // SA_RESETHAND restored the default action: re-raised, the signal ends the process as it
   // would have without the handler (exit status 128 + sig in a shell)
@@ -54,6 +59,14 @@ void s24_outs_signals(void) {
   }
   // a file size limit is a write error (EFBIG), reported and cleaned up, not a silent kill
   (void)signal(SIGXFSZ, SIG_IGN);
+}
+
+void s24_outs_fault_note(const char *line) {
+  if (line == NULL) {
+    g_fault_line[0] = '\0';
+  } else {
+    snprintf(g_fault_line, sizeof g_fault_line, "%s\n", line);
+  }
 }
 
 static void block_signals(sigset_t *old) {

@@ -17,7 +17,7 @@
 //                      so either every output is replaced or none is.
 //   s24_outs_abort()   removes the temporaries (also done by commit on failure).
 //
-// s24_outs_signals() installs SIGINT/SIGTERM/SIGHUP handlers that remove the registered
+// s24_outs_signals() installs SIGINT/SIGTERM/SIGHUP/SIGBUS handlers that remove the registered
 // temporaries (async-signal-safe: a static table of paths) and re-raise the signal, and ignores
 // SIGXFSZ so that a file size limit (ulimit -f) is an EFBIG write error with a message.
 // A replaced file keeps its mode (and, when permitted, owner and group); a hard-linked target
@@ -67,6 +67,10 @@ typedef struct {
 
 /** Installs the signal handlers (once per process). */
 void s24_outs_signals(void);
+/** The error line (without newline) printed if a SIGBUS ends the process: a writer that maps
+ *  its file (the FST trace writer) faults instead of failing a write when the disk is full or
+ *  a size limit is reached. The temporaries are removed as for the other signals. */
+void s24_outs_fault_note(const char *line);
 /** An empty set. */
 void s24_outs_init(s24_outs_t *s);
 /** Checks `path` as a new output (see above). On error err says what is wrong (without the
