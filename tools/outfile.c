@@ -509,9 +509,13 @@ s24_status_t s24_outs_commit(s24_outs_t *s, size_t *which, char *err, size_t err
     }
     sig_release(&o->sig_slot);
     sig_release(&o->sig_slot2);
+    if (o->bak != NULL) o->sig_slot = sig_register(o->bak);  // a signal from now on: unneeded
     o->state = 2;
   }
-  // 3. the direct targets last: they cannot be taken back, the renamed files can
+  // 3. the direct targets last: they cannot be taken back, the renamed files can. Signals are
+  // deliverable again (opening a FIFO waits for its reader): one now ends the run with the
+  // regular outputs in place and the backups removed by the handler.
+  restore_signals(&old);
   if (st == S24_OK) {
     fflush(stdout);  // ordering with a direct /dev/stdout target
     for (i = 0; i < s->n && st == S24_OK; i++) {
@@ -523,10 +527,12 @@ s24_status_t s24_outs_commit(s24_outs_t *s, size_t *which, char *err, size_t err
       o->state = 2;
     }
   }
+  block_signals(&old);
   if (st != S24_OK) rollback(s, s->n);
   for (size_t j = 0; j < s->n; j++) {  // the old files are gone for good only now
     s24_out_t *o = &s->o[j];
     if (o->bak != NULL && st == S24_OK) unlink(o->bak);
+    sig_release(&o->sig_slot);
     free(o->bak);
     o->bak = NULL;
     if (st == S24_OK) o->state = 3;

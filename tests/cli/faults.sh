@@ -144,10 +144,28 @@ same trace_written_fst "cmp Ct.npy Cref.npy && head -c 1 t.fst | od -An -tx1 | t
 # a file size limit (EFBIG, as a full disk for the writer): the FST writer maps its files and
 # faults; the error is reported, nothing is left behind, nothing replaced
 echo "old trace" >t.fst
+# (the subshell's own output goes to /dev/null: the limit would apply to this script's log too)
 (ulimit -f 16; "$S24" gemm Ap.npy B.npy -o Cl.npy --backend rtl --trace t.fst \
-  >out.txt 2>err.txt; echo $? >rc.txt)
+  >out.txt 2>err.txt; echo $? >rc.txt) >/dev/null 2>&1
 same trace_size_limit_error "grep -c '^sparse24: error: t.fst: ' err.txt; [ \$(cat rc.txt) -ne 0 ] && echo failed" "printf '1\nfailed\n'"
 same trace_size_limit_nothing_left "[ \"\$(cat t.fst)\" = 'old trace' ] && [ ! -e Cl.npy ] && no_temps && echo clean" "echo clean"
+# an unwritable directory: the FST writer needs <trace>.hier next to the trace, so a writable
+# trace file there used to give exit 0 and an empty waveform; now refused before simulating
+if [ $have_root -eq 1 ] && command -v setpriv >/dev/null; then
+  mkdir -p ud wd && echo "old trace" >ud/t.fst && chmod 666 ud/t.fst && chmod 555 ud && chmod 777 wd
+  expect_err trace_unwritable_dir 1 'ud/t.fst: cannot create output in ud: Permission denied' 'ud/t.fst wd/C.npy' \
+    setpriv --reuid=65534 --regid=65534 --clear-groups "$S24" gemm Ap.npy B.npy -o wd/C.npy --backend rtl --trace ud/t.fst
+  chmod 755 ud
+else
+  skip trace_unwritable_dir "needs root and setpriv"
+fi
+if [ $have_root -eq 1 ] && mkdir -p rofs && mount -t tmpfs -o ro,size=16k tmpfs rofs 2>/dev/null; then
+  expect_err trace_read_only_fs 1 'rofs/t.fst: cannot create output in rofs: Read-only file system' '' \
+    "$S24" gemm Ap.npy B.npy -o Cro.npy --backend rtl --trace rofs/t.fst
+  umount rofs
+else
+  skip trace_read_only_fs "needs root to mount a tmpfs"
+fi
 if [ $have_root -eq 1 ] && mkdir -p small && mount -t tmpfs -o size=16k tmpfs small 2>/dev/null; then
   "$S24" gemm Ap.npy B.npy -o small/C.npy --backend rtl --trace small/t.fst >out.txt 2>err.txt
   echo $? >rc.txt
@@ -159,7 +177,7 @@ fi
 
 # ------------------------------------------------------------------ 5. limits and signals
 rbytes lim.npy 64 4096
-(ulimit -f 100; "$S24" prune lim.npy -o lim_out.npy >out.txt 2>err.txt; echo $? >rc.txt)
+(ulimit -f 100; "$S24" prune lim.npy -o lim_out.npy >out.txt 2>err.txt; echo $? >rc.txt) >/dev/null 2>&1
 same limit_prune_efbig "cat rc.txt; cat err.txt" "printf '1\nsparse24: error: lim_out.npy: cannot write output: File too large (the file size limit, ulimit -f, is 102400 bytes)\n'"
 same limit_prune_no_temp "[ ! -e lim_out.npy ] && no_temps && echo clean" "echo clean"
 # SIGTERM / SIGINT / SIGHUP during a large write: the process dies of the signal, no temporary
