@@ -81,6 +81,11 @@ timeout 20 cat fifo >from_fifo.npy &
 run nonregular_fifo timeout 20 "$S24" prune A.npy -o fifo
 wait
 same nonregular_fifo_data "cmp from_fifo.npy Ap.npy && [ -p fifo ] && echo same" "echo same"
+# a FIFO without a reader blocks the write; an interrupt must still end the run (exit 130)
+mkfifo lonely
+timeout -s INT --preserve-status -k 5 2 "$S24" prune A.npy -o lonely >out.txt 2>err.txt
+rc=$?
+same nonregular_fifo_interruptible "echo $rc; [ -p lonely ] && no_temps && echo clean" "printf '130\nclean\n'"
 expect_err trace_not_regular 1 'fifo: not a regular file' 'Cx.npy' \
   "$S24" gemm Ap.npy B.npy -o Cx.npy --backend rtl --trace fifo
 mkdir -p real
@@ -194,6 +199,10 @@ rbytes sa.npy 128 2048
 rbytes sb.npy 2048 128
 echo "old trace" >st.fst
 res=$($SIGTEST SIGTERM 0 0.5 "$S24" gemm sa_p.npy sb.npy -o sc.npy --backend rtl --trace st.fst)
+# (item 4) the output location is checked before simulating: a traced run of this size
+# simulates for a minute; a bad -o must fail at once, the existing trace untouched
+expect_err trace_bad_output_before_simulation 1 'nodir/c.npy: cannot create output' 'st.fst' \
+  timeout 20 "$S24" gemm sa_p.npy sb.npy -o nodir/c.npy --backend rtl --trace st.fst
 same signal_during_simulation "echo $res; [ \"\$(cat st.fst)\" = 'old trace' ] && [ ! -e sc.npy ] && no_temps && echo clean" "echo killed -15; echo clean"
 # an output name of 254 bytes (NAME_MAX 255): the temporary's name is short
 long=$(printf 'n%.0s' $(seq 250)).npy
