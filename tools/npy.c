@@ -449,14 +449,14 @@ s24_status_t s24_npy_stage(s24_npy_out_t *o, const char *path, s24_npy_dtype_t d
   o->tmp_path = NULL;
   o->path = NULL;
 
-  // Temporary file in the same directory: <dir>/.<base>.tmp.XXXXXX
+  // Temporary file in the same directory, with a short name (a target name of up to NAME_MAX
+  // bytes still works): <dir>/.sparse24.tmp.XXXXXX
   const char *slash = strrchr(path, '/');
   size_t dirlen = slash != NULL ? (size_t)(slash - path) + 1 : 0;
-  const char *base = path + dirlen;
-  size_t tl = dirlen + 1 + strlen(base) + 12 + 1;
+  size_t tl = dirlen + sizeof ".sparse24.tmp.XXXXXX";
   char *tmp = malloc(tl);
   if (tmp == NULL) return fail(S24_ERR_NOMEM, err, errlen, "out of memory");
-  snprintf(tmp, tl, "%.*s.%s.tmp.XXXXXX", (int)dirlen, path, base);
+  snprintf(tmp, tl, "%.*s.sparse24.tmp.XXXXXX", (int)dirlen, path);
   int fd = mkstemp(tmp);
   if (fd < 0) {
     int e = errno;
