@@ -747,6 +747,7 @@ static int cmd_gemm(int argc, char **argv) {
   s24_where_t w;
   char msg[256];
   s24_status_t st = s24_backend_gemm(be, &job, stats, &w, msg, sizeof msg);
+  s24_outs_fault_note(NULL);  // the waveform writer is closed
   if (st == S24_ERR_UNSUPPORTED) {
     fprintf(stderr, "sparse24: error: gemm: %s\n", msg);
     rc = EXIT_USAGE;

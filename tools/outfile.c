@@ -30,9 +30,10 @@ static void on_signal(int sig) {
   for (int i = 0; i < SIG_SLOTS; i++) {
     if (g_sig_used[i]) unlink(g_sig_path[i]);
   }
-  if (sig == SIGBUS && g_fault_line[0] != '\0') {
+  if (sig == SIGBUS && g_fault_line[0] != '\0') {  // a mapped write that failed: an I/O error
     ssize_t w = write(2, g_fault_line, strlen(g_fault_line));
     (void)w;
+    _exit(1);
   }
   // SA_RESETHAND restored the default action: re-raised, the signal ends the process as it
   // would have without the handler (exit status 128 + sig in a shell)

@@ -67,9 +67,10 @@ typedef struct {
 
 /** Installs the signal handlers (once per process). */
 void s24_outs_signals(void);
-/** The error line (without newline) printed if a SIGBUS ends the process: a writer that maps
- *  its file (the FST trace writer) faults instead of failing a write when the disk is full or
- *  a size limit is reached. The temporaries are removed as for the other signals. */
+/** While set (NULL clears it), a SIGBUS is an I/O error: a writer that maps its file (the FST
+ *  trace writer) faults instead of failing a write when the disk is full or a size limit is
+ *  reached. The handler removes the temporaries, prints this line (without newline) and exits
+ *  with status 1; without a note a SIGBUS ends the process as usual, temporaries removed. */
 void s24_outs_fault_note(const char *line);
 /** An empty set. */
 void s24_outs_init(s24_outs_t *s);
