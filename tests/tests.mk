@@ -153,3 +153,11 @@ test-perf-long: $(PERF_TEST_BIN) $(PERF_LONG_BINS)
 
 TESTS      += test-perf
 LONG_TESTS += test-perf-long
+# issue 14: the command under faults (all-or-nothing outputs, device nodes and links, concurrent
+# writers, --trace, size limits and signals, stdout errors, bench, small .npy cases), on the
+# sanitizer build; the out-of-memory case (ulimit -v) needs the plain build
+.PHONY: test-cli-faults
+test-cli-faults: $(CLI_SAN_BIN) $(BUILD)/sparse24
+	tests/cli/faults.sh $(CLI_SAN_BIN) $(TEST_BUILD)/cli/faults $(BUILD)/sparse24
+
+TESTS += test-cli-faults

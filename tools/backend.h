@@ -79,8 +79,9 @@ uint64_t s24_rtl_sim_cycles(const s24_cosim_t *sim);
 /** Closes what s24_rtl_open opened (the device is closed by s24_dev_close); safe on NULL. */
 void s24_rtl_close(s24_cosim_t *sim);
 /** The longest legitimate wait of an rtl GEMM with reduction length k, in simulated ns: the
- *  feed window plus one tile of the densest possible job (every group at its most beats),
- *  fill and drain (docs/architecture.md §3-4), times 4, plus 1 ms for register traffic. */
+ *  busy cycles (cmodel s24_core_cycles) of the feed window plus one tile of the densest
+ *  possible job (every group at its most beats), times 4, plus 1 ms for register traffic.
+ *  The driver bounds each wait by its job too (s24_dev_wait_limit_ns); the smaller wins. */
 uint64_t s24_rtl_timeout_ns(const s24_dev_t *dev, size_t k);
 
 #ifdef __cplusplus

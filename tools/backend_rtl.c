@@ -20,13 +20,15 @@ uint64_t s24_rtl_timeout_ns(const s24_dev_t *dev, size_t k) {
   const uint64_t groups = ((uint64_t)k + hw->sparse_m - 1) / hw->sparse_m;
   const s24_array_t arr = {hw->rows, hw->cols, hw->sparse_n, hw->sparse_m};
   const uint64_t beats = groups * s24_group_beats(arr, hw->sparse_m);  // every group full
-  // a job of the feed window plus one tile (s24_core_cycles: its fill and drain included)
-  s24_cycles_t cy;
-  if (s24_core_cycles(hw->rows, hw->cols, beats ? beats : 1, dev->inflight_tiles + 2, &cy) !=
-      S24_OK) {
-    return UINT64_MAX;
+  // the cycle model's own formula (cmodel s24_core_cycles), so the bound follows the core:
+  // a result tile is out at the latest when the tiles queued ahead of it have run
+  s24_cycles_t c;
+  if (beats == 0 ||
+      s24_core_cycles(hw->rows, hw->cols, beats, dev->inflight_tiles + 1, &c) != S24_OK ||
+      c.busy_cycles > (UINT64_MAX - 1000000u) / 4 / S24_COSIM_NS_PER_CYCLE) {
+    return S24_DEFAULT_TIMEOUT_NS;
   }
-  return 4 * cy.busy_cycles * S24_COSIM_NS_PER_CYCLE + 1000000u;
+  return 4 * c.busy_cycles * S24_COSIM_NS_PER_CYCLE + 1000000u;
 }
 
 s24_status_t s24_rtl_open(const char *trace_path, size_t k_max, s24_cosim_t **sim,
