@@ -48,11 +48,11 @@ def render_script(name, out_dir, **values):
 
 def read_cmd(files, incdirs, target=None):
     """Yosys read_verilog commands for the sources, with the include dirs and the target's
-    `defines; on ECP5 (S24_ECP5: the RTL instantiates MULT18X18D) the vendor cells come first."""
+    `defines: S24_ECP5 on ECP5 (the RTL then instantiates MULT18X18D, whose black box
+    synth/ecp5_core.ys reads)."""
     defines = ["S24_ECP5"] if target == "ecp5" else []
     opts = " ".join(["-D" + shlex.quote(d) for d in defines] + ["-I" + shlex.quote(d) for d in incdirs])
-    lib = ["read_verilog -lib +/ecp5/cells_bb.v"] if target == "ecp5" else []
-    return "\n".join(lib + [f"read_verilog -defer {opts} {shlex.quote(f)}" for f in files])
+    return "\n".join(f"read_verilog -defer {opts} {shlex.quote(f)}" for f in files)
 
 
 def hier_cmd(top, params):
