@@ -44,3 +44,6 @@ test-cli: $(CLI_SAN_BIN)
 
 TESTS      += test-model-unit test-npy test-model-prop test-cli
 LONG_TESTS += test-model-prop-long
+
+# the fused int8 layer keeps its tests in their own folder
+include tests/linear/linear.mk

@@ -1,0 +1,424 @@
+// s24_epilogue: fused int8 layer on the result stream (SPEC §7): bias, rounding multiply, shift, ZO, clamp, int8 packing.
+`default_nettype none
+
+// Between s24_core's result stream and m_axis_r. Without cfg_en_i (latched at start_i) it is a
+// wire: int32 rows pass unchanged. With it, every int32 lane `acc` of tile row r becomes
+//
+//   sum = acc + bias[p]                           (int32 wraparound; bias already holds -ZI*sum W)
+//   r64 = (sum * mult[p] + 2^(t[p]-1)) >>> t[p]   (64-bit product, t = 31 - SHIFT in 1..62)
+//   y   = clamp(r64 + ZO, relu ? max(-128, ZO) : -128, 127)
+//
+// where p = (tile / cfg_col_tiles_i) * NumRows + r is the parameter row of the RAM written
+// through pw_*: tiles run row tile outer, column tile inner, so the parameter rows advance by
+// NumRows every cfg_col_tiles_i tiles. Four tile rows share one output beat (int8 lane c of row r
+// at bits [((r % 4) * NumCols + c) * 8 +: 8]); a tile is ceil(NumRows / 4) beats, TLAST on its
+// last.
+//
+// Lanes lanes are requantized per cycle (the multiplier is time-shared over NumCols / Lanes
+// cycles per row). A row buffer of NumRows entries takes a whole tile's drain, so the array is
+// never held up as long as a tile period is at least NumRows * NumCols / Lanes cycles. The
+// 32 x 31 multiply is four 17 x 17 signed partial products (one DSP each on ECP5/Xilinx) with
+// registered operands and outputs; the partial sums and the rounding constant meet in a
+// carry-save layer and one 64-bit adder; the shift is two registered 8:1 stages. Issue is
+// credit-based: an element is issued only when the output FIFO has room for every beat in
+// flight, so the pipeline itself never stalls (no enable on the DSP registers).
+module s24_epilogue #(
+  parameter integer NumRows = 8,    // tile rows (output channels per row tile)
+  parameter integer NumCols = 8,    // int32 lanes per result row
+  parameter integer Lanes   = 1,    // lanes requantized per cycle; divides NumCols
+  parameter integer Depth   = 512   // parameter RAM rows, >= NumRows
+) (
+  input  wire                  clk_i,
+  input  wire                  rst_ni,
+  input  wire                  clear_i,          // soft reset: drops everything in flight
+  input  wire                  start_i,          // a job starts: latch the configuration
+  input  wire                  cfg_en_i,         // fused mode for the job
+  input  wire                  cfg_relu_i,
+  input  wire [7:0]            cfg_zo_i,         // int8
+  input  wire [31:0]           cfg_col_tiles_i,  // tiles per row tile (>= 1 with cfg_en_i)
+  // parameter RAM write port (registers EPI_*; written while idle)
+  input  wire                  pw_en_i,
+  input  wire [AddrWidth-1:0]  pw_addr_i,
+  input  wire [31:0]           pw_bias_i,
+  input  wire [30:0]           pw_mult_i,
+  input  wire [5:0]            pw_shift_i,       // SHIFT, two's complement
+  // int32 rows from the core
+  input  wire                  s_valid_i,
+  output wire                  s_ready_o,
+  input  wire [RBits-1:0]      s_data_i,
+  input  wire                  s_last_i,
+  // result stream
+  output wire                  m_valid_o,
+  input  wire                  m_ready_i,
+  output wire [RBits-1:0]      m_data_o,
+  output wire                  m_last_o,
+  output wire                  busy_o            // fused data still in the block
+);
+  localparam integer RBits = NumCols * 32;
+  localparam integer AddrWidth = (Depth > 1) ? $clog2(Depth) : 1;
+  localparam integer Phases = NumCols / Lanes;     // cycles per row
+  localparam integer PhWidth = (Phases > 1) ? $clog2(Phases) : 1;
+  localparam integer RowWidth = (NumRows > 1) ? $clog2(NumRows) : 1;
+  localparam integer InAw = (NumRows > 1) ? $clog2(NumRows) : 1;  // row buffer >= NumRows
+  localparam integer OutAw = 2;                    // output FIFO: 4 beats
+  localparam integer LaneBits = Lanes * 32;
+  localparam integer Stages = 10;                  // issue to packer
+
+  initial begin
+    if (Lanes < 1 || NumCols % Lanes != 0) begin
+      $display("s24_epilogue: illegal parameters: Lanes must divide NumCols");
+      $finish;
+    end
+    if (Depth < NumRows || Depth > 65535) begin
+      $display("s24_epilogue: illegal parameters: Depth must be NumRows .. 65535");
+      $finish;
+    end
+  end
+
+  // ---------------------------------------------------------------- job configuration
+  reg        en_q, en_d;
+  reg        relu_q, relu_d;
+  reg [7:0]  zo_q, zo_d;
+  reg [31:0] col_tiles_q, col_tiles_d;
+
+  // ---------------------------------------------------------------- parameter RAM
+  // {t, mult, bias}: t = 31 - SHIFT (6 bits), stored so that no subtraction sits in the pipeline
+  reg [68:0] prm_ram [0:Depth-1];
+  wire [5:0] pw_t = 6'd31 - pw_shift_i;
+  always @(posedge clk_i) begin
+    if (pw_en_i) prm_ram[pw_addr_i] <= {pw_t, pw_mult_i, pw_bias_i};
+  end
+
+  // ---------------------------------------------------------------- row buffer
+  wire             in_empty, in_full;
+  wire [RBits:0]   in_head;
+  wire             issue;
+  wire             row_done;   // the issue is the row's last phase: pop it
+  wire             in_push = en_q && s_valid_i && !in_full;
+
+  s24_fifo #(.Width(RBits + 1), .AddrWidth(InAw)) u_in (
+    .clk_i   (clk_i),
+    .rst_ni  (rst_ni),
+    .clear_i (clear_i),
+    .push_i  (in_push),
+    .data_i  ({s_last_i, s_data_i}),
+    .pop_i   (issue && row_done),
+    .data_o  (in_head),
+    .empty_o (in_empty),
+    .full_o  (in_full)
+  );
+  wire unused_in_last = in_head[RBits];  // rows are counted; the core's TLAST is redundant
+
+  // ---------------------------------------------------------------- issue
+  reg [PhWidth-1:0]   ph_q, ph_d;          // phase: lanes ph*Lanes ... of the head row
+  reg [RowWidth-1:0]  row_q, row_d;        // tile row of the head row
+  reg [31:0]          colt_q, colt_d;      // column tile inside the row tile
+  reg [AddrWidth-1:0] base_q, base_d;      // parameter row of tile row 0
+  reg [OutAw:0]       occ_q, occ_d;        // output FIFO entries + beats in flight
+  wire                out_pop;
+
+  localparam [OutAw:0] OutDepth = 1 << OutAw;
+  wire [1:0] rib;                          // row inside its output beat (row % 4)
+  generate
+    if (RowWidth >= 2) begin : g_rib
+      assign rib = row_q[1:0];
+    end else begin : g_rib1
+      assign rib = {1'b0, row_q};
+    end
+  endgenerate
+  wire last_ph   = ph_q == Phases[PhWidth-1:0] - 1'b1;
+  wire last_row  = row_q == NumRows[RowWidth-1:0] - 1'b1;
+  wire beat_end  = last_ph && (rib == 2'd3 || last_row);
+  assign row_done = last_ph;
+  assign issue = en_q && !in_empty && (occ_q < OutDepth);
+
+  always @* begin
+    ph_d = ph_q;
+    row_d = row_q;
+    colt_d = colt_q;
+    base_d = base_q;
+    occ_d = occ_q;
+    en_d = en_q;
+    relu_d = relu_q;
+    zo_d = zo_q;
+    col_tiles_d = col_tiles_q;
+    if (issue) begin
+      ph_d = last_ph ? {PhWidth{1'b0}} : ph_q + 1'b1;
+      if (last_ph) begin
+        row_d = last_row ? {RowWidth{1'b0}} : row_q + 1'b1;
+        if (last_row) begin
+          if (colt_q + 32'd1 >= col_tiles_q) begin
+            colt_d = 32'd0;
+            base_d = base_q + NumRows[AddrWidth-1:0];
+          end else begin
+            colt_d = colt_q + 32'd1;
+          end
+        end
+      end
+    end
+    if (issue && beat_end && !out_pop) occ_d = occ_q + 1'b1;
+    if (!(issue && beat_end) && out_pop) occ_d = occ_q - 1'b1;
+    if (start_i) begin
+      en_d = cfg_en_i;
+      relu_d = cfg_relu_i;
+      zo_d = cfg_zo_i;
+      col_tiles_d = cfg_col_tiles_i;
+      ph_d = {PhWidth{1'b0}};
+      row_d = {RowWidth{1'b0}};
+      colt_d = 32'd0;
+      base_d = {AddrWidth{1'b0}};
+    end
+    if (clear_i) begin
+      en_d = 1'b0;
+      ph_d = {PhWidth{1'b0}};
+      row_d = {RowWidth{1'b0}};
+      colt_d = 32'd0;
+      base_d = {AddrWidth{1'b0}};
+      occ_d = {(OutAw+1){1'b0}};
+    end
+  end
+
+  always @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      en_q <= 1'b0;
+      relu_q <= 1'b0;
+      zo_q <= 8'd0;
+      col_tiles_q <= 32'd0;
+      ph_q <= {PhWidth{1'b0}};
+      row_q <= {RowWidth{1'b0}};
+      colt_q <= 32'd0;
+      base_q <= {AddrWidth{1'b0}};
+      occ_q <= {(OutAw+1){1'b0}};
+    end else begin
+      en_q <= en_d;
+      relu_q <= relu_d;
+      zo_q <= zo_d;
+      col_tiles_q <= col_tiles_d;
+      ph_q <= ph_d;
+      row_q <= row_d;
+      colt_q <= colt_d;
+      base_q <= base_d;
+      occ_q <= occ_d;
+    end
+  end
+
+  // ---------------------------------------------------------------- pipeline
+  // Sideband of an issued element: lane position in the output beat, beat end, tile end.
+  localparam integer SideBits = PhWidth + 2 + 2;
+  wire [SideBits-1:0] side0 = {ph_q, rib, beat_end, beat_end && last_row};
+  wire [AddrWidth-1:0] rd_addr = base_q + {{(AddrWidth-RowWidth){1'b0}}, row_q};
+
+  reg [Stages:1]       v_q;                  // valid of each stage (control: reset)
+  reg [SideBits-1:0]   side_q [1:Stages];
+  // stage 1: operands and the parameter row (synchronous RAM read)
+  reg [LaneBits-1:0]   acc1_q;
+  reg [68:0]           prm1_q;
+  // stage 2: sum = acc + bias
+  reg [LaneBits-1:0]   sum2_q;
+  reg [30:0]           mult2_q;
+  reg [5:0]            t2_q;
+  // stage 3: partial products (DSP output registers)
+  reg [Lanes*34-1:0]   pll3_q, plh3_q, phl3_q, phh3_q;
+  reg [5:0]            t3_q;
+  // stage 4: carry-save layer of {hh,ll} + (hl + lh) << 16 + 2^(t-1)
+  reg [Lanes*64-1:0]   cs4_s_q, cs4_c_q, cs4_m_q;
+  reg [5:0]            t4_q;
+  // stage 5: the rounded product
+  reg [Lanes*64-1:0]   rnd5_q;
+  reg [5:0]            t5_q;
+  // stage 6, 7: arithmetic shift by t[5:3]*8, then by t[2:0]
+  reg [Lanes*64-1:0]   sh6_q;
+  reg [2:0]            t6_q;
+  reg [Lanes*64-1:0]   sh7_q;
+  // stage 8: saturated to 10 bits; stage 9: + ZO; stage 10: clamped int8
+  reg [Lanes*10-1:0]   sat8_q;
+  reg [Lanes*11-1:0]   zo9_q;
+  reg [Lanes*8-1:0]    y10_q;
+
+  // the head row's lanes of this phase
+  wire [LaneBits-1:0] lanes0 = in_head[ph_q * LaneBits +: LaneBits];
+
+  integer l;
+  reg [63:0] hl_sum, mid, rnd_c, s_tmp, c_tmp, sh_tmp, sh_tmp2;
+  reg [9:0]  sat;
+  reg [10:0] zsum;
+  reg [7:0]  y;
+  reg signed [10:0] lo_s;
+  reg [Lanes*34-1:0] pll_d, plh_d, phl_d, phh_d;
+  reg [Lanes*64-1:0] cs_s_d, cs_c_d, cs_m_d, rnd_d, sh6_d, sh7_d;
+  reg [Lanes*10-1:0] sat_d;
+  reg [Lanes*11-1:0] zo_sum_d;
+  reg [Lanes*8-1:0]  y_d;
+  reg [LaneBits-1:0] sum_d;
+
+  always @* begin
+    sum_d = {LaneBits{1'b0}};
+    pll_d = {(Lanes*34){1'b0}};
+    plh_d = {(Lanes*34){1'b0}};
+    phl_d = {(Lanes*34){1'b0}};
+    phh_d = {(Lanes*34){1'b0}};
+    cs_s_d = {(Lanes*64){1'b0}};
+    cs_c_d = {(Lanes*64){1'b0}};
+    cs_m_d = {(Lanes*64){1'b0}};
+    rnd_d = {(Lanes*64){1'b0}};
+    sh6_d = {(Lanes*64){1'b0}};
+    sh7_d = {(Lanes*64){1'b0}};
+    sat_d = {(Lanes*10){1'b0}};
+    zo_sum_d = {(Lanes*11){1'b0}};
+    y_d = {(Lanes*8){1'b0}};
+    hl_sum = 64'd0;
+    mid = 64'd0;
+    rnd_c = 64'd0;
+    s_tmp = 64'd0;
+    c_tmp = 64'd0;
+    sh_tmp = 64'd0;
+    sh_tmp2 = 64'd0;
+    sat = 10'd0;
+    zsum = 11'd0;
+    y = 8'd0;
+    lo_s = relu_q ? {{3{zo_q[7]}}, zo_q} : -11'sd128;
+    for (l = 0; l < Lanes; l = l + 1) begin
+      // stage 2
+      sum_d[l*32 +: 32] = acc1_q[l*32 +: 32] + prm1_q[31:0];
+      // stage 3: sum = sh*2^16 + sl (sh signed), mult = mh*2^16 + ml
+      pll_d[l*34 +: 34] = $signed({1'b0, sum2_q[l*32 +: 16]}) * $signed({1'b0, mult2_q[15:0]});
+      plh_d[l*34 +: 34] = $signed({1'b0, sum2_q[l*32 +: 16]}) * $signed({2'b0, mult2_q[30:16]});
+      phl_d[l*34 +: 34] = $signed(sum2_q[l*32+16 +: 16]) * $signed({1'b0, mult2_q[15:0]});
+      phh_d[l*34 +: 34] = $signed(sum2_q[l*32+16 +: 16]) * $signed({2'b0, mult2_q[30:16]});
+      // stage 4: three addends, compressed to two; |hh| < 2^30 and 0 <= ll < 2^32
+      hl_sum = {phh3_q[l*34 +: 32], pll3_q[l*34 +: 32]};
+      mid = {{14{phl3_q[l*34+33]}}, phl3_q[l*34 +: 34], 16'd0} +
+            {{14{plh3_q[l*34+33]}}, plh3_q[l*34 +: 34], 16'd0};
+      rnd_c = (t3_q == 6'd0) ? 64'd0 : 64'd1 << (t3_q - 6'd1);
+      cs_s_d[l*64 +: 64] = hl_sum;
+      cs_m_d[l*64 +: 64] = mid;
+      cs_c_d[l*64 +: 64] = rnd_c;
+      // stage 5: one 64-bit sum (carry-save: s ^ m ^ c, majority << 1)
+      s_tmp = cs4_s_q[l*64 +: 64] ^ cs4_m_q[l*64 +: 64] ^ cs4_c_q[l*64 +: 64];
+      c_tmp = ((cs4_s_q[l*64 +: 64] & cs4_m_q[l*64 +: 64]) |
+               (cs4_s_q[l*64 +: 64] & cs4_c_q[l*64 +: 64]) |
+               (cs4_m_q[l*64 +: 64] & cs4_c_q[l*64 +: 64])) << 1;
+      rnd_d[l*64 +: 64] = s_tmp + c_tmp;
+      // stage 6: >>> 8 * t[5:3]
+      sh_tmp = $signed(rnd5_q[l*64 +: 64]) >>> {t5_q[5:3], 3'b000};
+      sh6_d[l*64 +: 64] = sh_tmp;
+      // stage 7: >>> t[2:0]
+      sh_tmp2 = $signed(sh6_q[l*64 +: 64]) >>> t6_q;
+      sh7_d[l*64 +: 64] = sh_tmp2;
+      // stage 8: saturate to [-512, 511] (keeps every clamp decision of the final stage)
+        if (sh7_q[l*64+63] == 1'b0) begin
+        sat = (sh7_q[l*64+9 +: 55] != 55'd0) ? 10'h1FF : sh7_q[l*64 +: 10];
+      end else begin
+        sat = (sh7_q[l*64+9 +: 55] != {55{1'b1}}) ? 10'h200 : sh7_q[l*64 +: 10];
+      end
+      sat_d[l*10 +: 10] = sat;
+      // stage 9: + ZO
+      zsum = {sat8_q[l*10+9], sat8_q[l*10 +: 10]} + {{3{zo_q[7]}}, zo_q};
+      zo_sum_d[l*11 +: 11] = zsum;
+      // stage 10: clamp to [lo, 127]
+      if ($signed(zo9_q[l*11 +: 11]) > 11'sd127) y = 8'd127;
+      else if ($signed(zo9_q[l*11 +: 11]) < lo_s) y = lo_s[7:0];
+      else y = zo9_q[l*11 +: 8];
+      y_d[l*8 +: 8] = y;
+    end
+  end
+
+  integer s;
+  always @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      v_q <= {Stages{1'b0}};
+    end else if (clear_i) begin
+      v_q <= {Stages{1'b0}};
+    end else begin
+      v_q <= {v_q[Stages-1:1], issue};
+    end
+  end
+
+  // datapath registers: not reset, no enable (bubbles carry don't-care data)
+  always @(posedge clk_i) begin
+    side_q[1] <= side0;
+    for (s = 2; s <= Stages; s = s + 1) side_q[s] <= side_q[s-1];
+    acc1_q <= lanes0;
+    prm1_q <= prm_ram[rd_addr];
+    sum2_q <= sum_d;
+    mult2_q <= prm1_q[62:32];
+    t2_q <= prm1_q[68:63];
+    pll3_q <= pll_d;
+    plh3_q <= plh_d;
+    phl3_q <= phl_d;
+    phh3_q <= phh_d;
+    t3_q <= t2_q;
+    cs4_s_q <= cs_s_d;
+    cs4_m_q <= cs_m_d;
+    cs4_c_q <= cs_c_d;
+    t4_q <= t3_q;
+    rnd5_q <= rnd_d;
+    t5_q <= t4_q;
+    sh6_q <= sh6_d;
+    t6_q <= t5_q[2:0];
+    sh7_q <= sh7_d;
+    sat8_q <= sat_d;
+    zo9_q <= zo_sum_d;
+    y10_q <= y_d;
+  end
+
+  // ---------------------------------------------------------------- packer + output FIFO
+  wire [PhWidth-1:0] o_ph = side_q[Stages][SideBits-1 -: PhWidth];
+  wire [1:0]         o_rib = side_q[Stages][3:2];
+  wire               o_beat_end = side_q[Stages][1];
+  wire               o_tile_end = side_q[Stages][0];
+  wire               o_valid = v_q[Stages];
+  reg  [RBits-1:0]   beat_q, beat_d, merged;
+
+  always @* begin
+    merged = beat_q;
+    merged[(o_rib * NumCols + o_ph * Lanes) * 8 +: Lanes * 8] = y10_q;
+    beat_d = beat_q;
+    if (o_valid) beat_d = o_beat_end ? {RBits{1'b0}} : merged;
+    if (clear_i || start_i) beat_d = {RBits{1'b0}};
+  end
+
+  always @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) beat_q <= {RBits{1'b0}};
+    else         beat_q <= beat_d;
+  end
+
+  wire           out_empty, out_full;
+  wire [RBits:0] out_head;
+  s24_fifo #(.Width(RBits + 1), .AddrWidth(OutAw)) u_out (
+    .clk_i   (clk_i),
+    .rst_ni  (rst_ni),
+    .clear_i (clear_i),
+    .push_i  (o_valid && o_beat_end),
+    .data_i  ({o_tile_end, merged}),
+    .pop_i   (out_pop),
+    .data_o  (out_head),
+    .empty_o (out_empty),
+    .full_o  (out_full)
+  );
+  wire unused_out_full = out_full;  // never pushed while full: the credit counter (occ_q)
+  assign out_pop = !out_empty && m_ready_i;
+
+  // ---------------------------------------------------------------- ports
+  assign s_ready_o = en_q ? !in_full : m_ready_i;
+  assign m_valid_o = en_q ? !out_empty : s_valid_i;
+  assign m_data_o = en_q ? out_head[RBits-1:0] : s_data_i;
+  assign m_last_o = en_q ? out_head[RBits] : s_last_i;
+  assign busy_o = !in_empty || (v_q != {Stages{1'b0}}) || !out_empty;
+
+`ifdef FORMAL
+  reg fv_live_q;
+  always @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) fv_live_q <= 1'b0;
+    else         fv_live_q <= 1'b1;
+  end
+  always @(posedge clk_i) begin
+    if (fv_live_q) begin
+      // the credit counter guarantees room for every beat in flight
+      assert (!(o_valid && o_beat_end && out_full)) else $error("epilogue: output FIFO overrun");
+      assert (occ_q <= OutDepth) else $error("epilogue: credit counter overflow");
+    end
+  end
+`endif
+endmodule
+`resetall

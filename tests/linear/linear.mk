@@ -1,0 +1,25 @@
+# tests/linear: the fused int8 layer (SPEC §7, issue 11). Model == driver on the software device
+# == driver on the Verilated RTL (random layers, directed extremes), and LiteRT byte for byte.
+# Uses DRV_SRCS, DRV_INC, COSIM_LIB, COSIM_LDLIBS (driver/driver.mk), MODEL_SRCS, VPYTHON.
+
+LINEAR_DIR      := $(BUILD)/linear
+LINEAR_TEST_BIN := $(LINEAR_DIR)/test_linear
+
+.PHONY: test-linear test-linear-long
+
+# C code with the sanitizers, the Verilated library without
+$(LINEAR_TEST_BIN): tests/linear/test_linear.c $(DRV_SRCS) $(MODEL_SRCS) $(COSIM_LIB)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(SANFLAGS) $(DRV_INC) $(filter %.c,$^) $(COSIM_LIB) $(COSIM_LDLIBS) -o $@
+
+# 2000 random layers with RTL result backpressure and AXI4-Lite reordering, the directed
+# extremes, 200000 requantizations against 128-bit arithmetic (rerun any seed: +seed=N)
+test-linear: $(LINEAR_TEST_BIN)
+	$(LINEAR_TEST_BIN) +cases=2000 +bp=30 +seed=$(if $(SEED),$(SEED),11)
+
+test-linear-long: $(LINEAR_TEST_BIN)
+	$(LINEAR_TEST_BIN) +cases=20000 +bp=30 $(if $(SEED),+seed=$(SEED))
+	$(LINEAR_TEST_BIN) +cases=5000 +bp=0 $(if $(SEED),+seed=$(SEED))
+
+TESTS      += test-linear
+LONG_TESTS += test-linear-long
