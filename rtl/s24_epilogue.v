@@ -209,7 +209,7 @@ module s24_epilogue #(
   wire [AddrWidth-1:0] rd_addr = base_q + {{(AddrWidth-RowWidth){1'b0}}, row_q};
 
   reg [Stages:1]       v_q;                  // valid of each stage (control: reset)
-  reg [SideBits-1:0]   side_q [1:Stages];
+  reg [Stages*SideBits-1:0] side_q;       // stage s at [(s-1)*SideBits +: SideBits]
   // stage 1: operands and the parameter row (synchronous RAM read)
   reg [LaneBits-1:0]   acc1_q;
   reg [68:0]           prm1_q;
@@ -323,7 +323,6 @@ module s24_epilogue #(
     end
   end
 
-  integer s;
   always @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       v_q <= {Stages{1'b0}};
@@ -336,8 +335,7 @@ module s24_epilogue #(
 
   // datapath registers: not reset, no enable (bubbles carry don't-care data)
   always @(posedge clk_i) begin
-    side_q[1] <= side0;
-    for (s = 2; s <= Stages; s = s + 1) side_q[s] <= side_q[s-1];
+    side_q <= {side_q[(Stages-1)*SideBits-1:0], side0};
     acc1_q <= lanes0;
     prm1_q <= prm_ram[rd_addr];
     sum2_q <= sum_d;
@@ -363,10 +361,11 @@ module s24_epilogue #(
   end
 
   // ---------------------------------------------------------------- packer + output FIFO
-  wire [PhWidth-1:0] o_ph = side_q[Stages][SideBits-1 -: PhWidth];
-  wire [1:0]         o_rib = side_q[Stages][3:2];
-  wire               o_beat_end = side_q[Stages][1];
-  wire               o_tile_end = side_q[Stages][0];
+  wire [SideBits-1:0] o_side = side_q[(Stages-1)*SideBits +: SideBits];
+  wire [PhWidth-1:0] o_ph = o_side[SideBits-1 -: PhWidth];
+  wire [1:0]         o_rib = o_side[3:2];
+  wire               o_beat_end = o_side[1];
+  wire               o_tile_end = o_side[0];
   wire               o_valid = v_q[Stages];
   reg  [RBits-1:0]   beat_q, beat_d, merged;
 

@@ -23,3 +23,16 @@ test-linear-long: $(LINEAR_TEST_BIN)
 
 TESTS      += test-linear
 LONG_TESTS += test-linear-long
+
+.PHONY: test-linear-cli test-linear-litert
+# The command: both backends, compressed W, --stats, and every bad parameter (sanitizer build)
+test-linear-cli: $(CLI_SAN_BIN)
+	tests/linear/cli.sh $(CLI_SAN_BIN) $(LINEAR_DIR)/cli $(VPYTHON)
+
+# LiteRT byte for byte: 24 generated int8 per-channel FULLY_CONNECTED models (2:4, 1:4, 2:8,
+# GEMV, odd shapes, ReLU, saturation) in LiteRT's reference, optimized and default (XNNPACK)
+# kernels, against `sparse24 linear` on the model and rtl backends
+test-linear-litert: $(BUILD)/sparse24
+	$(VPYTHON) tests/linear/test_litert.py $(BUILD)/sparse24 $(LINEAR_DIR)/litert
+
+TESTS += test-linear-cli test-linear-litert
