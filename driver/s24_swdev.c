@@ -93,6 +93,15 @@ static void soft_reset(s24_swdev_t *d) {
   d->job_epi = 0;
 }
 
+// HW_EPI.LANES of the default s24_top (EpiLanes = 4): the largest divisor of NumCols up to 4
+static uint32_t epi_lanes(uint32_t cols) {
+  uint32_t l = 1;
+  for (uint32_t i = 1; i <= 4; i++) {
+    if (cols % i == 0) l = i;
+  }
+  return l;
+}
+
 // The RTL epilogue's arithmetic for any 6-bit SHIFT (s24_epilogue.v): t = (31 - SHIFT) mod 64,
 // the rounding constant 0 for t == 0, the 64-bit sum wrapping, a floor shift, the clamp.
 static uint8_t epi_requant(uint32_t acc, const uint32_t *prm, uint32_t cfg) {
@@ -245,7 +254,7 @@ static s24_status_t sw_read32(void *ctx, uint32_t addr, uint32_t *value) {
     case S24_REG_CNT_STALL_R: v = 0; break;
     case S24_REG_CNT_TILES_OUT: v = d->tiles_out; break;
     case S24_REG_HW_EPI:
-      v = d->epi_depth << S24_HW_EPI_DEPTH_LSB | 1u << S24_HW_EPI_LANES_LSB;
+      v = d->epi_depth << S24_HW_EPI_DEPTH_LSB | epi_lanes(d->cols) << S24_HW_EPI_LANES_LSB;
       break;
     case S24_REG_CFG_EPI: v = d->cfg_epi; break;
     case S24_REG_CFG_COL_TILES: v = d->cfg_col_tiles; break;

@@ -20,7 +20,7 @@ module s24_top #(
   parameter integer NumCols = 8,  // PE columns: output columns per tile
   parameter integer SparseN = 2,  // kept values per group (multipliers per PE)
   parameter integer SparseM = 4,  // group length along K (2, 4 or 8)
-  parameter integer EpiLanes = 1, // fused epilogue: int32 lanes requantized per cycle (divides NumCols)
+  parameter integer EpiLanes = 4, // fused epilogue: at most this many int32 lanes requantized per cycle
   parameter integer EpiDepth = 512 // fused epilogue: per-channel parameter rows (>= NumRows)
 ) (
   input  wire                  clk_i,
@@ -204,6 +204,15 @@ module s24_top #(
 
   // ---------------------------------------------------------------- fused int8 epilogue
   localparam integer EpiAw = (EpiDepth > 1) ? $clog2(EpiDepth) : 1;
+  // the largest divisor of NumCols up to EpiLanes: a tile row takes NumCols / EpiLanesEff cycles
+  function integer lanes_for(input integer cols, input integer most);
+    integer i;
+    begin
+      lanes_for = 1;
+      for (i = 1; i <= most; i = i + 1) if (cols % i == 0) lanes_for = i;
+    end
+  endfunction
+  localparam integer EpiLanesEff = lanes_for(NumCols, EpiLanes);
   reg  [15:0] epi_addr_q, epi_addr_d;
   reg  [31:0] epi_bias_q, epi_bias_d;
   reg  [30:0] epi_mult_q, epi_mult_d;
@@ -216,7 +225,7 @@ module s24_top #(
   s24_epilogue #(
     .NumRows (NumRows),
     .NumCols (NumCols),
-    .Lanes   (EpiLanes),
+    .Lanes   (EpiLanesEff),
     .Depth   (EpiDepth)
   ) u_epi (
     .clk_i           (clk_i),
@@ -427,7 +436,7 @@ module s24_top #(
       end
       RegHwEpi: begin
         rd_data[HwEpiDepthLsb +: HwEpiDepthWidth] = EpiDepth[15:0];
-        rd_data[HwEpiLanesLsb +: HwEpiLanesWidth] = EpiLanes[7:0];
+        rd_data[HwEpiLanesLsb +: HwEpiLanesWidth] = EpiLanesEff[7:0];
       end
       RegCtrl: rd_data[CtrlIrqEnLsb] = irq_en_q;
       RegStatus: begin

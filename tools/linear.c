@@ -395,3 +395,218 @@ done:
   s24_npy_free(&shift);
   return rc;
 }
+
+// ---------------------------------------------------------------------------------------------
+// sparse24 bench --linear: the fused layer against the plain GEMM on the benchmark's shapes
+
+#include <inttypes.h>
+#include <sys/stat.h>
+
+#include "bench.h"
+#include "s24_cosim.h"
+
+// Busy cycles of the array for a pruned 2:4 layer of M output channels run as s24_linear does:
+// jobs of at most depth/R row tiles (the parameter RAM), each planned as a GEMM
+// (s24_gemm_cycles_shape). *jobs gets the number of hardware jobs.
+static s24_status_t linear_array_cycles(s24_array_t hw, uint32_t depth, size_t m, size_t k,
+                                        size_t n, uint64_t *cycles, uint64_t *jobs) {
+  const size_t chunk = (size_t)(depth / hw.rows) * hw.rows;
+  *cycles = 0;
+  *jobs = 0;
+  for (size_t first = 0; first < m; first += chunk) {
+    const size_t rows = m - first < chunk ? m - first : chunk;
+    s24_gemm_cycles_t c;
+    s24_status_t st = s24_gemm_cycles_shape(hw, (s24_pattern_t){2, 4}, rows, k, n, &c);
+    if (st != S24_OK) return st;
+    *cycles += c.busy_cycles;
+    *jobs += c.jobs;
+  }
+  return S24_OK;
+}
+
+int s24_linear_bench_main(int argc, char **argv) {
+  const char *dir = "build/bench";
+  size_t first = s24_bench_shape_count();
+  uint64_t seed = 1;
+  for (int i = 2; i < argc; i++) {
+    const char *o = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+    char *end = NULL;
+    if (strcmp(o, "--linear") == 0) continue;
+    if (strcmp(o, "--out") == 0 && v != NULL && *v != '\0') {
+      dir = v;
+    } else if (strcmp(o, "--first") == 0 && v != NULL) {
+      unsigned long long f = strtoull(v, &end, 10);
+      if (*end != '\0' || f == 0 || f > s24_bench_shape_count()) {
+        fprintf(stderr, "sparse24: error: bench: invalid --first '%s'\n", v);
+        return EXIT_USAGE;
+      }
+      first = (size_t)f;
+    } else if (strcmp(o, "--seed") == 0 && v != NULL) {
+      seed = strtoull(v, &end, 10);
+      if (*end != '\0') {
+        fprintf(stderr, "sparse24: error: bench: invalid --seed '%s'\n", v);
+        return EXIT_USAGE;
+      }
+    } else {
+      fprintf(stderr, "sparse24: error: bench: with --linear only --out, --first and --seed "
+                      "(got '%s')\n", o);
+      return EXIT_USAGE;
+    }
+    i++;
+  }
+  if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
+    fprintf(stderr, "sparse24: error: %s: cannot create directory: %s\n", dir, strerror(errno));
+    return EXIT_DATA;
+  }
+  size_t k_max = 0;
+  for (size_t i = 0; i < first; i++) {
+    size_t m, k, n;
+    int gemv;
+    s24_bench_shape(i, 1, &m, &k, &n, &gemv);
+    if (k > k_max) k_max = k;
+  }
+  s24_cosim_t *sim = NULL;
+  s24_dev_t dev;
+  char msg[256];
+  if (s24_rtl_open(NULL, k_max, &sim, &dev, msg, sizeof msg) != S24_OK) {
+    fprintf(stderr, "sparse24: error: bench: %s\n", msg);
+    return EXIT_DATA;
+  }
+  const s24_array_t hw = {dev.hw.rows, dev.hw.cols, dev.hw.sparse_n, dev.hw.sparse_m};
+  char path[4096];
+  snprintf(path, sizeof path, "%s/linear.csv", dir);
+  FILE *csv = fopen(path, "w");
+  if (csv == NULL) {
+    s24_cosim_close(sim);
+    fprintf(stderr, "sparse24: error: %s: cannot write: %s\n", path, strerror(errno));
+    return EXIT_DATA;
+  }
+  fprintf(csv, "shape,m,k,n,source,gemm_cycles,linear_cycles,ratio,gemm_jobs,linear_jobs,"
+               "epilogue_drain_cycles\n");
+  printf("sparse24 bench --linear: %ux%u %u:%u core; 2:4 layer Y[m x n] = requant(X[m x k] * "
+         "W[n x k]^T), linear (START to the epilogue's last beat) vs gemm busy cycles\n",
+         hw.rows, hw.cols, hw.sparse_n, hw.sparse_m);
+  int rc = 0;
+  double worst_rtl = 0, worst_full = 0;
+  uint64_t drain_max = 0;
+  for (size_t i = 0; i < first && rc == 0; i++) {
+    size_t m, k, n, fm, fk, fn;
+    int gemv;
+    s24_bench_shape(i, 1, &m, &k, &n, &gemv);
+    s24_bench_shape(i, 0, &fm, &fk, &fn, &gemv);
+    // the layer: n output channels, k inputs, batch m; every group at its 2:4 worst case
+    int8_t *w = malloc(n * k), *x = malloc(m * k), *xt = malloc(m * k), *vals = malloc(n * k);
+    uint8_t *meta = malloc(n * k);
+    int32_t *c = malloc(m * n * sizeof(int32_t)), *bias = malloc(n * 4), *mult = malloc(n * 4);
+    int32_t *shift = malloc(n * 4);
+    int8_t *y = malloc(m * n), *want = malloc(m * n);
+    uint64_t r = seed * 7919u + i;
+    s24_status_t st = S24_ERR_NOMEM;
+    if (w && x && xt && vals && meta && c && bias && mult && shift && y && want) {
+      for (size_t j = 0; j < n * k; j++) {
+        int8_t v = (int8_t)(s24_rng_next(&r) % 255u - 127u);
+        w[j] = v != 0 ? v : -128;
+      }
+      for (size_t j = 0; j < m * k; j++) x[j] = (int8_t)s24_rng_next(&r);
+      for (size_t b = 0; b < m; b++) {
+        for (size_t j = 0; j < k; j++) xt[j * m + b] = x[b * k + j];
+      }
+      for (size_t j = 0; j < n; j++) {
+        bias[j] = (int32_t)(s24_rng_next(&r) % 20001u) - 10000;
+        mult[j] = (int32_t)(0x40000000u + (uint32_t)(s24_rng_next(&r) & 0x3FFFFFFFu));
+        shift[j] = -12;
+      }
+      s24_where_t where;
+      st = s24_prune((s24_pattern_t){2, 4}, w, n, k, w);
+      if (st == S24_OK) st = s24_compress((s24_pattern_t){2, 4}, w, n, k, vals, meta, &where);
+      if (st == S24_OK) {
+        st = s24_gemm_compressed(&dev, (s24_pattern_t){2, 4}, vals, meta, n, k, xt, m, NULL, c,
+                                 &where);
+      }
+    }
+    const s24_counters_t g = dev.counters;
+    if (st == S24_OK) {
+      st = s24_linear_ref(x, m, w, n, k, bias, mult, shift, 3, -5, 1, want);
+    }
+    if (st == S24_OK) {
+      s24_weights_t wt;
+      s24_where_t where;
+      st = s24_weights_load(&dev, (s24_pattern_t){2, 4}, vals, meta, n, k, &wt, &where);
+      const s24_linear_params_t prm = {bias, mult, shift, 3, -5, 1};
+      if (st == S24_OK) st = s24_linear(&dev, &wt, x, m, &prm, y);
+      s24_weights_free(&wt);
+    }
+    const s24_counters_t l = dev.counters;
+    uint64_t pred_small = 0, jobs_small = 0, pred_full = 0, jobs_full = 0;
+    s24_gemm_cycles_t gfull;
+    if (st == S24_OK) {
+      st = linear_array_cycles(hw, dev.hw.epi_depth, n, k, m, &pred_small, &jobs_small);
+    }
+    if (st == S24_OK) {
+      st = linear_array_cycles(hw, dev.hw.epi_depth, fn, fk, fm, &pred_full, &jobs_full);
+    }
+    if (st == S24_OK) st = s24_gemm_cycles_shape(hw, (s24_pattern_t){2, 4}, fn, fk, fm, &gfull);
+    char name[64];
+    snprintf(name, sizeof name, "%zux%zux%zu", fm, fk, fn);
+    if (st != S24_OK) {
+      fprintf(stderr, "sparse24: error: bench: %s: %s\n", name, s24_strerror(st));
+      rc = EXIT_DATA;
+    } else if (memcmp(y, want, m * n) != 0) {
+      fprintf(stderr, "sparse24: error: bench: %s: rtl linear output differs from the model\n",
+              name);
+      rc = EXIT_DATA;
+    } else if (l.cycles != pred_small || l.jobs != jobs_small) {
+      fprintf(stderr, "sparse24: error: bench: %s: rtl linear array cycles %" PRIu64 " in %" PRIu64
+                      " jobs, predicted %" PRIu64 " in %" PRIu64 " (the epilogue held the array)\n",
+              name, l.cycles, l.jobs, pred_small, jobs_small);
+      rc = EXIT_DATA;
+    } else {
+      const uint64_t drain = (l.job_cycles - l.cycles) / (l.jobs ? l.jobs : 1);
+      if (drain > drain_max) drain_max = drain;
+      // full size: the array's cycles of the planned jobs plus the largest drain seen per job
+      const uint64_t full_linear = pred_full + jobs_full * drain;
+      const double rr = (double)l.job_cycles / (double)g.cycles;
+      const double rf = (double)full_linear / (double)gfull.busy_cycles;
+      if (rr > worst_rtl) worst_rtl = rr;
+      if (rf > worst_full) worst_full = rf;
+      printf("[%zu/%zu] %-17s%s rtl /16 %zux%zux%zu: gemm %8" PRIu64 " linear %8" PRIu64
+             " (%+.3f%%, drain %" PRIu64 ") | full size model: gemm %11" PRIu64 " linear %11"
+             PRIu64 " (%+.4f%%, %" PRIu64 " jobs)\n",
+             i + 1, first, name, gemv ? "(GEMV)" : "      ", m, k, n, g.cycles, l.job_cycles,
+             100.0 * (rr - 1.0), drain, gfull.busy_cycles, full_linear, 100.0 * (rf - 1.0),
+             jobs_full);
+      fprintf(csv, "%s,%zu,%zu,%zu,rtl_div16,%" PRIu64 ",%" PRIu64 ",%.6f,%" PRIu64 ",%" PRIu64
+                   ",%" PRIu64 "\n",
+              name, m, k, n, g.cycles, l.job_cycles, rr, g.jobs, l.jobs, l.job_cycles - l.cycles);
+      fprintf(csv, "%s,%zu,%zu,%zu,model_full,%" PRIu64 ",%" PRIu64 ",%.6f,%" PRIu64 ",%" PRIu64
+                   ",%" PRIu64 "\n",
+              name, fm, fk, fn, gfull.busy_cycles, full_linear, rf, gfull.jobs, jobs_full,
+              jobs_full * drain);
+    }
+    free(w);
+    free(x);
+    free(xt);
+    free(vals);
+    free(meta);
+    free(c);
+    free(bias);
+    free(mult);
+    free(shift);
+    free(y);
+    free(want);
+  }
+  const uint32_t lanes = dev.hw.epi_lanes, depth = dev.hw.epi_depth, rows = dev.hw.rows;
+  s24_dev_close(&dev);
+  s24_cosim_close(sim);
+  if (fclose(csv) != 0 && rc == 0) rc = EXIT_DATA;
+  if (rc == 0) {
+    printf("linear vs gemm: worst %+.3f%% on the RTL (/16 shapes, measured), %+.4f%% at full size "
+           "(cycle model + measured drain <= %" PRIu64 " cycles per job); target <= +1%%: %s\n",
+           100.0 * (worst_rtl - 1.0), 100.0 * (worst_full - 1.0), drain_max,
+           worst_full <= 1.01 ? "reached" : "MISSED");
+    printf("epilogue: %u lanes per cycle, %u parameter rows (a job holds at most %u row tiles)\n",
+           lanes, depth, depth / rows);
+    printf("wrote %s\n", path);
+  }
+  return rc;
+}

@@ -36,3 +36,10 @@ test-linear-litert: $(BUILD)/sparse24
 	$(VPYTHON) tests/linear/test_litert.py $(BUILD)/sparse24 $(LINEAR_DIR)/litert
 
 TESTS += test-linear-cli test-linear-litert
+
+# make bench also compares `linear` with `gemm` on the benchmark's shapes (build/bench/linear.csv)
+.PHONY: bench-linear
+bench: bench-linear
+bench-linear: $(BUILD)/sparse24
+	@mkdir -p $(BUILD)/bench
+	$(BUILD)/sparse24 bench --linear --out $(BUILD)/bench
