@@ -62,7 +62,7 @@ module s24_epilogue #(
   localparam integer InAw = (NumRows > 1) ? $clog2(NumRows) : 1;  // row buffer >= NumRows
   localparam integer OutAw = 2;                    // output FIFO: 4 beats
   localparam integer LaneBits = Lanes * 32;
-  localparam integer Stages = 10;                  // issue to packer
+  localparam integer Stages = 9;                   // issue to packer
 
   initial begin
     if (Lanes < 1 || NumCols % Lanes != 0) begin
@@ -226,26 +226,36 @@ module s24_epilogue #(
   // stage 5: the rounded product
   reg [Lanes*64-1:0]   rnd5_q;
   reg [5:0]            t5_q;
-  // stage 6, 7: arithmetic shift by t[5:3]*8, then by t[2:0]
-  reg [Lanes*64-1:0]   sh6_q;
+  // stage 6: bits 8*t[5:3] .. +16 of the rounded product, and whether every bit above them
+  // equals its sign; stage 7: the 10 bits from t on, saturated (r = (sum >>> t) clamped to
+  // [-512, 511], which keeps every decision of the final clamp). No 64-bit shifter is built:
+  // only the window the clamp can use.
+  reg [Lanes*17-1:0]   win6_q;
+  reg [Lanes-1:0]      ok6_q, sgn6_q;
   reg [2:0]            t6_q;
-  reg [Lanes*64-1:0]   sh7_q;
-  // stage 8: saturated to 10 bits; stage 9: + ZO; stage 10: clamped int8
-  reg [Lanes*10-1:0]   sat8_q;
-  reg [Lanes*11-1:0]   zo9_q;
-  reg [Lanes*8-1:0]    y10_q;
+  reg [Lanes*10-1:0]   sat7_q;
+  // stage 8: + ZO; stage 9: clamped int8
+  reg [Lanes*11-1:0]   zo8_q;
+  reg [Lanes*8-1:0]    y9_q;
 
   // the head row's lanes of this phase
   wire [LaneBits-1:0] lanes0 = in_head[ph_q * LaneBits +: LaneBits];
 
   integer l;
-  reg [63:0] hl_sum, mid, rnd_c, s_tmp, c_tmp, sh_tmp, sh_tmp2;
+  reg [63:0] hl_sum, mid, rnd_c, s_tmp, c_tmp;
+  reg [79:0] ext;
+  reg [9:0]  byte_eq;
+  reg [16:0] w17;
+  reg        ok, sgn;
+  integer    j, b;
   reg [9:0]  sat;
   reg [10:0] zsum;
   reg [7:0]  y;
   reg signed [10:0] lo_s;
   reg [Lanes*34-1:0] pll_d, plh_d, phl_d, phh_d;
-  reg [Lanes*64-1:0] cs_s_d, cs_c_d, cs_m_d, rnd_d, sh6_d, sh7_d;
+  reg [Lanes*64-1:0] cs_s_d, cs_c_d, cs_m_d, rnd_d;
+  reg [Lanes*17-1:0] win_d;
+  reg [Lanes-1:0]    ok_d, sgn_d;
   reg [Lanes*10-1:0] sat_d;
   reg [Lanes*11-1:0] zo_sum_d;
   reg [Lanes*8-1:0]  y_d;
@@ -261,8 +271,14 @@ module s24_epilogue #(
     cs_c_d = {(Lanes*64){1'b0}};
     cs_m_d = {(Lanes*64){1'b0}};
     rnd_d = {(Lanes*64){1'b0}};
-    sh6_d = {(Lanes*64){1'b0}};
-    sh7_d = {(Lanes*64){1'b0}};
+    win_d = {(Lanes*17){1'b0}};
+    ok_d = {Lanes{1'b0}};
+    sgn_d = {Lanes{1'b0}};
+    ext = 80'd0;
+    byte_eq = 10'd0;
+    w17 = 17'd0;
+    ok = 1'b0;
+    sgn = 1'b0;
     sat_d = {(Lanes*10){1'b0}};
     zo_sum_d = {(Lanes*11){1'b0}};
     y_d = {(Lanes*8){1'b0}};
@@ -271,8 +287,6 @@ module s24_epilogue #(
     rnd_c = 64'd0;
     s_tmp = 64'd0;
     c_tmp = 64'd0;
-    sh_tmp = 64'd0;
-    sh_tmp2 = 64'd0;
     sat = 10'd0;
     zsum = 11'd0;
     y = 8'd0;
@@ -299,26 +313,36 @@ module s24_epilogue #(
                (cs4_s_q[l*64 +: 64] & cs4_c_q[l*64 +: 64]) |
                (cs4_m_q[l*64 +: 64] & cs4_c_q[l*64 +: 64])) << 1;
       rnd_d[l*64 +: 64] = s_tmp + c_tmp;
-      // stage 6: >>> 8 * t[5:3]
-      sh_tmp = $signed(rnd5_q[l*64 +: 64]) >>> {t5_q[5:3], 3'b000};
-      sh6_d[l*64 +: 64] = sh_tmp;
-      // stage 7: >>> t[2:0]
-      sh_tmp2 = $signed(sh6_q[l*64 +: 64]) >>> t6_q;
-      sh7_d[l*64 +: 64] = sh_tmp2;
-      // stage 8: saturate to [-512, 511] (keeps every clamp decision of the final stage)
-        if (sh7_q[l*64+63] == 1'b0) begin
-        sat = (sh7_q[l*64+9 +: 55] != 55'd0) ? 10'h1FF : sh7_q[l*64 +: 10];
-      end else begin
-        sat = (sh7_q[l*64+9 +: 55] != {55{1'b1}}) ? 10'h200 : sh7_q[l*64 +: 10];
+      // stage 6: coarse window at byte t[5:3] of the sign-extended sum
+      sgn = rnd5_q[l*64+63];
+      ext = {{16{sgn}}, rnd5_q[l*64 +: 64]};
+      for (b = 0; b < 10; b = b + 1) byte_eq[b] = ext[b*8 +: 8] == {8{sgn}};
+      w17 = 17'd0;
+      ok = 1'b1;
+      for (j = 0; j < 8; j = j + 1) begin
+        if (t5_q[5:3] == j[2:0]) begin
+          w17 = ext[j*8 +: 17];
+          for (b = 0; b < 10; b = b + 1) if (b >= j + 2) ok = ok & byte_eq[b];
+        end
       end
+      win_d[l*17 +: 17] = w17;
+      ok_d[l] = ok;
+      sgn_d[l] = sgn;
+      // stage 7: fine window at t[2:0]; in range when bits t+9 .. 16 also equal the sign
+      ok = ok6_q[l];
+      for (b = 9; b < 17; b = b + 1) begin
+        if (b >= {29'd0, t6_q} + 9) ok = ok & (win6_q[l*17+b] == sgn6_q[l]);
+      end
+      if (ok) sat = win6_q[l*17 + {29'd0, t6_q} +: 10];
+      else sat = sgn6_q[l] ? 10'h200 : 10'h1FF;
       sat_d[l*10 +: 10] = sat;
-      // stage 9: + ZO
-      zsum = {sat8_q[l*10+9], sat8_q[l*10 +: 10]} + {{3{zo_q[7]}}, zo_q};
+      // stage 8: + ZO
+      zsum = {sat7_q[l*10+9], sat7_q[l*10 +: 10]} + {{3{zo_q[7]}}, zo_q};
       zo_sum_d[l*11 +: 11] = zsum;
-      // stage 10: clamp to [lo, 127]
-      if ($signed(zo9_q[l*11 +: 11]) > 11'sd127) y = 8'd127;
-      else if ($signed(zo9_q[l*11 +: 11]) < lo_s) y = lo_s[7:0];
-      else y = zo9_q[l*11 +: 8];
+      // stage 9: clamp to [lo, 127]
+      if ($signed(zo8_q[l*11 +: 11]) > 11'sd127) y = 8'd127;
+      else if ($signed(zo8_q[l*11 +: 11]) < lo_s) y = lo_s[7:0];
+      else y = zo8_q[l*11 +: 8];
       y_d[l*8 +: 8] = y;
     end
   end
@@ -352,12 +376,13 @@ module s24_epilogue #(
     t4_q <= t3_q;
     rnd5_q <= rnd_d;
     t5_q <= t4_q;
-    sh6_q <= sh6_d;
+    win6_q <= win_d;
+    ok6_q <= ok_d;
+    sgn6_q <= sgn_d;
     t6_q <= t5_q[2:0];
-    sh7_q <= sh7_d;
-    sat8_q <= sat_d;
-    zo9_q <= zo_sum_d;
-    y10_q <= y_d;
+    sat7_q <= sat_d;
+    zo8_q <= zo_sum_d;
+    y9_q <= y_d;
   end
 
   // ---------------------------------------------------------------- packer + output FIFO
@@ -368,10 +393,18 @@ module s24_epilogue #(
   wire               o_tile_end = o_side[0];
   wire               o_valid = v_q[Stages];
   reg  [RBits-1:0]   beat_q, beat_d, merged;
+  integer            pr, pp;
 
   always @* begin
     merged = beat_q;
-    merged[(o_rib * NumCols + o_ph * Lanes) * 8 +: Lanes * 8] = y10_q;
+    // one enable per lane position of the beat (no variable shift of the whole beat)
+    for (pr = 0; pr < 4; pr = pr + 1) begin
+      for (pp = 0; pp < Phases; pp = pp + 1) begin
+        if (o_rib == pr[1:0] && o_ph == pp[PhWidth-1:0]) begin
+          merged[(pr * NumCols + pp * Lanes) * 8 +: Lanes * 8] = y9_q;
+        end
+      end
+    end
     beat_d = beat_q;
     if (o_valid) beat_d = o_beat_end ? {RBits{1'b0}} : merged;
     if (clear_i || start_i) beat_d = {RBits{1'b0}};
