@@ -330,7 +330,7 @@ module s24_top #(
     if (wr_irq) irq_d = irq_d & ~wr_bits[1:0];
     if (w_hs) w_pos_d = w_end ? 32'd0 : w_pos_q + 32'd1;
     if (a_hs) a_pos_d = a_end ? 32'd0 : a_pos_q + 32'd1;
-    if (r_hs && r_last) tiles_out_d = tiles_out_q + 32'd1;
+    if (r_hs && o_last) tiles_out_d = tiles_out_q + 32'd1;
     // the job is done when the core is and the epilogue has sent its last beat
     if (done) job_pend_d = 1'b1;
     if ((done || job_pend_q) && !epi_busy) begin

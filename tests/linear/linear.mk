@@ -43,3 +43,9 @@ bench: bench-linear
 bench-linear: $(BUILD)/sparse24
 	@mkdir -p $(BUILD)/bench
 	$(BUILD)/sparse24 bench --linear --out $(BUILD)/bench
+
+# make synth also reports the epilogue's own cost (Yosys synth_ecp5, lanes 1/2/4/8)
+.PHONY: synth-epilogue
+synth: synth-epilogue
+synth-epilogue: rtl/s24_epilogue.v rtl/s24_fifo.v synth/epilogue.sh
+	synth/epilogue.sh $(BUILD)/synth/epilogue

@@ -101,6 +101,15 @@ static int run_layer(s24_dev_t *sw, s24_dev_t *hw, const layer_t *L, s24_pattern
                s24_err_bits_str(d->last_err, bits, sizeof bits));
       goto out;
     }
+    // every result tile left the block with TLAST (CNT_TILES_OUT), on both devices
+    const uint64_t tiles = (uint64_t)((L->m + d->hw.rows - 1) / d->hw.rows) *
+                           ((L->batch + d->hw.cols - 1) / d->hw.cols);
+    if (d->counters.tiles != tiles || d->counters.job_cycles < d->counters.cycles) {
+      snprintf(why, why_len, "%s: counters: %" PRIu64 " tiles (want %" PRIu64 "), job cycles %"
+               PRIu64 " < array cycles %" PRIu64, dev ? "rtl" : "swdev", d->counters.tiles,
+               tiles, d->counters.job_cycles, d->counters.cycles);
+      goto out;
+    }
   }
   for (size_t i = 0; i < n; i++) {
     if (got_sw[i] != want[i] || got_hw[i] != want[i]) {
