@@ -53,14 +53,6 @@
 #define S24_HW_BEAT_R_WORDS_LSB 16u  /* ro: m_axis_r words per beat */
 #define S24_HW_BEAT_R_WORDS_MASK 0x00FF0000u
 
-/* HW_EPI @ 0x14: Fused int8 epilogue of this build (docs/architecture.md section 4): per-channel parameter RAM rows and rounding-multiplier lanes. */
-#define S24_REG_HW_EPI 0x14u
-#define S24_HW_EPI_RO_MASK 0x00FFFFFFu
-#define S24_HW_EPI_DEPTH_LSB 0u  /* ro: EpiDepth: rows of the per-channel parameter RAM (output channels one job can use) */
-#define S24_HW_EPI_DEPTH_MASK 0x0000FFFFu
-#define S24_HW_EPI_LANES_LSB 16u  /* ro: EpiLanes: result lanes requantized per cycle (a tile row takes NumCols/EpiLanes cycles) */
-#define S24_HW_EPI_LANES_MASK 0x00FF0000u
-
 /* CTRL @ 0x20: Control. START is ignored (and flags ERR) unless idle with CFG_BEATS and CFG_TILES nonzero. */
 #define S24_REG_CTRL 0x20u
 #define S24_CTRL_RW_MASK 0x00000004u
@@ -126,12 +118,6 @@
 #define S24_CFG_EPI_ZO_LSB 8u  /* rw: output zero point, two's complement int8 */
 #define S24_CFG_EPI_ZO_MASK 0x0000FF00u
 
-/* CFG_COL_TILES @ 0x3C: With CFG_EPI.EN: tiles per row tile (column tiles) of the next job; result tile i uses parameter rows (i / CFG_COL_TILES)*NumRows + r. Sampled at START; 0 with EN is BAD_CFG. */
-#define S24_REG_CFG_COL_TILES 0x3Cu
-#define S24_CFG_COL_TILES_RW_MASK 0xFFFFFFFFu
-#define S24_CFG_COL_TILES_VALUE_LSB 0u  /* rw: column tiles */
-#define S24_CFG_COL_TILES_VALUE_MASK 0xFFFFFFFFu
-
 /* CNT_CYCLES @ 0x40: Cycles busy in the last/current job (restarts at START). */
 #define S24_REG_CNT_CYCLES 0x40u
 #define S24_CNT_CYCLES_RO_MASK 0xFFFFFFFFu
@@ -174,6 +160,12 @@
 #define S24_CNT_JOB_CYCLES_VALUE_LSB 0u  /* ro: cycles */
 #define S24_CNT_JOB_CYCLES_VALUE_MASK 0xFFFFFFFFu
 
+/* CFG_COL_TILES @ 0x5C: With CFG_EPI.EN: tiles per row tile (column tiles) of the next job; result tile i uses parameter rows (i / CFG_COL_TILES)*NumRows + r. Sampled at START; 0 with EN is BAD_CFG. */
+#define S24_REG_CFG_COL_TILES 0x5Cu
+#define S24_CFG_COL_TILES_RW_MASK 0xFFFFFFFFu
+#define S24_CFG_COL_TILES_VALUE_LSB 0u  /* rw: column tiles */
+#define S24_CFG_COL_TILES_VALUE_MASK 0xFFFFFFFFu
+
 /* EPI_ADDR @ 0x60: Row of the epilogue parameter RAM that the next EPI_SHIFT write fills; increments after it. Write while idle. */
 #define S24_REG_EPI_ADDR 0x60u
 #define S24_EPI_ADDR_RW_MASK 0x0000FFFFu
@@ -198,6 +190,14 @@
 #define S24_EPI_SHIFT_SHIFT_LSB 0u  /* rw: SHIFT, two's complement, -31..30 */
 #define S24_EPI_SHIFT_SHIFT_MASK 0x0000003Fu
 
+/* HW_EPI @ 0x70: Fused int8 epilogue of this build (docs/architecture.md section 4): per-channel parameter RAM rows and rounding-multiplier lanes. */
+#define S24_REG_HW_EPI 0x70u
+#define S24_HW_EPI_RO_MASK 0x00FFFFFFu
+#define S24_HW_EPI_DEPTH_LSB 0u  /* ro: EpiDepth: rows of the per-channel parameter RAM (output channels one job can use) */
+#define S24_HW_EPI_DEPTH_MASK 0x0000FFFFu
+#define S24_HW_EPI_LANES_LSB 16u  /* ro: EpiLanes: result lanes requantized per cycle (a tile row takes NumCols/EpiLanes cycles) */
+#define S24_HW_EPI_LANES_MASK 0x00FF0000u
+
 /* X-macro over every register: X(NAME, OFFSET, WRITABLE_MASK) */
 #define S24_REG_LIST(X) \
   X(ID, 0x00u, 0x00000000u) \
@@ -205,7 +205,6 @@
   X(HW_ARRAY, 0x08u, 0x00000000u) \
   X(HW_WIDTH, 0x0Cu, 0x00000000u) \
   X(HW_BEAT, 0x10u, 0x00000000u) \
-  X(HW_EPI, 0x14u, 0x00000000u) \
   X(CTRL, 0x20u, 0x00000007u) \
   X(STATUS, 0x24u, 0x00000000u) \
   X(ERR, 0x28u, 0x0000001Fu) \
@@ -213,7 +212,6 @@
   X(CFG_BEATS, 0x30u, 0xFFFFFFFFu) \
   X(CFG_TILES, 0x34u, 0xFFFFFFFFu) \
   X(CFG_EPI, 0x38u, 0x0000FF03u) \
-  X(CFG_COL_TILES, 0x3Cu, 0xFFFFFFFFu) \
   X(CNT_CYCLES, 0x40u, 0x00000000u) \
   X(CNT_BEATS, 0x44u, 0x00000000u) \
   X(CNT_STALL_W, 0x48u, 0x00000000u) \
@@ -221,10 +219,12 @@
   X(CNT_STALL_R, 0x50u, 0x00000000u) \
   X(CNT_TILES_OUT, 0x54u, 0x00000000u) \
   X(CNT_JOB_CYCLES, 0x58u, 0x00000000u) \
+  X(CFG_COL_TILES, 0x5Cu, 0xFFFFFFFFu) \
   X(EPI_ADDR, 0x60u, 0x0000FFFFu) \
   X(EPI_BIAS, 0x64u, 0xFFFFFFFFu) \
   X(EPI_MULT, 0x68u, 0x7FFFFFFFu) \
   X(EPI_SHIFT, 0x6Cu, 0x0000003Fu) \
+  X(HW_EPI, 0x70u, 0x00000000u) \
 
 #define S24_REG_COUNT 25u
 

@@ -52,14 +52,6 @@ localparam integer HwBeatAWordsWidth = 8;
 localparam integer HwBeatRWordsLsb = 16;  // ro, 8 bit(s): m_axis_r words per beat
 localparam integer HwBeatRWordsWidth = 8;
 
-// HW_EPI @ 0x14: Fused int8 epilogue of this build (docs/architecture.md section 4): per-channel parameter RAM rows and rounding-multiplier lanes.
-localparam [7:0] RegHwEpi = 8'h14;
-localparam [31:0] HwEpiRoMask = 32'h00FFFFFF;
-localparam integer HwEpiDepthLsb = 0;  // ro, 16 bit(s): EpiDepth: rows of the per-channel parameter RAM (output channels one job can use)
-localparam integer HwEpiDepthWidth = 16;
-localparam integer HwEpiLanesLsb = 16;  // ro, 8 bit(s): EpiLanes: result lanes requantized per cycle (a tile row takes NumCols/EpiLanes cycles)
-localparam integer HwEpiLanesWidth = 8;
-
 // CTRL @ 0x20: Control. START is ignored (and flags ERR) unless idle with CFG_BEATS and CFG_TILES nonzero.
 localparam [7:0] RegCtrl = 8'h20;
 localparam [31:0] CtrlRwMask = 32'h00000004;
@@ -125,12 +117,6 @@ localparam integer CfgEpiReluWidth = 1;
 localparam integer CfgEpiZoLsb = 8;  // rw, 8 bit(s): output zero point, two's complement int8
 localparam integer CfgEpiZoWidth = 8;
 
-// CFG_COL_TILES @ 0x3C: With CFG_EPI.EN: tiles per row tile (column tiles) of the next job; result tile i uses parameter rows (i / CFG_COL_TILES)*NumRows + r. Sampled at START; 0 with EN is BAD_CFG.
-localparam [7:0] RegCfgColTiles = 8'h3C;
-localparam [31:0] CfgColTilesRwMask = 32'hFFFFFFFF;
-localparam integer CfgColTilesValueLsb = 0;  // rw, 32 bit(s): column tiles
-localparam integer CfgColTilesValueWidth = 32;
-
 // CNT_CYCLES @ 0x40: Cycles busy in the last/current job (restarts at START).
 localparam [7:0] RegCntCycles = 8'h40;
 localparam [31:0] CntCyclesRoMask = 32'hFFFFFFFF;
@@ -173,6 +159,12 @@ localparam [31:0] CntJobCyclesRoMask = 32'hFFFFFFFF;
 localparam integer CntJobCyclesValueLsb = 0;  // ro, 32 bit(s): cycles
 localparam integer CntJobCyclesValueWidth = 32;
 
+// CFG_COL_TILES @ 0x5C: With CFG_EPI.EN: tiles per row tile (column tiles) of the next job; result tile i uses parameter rows (i / CFG_COL_TILES)*NumRows + r. Sampled at START; 0 with EN is BAD_CFG.
+localparam [7:0] RegCfgColTiles = 8'h5C;
+localparam [31:0] CfgColTilesRwMask = 32'hFFFFFFFF;
+localparam integer CfgColTilesValueLsb = 0;  // rw, 32 bit(s): column tiles
+localparam integer CfgColTilesValueWidth = 32;
+
 // EPI_ADDR @ 0x60: Row of the epilogue parameter RAM that the next EPI_SHIFT write fills; increments after it. Write while idle.
 localparam [7:0] RegEpiAddr = 8'h60;
 localparam [31:0] EpiAddrRwMask = 32'h0000FFFF;
@@ -197,6 +189,14 @@ localparam [31:0] EpiShiftRwMask = 32'h0000003F;
 localparam integer EpiShiftShiftLsb = 0;  // rw, 6 bit(s): SHIFT, two's complement, -31..30
 localparam integer EpiShiftShiftWidth = 6;
 
+// HW_EPI @ 0x70: Fused int8 epilogue of this build (docs/architecture.md section 4): per-channel parameter RAM rows and rounding-multiplier lanes.
+localparam [7:0] RegHwEpi = 8'h70;
+localparam [31:0] HwEpiRoMask = 32'h00FFFFFF;
+localparam integer HwEpiDepthLsb = 0;  // ro, 16 bit(s): EpiDepth: rows of the per-channel parameter RAM (output channels one job can use)
+localparam integer HwEpiDepthWidth = 16;
+localparam integer HwEpiLanesLsb = 16;  // ro, 8 bit(s): EpiLanes: result lanes requantized per cycle (a tile row takes NumCols/EpiLanes cycles)
+localparam integer HwEpiLanesWidth = 8;
+
 // 1 when `addr` (a byte offset) is a register of the map; others answer SLVERR.
 function automatic reg_mapped;
   input [7:0] addr;
@@ -207,7 +207,6 @@ function automatic reg_mapped;
       RegHwArray,
       RegHwWidth,
       RegHwBeat,
-      RegHwEpi,
       RegCtrl,
       RegStatus,
       RegErr,
@@ -215,7 +214,6 @@ function automatic reg_mapped;
       RegCfgBeats,
       RegCfgTiles,
       RegCfgEpi,
-      RegCfgColTiles,
       RegCntCycles,
       RegCntBeats,
       RegCntStallW,
@@ -223,10 +221,12 @@ function automatic reg_mapped;
       RegCntStallR,
       RegCntTilesOut,
       RegCntJobCycles,
+      RegCfgColTiles,
       RegEpiAddr,
       RegEpiBias,
       RegEpiMult,
-      RegEpiShift: reg_mapped = 1'b1;
+      RegEpiShift,
+      RegHwEpi: reg_mapped = 1'b1;
       default: reg_mapped = 1'b0;
     endcase
   end
