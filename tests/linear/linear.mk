@@ -17,9 +17,20 @@ $(LINEAR_TEST_BIN): tests/linear/test_linear.c $(DRV_SRCS) $(MODEL_SRCS) $(COSIM
 test-linear: $(LINEAR_TEST_BIN)
 	$(LINEAR_TEST_BIN) +cases=2000 +bp=30 +seed=$(if $(SEED),$(SEED),11)
 
-test-linear-long: $(LINEAR_TEST_BIN)
+# ... and on the other Verilated arrays (dense 4:4, 3x5 1:4: one lane, three rows per beat;
+# 2x4 2:8: two rows per beat), built with the FORMAL assertion tails live
+LINEAR_LONG_BINS := $(foreach c,$(COSIM_LONG_CFGS),$(LINEAR_DIR)/test_linear_$(call cosim_name,$(c)))
+$(LINEAR_DIR)/test_linear_%: tests/linear/test_linear.c $(DRV_SRCS) $(MODEL_SRCS) $(BUILD)/cosim_%/libs24cosim.a
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(SANFLAGS) $(DRV_INC) $(filter %.c,$^) $(filter %.a,$^) $(COSIM_LDLIBS) -o $@
+
+test-linear-long: $(LINEAR_TEST_BIN) $(LINEAR_LONG_BINS)
 	$(LINEAR_TEST_BIN) +cases=20000 +bp=30 $(if $(SEED),+seed=$(SEED))
 	$(LINEAR_TEST_BIN) +cases=5000 +bp=0 $(if $(SEED),+seed=$(SEED))
+	@for b in $(LINEAR_LONG_BINS); do \
+	  $$b +cases=1000 +bp=30 $(if $(SEED),+seed=$(SEED)) >$$b.log 2>&1 || { cat $$b.log; exit 1; }; \
+	  echo "$$b: $$(tail -n 1 $$b.log)"; \
+	done
 
 TESTS      += test-linear
 LONG_TESTS += test-linear-long
