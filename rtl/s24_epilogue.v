@@ -62,7 +62,7 @@ module s24_epilogue #(
   localparam integer InAw = (NumRows > 1) ? $clog2(NumRows) : 1;  // row buffer >= NumRows
   localparam integer OutAw = 2;                    // output FIFO: 4 beats
   localparam integer LaneBits = Lanes * 32;
-  localparam integer Stages = 9;                   // issue to packer
+  localparam integer Stages = 10;                  // issue to packer
 
   initial begin
     if (Lanes < 1 || NumCols % Lanes != 0) begin
@@ -79,7 +79,7 @@ module s24_epilogue #(
   reg        en_q, en_d;
   reg        relu_q, relu_d;
   reg [7:0]  zo_q, zo_d;
-  reg [31:0] col_tiles_q, col_tiles_d;
+  reg [31:0] col_last_q, col_last_d;   // column tiles per row tile, minus 1
 
   // ---------------------------------------------------------------- parameter RAM
   // {t, mult, bias}: t = 31 - SHIFT (6 bits), stored so that no subtraction sits in the pipeline
@@ -141,13 +141,13 @@ module s24_epilogue #(
     en_d = en_q;
     relu_d = relu_q;
     zo_d = zo_q;
-    col_tiles_d = col_tiles_q;
+    col_last_d = col_last_q;
     if (issue) begin
       ph_d = last_ph ? {PhWidth{1'b0}} : ph_q + 1'b1;
       if (last_ph) begin
         row_d = last_row ? {RowWidth{1'b0}} : row_q + 1'b1;
         if (last_row) begin
-          if (colt_q + 32'd1 >= col_tiles_q) begin
+          if (colt_q == col_last_q) begin  // the row tile's last column tile
             colt_d = 32'd0;
             base_d = base_q + NumRows[AddrWidth-1:0];
           end else begin
@@ -162,7 +162,7 @@ module s24_epilogue #(
       en_d = cfg_en_i;
       relu_d = cfg_relu_i;
       zo_d = cfg_zo_i;
-      col_tiles_d = cfg_col_tiles_i;
+      col_last_d = cfg_col_tiles_i - 32'd1;  // registered: no adder before the compare
       ph_d = {PhWidth{1'b0}};
       row_d = {RowWidth{1'b0}};
       colt_d = 32'd0;
@@ -183,7 +183,7 @@ module s24_epilogue #(
       en_q <= 1'b0;
       relu_q <= 1'b0;
       zo_q <= 8'd0;
-      col_tiles_q <= 32'd0;
+      col_last_q <= 32'd0;
       ph_q <= {PhWidth{1'b0}};
       row_q <= {RowWidth{1'b0}};
       colt_q <= 32'd0;
@@ -193,7 +193,7 @@ module s24_epilogue #(
       en_q <= en_d;
       relu_q <= relu_d;
       zo_q <= zo_d;
-      col_tiles_q <= col_tiles_d;
+      col_last_q <= col_last_d;
       ph_q <= ph_d;
       row_q <= row_d;
       colt_q <= colt_d;
@@ -210,9 +210,10 @@ module s24_epilogue #(
 
   reg [Stages:1]       v_q;                  // valid of each stage (control: reset)
   reg [Stages*SideBits-1:0] side_q;       // stage s at [(s-1)*SideBits +: SideBits]
-  // stage 1: operands and the parameter row (synchronous RAM read)
-  reg [LaneBits-1:0]   acc1_q;
-  reg [68:0]           prm1_q;
+  // stage 0: operands and the parameter row (synchronous RAM read, the EBR's own register);
+  // stage 1: both again (the EBR's clock-to-output is ~4 ns on ECP5: nothing may follow it)
+  reg [LaneBits-1:0]   acc0_q, acc1_q;
+  reg [68:0]           prm0_q, prm1_q;
   // stage 2: sum = acc + bias
   reg [LaneBits-1:0]   sum2_q;
   reg [30:0]           mult2_q;
@@ -329,11 +330,11 @@ module s24_epilogue #(
       ok_d[l] = ok;
       sgn_d[l] = sgn;
       // stage 7: fine window at t[2:0]; in range when bits t+9 .. 16 also equal the sign
-      ok = ok6_q[l];
-      for (b = 9; b < 17; b = b + 1) begin
-        if (b >= {29'd0, t6_q} + 9) ok = ok & (win6_q[l*17+b] == sgn6_q[l]);
-      end
-      if (ok) sat = win6_q[l*17 + {29'd0, t6_q} +: 10];
+      // (hi_mask: bits 9 .. 16 of the window at or above t+9; small shifts, no adders)
+      w17 = win6_q[l*17 +: 17];
+      ok = ok6_q[l] && (((w17[16:9] ^ {8{sgn6_q[l]}}) & (8'hFF << t6_q)) == 8'd0);
+      w17 = w17 >> t6_q;
+      if (ok) sat = w17[9:0];
       else sat = sgn6_q[l] ? 10'h200 : 10'h1FF;
       sat_d[l*10 +: 10] = sat;
       // stage 8: + ZO
@@ -360,8 +361,10 @@ module s24_epilogue #(
   // datapath registers: not reset, no enable (bubbles carry don't-care data)
   always @(posedge clk_i) begin
     side_q <= {side_q[(Stages-1)*SideBits-1:0], side0};
-    acc1_q <= lanes0;
-    prm1_q <= prm_ram[rd_addr];
+    acc0_q <= lanes0;
+    prm0_q <= prm_ram[rd_addr];
+    acc1_q <= acc0_q;
+    prm1_q <= prm0_q;
     sum2_q <= sum_d;
     mult2_q <= prm1_q[62:32];
     t2_q <= prm1_q[68:63];

