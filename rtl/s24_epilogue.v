@@ -238,6 +238,12 @@ module s24_epilogue #(
   reg [Lanes*10-1:0]   sat7_q;
   // stage 8: + ZO; stage 9: clamped int8
   reg [Lanes*11-1:0]   zo8_q;
+  reg [Lanes-1:0]      over8_q, under8_q;   // r > 127 - ZO, r < lo - ZO (compared in stage 8)
+  // per job: the clamp bounds moved to r's side (so stage 9 is a multiplexer only)
+  wire signed [10:0]   zo_s = {{3{zo_q[7]}}, zo_q};
+  wire signed [10:0]   hi_r = 11'sd127 - zo_s;
+  wire signed [10:0]   lo_r = relu_q ? 11'sd0 : -11'sd128 - zo_s;
+  wire [7:0]           lo_y = relu_q ? zo_q : 8'h80;
   reg [Lanes*8-1:0]    y9_q;
 
   // the head row's lanes of this phase
@@ -253,12 +259,12 @@ module s24_epilogue #(
   reg [9:0]  sat;
   reg [10:0] zsum;
   reg [7:0]  y;
-  reg signed [10:0] lo_s;
   reg [Lanes*64-1:0] cs_s_d, cs_c_d, cs_m_d, rnd_d;
   reg [Lanes*17-1:0] win_d;
   reg [Lanes-1:0]    ok_d, sgn_d;
   reg [Lanes*10-1:0] sat_d;
   reg [Lanes*11-1:0] zo_sum_d;
+  reg [Lanes-1:0]    over_d, under_d;
   reg [Lanes*8-1:0]  y_d;
   reg [LaneBits-1:0] sum_d;
 
@@ -278,6 +284,8 @@ module s24_epilogue #(
     sgn = 1'b0;
     sat_d = {(Lanes*10){1'b0}};
     zo_sum_d = {(Lanes*11){1'b0}};
+    over_d = {Lanes{1'b0}};
+    under_d = {Lanes{1'b0}};
     y_d = {(Lanes*8){1'b0}};
     hl_sum = 64'd0;
     mid = 64'd0;
@@ -287,7 +295,6 @@ module s24_epilogue #(
     sat = 10'd0;
     zsum = 11'd0;
     y = 8'd0;
-    lo_s = relu_q ? {{3{zo_q[7]}}, zo_q} : -11'sd128;
     for (l = 0; l < Lanes; l = l + 1) begin
       // stage 2
       sum_d[l*32 +: 32] = acc1_q[l*32 +: 32] + prm1_q[31:0];
@@ -331,9 +338,11 @@ module s24_epilogue #(
       // stage 8: + ZO
       zsum = {sat7_q[l*10+9], sat7_q[l*10 +: 10]} + {{3{zo_q[7]}}, zo_q};
       zo_sum_d[l*11 +: 11] = zsum;
+      over_d[l] = $signed({sat7_q[l*10+9], sat7_q[l*10 +: 10]}) > hi_r;
+      under_d[l] = $signed({sat7_q[l*10+9], sat7_q[l*10 +: 10]}) < lo_r;
       // stage 9: clamp to [lo, 127]
-      if ($signed(zo8_q[l*11 +: 11]) > 11'sd127) y = 8'd127;
-      else if ($signed(zo8_q[l*11 +: 11]) < lo_s) y = lo_s[7:0];
+      if (over8_q[l]) y = 8'd127;
+      else if (under8_q[l]) y = lo_y;
       else y = zo8_q[l*11 +: 8];
       y_d[l*8 +: 8] = y;
     end
@@ -374,6 +383,8 @@ module s24_epilogue #(
     t6_q <= t5_q[2:0];
     sat7_q <= sat_d;
     zo8_q <= zo_sum_d;
+    over8_q <= over_d;
+    under8_q <= under_d;
     y9_q <= y_d;
   end
 
