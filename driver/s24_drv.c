@@ -34,6 +34,7 @@ s24_status_t s24_dev_open(s24_dev_t *dev, const s24_seam_t *seam) {
   memset(dev, 0, sizeof(*dev));
   dev->seam = *seam;
   dev->timeout_ns = S24_DEFAULT_TIMEOUT_NS;
+  dev->cycle_ns = S24_DEFAULT_CYCLE_NS;
   dev->inflight_tiles = S24_DEFAULT_INFLIGHT_TILES;
   uint32_t id = 0, ver = 0, arr = 0, wid = 0, beat = 0;
   s24_status_t st = rd(dev, S24_REG_ID, &id);
@@ -143,9 +144,27 @@ static s24_status_t fail(s24_dev_t *dev, s24_status_t st) {
   return st;
 }
 
+uint64_t s24_dev_wait_limit_ns(const s24_dev_t *dev) {
+  if (dev == NULL) return 0;
+  uint64_t limit = dev->timeout_ns;
+  s24_cycles_t c;
+  if (dev->job_beats == 0 || dev->job_tiles == 0 ||
+      s24_core_cycles(dev->hw.rows, dev->hw.cols, dev->job_beats, dev->job_tiles, &c) != S24_OK) {
+    return limit;  // no job, or one beyond the cycle model's range: the caller's timeout only
+  }
+  const uint64_t ns = dev->cycle_ns != 0 ? dev->cycle_ns : S24_DEFAULT_CYCLE_NS;
+  if (c.busy_cycles <= (UINT64_MAX - S24_WAIT_SLACK_NS) / S24_WAIT_MARGIN / ns) {
+    const uint64_t job = c.busy_cycles * S24_WAIT_MARGIN * ns + S24_WAIT_SLACK_NS;
+    if (job < limit) limit = job;
+  }
+  return limit;
+}
+
 s24_status_t s24_dev_start(s24_dev_t *dev, uint32_t beats, uint32_t tiles) {
   if (!dev_ok(dev)) return S24_ERR_ARG;
   dev->last_err = 0;
+  dev->job_beats = beats;  // bounds every wait on this job (s24_dev_wait_limit_ns)
+  dev->job_tiles = tiles;
   s24_status_t st = wr(dev, S24_REG_CFG_BEATS, beats);
   if (st == S24_OK) st = wr(dev, S24_REG_CFG_TILES, tiles);
   if (st == S24_OK) st = wr(dev, S24_REG_CTRL, ctrl(dev, S24_CTRL_START_MASK));
@@ -163,6 +182,7 @@ s24_status_t s24_dev_start(s24_dev_t *dev, uint32_t beats, uint32_t tiles) {
 s24_status_t s24_dev_wait(s24_dev_t *dev) {
   if (!dev_ok(dev)) return S24_ERR_ARG;
   const uint64_t t0 = dev->seam.now_ns(dev->seam.ctx);
+  const uint64_t limit = s24_dev_wait_limit_ns(dev);
   for (;;) {
     uint32_t status = 0;
     s24_status_t st = rd(dev, S24_REG_STATUS, &status);
@@ -171,7 +191,7 @@ s24_status_t s24_dev_wait(s24_dev_t *dev) {
       if ((status & S24_STATUS_ERROR_MASK) == 0) return S24_OK;
       return fail(dev, S24_ERR_HW);
     }
-    if (dev->seam.now_ns(dev->seam.ctx) - t0 > dev->timeout_ns) return fail(dev, S24_ERR_TIMEOUT);
+    if (dev->seam.now_ns(dev->seam.ctx) - t0 > limit) return fail(dev, S24_ERR_TIMEOUT);
   }
 }
 
@@ -362,7 +382,7 @@ static s24_status_t read_tile(s24_dev_t *dev, const s24_weights_t *w, size_t t, 
                               uint8_t *last) {
   const size_t R = w->rows, C = w->cols, rw = dev->hw.r_words;
   s24_status_t st = dev->seam.stream_read(dev->seam.ctx, S24_PORT_R, rbuf, rw, R, last,
-                                          dev->timeout_ns);
+                                          s24_dev_wait_limit_ns(dev));
   if (st != S24_OK) return st;
   for (size_t r = 0; r < R; r++) {
     if (last[r] != (r == R - 1)) return S24_ERR_HW;  // TLAST must end each result tile

@@ -105,7 +105,16 @@ typedef struct {
 typedef struct {
   s24_seam_t seam;
   s24_hw_info_t hw;
-  uint64_t timeout_ns;      /**< every wait on hardware; default S24_DEFAULT_TIMEOUT_NS */
+  uint64_t timeout_ns;      /**< every wait on hardware; default S24_DEFAULT_TIMEOUT_NS.
+                                 A wait on a started job is further bounded by what the job
+                                 can legitimately take: S24_WAIT_MARGIN x its busy cycles from
+                                 the cycle model (s24_core_cycles) x cycle_ns, plus
+                                 S24_WAIT_SLACK_NS (s24_dev_wait_limit_ns) */
+  uint32_t cycle_ns;        /**< clock period those bounds assume; default S24_DEFAULT_CYCLE_NS
+                                 (100 MHz, the co-simulation's clock); set it for a board
+                                 clocked below 25 MHz */
+  uint64_t job_beats;       /**< CFG_BEATS of the job last started (0: none) */
+  uint64_t job_tiles;       /**< CFG_TILES of the job last started */
   size_t inflight_tiles;    /**< tiles sent ahead of the results read (>= 1); a performance
                                  setting only: s24_core drains the results of every tile it
                                  has taken whatever the input streams do, so every window >= 1
@@ -122,6 +131,9 @@ typedef struct {
 } s24_dev_t;
 
 #define S24_DEFAULT_TIMEOUT_NS 1000000000ull /* 1 s of hardware time */
+#define S24_DEFAULT_CYCLE_NS 10u             /* 100 MHz */
+#define S24_WAIT_MARGIN 4u                   /* x the job's predicted busy cycles */
+#define S24_WAIT_SLACK_NS 1000000ull         /* + 1 ms: register traffic, host reads */
 #define S24_DEFAULT_INFLIGHT_TILES 4u
 
 /** Weights prepared for one device: packed hardware beats of every row tile. Owned by the
@@ -157,7 +169,12 @@ const char *s24_err_bits_str(uint32_t err, char *buf, size_t len);
 S24_WARN_UNUSED s24_status_t s24_dev_counters(const s24_dev_t *dev, s24_counters_t *out);
 /** Runs one raw job: CFG_BEATS/CFG_TILES, START. The caller streams the data. */
 S24_WARN_UNUSED s24_status_t s24_dev_start(s24_dev_t *dev, uint32_t beats, uint32_t tiles);
-/** Polls STATUS until the job is done (timeout), then checks ERR (S24_ERR_HW, last_err set). */
+/** The longest any wait on the job last started may take: the smaller of timeout_ns and
+ *  S24_WAIT_MARGIN * s24_core_cycles(job).busy_cycles * cycle_ns + S24_WAIT_SLACK_NS (a stuck
+ *  core fails in about the job's own time, not after timeout_ns); timeout_ns when no job. */
+uint64_t s24_dev_wait_limit_ns(const s24_dev_t *dev);
+/** Polls STATUS until the job is done (s24_dev_wait_limit_ns), then checks ERR (S24_ERR_HW,
+ *  last_err set). */
 S24_WARN_UNUSED s24_status_t s24_dev_wait(s24_dev_t *dev);
 
 /** Validates the metadata (s24_meta_validate: nothing invalid is ever sent; *where names the

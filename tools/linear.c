@@ -11,6 +11,7 @@
 
 #include "backend.h"
 #include "npy.h"
+#include "outfile.h"
 #include "s24_drv.h"
 #include "s24_model.h"
 
@@ -248,6 +249,17 @@ int s24_cmd_linear(int argc, char **argv) {
                      (unsigned)p.n, (unsigned)p.m);
   }
 
+  // the output location is checked before anything is read or simulated (tools/outfile.h)
+  s24_outs_t outs;
+  s24_outs_init(&outs);
+  {
+    char omsg[512];
+    size_t dup = 0;
+    if (s24_outs_add(&outs, a.out, 0, &dup, omsg, sizeof omsg) != S24_OK) {
+      s24_outs_abort(&outs);
+      return err_file(a.out, "%s", omsg);
+    }
+  }
   s24_npy_t x = {0}, w = {0}, v = {0}, md = {0}, bias = {0}, mult = {0}, shift = {0};
   int8_t *wd = NULL, *y = NULL, *vals = NULL;
   uint8_t *meta = NULL;
@@ -372,9 +384,14 @@ int s24_cmd_linear(int argc, char **argv) {
   }
   if (st != S24_OK) {
     rc = err_file(wpath, "%s", msg);
-  } else {
-    char wmsg[256];
-    if (s24_npy_write(a.out, S24_NPY_I8, bt, m, y, wmsg, sizeof wmsg) != S24_OK) {
+  } else {  // all or nothing: staged next to the target, then committed
+    char wmsg[512];
+    size_t which = 0;
+    if (s24_outs_begin(&outs, &which, wmsg, sizeof wmsg) != S24_OK) {
+      rc = err_file(a.out, "%s", wmsg);
+    } else if (s24_npy_fwrite(s24_outs_file(&outs, 0), S24_NPY_I8, bt, m, y) != S24_OK) {
+      rc = err_file(a.out, "cannot write output: %s", s24_outs_strerror(errno));
+    } else if (s24_outs_commit(&outs, &which, wmsg, sizeof wmsg) != S24_OK) {
       rc = err_file(a.out, "%s", wmsg);
     }
   }
@@ -384,6 +401,7 @@ int s24_cmd_linear(int argc, char **argv) {
   }
   free(stats_buf);
 done:
+  s24_outs_abort(&outs);  // removes a staged output after a failure; frees the set
   if (wd != w.data) free(wd);
   free(y);
   s24_npy_free(&x);
