@@ -201,6 +201,7 @@ void s24_weights_free(s24_weights_t *w) {
   free(w->beats);
   free(w->tile_first);
   free(w->bpg);
+  free(w->row_sum);
   memset(w, 0, sizeof(*w));
 }
 
@@ -224,9 +225,15 @@ static s24_status_t pack(const s24_dev_t *dev, const int8_t *a, size_t m_rows, s
   if (w->groups > SIZE_MAX / w->row_tiles) return S24_ERR_NOMEM;
   w->bpg = calloc(w->row_tiles * w->groups, 1);
   w->tile_first = calloc(w->row_tiles + 1, sizeof(size_t));
-  if (w->bpg == NULL || w->tile_first == NULL) {
+  w->row_sum = calloc(m_rows, sizeof(int32_t));
+  if (w->bpg == NULL || w->tile_first == NULL || w->row_sum == NULL) {
     s24_weights_free(w);
     return S24_ERR_NOMEM;
+  }
+  for (size_t r = 0; r < m_rows; r++) {  // the fused layer's zero-point term (s24_linear)
+    uint32_t sum = 0;
+    for (size_t i = 0; i < k; i++) sum += (uint32_t)(int32_t)a[r * k + i];
+    memcpy(&w->row_sum[r], &sum, sizeof(sum));
   }
   // pass 1: beats per group by the planner (s24_layout.h s24_plan_row_tile), so the
   // predicted cycles and the packed beats come from one function
@@ -359,10 +366,62 @@ static s24_status_t add_counters(s24_dev_t *dev) {
   return S24_OK;
 }
 
-s24_status_t s24_gemm(s24_dev_t *dev, const s24_weights_t *w, const int8_t *b, size_t n_cols,
-                      const int32_t *c0, int32_t *c) {
-  if (!dev_ok(dev) || w == NULL || w->beats == NULL || b == NULL || c == NULL || n_cols == 0 ||
-      dev->inflight_tiles == 0) {
+// The fused int8 epilogue's job setup (s24_linear): SPEC §7 parameters, NULL for a GEMM.
+typedef struct {
+  const s24_linear_params_t *prm;
+  int8_t *y;  // batch x m_rows
+} epi_job_t;
+
+// Reads one fused result tile: ceil(R/4) beats of int8, four tile rows per beat
+// (docs/architecture.md §4), and scatters it into Y[b][m] (b = column, m = row of the tile).
+static s24_status_t read_tile_i8(s24_dev_t *dev, const s24_weights_t *w, size_t t, size_t ct,
+                                 size_t n_cols, int8_t *y, uint32_t *rbuf, uint8_t *last) {
+  const size_t R = w->rows, C = w->cols, rw = dev->hw.r_words, nb = (R + 3) / 4;
+  s24_status_t st = dev->seam.stream_read(dev->seam.ctx, S24_PORT_R, rbuf, rw, nb, last,
+                                          dev->timeout_ns);
+  if (st != S24_OK) return st;
+  for (size_t i = 0; i < nb; i++) {
+    if (last[i] != (i == nb - 1)) return S24_ERR_HW;  // TLAST must end each result tile
+  }
+  for (size_t r = 0; r < R && t * R + r < w->m_rows; r++) {
+    for (size_t cc = 0; cc < C && ct * C + cc < n_cols; cc++) {
+      const size_t bit = ((r % 4) * C + cc) * 8;
+      const uint32_t word = rbuf[(r / 4) * rw + bit / 32];
+      y[(ct * C + cc) * w->m_rows + t * R + r] = (int8_t)(uint8_t)(word >> (bit % 32));
+    }
+  }
+  return S24_OK;
+}
+
+// Loads the parameter RAM with the job's rows (first_row ..) and configures the fused mode.
+static s24_status_t epi_setup(s24_dev_t *dev, const s24_weights_t *w, const epi_job_t *e,
+                              size_t first_row, size_t rows, size_t col_tiles) {
+  const s24_linear_params_t *p = e->prm;
+  s24_status_t st = wr(dev, S24_REG_EPI_ADDR, 0);
+  for (size_t i = 0; i < rows && st == S24_OK; i++) {
+    const size_t m = first_row + i;
+    uint32_t bias = 0, mult = 0, shift = 0;  // padding rows: results dropped
+    if (m < w->m_rows) {
+      // acc = sum W*(X - ZI) + BIAS = sum W*X + (BIAS - ZI*sum W), all modulo 2^32
+      bias = (uint32_t)(p->bias != NULL ? p->bias[m] : 0) - (uint32_t)p->zi * (uint32_t)w->row_sum[m];
+      mult = (uint32_t)p->mult[m];
+      shift = (uint32_t)p->shift[m];
+    }
+    st = wr(dev, S24_REG_EPI_BIAS, bias);
+    if (st == S24_OK) st = wr(dev, S24_REG_EPI_MULT, mult);
+    if (st == S24_OK) st = wr(dev, S24_REG_EPI_SHIFT, shift & S24_EPI_SHIFT_SHIFT_MASK);
+  }
+  const uint32_t cfg = S24_CFG_EPI_EN_MASK | (p->relu ? S24_CFG_EPI_RELU_MASK : 0u) |
+                       (((uint32_t)p->zo << S24_CFG_EPI_ZO_LSB) & S24_CFG_EPI_ZO_MASK);
+  if (st == S24_OK) st = wr(dev, S24_REG_CFG_EPI, cfg);
+  if (st == S24_OK) st = wr(dev, S24_REG_CFG_COL_TILES, (uint32_t)col_tiles);
+  return st;
+}
+
+static s24_status_t run_gemm(s24_dev_t *dev, const s24_weights_t *w, const int8_t *b,
+                             size_t n_cols, const int32_t *c0, int32_t *c, const epi_job_t *epi) {
+  if (!dev_ok(dev) || w == NULL || w->beats == NULL || b == NULL || n_cols == 0 ||
+      (c == NULL && epi == NULL) || dev->inflight_tiles == 0) {
     return S24_ERR_ARG;
   }
   const s24_hw_info_t *hw = &dev->hw;
@@ -401,11 +460,20 @@ s24_status_t s24_gemm(s24_dev_t *dev, const s24_weights_t *w, const int8_t *b, s
   for (size_t first = 0; first < w->row_tiles && st == S24_OK;) {
     // one job: the run of consecutive row tiles with equal beats that the cycle model plans
     // (cmodel s24_plan_next_job), each row tile against every column tile, row tile outer
-    const size_t job_rows =
+    size_t job_rows =
         s24_plan_next_job(arr, tile_beats + first, w->row_tiles - first, col_tiles);
     if (job_rows == 0) {
       st = S24_ERR_ARG;
       break;
+    }
+    if (epi != NULL) {  // the job's output channels must fit the parameter RAM
+      const size_t cap = dev->hw.epi_depth / hw->rows;
+      if (job_rows > cap) job_rows = cap;
+      st = epi_setup(dev, w, epi, first * hw->rows, job_rows * hw->rows, col_tiles);
+      if (st != S24_OK) {
+        (void)fail(dev, st);
+        break;
+      }
     }
     const size_t nb = (size_t)tile_beats[first];
     const size_t total = job_rows * col_tiles;  // CFG_TILES, < 2^32 by the planning rule
@@ -430,12 +498,18 @@ s24_status_t s24_gemm(s24_dev_t *dev, const s24_weights_t *w, const int8_t *b, s
         sent++;
       } else {
         const size_t t = first + got / col_tiles, j = got % col_tiles;
-        st = read_tile(dev, &geom, w, t, j, n_cols, c0, c, rbuf, last);
+        st = epi != NULL ? read_tile_i8(dev, w, t, j, n_cols, epi->y, rbuf, last)
+                         : read_tile(dev, &geom, w, t, j, n_cols, c0, c, rbuf, last);
         got++;
       }
     }
     if (st == S24_OK) st = s24_dev_wait(dev);
     if (st == S24_OK) st = add_counters(dev);
+    if (st == S24_OK && epi != NULL) {  // the job's cycles include the epilogue's drain
+      uint32_t jc = 0;
+      st = rd(dev, S24_REG_CNT_JOB_CYCLES, &jc);
+      dev->counters.job_cycles += jc;
+    }
     if (st != S24_OK) (void)fail(dev, st);  // back to idle; keeps the ERR bits seen
     first += job_rows;
   }
@@ -443,6 +517,46 @@ s24_status_t s24_gemm(s24_dev_t *dev, const s24_weights_t *w, const int8_t *b, s
   free(abuf);
   free(rbuf);
   free(last);
+  if (epi != NULL) {  // back to plain GEMMs, also after a failure
+    s24_status_t st2 = wr(dev, S24_REG_CFG_EPI, 0);
+    if (st == S24_OK) st = st2;
+  }
+  return st;
+}
+
+s24_status_t s24_gemm(s24_dev_t *dev, const s24_weights_t *w, const int8_t *b, size_t n_cols,
+                      const int32_t *c0, int32_t *c) {
+  if (c == NULL) return S24_ERR_ARG;
+  return run_gemm(dev, w, b, n_cols, c0, c, NULL);
+}
+
+s24_status_t s24_linear(s24_dev_t *dev, const s24_weights_t *w, const int8_t *x, size_t batch,
+                        const s24_linear_params_t *prm, int8_t *y) {
+  if (!dev_ok(dev) || w == NULL || w->beats == NULL || w->row_sum == NULL || x == NULL ||
+      batch == 0 || prm == NULL || prm->mult == NULL || prm->shift == NULL || y == NULL) {
+    return S24_ERR_ARG;
+  }
+  if (!s24_linear_params_ok(prm->mult, prm->shift, w->m_rows, prm->zi, prm->zo, NULL)) {
+    return S24_ERR_ARG;
+  }
+  if (dev->hw.epi_depth == 0) {  // HW_EPI is read on first use (VERSION minor >= 1)
+    if (FIELD(dev->hw.version, VERSION_MINOR) < 1) return S24_ERR_UNSUPPORTED;
+    uint32_t v = 0;
+    s24_status_t st = rd(dev, S24_REG_HW_EPI, &v);
+    if (st != S24_OK) return st;
+    dev->hw.epi_depth = FIELD(v, HW_EPI_DEPTH);
+    dev->hw.epi_lanes = FIELD(v, HW_EPI_LANES);
+    if (dev->hw.epi_depth < dev->hw.rows || dev->hw.epi_lanes == 0) return S24_ERR_UNSUPPORTED;
+  }
+  if (batch > SIZE_MAX / w->k) return S24_ERR_NOMEM;
+  int8_t *xt = malloc(batch * w->k);  // B = X^T: k x batch, the core's activation operand
+  if (xt == NULL) return S24_ERR_NOMEM;
+  for (size_t b = 0; b < batch; b++) {
+    for (size_t i = 0; i < w->k; i++) xt[i * batch + b] = x[b * w->k + i];
+  }
+  const epi_job_t epi = {prm, y};
+  s24_status_t st = run_gemm(dev, w, xt, batch, NULL, NULL, &epi);
+  free(xt);
   return st;
 }
 

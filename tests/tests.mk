@@ -161,3 +161,6 @@ test-cli-faults: $(CLI_SAN_BIN) $(BUILD)/sparse24
 	tests/cli/faults.sh $(CLI_SAN_BIN) $(TEST_BUILD)/cli/faults $(BUILD)/sparse24
 
 TESTS += test-cli-faults
+
+# the fused int8 layer keeps its tests in their own folder
+include tests/linear/linear.mk

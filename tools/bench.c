@@ -40,7 +40,9 @@ const char *const s24_perf_bench_usage =
     "  --array R:C:n:m with --model-only: the core to model (default 8:8:2:4, the RTL build)\n"
     "  --seed S        seed of the random scaled-down data (default 1)\n"
     "  --model-speed   time one GEMM of a backend instead (implied by --shape, --reps,\n"
-    "                  --pattern; there --model-only means --backend model)\n";
+    "                  --pattern; there --model-only means --backend model)\n"
+    "  --linear        `linear` (fused int8 layer) vs `gemm` cycles instead (with --out, --first,\n"
+    "                  --seed): DIR/linear.csv\n";
 
 #define EXIT_DATA 1
 #define EXIT_USAGE 2
@@ -113,6 +115,16 @@ static shape_t scaled(shape_t s) {
 }
 
 static const s24_pattern_t kSparse = {2, 4}, kDense = {4, 4};
+
+size_t s24_bench_shape_count(void) { return NUM_SHAPES; }
+
+void s24_bench_shape(size_t i, int small, size_t *m, size_t *k, size_t *n, int *gemv) {
+  const shape_t s = small ? scaled(kShapes[i]) : kShapes[i];
+  *m = s.m;
+  *k = s.k;
+  *n = s.n;
+  *gemv = s.gemv;
+}
 
 // peak dense-equivalent MACs per cycle of the array
 static double peak(s24_array_t hw) { return (double)hw.rows * hw.cols * hw.sparse_m; }
@@ -381,6 +393,9 @@ static int parse_u64(const char *t, uint64_t *v) {
 }
 
 int s24_perf_bench_main(int argc, char **argv) {
+  for (int i = 2; i < argc; i++) {  // the fused int8 layer's benchmark (tools/linear.c)
+    if (strcmp(argv[i], "--linear") == 0) return s24_linear_bench_main(argc, argv);
+  }
   char dir_buf[4096];
   const char *dir = NULL;
   uint64_t first = NUM_SHAPES, seed = 1;

@@ -1,4 +1,4 @@
-// sparse24: the command (SPEC §5): prune, compress, decompress, gemm, demo, bench.
+// sparse24: the command (SPEC §5): prune, compress, decompress, gemm, linear, demo, bench.
 //
 // Exit status: 0 success, 1 bad input data or I/O failure, 2 bad usage or unavailable backend.
 // Every error is one line `sparse24: error: <file or command>: <what>` on stderr, and no
@@ -18,6 +18,7 @@
 #include "backend.h"
 #include "bench.h"
 #include "demo.h"
+#include "linear.h"
 #include "npy.h"
 #include "outfile.h"
 #include "s24_model.h"
@@ -36,6 +37,7 @@ static const char *const kUsageTop =
     "  compress    dense N:M matrix -> values + metadata (NVIDIA 2:4 layout)\n"
     "  decompress  values + metadata -> dense matrix\n"
     "  gemm        C = A*B (+ C0) on a backend (model or rtl)\n"
+    "  linear      fused int8 layer Y = requant(X*W^T + BIAS) (SPEC §7), model or rtl\n"
     "  demo        run a built-in 2:4 transformer layer end to end and check it\n"
     "  bench       performance benchmark: 2:4 vs dense cycles (model + RTL), targets;\n"
     "              --model-speed times one GEMM of a backend\n"
@@ -918,6 +920,7 @@ static int run(int argc, char **argv) {
   if (strcmp(cmd, "compress") == 0) return cmd_compress(argc, argv);
   if (strcmp(cmd, "decompress") == 0) return cmd_decompress(argc, argv);
   if (strcmp(cmd, "gemm") == 0) return cmd_gemm(argc, argv);
+  if (strcmp(cmd, "linear") == 0) return s24_cmd_linear(argc, argv);
   if (strcmp(cmd, "demo") == 0) return cmd_demo(argc, argv);
   if (strcmp(cmd, "bench") == 0) return cmd_bench(argc, argv);
   fprintf(stderr, "sparse24: error: unknown command '%s' (see sparse24 --help)\n", cmd);

@@ -94,8 +94,9 @@ static int parse_word(cursor_t *c, const char *word) {
   return 1;
 }
 
-s24_status_t s24_npy_parse_header(const char *text, size_t len, s24_npy_t *out, char *err,
-                                  size_t errlen) {
+// want_rank 2: a matrix; 1: a vector, returned as 1 x n
+static s24_status_t parse_header(const char *text, size_t len, size_t want_rank, s24_npy_t *out,
+                                 char *err, size_t errlen) {
   if (text == NULL || out == NULL) return fail(S24_ERR_ARG, err, errlen, "bad argument");
   cursor_t c = {text, len, 0};
   char descr[16] = "";
@@ -225,8 +226,13 @@ s24_status_t s24_npy_parse_header(const char *text, size_t len, s24_npy_t *out, 
   if (fortran) {
     return fail(S24_ERR_FORMAT, err, errlen, "Fortran-order array is not supported (C order only)");
   }
-  if (rank != 2) {
-    return fail(S24_ERR_FORMAT, err, errlen, "rank-%zu array, a 2-D matrix is required", rank);
+  if (rank != want_rank) {
+    return fail(S24_ERR_FORMAT, err, errlen, "rank-%zu array, a %s is required", rank,
+                want_rank == 2 ? "2-D matrix" : "1-D vector");
+  }
+  if (rank == 1) {
+    dims[1] = dims[0];
+    dims[0] = 1;
   }
   if (dims_overflow) return fail(S24_ERR_FORMAT, err, errlen, "shape is too large");
   if (dims[0] == 0 || dims[1] == 0) {
@@ -240,6 +246,11 @@ s24_status_t s24_npy_parse_header(const char *text, size_t len, s24_npy_t *out, 
   out->rows = dims[0];
   out->cols = dims[1];
   return S24_OK;
+}
+
+s24_status_t s24_npy_parse_header(const char *text, size_t len, s24_npy_t *out, char *err,
+                                  size_t errlen) {
+  return parse_header(text, len, 2, out, err, errlen);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -257,7 +268,8 @@ void s24_npy_free(s24_npy_t *a) {
   a->data = NULL;
 }
 
-static s24_status_t read_body(FILE *f, s24_npy_t *out, char *err, size_t errlen) {
+static s24_status_t read_body(FILE *f, size_t want_rank, s24_npy_t *out, char *err,
+                              size_t errlen) {
   unsigned char pre[12];
   size_t got = fread(pre, 1, 8, f);
   if (got >= NPY_MAGIC_LEN && memcmp(pre, NPY_MAGIC, NPY_MAGIC_LEN) != 0) {
@@ -296,7 +308,7 @@ static s24_status_t read_body(FILE *f, s24_npy_t *out, char *err, size_t errlen)
   }
   hdr[hlen] = '\0';
   s24_npy_t a = {0};
-  s24_status_t st = s24_npy_parse_header(hdr, hlen, &a, err, errlen);
+  s24_status_t st = parse_header(hdr, hlen, want_rank, &a, err, errlen);
   free(hdr);
   if (st != S24_OK) return st;
 
@@ -361,7 +373,8 @@ static s24_status_t read_body(FILE *f, s24_npy_t *out, char *err, size_t errlen)
   return S24_OK;
 }
 
-s24_status_t s24_npy_read(const char *path, s24_npy_t *out, char *err, size_t errlen) {
+static s24_status_t read_file(const char *path, size_t want_rank, s24_npy_t *out, char *err,
+                              size_t errlen) {
   if (path == NULL || out == NULL) return fail(S24_ERR_ARG, err, errlen, "bad argument");
   struct stat sb;
   if (stat(path, &sb) == 0 && S_ISDIR(sb.st_mode)) {
@@ -369,9 +382,17 @@ s24_status_t s24_npy_read(const char *path, s24_npy_t *out, char *err, size_t er
   }
   FILE *f = fopen(path, "rb");
   if (f == NULL) return fail(S24_ERR_IO, err, errlen, "cannot open: %s", strerror(errno));
-  s24_status_t st = read_body(f, out, err, errlen);
+  s24_status_t st = read_body(f, want_rank, out, err, errlen);
   fclose(f);
   return st;
+}
+
+s24_status_t s24_npy_read(const char *path, s24_npy_t *out, char *err, size_t errlen) {
+  return read_file(path, 2, out, err, errlen);
+}
+
+s24_status_t s24_npy_read_vector(const char *path, s24_npy_t *out, char *err, size_t errlen) {
+  return read_file(path, 1, out, err, errlen);
 }
 
 // ---------------------------------------------------------------------------------------------

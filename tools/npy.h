@@ -43,6 +43,9 @@ S24_WARN_UNUSED s24_status_t s24_npy_parse_header(const char *text, size_t len, 
 /** Reads a whole file. On success *out owns its data (release with s24_npy_free). */
 S24_WARN_UNUSED s24_status_t s24_npy_read(const char *path, s24_npy_t *out, char *err,
                                           size_t errlen);
+/** Reads a whole rank-1 file (shape (n,)) as a 1 x n array (a rank-2 file is an error). */
+S24_WARN_UNUSED s24_status_t s24_npy_read_vector(const char *path, s24_npy_t *out, char *err,
+                                                 size_t errlen);
 /** Frees the data of an array read by s24_npy_read; safe on a zeroed struct. */
 void s24_npy_free(s24_npy_t *a);
 
