@@ -12,7 +12,7 @@ s24_status_t s24_core_cycles(uint32_t rows, uint32_t cols, uint64_t beats, uint6
   uint64_t p = beats;
   if (p < rows) p = rows;
   if (p < cols) p = cols;
-  const uint64_t fill = beats + (uint64_t)rows + (uint64_t)cols + 5u;  // no overflow: < 2^64
+  const uint64_t fill = beats + (uint64_t)rows + (uint64_t)cols + S24_CORE_PIPE_CYCLES;  // < 2^64
   if (fill < beats || (tiles - 1) > (UINT64_MAX - fill) / p || tiles > UINT64_MAX / beats) {
     return S24_ERR_NOMEM;
   }
@@ -42,12 +42,12 @@ uint32_t s24_group_beats(s24_array_t hw, uint32_t max_nnz) {
 
 static size_t ceil_div(size_t a, size_t b) { return a / b + (a % b != 0); }
 
-// Tile i+F is queued once the last row of tile i left (cycle i*P + G + R + C + 5) and must be
-// taken by cycle (i+F)*P + 1: F*P >= G + R + C + 5 for every G, worst at G = P = max(R, C).
+// Tile i+F is queued once the last row of tile i left (cycle i*P + G + R + C + PIPE) and must
+// be taken by cycle (i+F)*P + 1: F*P >= G + R + C + PIPE for every G, worst at G = P = max(R, C).
 uint32_t s24_feed_window_tiles(uint32_t rows, uint32_t cols) {
   if (rows == 0 || cols == 0) return 0;
   const uint64_t big = rows > cols ? rows : cols;
-  return (uint32_t)(1u + ceil_div((size_t)rows + cols + 5u, (size_t)big));
+  return (uint32_t)(1u + ceil_div((size_t)rows + cols + S24_CORE_PIPE_CYCLES, (size_t)big));
 }
 
 s24_status_t s24_plan_row_tile(s24_array_t hw, const int8_t *a, size_t m_rows, size_t k,
@@ -87,7 +87,7 @@ uint64_t s24_job_max_row_tiles(s24_array_t hw, uint64_t beats, uint64_t col_tile
   uint64_t p = beats;
   if (p < hw.rows) p = hw.rows;
   if (p < hw.cols) p = hw.cols;
-  const uint64_t fill = beats + (uint64_t)hw.rows + hw.cols + 5u;
+  const uint64_t fill = beats + (uint64_t)hw.rows + hw.cols + S24_CORE_PIPE_CYCLES;
   // busy = (tiles - 1) * p + fill < S24_JOB_CYCLES_LIMIT
   const uint64_t by_cycles =
       fill < S24_JOB_CYCLES_LIMIT ? ((S24_JOB_CYCLES_LIMIT - 1 - fill) / p + 1) / col_tiles : 0;

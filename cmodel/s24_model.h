@@ -99,10 +99,16 @@ S24_WARN_UNUSED s24_status_t s24_gemm_dense_ref(const int8_t *a, size_t m_rows, 
                                                 const int8_t *b, size_t n_cols,
                                                 const int32_t *c0, int32_t *c);
 
+/** Fixed pipeline cycles of an s24_core job beyond beats + rows + cols (docs/architecture.md §3):
+ *  1 input FIFO, 1 injection register, 7 PE stages (hop, select, 3 multiplier, sum, accumulate)
+ *  less the 1 hop counted in rows + cols, 2 drain (row flag, drain register), 2 result buffer
+ *  (RAM, output register), less 1 for the start cycle. The one statement of this constant. */
+#define S24_CORE_PIPE_CYCLES 10u
+
 /** Cycle model of one s24_core job with ideal streams (docs/architecture.md §3). */
 typedef struct {
-  uint64_t period;       /**< P = max(beats, rows, cols): steps between tile starts */
-  uint64_t busy_cycles;  /**< cnt_cycles_o = (tiles - 1) * P + beats + rows + cols + 5 */
+  uint64_t period;       /**< P = max(beats, rows, cols): cycles between tile starts */
+  uint64_t busy_cycles;  /**< cnt_cycles_o = (tiles - 1) * P + beats + rows + cols + S24_CORE_PIPE_CYCLES */
   uint64_t mac_beats;    /**< cnt_beats_o = tiles * beats */
 } s24_cycles_t;
 
@@ -170,11 +176,13 @@ uint64_t s24_job_max_row_tiles(s24_array_t hw, uint64_t beats, uint64_t col_tile
 size_t s24_plan_next_job(s24_array_t hw, const uint64_t *tile_beats, size_t count,
                          uint64_t col_tiles);
 
-/** Column tiles a feeder must keep queued ahead of the result tile it waits for, so that an
- *  s24_core job never waits for input: the last result row of a tile leaves rows + cols + 5
- *  cycles after the tile's last beat (docs/architecture.md §3), while later tiles start every
- *  max(beats, rows, cols) cycles. 1 + ceil((rows + cols + 5) / max(rows, cols)), covering
- *  every beat count (8x8: 4; 4x4: 5; 1x1: 8). 0 for a zero argument. */
+/** Column tiles a feeder that alternates between sending tiles and reading results must keep
+ *  queued ahead of the result tile it waits for, so that an s24_core job never waits for input
+ *  (a performance setting only: the core drains its results whatever the inputs do, so any
+ *  window >= 1 completes). The last result row of a tile leaves rows + cols +
+ *  S24_CORE_PIPE_CYCLES cycles after the tile's first beat at G = P, while later tiles start
+ *  every max(beats, rows, cols) cycles: 1 + ceil((rows + cols + S24_CORE_PIPE_CYCLES) /
+ *  max(rows, cols)), covering every beat count (8x8: 5; 4x4: 6). 0 for a zero argument. */
 uint32_t s24_feed_window_tiles(uint32_t rows, uint32_t cols);
 
 /** Exact busy cycles of the GEMM (dense A, m_rows x k, any values) times n_cols on hw:

@@ -164,6 +164,18 @@ test-cosim-long: $(COSIM_TEST_BIN) $(COSIM_LONG_BINS)
 	$(COSIM_TEST_BIN) +cases=1000 +bp=0 $(if $(SEED),+seed=$(SEED))
 	@for b in $(COSIM_LONG_BINS); do $$b +cases=500 +bp=20 $(if $(SEED),+seed=$(SEED)) || exit 1; done
 
+# The in-flight window is a performance setting only (the core drains on its own): windows 1, 2,
+# 3 and the default complete bit-exact on every Verilated array, each printing its busy cycles
+# (e2e with no random case: the int32-wrap case and the window cases)
+TESTS += test-windows
+.PHONY: test-windows
+test-windows: $(COSIM_TEST_BIN) $(COSIM_LONG_BINS)
+	@for b in $^; do \
+	  log=$$b.windows.log; \
+	  $$b +cases=0 +bp=0 $(if $(SEED),+seed=$(SEED)) >$$log 2>&1 || { cat $$log; exit 1; }; \
+	  head -n 1 $$log; grep '^  window' $$log; tail -n 1 $$log; \
+	done
+
 # Simulated cycles per second of the co-simulation on one 256x2048x64 2:4 GEMM (a measurement)
 bench: cosim-speed
 cosim-speed: $(BUILD)/sparse24

@@ -66,8 +66,9 @@ s24_status_t s24_dev_open(s24_dev_t *dev, const s24_seam_t *seam) {
       hw->r_words != words_for((uint64_t)hw->cols * 32)) {
     return S24_ERR_UNSUPPORTED;
   }
-  // enough column tiles in flight that the core never waits for input while the driver waits
-  // for a tile's results (the cycle model's exact busy cycles assume a fed core)
+  // default window: enough column tiles in flight that the core never waits for input while the
+  // driver waits for a tile's results (the cycle model's exact busy cycles assume a fed core);
+  // a caller may set any window >= 1 after open (performance only)
   const size_t window = s24_feed_window_tiles(hw->rows, hw->cols);
   if (dev->inflight_tiles < window) dev->inflight_tiles = window;
   dev->is_open = 1;
@@ -439,10 +440,10 @@ s24_status_t s24_gemm(s24_dev_t *dev, const s24_weights_t *w, const int8_t *b, s
     }
     const size_t nb = (size_t)tile_beats[first];
     const size_t total = job_rows * col_tiles;  // CFG_TILES, < 2^32 by the planning rule
-    // keep up to inflight_tiles tiles queued ahead of the results being read: the systolic core
-    // drains tile i only while the beats of later tiles flow in. The first ones are queued
-    // before START (the core takes no beat outside a job), so the core is fed from its first
-    // cycle and its busy cycles are exactly the cycle model's (s24_gemm_cycles_*).
+    // keep up to inflight_tiles tiles queued ahead of the results being read (the core drains
+    // every tile it took on its own; a larger window only keeps it fed). The first ones are
+    // queued before START (the core takes no beat outside a job), so with the default window
+    // the core is fed from its first cycle and its busy cycles are exactly the cycle model's.
     size_t sent = 0, got = 0;
     int started = 0;
     while (st == S24_OK && got < total) {

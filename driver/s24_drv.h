@@ -101,12 +101,13 @@ typedef struct {
   s24_seam_t seam;
   s24_hw_info_t hw;
   uint64_t timeout_ns;      /**< every wait on hardware; default S24_DEFAULT_TIMEOUT_NS */
-  size_t inflight_tiles;    /**< tiles sent ahead of the results read (>= 1); default
-                                 the larger of S24_DEFAULT_INFLIGHT_TILES and
-                                 s24_feed_window_tiles(rows, cols) (4x4: 5). s24_core drains
-                                 tile t only while later tiles stream in (latency up to ~3 tile
-                                 periods), so a backend with bounded buffers needs room for this
-                                 many tiles */
+  size_t inflight_tiles;    /**< tiles sent ahead of the results read (>= 1); a performance
+                                 setting only: s24_core drains the results of every tile it
+                                 has taken whatever the input streams do, so every window >= 1
+                                 completes bit-exact. Default (set by s24_dev_open) the larger of
+                                 S24_DEFAULT_INFLIGHT_TILES and s24_feed_window_tiles(rows, cols)
+                                 (8x8: 5), with which the core never waits for input and busy
+                                 cycles equal the cycle model's */
   s24_counters_t counters;  /**< of the last s24_gemm */
   uint32_t last_err;        /**< ERR bits behind the last S24_ERR_HW (0 if none) */
   int irq_enable;           /**< kept set in CTRL.IRQ_EN by every CTRL write of the driver

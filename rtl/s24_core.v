@@ -2,13 +2,16 @@
 `default_nettype none
 
 // Dataflow and timing: docs/architecture.md sections 1-3. Summary:
-//  * input FIFOs (2 entries) on w and a; output FIFO (2 entries) on r;
-//  * one global enable `step` from registered state only: a step consumes one w and one a
-//    beat (feed slot) or inserts a bubble (tile spacing, fill/drain); it waits while a feed
-//    slot lacks input or while a result row is pending and the output FIFO is full;
-//  * metadata check -> skew (row r: r+1 steps, column c: c+1 steps) -> PE array
+//  * input FIFOs (2 entries) on w and a; a result buffer (RAM FIFO, s24_rbuf) on r;
+//  * no global enable: the skew lines, the PE array and the drain run free every cycle. The
+//    schedule injects one w and one a beat per feed slot, or a bubble (tile spacing, or a feed
+//    slot whose input beats are missing: it waits, the array does not);
+//  * output backpressure is absorbed by the result buffer: a tile's last beat is injected only
+//    when the buffer has room reserved for the tile's R rows (credits), so the drain never
+//    waits and the results of injected tiles drain whatever the input streams do;
+//  * metadata check -> skew (row r: r+1 cycles, column c: c+1 cycles) -> PE array
 //    (weights hop right, activations hop down) -> per-row drain of the PE shadows;
-//  * tile period P = max(beats, NumRows, NumCols) steps (bubbles only when beats < P).
+//  * tile period P = max(beats, NumRows, NumCols) slots (bubbles only when beats < P).
 module s24_core #(
   parameter integer NumRows   = 4,  // R: tile rows (rows of A per tile) = PE rows
   parameter integer NumCols   = 4,  // C: tile columns (columns of B per tile) = PE columns
@@ -37,8 +40,8 @@ module s24_core #(
   output wire [NumCols*AccWidth-1:0] r_data_o,
   output wire        r_last_o,
   output wire [31:0] cnt_cycles_o,  // cycles busy in this job
-  output wire [31:0] cnt_beats_o,   // steps that consumed a beat (MAC-active cycles)
-  output wire [31:0] cnt_stall_w_o, // busy cycles a feed step waited on the weight stream
+  output wire [31:0] cnt_beats_o,   // cycles that injected a beat (MAC-active cycles)
+  output wire [31:0] cnt_stall_w_o, // busy cycles a feed slot waited on the weight stream
   output wire [31:0] cnt_stall_a_o, // ... on the activation stream
   output wire [31:0] cnt_stall_r_o  // busy cycles a result beat waited for r_ready_i
 );
@@ -50,6 +53,10 @@ module s24_core #(
   localparam integer VRowBits  = SparseN*DataWidth;   // kept values of one row
   localparam integer IRowBits  = SparseN*IdxStore;    // stored indices of one row
   localparam integer AColBits  = SparseM*DataWidth;   // activations of one column
+  // relative index of slot s = its index - s, in 0 .. m-n (canonical metadata): m-n+1 mux inputs
+  localparam integer RelWidth  = (SparseN == SparseM) ? 0 : $clog2(SparseM - SparseN + 1);
+  localparam integer RelStore  = (RelWidth == 0) ? 1 : RelWidth;
+  localparam integer RRowBits  = SparseN*RelStore;    // relative indices of one row
   localparam integer MinPeriod = (NumRows > NumCols) ? NumRows : NumCols;
   localparam         ParamsOk  = (NumRows >= 1) && (NumCols >= 1) &&
                                  (SparseM == 2 || SparseM == 4 || SparseM == 8) &&
@@ -74,69 +81,115 @@ module s24_core #(
 `endif
 
   // ---------------------------------------------------------------- job control
+  // Everything below the injection register runs free (no enable): a missing input beat or a
+  // result row without reserved room becomes a bubble, never a stall of the array. Every decision
+  // here is made from registered state only: FIFO fill levels, the schedule's precomputed
+  // slot flags and the registered credit check.
+  localparam integer RowLat    = NumCols + 12;  // >= last-beat injection to row 0 popped (docs §3)
+  localparam integer CredNeed  = NumRows * ((RowLat + NumRows + MinPeriod - 1) / MinPeriod + 1);
+  localparam integer OutAw     = (CredNeed <= 2) ? 1 : $clog2(CredNeed);
+  localparam integer CredCap   = (1 << OutAw) + 1;   // RAM entries + the output register
+  localparam integer CredW     = OutAw + 2;
+
   reg        run_q, run_d;
   reg        done_q, done_d;
   reg        err_q, err_d;
-  reg        f_done_q, f_done_d;
-  reg [31:0] beats_m1_q, beats_m1_d;
-  reg [31:0] tiles_m1_q, tiles_m1_d;
-  reg [31:0] period_m1_q, period_m1_d;
+  reg        f_done_q, f_done_d;      // every beat of the job injected
+  reg [31:0] beats_m2_q, beats_m2_d;  // G - 2 (compared with the slot before it advances)
+  reg [31:0] period_m2_q, period_m2_d;
+  reg [31:0] tiles_m2_q, tiles_m2_d;
+  reg        g_one_q, g_one_d;        // G == 1
+  reg        p_one_q, p_one_d;        // P == 1
+  reg [31:0] slot_q, slot_d;          // slot of the current tile period, 0 .. P-1
+  reg [31:0] tile_q, tile_d;          // tile being injected
+  reg        s_feed_q, s_feed_d;      // slot < G: the slot injects a beat (else a spacing bubble)
+  reg        s_last_q, s_last_d;      // slot == G-1: the tile's last beat
+  reg        s_end_q, s_end_d;        // slot == P-1
+  reg        t_last_q, t_last_d;      // tile == T-1
+  reg [CredW-1:0] cred_q, cred_d;     // result rows the buffer can still take (not reserved)
+  reg        cred_ok_q, cred_ok_d;    // cred_q >= NumRows
+  reg        clr_q;                   // clear_i one cycle later: clears the array and the drain
   reg [31:0] cnt_cycles_q, cnt_cycles_d;
   reg [31:0] cnt_beats_q, cnt_beats_d;
   reg [31:0] cnt_stall_w_q, cnt_stall_w_d;
   reg [31:0] cnt_stall_a_q, cnt_stall_a_d;
   reg [31:0] cnt_stall_r_q, cnt_stall_r_d;
-  reg [NumRows-1:0] row_done_q, row_done_d;  // row r of a tile completed in the last step
 
   wire start_ok = start_i && !run_q && !clear_i && (cfg_beats_i != 32'd0) && (cfg_tiles_i != 32'd0);
   wire init     = start_ok || clear_i;
 
-  wire w_fifo_empty, w_fifo_full, a_fifo_empty, a_fifo_full, r_fifo_empty, r_fifo_full;
+  wire w_fifo_empty, w_fifo_full, a_fifo_empty, a_fifo_full;
   wire w_in_done, a_in_done;
-  wire [31:0] f_beat;
-  wire        f_tile_last;
-  wire        r_pop_last;
+  wire r_pop_last;
 
-  // feed slot: this step injects a beat (else it injects a bubble)
-  wire feed_slot = run_q && !f_done_q && (f_beat <= beats_m1_q);
-  wire push_pend = |row_done_q;
-  wire in_ok     = !feed_slot || (!w_fifo_empty && !a_fifo_empty);
-  wire out_ok    = !push_pend || !r_fifo_full;
-  wire step      = run_q && in_ok && out_ok;
-  wire feed      = step && feed_slot;
-  wire r_pop     = r_valid_o && r_ready_i;
-  wire w_push    = w_valid_i && w_ready_o;
-  wire a_push    = a_valid_i && a_ready_o;
+  // the schedule: a feed slot injects when both beats are there (and, for the last beat of a
+  // tile, when the result buffer has room reserved for the tile's rows); a spacing slot always
+  // advances; a feed slot that cannot inject waits (a bubble enters the array)
+  wire sched    = run_q && !f_done_q;
+  wire in_ok    = !w_fifo_empty && !a_fifo_empty;
+  wire inj      = sched && s_feed_q && in_ok && (!s_last_q || cred_ok_q);
+  wire advance  = inj || (sched && !s_feed_q);
+  wire reserve  = inj && s_last_q;
+  wire r_pop    = r_valid_o && r_ready_i;
+  wire w_push   = w_valid_i && w_ready_o;
+  wire a_push   = a_valid_i && a_ready_o;
 
-  wire [31:0] beats_m1_new = cfg_beats_i - 32'd1;
+  wire [31:0] beats_p  = (cfg_beats_i > MinPeriod) ? cfg_beats_i : MinPeriod;
   wire [NumRows-1:0] meta_bad;
-  wire [NumRows-1:0] pe_cap;   // PE (r, NumCols-1) captures row r's result this step
 
   always @* begin
     run_d         = run_q;
     done_d        = 1'b0;
     err_d         = err_q;
     f_done_d      = f_done_q;
-    beats_m1_d    = beats_m1_q;
-    tiles_m1_d    = tiles_m1_q;
-    period_m1_d   = period_m1_q;
+    beats_m2_d    = beats_m2_q;
+    period_m2_d   = period_m2_q;
+    tiles_m2_d    = tiles_m2_q;
+    g_one_d       = g_one_q;
+    p_one_d       = p_one_q;
+    slot_d        = slot_q;
+    tile_d        = tile_q;
+    s_feed_d      = s_feed_q;
+    s_last_d      = s_last_q;
+    s_end_d       = s_end_q;
+    t_last_d      = t_last_q;
+    cred_d        = cred_q;
     cnt_cycles_d  = cnt_cycles_q;
     cnt_beats_d   = cnt_beats_q;
     cnt_stall_w_d = cnt_stall_w_q;
     cnt_stall_a_d = cnt_stall_a_q;
     cnt_stall_r_d = cnt_stall_r_q;
-    row_done_d    = row_done_q;
 
     if (run_q) begin
       cnt_cycles_d = cnt_cycles_q + 32'd1;
-      if (feed) cnt_beats_d = cnt_beats_q + 32'd1;
-      if (feed_slot && w_fifo_empty) cnt_stall_w_d = cnt_stall_w_q + 32'd1;
-      if (feed_slot && a_fifo_empty) cnt_stall_a_d = cnt_stall_a_q + 32'd1;
-      if (r_valid_o && !r_ready_i)   cnt_stall_r_d = cnt_stall_r_q + 32'd1;
+      if (inj) cnt_beats_d = cnt_beats_q + 32'd1;
+      if (sched && s_feed_q && w_fifo_empty) cnt_stall_w_d = cnt_stall_w_q + 32'd1;
+      if (sched && s_feed_q && a_fifo_empty) cnt_stall_a_d = cnt_stall_a_q + 32'd1;
+      if (r_valid_o && !r_ready_i)           cnt_stall_r_d = cnt_stall_r_q + 32'd1;
     end
-    if (feed && (|meta_bad)) err_d = 1'b1;
-    if (feed && (f_beat == beats_m1_q) && f_tile_last) f_done_d = 1'b1;
-    if (step) row_done_d = pe_cap;
+    if (inj && (|meta_bad)) err_d = 1'b1;
+    if (inj && s_last_q && t_last_q) f_done_d = 1'b1;
+
+    // next slot and its flags, each from registered state (no wide compare after a decision)
+    if (advance) begin
+      if (s_end_q) begin
+        slot_d   = 32'd0;
+        s_feed_d = 1'b1;
+        s_last_d = g_one_q;
+        s_end_d  = p_one_q;
+        tile_d   = tile_q + 32'd1;
+        t_last_d = (tile_q == tiles_m2_q);
+      end else begin
+        slot_d   = slot_q + 32'd1;
+        s_feed_d = s_feed_q && !s_last_q;
+        s_last_d = (slot_q == beats_m2_q);
+        s_end_d  = (slot_q == period_m2_q);
+      end
+    end
+
+    // credits: a tile's rows are reserved when its last beat is injected, returned when read
+    cred_d = cred_q - (reserve ? NumRows[CredW-1:0] : {CredW{1'b0}}) + {{(CredW-1){1'b0}}, r_pop};
+
     if (r_pop && r_pop_last) begin
       run_d  = 1'b0;
       done_d = 1'b1;
@@ -146,9 +199,18 @@ module s24_core #(
       run_d         = 1'b1;
       err_d         = 1'b0;
       f_done_d      = 1'b0;
-      beats_m1_d    = beats_m1_new;
-      tiles_m1_d    = cfg_tiles_i - 32'd1;
-      period_m1_d   = (cfg_beats_i > MinPeriod) ? beats_m1_new : (MinPeriod - 1);
+      beats_m2_d    = cfg_beats_i - 32'd2;
+      period_m2_d   = beats_p - 32'd2;
+      tiles_m2_d    = cfg_tiles_i - 32'd2;
+      g_one_d       = (cfg_beats_i == 32'd1);
+      p_one_d       = (beats_p == 32'd1);
+      slot_d        = 32'd0;
+      tile_d        = 32'd0;
+      s_feed_d      = 1'b1;
+      s_last_d      = (cfg_beats_i == 32'd1);
+      s_end_d       = (beats_p == 32'd1);
+      t_last_d      = (cfg_tiles_i == 32'd1);
+      cred_d        = CredCap[CredW-1:0];
       cnt_cycles_d  = 32'd0;
       cnt_beats_d   = 32'd0;
       cnt_stall_w_d = 32'd0;
@@ -160,13 +222,14 @@ module s24_core #(
       done_d        = 1'b0;
       err_d         = 1'b0;
       f_done_d      = 1'b0;
+      cred_d        = CredCap[CredW-1:0];
       cnt_cycles_d  = 32'd0;
       cnt_beats_d   = 32'd0;
       cnt_stall_w_d = 32'd0;
       cnt_stall_a_d = 32'd0;
       cnt_stall_r_d = 32'd0;
-      row_done_d    = {NumRows{1'b0}};
     end
+    cred_ok_d = (cred_d >= NumRows[CredW-1:0]);
   end
 
   always @(posedge clk_i or negedge rst_ni) begin
@@ -175,57 +238,78 @@ module s24_core #(
       done_q        <= 1'b0;
       err_q         <= 1'b0;
       f_done_q      <= 1'b0;
-      beats_m1_q    <= 32'd0;
-      tiles_m1_q    <= 32'd0;
-      period_m1_q   <= 32'd0;
+      beats_m2_q    <= 32'd0;
+      period_m2_q   <= 32'd0;
+      tiles_m2_q    <= 32'd0;
+      g_one_q       <= 1'b0;
+      p_one_q       <= 1'b0;
+      slot_q        <= 32'd0;
+      tile_q        <= 32'd0;
+      s_feed_q      <= 1'b0;
+      s_last_q      <= 1'b0;
+      s_end_q       <= 1'b0;
+      t_last_q      <= 1'b0;
+      cred_q        <= CredCap[CredW-1:0];
+      cred_ok_q     <= 1'b1;
+      clr_q         <= 1'b1;
       cnt_cycles_q  <= 32'd0;
       cnt_beats_q   <= 32'd0;
       cnt_stall_w_q <= 32'd0;
       cnt_stall_a_q <= 32'd0;
       cnt_stall_r_q <= 32'd0;
-      row_done_q    <= {NumRows{1'b0}};
     end else begin
       run_q         <= run_d;
       done_q        <= done_d;
       err_q         <= err_d;
       f_done_q      <= f_done_d;
-      beats_m1_q    <= beats_m1_d;
-      tiles_m1_q    <= tiles_m1_d;
-      period_m1_q   <= period_m1_d;
+      beats_m2_q    <= beats_m2_d;
+      period_m2_q   <= period_m2_d;
+      tiles_m2_q    <= tiles_m2_d;
+      g_one_q       <= g_one_d;
+      p_one_q       <= p_one_d;
+      slot_q        <= slot_d;
+      tile_q        <= tile_d;
+      s_feed_q      <= s_feed_d;
+      s_last_q      <= s_last_d;
+      s_end_q       <= s_end_d;
+      t_last_q      <= t_last_d;
+      cred_q        <= cred_d;
+      cred_ok_q     <= cred_ok_d;
+      clr_q         <= clear_i;
       cnt_cycles_q  <= cnt_cycles_d;
       cnt_beats_q   <= cnt_beats_d;
       cnt_stall_w_q <= cnt_stall_w_d;
       cnt_stall_a_q <= cnt_stall_a_d;
       cnt_stall_r_q <= cnt_stall_r_d;
-      row_done_q    <= row_done_d;
     end
   end
 
+  // the array and the drain are cleared with clear_i and one cycle after it (clr_q is the
+  // registered copy that fans out to them)
+  wire arr_clr = clr_q;
+  wire drn_clr = clear_i || clr_q;
+
   // ---------------------------------------------------------------- counters of beats and rows
   // accepted input beats per stream: ready drops after exactly beats*tiles beats
+  wire [31:0] beats_m1 = beats_m2_q + 32'd1;
+  wire [31:0] tiles_m1 = tiles_m2_q + 32'd1;
   wire [31:0] unused_w_cnt, unused_a_cnt, unused_r_cnt;
   wire        unused_w_l0, unused_w_l1, unused_w_l, unused_a_l0, unused_a_l1, unused_a_l;
-  wire        unused_f_l0, unused_f_l, unused_f_done, unused_r_l0, unused_r_l1, unused_r_done;
+  wire        unused_r_l0, unused_r_l1, unused_r_done;
 
   s24_cnt2 u_cnt_w_in (
-    .clk_i(clk_i), .rst_ni(rst_ni), .init_i(init), .inc_i(w_push), .max0_i(beats_m1_q), .max1_i(tiles_m1_q),
+    .clk_i(clk_i), .rst_ni(rst_ni), .init_i(init), .inc_i(w_push), .max0_i(beats_m1), .max1_i(tiles_m1),
     .cnt0_o(unused_w_cnt), .last0_o(unused_w_l0), .last1_o(unused_w_l1), .last_o(unused_w_l),
     .done_o(w_in_done)
   );
   s24_cnt2 u_cnt_a_in (
-    .clk_i(clk_i), .rst_ni(rst_ni), .init_i(init), .inc_i(a_push), .max0_i(beats_m1_q), .max1_i(tiles_m1_q),
+    .clk_i(clk_i), .rst_ni(rst_ni), .init_i(init), .inc_i(a_push), .max0_i(beats_m1), .max1_i(tiles_m1),
     .cnt0_o(unused_a_cnt), .last0_o(unused_a_l0), .last1_o(unused_a_l1), .last_o(unused_a_l),
     .done_o(a_in_done)
   );
-  // feed schedule: slot f_beat of the current tile period (beats are slots 0 .. beats-1)
-  s24_cnt2 u_cnt_feed (
-    .clk_i(clk_i), .rst_ni(rst_ni), .init_i(init), .inc_i(step && !f_done_q), .max0_i(period_m1_q),
-    .max1_i(tiles_m1_q), .cnt0_o(f_beat), .last0_o(unused_f_l0), .last1_o(f_tile_last),
-    .last_o(unused_f_l), .done_o(unused_f_done)
-  );
   // accepted result beats: the job ends with the last one
   s24_cnt2 u_cnt_r_out (
-    .clk_i(clk_i), .rst_ni(rst_ni), .init_i(init), .inc_i(r_pop), .max0_i(NumRows - 1), .max1_i(tiles_m1_q),
+    .clk_i(clk_i), .rst_ni(rst_ni), .init_i(init), .inc_i(r_pop), .max0_i(NumRows - 1), .max1_i(tiles_m1),
     .cnt0_o(unused_r_cnt), .last0_o(unused_r_l0), .last1_o(unused_r_l1), .last_o(r_pop_last),
     .done_o(unused_r_done)
   );
@@ -238,11 +322,11 @@ module s24_core #(
   assign a_ready_o = run_q && !a_in_done && !a_fifo_full;
 
   s24_fifo #(.Width(WBits), .AddrWidth(1)) u_fifo_w (
-    .clk_i(clk_i), .rst_ni(rst_ni), .clear_i(clear_i), .push_i(w_push), .data_i(w_data_i), .pop_i(feed),
+    .clk_i(clk_i), .rst_ni(rst_ni), .clear_i(clear_i), .push_i(w_push), .data_i(w_data_i), .pop_i(inj),
     .data_o(w_head), .empty_o(w_fifo_empty), .full_o(w_fifo_full)
   );
   s24_fifo #(.Width(ABits), .AddrWidth(1)) u_fifo_a (
-    .clk_i(clk_i), .rst_ni(rst_ni), .clear_i(clear_i), .push_i(a_push), .data_i(a_data_i), .pop_i(feed),
+    .clk_i(clk_i), .rst_ni(rst_ni), .clear_i(clear_i), .push_i(a_push), .data_i(a_data_i), .pop_i(inj),
     .data_o(a_head), .empty_o(a_fifo_empty), .full_o(a_fifo_full)
   );
 
@@ -251,6 +335,7 @@ module s24_core #(
   wire [NumRows*IRowBits-1:0] w_idx;
   wire [NumRows*VRowBits-1:0] chk_vals;
   wire [NumRows*IRowBits-1:0] chk_idx;
+  wire [NumRows*RRowBits-1:0] chk_rel;   // relative indices: index of slot s minus s
 
   generate
     if (IdxWidth == 0) begin : g_no_meta
@@ -267,30 +352,45 @@ module s24_core #(
     .vals_i(w_vals), .idx_i(w_idx), .vals_o(chk_vals), .idx_o(chk_idx), .bad_o(meta_bad)
   );
 
-  // flags of the injected beat: {last, first, valid}; bubbles are all zero
-  wire [2:0] inj_flags = feed_slot ? {f_beat == beats_m1_q, f_beat == 32'd0, 1'b1} : 3'b000;
+  genvar gr, gs;
+  generate
+    for (gr = 0; gr < NumRows; gr = gr + 1) begin : g_rel_row
+      for (gs = 0; gs < SparseN; gs = gs + 1) begin : g_rel_slot
+        localparam [IdxStore:0] Slot = gs;
+        wire [IdxStore:0] rel_full = {1'b0, chk_idx[(gr*SparseN+gs)*IdxStore +: IdxStore]} - Slot;
+        assign chk_rel[(gr*SparseN+gs)*RelStore +: RelStore] = rel_full[RelStore-1:0];
+        if (RelStore < IdxStore + 1) begin : g_unused
+          wire unused_rel_hi = ^rel_full[IdxStore:RelStore];
+        end
+      end
+    end
+  endgenerate
+
+  // flags of the injected beat: {last, valid}; bubbles are all zero
+  wire [1:0] inj_flags = inj ? {s_last_q, 1'b1} : 2'b00;
 
   // ---------------------------------------------------------------- skew and PE array
   // w_h: weights entering PE (r, c) (c = NumCols: leaving the row); a_v: activations entering (r, c)
-  localparam integer WBundle = VRowBits + IRowBits + 3;
+  localparam integer WBundle = VRowBits + RRowBits + 2;
   wire [NumRows*(NumCols+1)*WBundle-1:0] w_h;
   wire [(NumRows+1)*NumCols*AColBits-1:0] a_v;
   wire [NumRows*NumCols*AccWidth-1:0]     shadow;
   wire [NumRows*NumCols-1:0]              cap;
+  wire [NumRows-1:0]                      pe_cap;   // PE (r, NumCols-1) took row r's result
 
   genvar r, c;
   generate
     for (r = 0; r < NumRows; r = r + 1) begin : g_row
       wire [VRowBits-1:0] sk_vals;
-      wire [IRowBits-1:0] sk_idx;
-      wire [2:0]          sk_flags;
-      s24_skew #(.DataBits(VRowBits + IRowBits), .FlagBits(3), .Depth(r + 1)) u_skew_w (
-        .clk_i(clk_i), .rst_ni(rst_ni), .clear_i(clear_i), .step_i(step),
-        .data_i({chk_idx[r*IRowBits +: IRowBits], chk_vals[r*VRowBits +: VRowBits]}),
+      wire [RRowBits-1:0] sk_rel;
+      wire [1:0]          sk_flags;
+      s24_skew #(.DataBits(VRowBits + RRowBits), .FlagBits(2), .Depth(r + 1)) u_skew_w (
+        .clk_i(clk_i), .rst_ni(rst_ni), .clear_i(arr_clr),
+        .data_i({chk_rel[r*RRowBits +: RRowBits], chk_vals[r*VRowBits +: VRowBits]}),
         .flags_i(inj_flags),
-        .data_o({sk_idx, sk_vals}), .flags_o(sk_flags)
+        .data_o({sk_rel, sk_vals}), .flags_o(sk_flags)
       );
-      assign w_h[(r*(NumCols+1))*WBundle +: WBundle] = {sk_flags, sk_idx, sk_vals};
+      assign w_h[(r*(NumCols+1))*WBundle +: WBundle] = {sk_flags, sk_rel, sk_vals};
       assign pe_cap[r] = cap[r*NumCols + NumCols - 1];
     end
 
@@ -298,7 +398,7 @@ module s24_core #(
       wire [AColBits-1:0] sk_act;
       wire                unused_sk_flag;
       s24_skew #(.DataBits(AColBits), .FlagBits(1), .Depth(c + 1)) u_skew_a (
-        .clk_i(clk_i), .rst_ni(rst_ni), .clear_i(clear_i), .step_i(step),
+        .clk_i(clk_i), .rst_ni(rst_ni), .clear_i(arr_clr),
         .data_i(a_head[c*AColBits +: AColBits]), .flags_i(1'b0),
         .data_o(sk_act), .flags_o(unused_sk_flag)
       );
@@ -311,16 +411,16 @@ module s24_core #(
         localparam integer WOut = (r*(NumCols+1) + c + 1) * WBundle;
         s24_pe #(
           .SparseN(SparseN), .SparseM(SparseM), .DataWidth(DataWidth), .AccWidth(AccWidth),
-          .IdxStore(IdxStore)
+          .RelStore(RelStore)
         ) u_pe (
-          .clk_i(clk_i), .rst_ni(rst_ni), .clear_i(clear_i), .step_i(step),
+          .clk_i(clk_i), .rst_ni(rst_ni), .clear_i(arr_clr),
           .wv_i(w_h[WIn +: VRowBits]),
-          .wi_i(w_h[WIn + VRowBits +: IRowBits]),
-          .wf_i(w_h[WIn + VRowBits + IRowBits +: 3]),
+          .wi_i(w_h[WIn + VRowBits +: RRowBits]),
+          .wf_i(w_h[WIn + VRowBits + RRowBits +: 2]),
           .a_i(a_v[(r*NumCols + c)*AColBits +: AColBits]),
           .wv_o(w_h[WOut +: VRowBits]),
-          .wi_o(w_h[WOut + VRowBits +: IRowBits]),
-          .wf_o(w_h[WOut + VRowBits + IRowBits +: 3]),
+          .wi_o(w_h[WOut + VRowBits +: RRowBits]),
+          .wf_o(w_h[WOut + VRowBits + RRowBits +: 2]),
           .a_o(a_v[((r+1)*NumCols + c)*AColBits +: AColBits]),
           .cap_o(cap[r*NumCols + c]),
           .shadow_o(shadow[(r*NumCols + c)*AccWidth +: AccWidth])
@@ -329,35 +429,51 @@ module s24_core #(
     end
   endgenerate
 
-  // operands leaving the array edge are unused
+  // operands leaving the array edge and the caps of inner PEs are unused
   reg unused_edges;
   integer er;
   always @* begin
-    unused_edges = 1'b0;
+    unused_edges = ^cap;
     for (er = 0; er < NumRows; er = er + 1)
       unused_edges = unused_edges ^ (^w_h[(er*(NumCols+1) + NumCols)*WBundle +: WBundle]);
     unused_edges = unused_edges ^ (^a_v[NumRows*NumCols*AColBits +: NumCols*AColBits]);
   end
 
-  // ---------------------------------------------------------------- drain and output FIFO
-  // row_done_q[r]: row r finished in the previous step; its shadows go out in this step.
-  reg [RBits-1:0] drain_row;
+  // ---------------------------------------------------------------- drain and result buffer
+  // row_done_q[r]: row r's shadows were written in the previous cycle; they are copied into the
+  // drain register now (one-hot: at most one row completes per cycle since P >= NumRows), and the
+  // drain register is pushed into the result buffer in the next cycle. Room was reserved.
+  reg [NumRows-1:0] row_done_q;
+  reg               drain_valid_q;
+  reg               drain_last_q;
+  reg [RBits-1:0]   drain_q, drain_d;
   integer dr;
   always @* begin
-    drain_row = {RBits{1'b0}};
+    drain_d = {RBits{1'b0}};
     for (dr = 0; dr < NumRows; dr = dr + 1) begin
-      if (row_done_q[dr]) drain_row = drain_row | shadow[dr*RBits +: RBits];
+      if (row_done_q[dr]) drain_d = drain_d | shadow[dr*RBits +: RBits];
     end
   end
 
+  always @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      row_done_q    <= {NumRows{1'b0}};
+      drain_valid_q <= 1'b0;
+      drain_last_q  <= 1'b0;
+    end else begin
+      row_done_q    <= drn_clr ? {NumRows{1'b0}} : pe_cap;
+      drain_valid_q <= !drn_clr && (|row_done_q);
+      drain_last_q  <= row_done_q[NumRows-1];
+    end
+  end
+  always @(posedge clk_i) drain_q <= drain_d;
+
   wire [RBits:0] r_head;
-  s24_fifo #(.Width(RBits + 1), .AddrWidth(1)) u_fifo_r (
-    .clk_i(clk_i), .rst_ni(rst_ni), .clear_i(clear_i), .push_i(step && push_pend),
-    .data_i({row_done_q[NumRows-1], drain_row}), .pop_i(r_pop),
-    .data_o(r_head), .empty_o(r_fifo_empty), .full_o(r_fifo_full)
+  s24_rbuf #(.Width(RBits + 1), .AddrWidth(OutAw)) u_rbuf (
+    .clk_i(clk_i), .rst_ni(rst_ni), .clear_i(drn_clr), .push_i(drain_valid_q),
+    .data_i({drain_last_q, drain_q}), .valid_o(r_valid_o), .ready_i(r_ready_i), .data_o(r_head)
   );
 
-  assign r_valid_o  = !r_fifo_empty;
   assign r_data_o   = r_head[RBits-1:0];
   assign r_last_o   = r_head[RBits];
   assign busy_o     = run_q;
@@ -402,12 +518,14 @@ module s24_core #(
       if (r_hold_q) assert (r_valid_o && {r_last_o, r_data_o} == r_data_past_q) else $error("r stream: beat withdrawn or changed before r_ready_i");
     end
     if (fv_live_q) begin
-      // at most one tile row completes per step (tile period >= NumRows)
-      assert (nrow <= 1) else $error("two tile rows completed in one step");
-      // no beat lost: a result row is never pushed into a full FIFO, inputs never popped empty
-      assert (!(step && push_pend && r_fifo_full)) else $error("result row pushed into a full FIFO");
-      assert (!(feed && (w_fifo_empty || a_fifo_empty))) else $error("feed step without input beats");
+      // at most one tile row completes per cycle (tile period >= NumRows)
+      assert (nrow <= 1) else $error("two tile rows completed in one cycle");
+      // inputs never popped empty, never pushed full
+      assert (!(inj && (w_fifo_empty || a_fifo_empty))) else $error("injection without input beats");
       assert (!(w_push && w_fifo_full) && !(a_push && a_fifo_full)) else $error("input beat accepted into a full FIFO");
+      // credits never go negative or above the buffer's capacity
+      assert (cred_q <= CredCap[CredW-1:0]) else $error("result credits above the buffer capacity");
+      assert (!(reserve && cred_q < NumRows[CredW-1:0])) else $error("tile injected without room for its rows");
     end
   end
 `endif

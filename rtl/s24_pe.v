@@ -1,131 +1,149 @@
-// s24_pe: one processing element: metadata-driven operand muxes, SparseN int8 multipliers, int32 accumulator + shadow.
+// s24_pe: one free-running processing element: metadata muxes, SparseN pipelined int8 multipliers, int32 accumulator + shadow.
 `default_nettype none
 
-// Pipeline (every register advances only on step_i; 1 step per stage):
-//   hop:  w_q / a_q    operands from the left / upper neighbour (forwarded right / down)
-//   sel:  val_q/sel_q  kept values and the activations their indices select (the muxes end here)
-//   mul:  prod_q       SparseN signed DataWidth x DataWidth products (registered operands and product: DSP)
-//   acc:  acc_q        first beat of a tile loads, later beats add (wraps modulo 2**AccWidth);
-//                      the last beat also copies the new sum into shadow_q (double buffer)
+// No enable anywhere: every register advances every cycle; a bubble is a beat whose valid flag is
+// 0 and it flows through like any other. Stages (cycles after the operands enter the PE):
+//   1 hop:   wv_q/wi_q/wf_q, a_q  operands from the left / upper neighbour (forwarded right / down)
+//   2 sel:   val_q/sel_q          kept values and the activations their relative indices select
+//   3-5 mul: s24_mul              SparseN signed products (DSP input and output registers, then a
+//                                 fabric register next to the DSP)
+//   6 sum:   psum_q               the SparseN products added; 0 for a bubble (synchronous reset)
+//   7 acc:   acc_q, shadow_q      acc_q += psum_q; on a tile's last beat the new sum goes to
+//                                 shadow_q (double buffer, read by the drain) and acc_q restarts
+//                                 at 0, so the first beat of the next tile needs no special case
+// The relative index of slot s is its metadata index minus s: canonical N:M metadata puts slot s
+// in s .. s+m-n, so each multiplexer has m-n+1 inputs (2:4: 3, not 4).
 module s24_pe #(
   parameter integer SparseN   = 2,  // kept values per group = multipliers
-  parameter integer SparseM   = 4,  // group size = activations per step
+  parameter integer SparseM   = 4,  // group size = activations per beat
   parameter integer DataWidth = 8,  // signed operand width
   parameter integer AccWidth  = 32, // accumulator width
-  parameter integer IdxStore  = 2   // stored bits per index (>= 1; unused when SparseN == SparseM)
+  parameter integer RelStore  = 2   // stored bits per relative index (>= 1; unused when SparseN == SparseM)
 ) (
   input  wire                           clk_i,
   input  wire                           rst_ni,
-  input  wire                           clear_i,  // drops in-flight beats (flags to 0)
-  input  wire                           step_i,   // global array advance
+  input  wire                           clear_i,  // drops in-flight beats, zeroes the accumulator
   input  wire [SparseN*DataWidth-1:0]   wv_i,     // kept values from the left
-  input  wire [SparseN*IdxStore-1:0]    wi_i,     // their indices from the left
-  input  wire [2:0]                     wf_i,     // {last, first, valid} from the left
+  input  wire [SparseN*RelStore-1:0]    wi_i,     // their relative indices from the left
+  input  wire [1:0]                     wf_i,     // {last, valid} from the left
   input  wire [SparseM*DataWidth-1:0]   a_i,      // activations from above
   output wire [SparseN*DataWidth-1:0]   wv_o,     // to the right
-  output wire [SparseN*IdxStore-1:0]    wi_o,
-  output wire [2:0]                     wf_o,
+  output wire [SparseN*RelStore-1:0]    wi_o,
+  output wire [1:0]                     wf_o,
   output wire [SparseM*DataWidth-1:0]   a_o,      // to below
-  output wire                           cap_o,    // acc stage holds a last beat: shadow written this step
-  output wire [AccWidth-1:0]            shadow_o  // result of the previous completed tile
+  output wire                           cap_o,    // shadow_o holds a new result from this cycle on
+  output wire [AccWidth-1:0]            shadow_o  // result of the last completed tile
 );
   localparam integer ProdWidth = 2 * DataWidth;
   localparam         Dense     = (SparseN == SparseM);
+  localparam integer MulLat    = 3;  // s24_mul latency
+  // the sum of SparseN products needs ProdWidth + ceil(log2(SparseN)) bits (no wrap before acc)
+  localparam integer SumWidth  = ProdWidth + ((SparseN <= 1) ? 0 : $clog2(SparseN));
 
   // hop stage
-  reg [SparseN*DataWidth-1:0] wv_q, wv_d;
-  reg [SparseN*IdxStore-1:0]  wi_q, wi_d;
-  reg [2:0]                   wf_q, wf_d;
-  reg [SparseM*DataWidth-1:0] a_q, a_d;
+  reg [SparseN*DataWidth-1:0] wv_q;
+  reg [SparseN*RelStore-1:0]  wi_q;
+  reg [SparseM*DataWidth-1:0] a_q;
   // sel stage
-  reg [SparseN*DataWidth-1:0] val_q, val_d;
+  reg [SparseN*DataWidth-1:0] val_q;
   reg [SparseN*DataWidth-1:0] sel_q, sel_d;
-  reg [2:0]                   fs_q, fs_d;
-  // mul stage
-  reg [SparseN*ProdWidth-1:0] prod_q, prod_d;
-  reg [2:0]                   fm_q, fm_d;
-  // acc stage
+  // sum and acc stages
+  reg [SumWidth-1:0]          psum_q, psum_d;
   reg [AccWidth-1:0]          acc_q, acc_d;
   reg [AccWidth-1:0]          shadow_q, shadow_d;
-  reg [AccWidth-1:0]          psum;
+  // control flags {last, valid} of each stage: hop, sel, mul 1..MulLat (fm[MulLat-1] is aligned
+  // with the products), sum; reset and cleared
+  reg [1:0]                   wf_q, wf_d;
+  reg [1:0]                   fs_q, fs_d;
+  reg [2*MulLat-1:0]          fm_q, fm_d;
+  reg [1:0]                   fa_q, fa_d;
+  reg                         clr_q;  // zero the accumulator (after reset and after a clear)
 
-  integer s;
-  reg [IdxStore-1:0] idx;
+  wire [SparseN*ProdWidth-1:0] prod;
 
+  integer s, j;
+  reg [SumWidth-1:0] sum;
+
+  // sel stage: slot s takes activation s + rel, rel in 0 .. m-n (slot s itself when dense)
   always @* begin
-    wv_d   = wv_q;
-    wi_d   = wi_q;
-    wf_d   = wf_q;
-    a_d    = a_q;
-    val_d  = val_q;
-    sel_d  = sel_q;
-    fs_d   = fs_q;
-    prod_d = prod_q;
-    fm_d   = fm_q;
-    acc_d  = acc_q;
-    shadow_d = shadow_q;
-    psum   = {AccWidth{1'b0}};
-    idx    = {IdxStore{1'b0}};
+    sel_d = {(SparseN*DataWidth){1'b0}};
     for (s = 0; s < SparseN; s = s + 1) begin
-      psum = psum + {{(AccWidth-ProdWidth){prod_q[s*ProdWidth+ProdWidth-1]}},
-                     prod_q[s*ProdWidth +: ProdWidth]};
-    end
-    if (step_i) begin
-      wv_d = wv_i;
-      wi_d = wi_i;
-      wf_d = wf_i;
-      a_d  = a_i;
-      // metadata muxes: slot s takes the activation its index names (slot s itself when dense)
-      val_d = wv_q;
-      for (s = 0; s < SparseN; s = s + 1) begin
-        if (Dense) begin
-          sel_d[s*DataWidth +: DataWidth] = a_q[s*DataWidth +: DataWidth];
-        end else begin
-          idx = wi_q[s*IdxStore +: IdxStore];
-          sel_d[s*DataWidth +: DataWidth] = a_q[idx*DataWidth +: DataWidth];
+      if (Dense) begin
+        sel_d[s*DataWidth +: DataWidth] = a_q[s*DataWidth +: DataWidth];
+      end else begin
+        for (j = 0; j <= SparseM - SparseN; j = j + 1) begin
+          if (wi_q[s*RelStore +: RelStore] == j[RelStore-1:0])
+            sel_d[s*DataWidth +: DataWidth] = a_q[(s + j)*DataWidth +: DataWidth];
         end
       end
-      fs_d = wf_q;
-      // multipliers
-      for (s = 0; s < SparseN; s = s + 1) begin
-        prod_d[s*ProdWidth +: ProdWidth] = $signed(val_q[s*DataWidth +: DataWidth]) *
-                                           $signed(sel_q[s*DataWidth +: DataWidth]);
-      end
-      fm_d = fs_q;
-      // accumulator (fm_q = {last, first, valid})
-      if (fm_q[0]) begin
-        acc_d = (fm_q[1] ? {AccWidth{1'b0}} : acc_q) + psum;
-        if (fm_q[2]) shadow_d = acc_d;
-      end
-    end
-    if (clear_i) begin
-      wf_d = 3'b000;
-      fs_d = 3'b000;
-      fm_d = 3'b000;
     end
   end
 
-  // control flags: reset
+  genvar g;
+  generate
+    for (g = 0; g < SparseN; g = g + 1) begin : g_mul
+      s24_mul #(.Width(DataWidth)) u_mul (
+        .clk_i(clk_i),
+        .a_i(val_q[g*DataWidth +: DataWidth]),
+        .b_i(sel_q[g*DataWidth +: DataWidth]),
+        .p_o(prod[g*ProdWidth +: ProdWidth])
+      );
+    end
+  endgenerate
+
+  always @* begin
+    // flags
+    wf_d = wf_i;
+    fs_d = wf_q;
+    fm_d = {fm_q[2*MulLat-3:0], fs_q};
+    fa_d = fm_q[2*MulLat-1 -: 2];
+    if (clear_i) begin
+      wf_d = 2'b00;
+      fs_d = 2'b00;
+      fm_d = {(2*MulLat){1'b0}};
+      fa_d = 2'b00;
+    end
+    // sum of the products (sign-extended); a bubble adds 0
+    sum = {SumWidth{1'b0}};
+    for (s = 0; s < SparseN; s = s + 1) begin
+      sum = sum + {{(SumWidth-ProdWidth){prod[s*ProdWidth+ProdWidth-1]}}, prod[s*ProdWidth +: ProdWidth]};
+    end
+    psum_d = fm_q[2*MulLat-2] ? sum : {SumWidth{1'b0}};
+    // accumulator: restarts at 0 after a tile's last beat; the shadow takes the tile's sum
+    acc_d    = acc_q + {{(AccWidth-SumWidth){psum_q[SumWidth-1]}}, psum_q};
+    shadow_d = shadow_q;
+    if (fa_q[0] && fa_q[1]) begin
+      shadow_d = acc_d;
+      acc_d    = {AccWidth{1'b0}};
+    end
+    if (clr_q) acc_d = {AccWidth{1'b0}};
+  end
+
+  // control: reset
   always @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      wf_q <= 3'b000;
-      fs_q <= 3'b000;
-      fm_q <= 3'b000;
+      wf_q  <= 2'b00;
+      fs_q  <= 2'b00;
+      fm_q  <= {(2*MulLat){1'b0}};
+      fa_q  <= 2'b00;
+      clr_q <= 1'b1;
     end else begin
-      wf_q <= wf_d;
-      fs_q <= fs_d;
-      fm_q <= fm_d;
+      wf_q  <= wf_d;
+      fs_q  <= fs_d;
+      fm_q  <= fm_d;
+      fa_q  <= fa_d;
+      clr_q <= clear_i;
     end
   end
 
-  // datapath: not reset
+  // datapath: not reset (acc_q is zeroed synchronously by clr_q one cycle after reset or clear)
   always @(posedge clk_i) begin
-    wv_q     <= wv_d;
-    wi_q     <= wi_d;
-    a_q      <= a_d;
-    val_q    <= val_d;
+    wv_q     <= wv_i;
+    wi_q     <= wi_i;
+    a_q      <= a_i;
+    val_q    <= wv_q;
     sel_q    <= sel_d;
-    prod_q   <= prod_d;
+    psum_q   <= psum_d;
     acc_q    <= acc_d;
     shadow_q <= shadow_d;
   end
@@ -134,7 +152,7 @@ module s24_pe #(
   assign wi_o     = wi_q;
   assign wf_o     = wf_q;
   assign a_o      = a_q;
-  assign cap_o    = fm_q[0] && fm_q[2];
+  assign cap_o    = fa_q[0] && fa_q[1];
   assign shadow_o = shadow_q;
 
 `ifdef FORMAL
@@ -144,17 +162,23 @@ module s24_pe #(
     if (!rst_ni) fv_live_q <= 1'b0;
     else         fv_live_q <= 1'b1;
   end
-  // Invalid metadata never reaches a multiplier: every group in a PE has strictly increasing indices.
+  // Invalid metadata never reaches a multiplier: in every valid group the absolute indices
+  // (relative + slot) strictly increase and stay below m.
   integer fs;
+  localparam [31:0] RelMax = SparseM - SparseN;
   always @(posedge clk_i) begin
     if (fv_live_q && !Dense && wf_q[0]) begin
-      for (fs = 1; fs < SparseN; fs = fs + 1) begin
-        assert (wi_q[fs*IdxStore +: IdxStore] > wi_q[(fs-1)*IdxStore +: IdxStore])
-          else $error("PE: metadata indices not strictly increasing");
+      for (fs = 0; fs < SparseN; fs = fs + 1) begin
+        assert ({{(32-RelStore){1'b0}}, wi_q[fs*RelStore +: RelStore]} <= RelMax)
+          else $error("PE: relative metadata index out of range");
+        if (fs > 0) begin
+          assert (wi_q[fs*RelStore +: RelStore] >= wi_q[(fs-1)*RelStore +: RelStore])
+            else $error("PE: metadata indices not strictly increasing");
+        end
       end
     end
-    // first/last only on valid beats
-    if (fv_live_q) assert (wf_q[0] || wf_q[2:1] == 2'b00) else $error("PE: first/last flag on a bubble");
+    // last only on valid beats
+    if (fv_live_q) assert (wf_q[0] || !wf_q[1]) else $error("PE: last flag on a bubble");
   end
 `endif
 

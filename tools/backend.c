@@ -68,7 +68,7 @@ uint64_t s24_rtl_timeout_ns(const s24_dev_t *dev, size_t k) {
   uint64_t period = beats;
   if (period < hw->rows) period = hw->rows;
   if (period < hw->cols) period = hw->cols;
-  const uint64_t cycles = (dev->inflight_tiles + 1) * period + hw->rows + hw->cols + 5;
+  const uint64_t cycles = (dev->inflight_tiles + 1) * period + hw->rows + hw->cols + S24_CORE_PIPE_CYCLES;
   return 4 * cycles * S24_COSIM_NS_PER_CYCLE + 1000000u;
 }
 
