@@ -3,7 +3,7 @@
 
 MODEL_LIB  := $(BUILD)/cmodel/libs24model.a
 MODEL_INC  := -Icmodel
-MODEL_SRCS := cmodel/s24_model.c cmodel/s24_gemm.c cmodel/s24_cycles.c
+MODEL_SRCS := cmodel/s24_model.c cmodel/s24_gemm.c cmodel/s24_cycles.c cmodel/s24_linear.c
 MODEL_OBJS := $(MODEL_SRCS:cmodel/%.c=$(BUILD)/cmodel/%.o)
 
 ALL += $(MODEL_LIB)

@@ -34,6 +34,7 @@ s24_status_t s24_dev_open(s24_dev_t *dev, const s24_seam_t *seam) {
   memset(dev, 0, sizeof(*dev));
   dev->seam = *seam;
   dev->timeout_ns = S24_DEFAULT_TIMEOUT_NS;
+  dev->cycle_ns = S24_DEFAULT_CYCLE_NS;
   dev->inflight_tiles = S24_DEFAULT_INFLIGHT_TILES;
   uint32_t id = 0, ver = 0, arr = 0, wid = 0, beat = 0;
   s24_status_t st = rd(dev, S24_REG_ID, &id);
@@ -143,9 +144,27 @@ static s24_status_t fail(s24_dev_t *dev, s24_status_t st) {
   return st;
 }
 
+uint64_t s24_dev_wait_limit_ns(const s24_dev_t *dev) {
+  if (dev == NULL) return 0;
+  uint64_t limit = dev->timeout_ns;
+  s24_cycles_t c;
+  if (dev->job_beats == 0 || dev->job_tiles == 0 ||
+      s24_core_cycles(dev->hw.rows, dev->hw.cols, dev->job_beats, dev->job_tiles, &c) != S24_OK) {
+    return limit;  // no job, or one beyond the cycle model's range: the caller's timeout only
+  }
+  const uint64_t ns = dev->cycle_ns != 0 ? dev->cycle_ns : S24_DEFAULT_CYCLE_NS;
+  if (c.busy_cycles <= (UINT64_MAX - S24_WAIT_SLACK_NS) / S24_WAIT_MARGIN / ns) {
+    const uint64_t job = c.busy_cycles * S24_WAIT_MARGIN * ns + S24_WAIT_SLACK_NS;
+    if (job < limit) limit = job;
+  }
+  return limit;
+}
+
 s24_status_t s24_dev_start(s24_dev_t *dev, uint32_t beats, uint32_t tiles) {
   if (!dev_ok(dev)) return S24_ERR_ARG;
   dev->last_err = 0;
+  dev->job_beats = beats;  // bounds every wait on this job (s24_dev_wait_limit_ns)
+  dev->job_tiles = tiles;
   s24_status_t st = wr(dev, S24_REG_CFG_BEATS, beats);
   if (st == S24_OK) st = wr(dev, S24_REG_CFG_TILES, tiles);
   if (st == S24_OK) st = wr(dev, S24_REG_CTRL, ctrl(dev, S24_CTRL_START_MASK));
@@ -163,6 +182,7 @@ s24_status_t s24_dev_start(s24_dev_t *dev, uint32_t beats, uint32_t tiles) {
 s24_status_t s24_dev_wait(s24_dev_t *dev) {
   if (!dev_ok(dev)) return S24_ERR_ARG;
   const uint64_t t0 = dev->seam.now_ns(dev->seam.ctx);
+  const uint64_t limit = s24_dev_wait_limit_ns(dev);
   for (;;) {
     uint32_t status = 0;
     s24_status_t st = rd(dev, S24_REG_STATUS, &status);
@@ -171,7 +191,7 @@ s24_status_t s24_dev_wait(s24_dev_t *dev) {
       if ((status & S24_STATUS_ERROR_MASK) == 0) return S24_OK;
       return fail(dev, S24_ERR_HW);
     }
-    if (dev->seam.now_ns(dev->seam.ctx) - t0 > dev->timeout_ns) return fail(dev, S24_ERR_TIMEOUT);
+    if (dev->seam.now_ns(dev->seam.ctx) - t0 > limit) return fail(dev, S24_ERR_TIMEOUT);
   }
 }
 
@@ -188,6 +208,7 @@ void s24_weights_free(s24_weights_t *w) {
   free(w->beats);
   free(w->tile_first);
   free(w->bpg);
+  free(w->row_sum);
   memset(w, 0, sizeof(*w));
 }
 
@@ -211,9 +232,15 @@ static s24_status_t pack(const s24_dev_t *dev, const int8_t *a, size_t m_rows, s
   if (w->groups > SIZE_MAX / w->row_tiles) return S24_ERR_NOMEM;
   w->bpg = calloc(w->row_tiles * w->groups, 1);
   w->tile_first = calloc(w->row_tiles + 1, sizeof(size_t));
-  if (w->bpg == NULL || w->tile_first == NULL) {
+  w->row_sum = calloc(m_rows, sizeof(int32_t));
+  if (w->bpg == NULL || w->tile_first == NULL || w->row_sum == NULL) {
     s24_weights_free(w);
     return S24_ERR_NOMEM;
+  }
+  for (size_t r = 0; r < m_rows; r++) {  // the fused layer's zero-point term (s24_linear)
+    uint32_t sum = 0;
+    for (size_t i = 0; i < k; i++) sum += (uint32_t)(int32_t)a[r * k + i];
+    memcpy(&w->row_sum[r], &sum, sizeof(sum));
   }
   // pass 1: beats per group, by the cycle model's rule (cmodel s24_plan_row_tile), so the
   // predicted cycles and the packed beats come from one function
@@ -355,7 +382,7 @@ static s24_status_t read_tile(s24_dev_t *dev, const s24_weights_t *w, size_t t, 
                               uint8_t *last) {
   const size_t R = w->rows, C = w->cols, rw = dev->hw.r_words;
   s24_status_t st = dev->seam.stream_read(dev->seam.ctx, S24_PORT_R, rbuf, rw, R, last,
-                                          dev->timeout_ns);
+                                          s24_dev_wait_limit_ns(dev));
   if (st != S24_OK) return st;
   for (size_t r = 0; r < R; r++) {
     if (last[r] != (r == R - 1)) return S24_ERR_HW;  // TLAST must end each result tile
@@ -391,10 +418,62 @@ static s24_status_t add_counters(s24_dev_t *dev) {
   return S24_OK;
 }
 
-s24_status_t s24_gemm(s24_dev_t *dev, const s24_weights_t *w, const int8_t *b, size_t n_cols,
-                      const int32_t *c0, int32_t *c) {
-  if (!dev_ok(dev) || w == NULL || w->beats == NULL || b == NULL || c == NULL || n_cols == 0 ||
-      dev->inflight_tiles == 0) {
+// The fused int8 epilogue's job setup (s24_linear): SPEC §7 parameters, NULL for a GEMM.
+typedef struct {
+  const s24_linear_params_t *prm;
+  int8_t *y;  // batch x m_rows
+} epi_job_t;
+
+// Reads one fused result tile: ceil(R/4) beats of int8, four tile rows per beat
+// (docs/architecture.md §4), and scatters it into Y[b][m] (b = column, m = row of the tile).
+static s24_status_t read_tile_i8(s24_dev_t *dev, const s24_weights_t *w, size_t t, size_t ct,
+                                 size_t n_cols, int8_t *y, uint32_t *rbuf, uint8_t *last) {
+  const size_t R = w->rows, C = w->cols, rw = dev->hw.r_words, nb = (R + 3) / 4;
+  s24_status_t st = dev->seam.stream_read(dev->seam.ctx, S24_PORT_R, rbuf, rw, nb, last,
+                                          dev->timeout_ns);
+  if (st != S24_OK) return st;
+  for (size_t i = 0; i < nb; i++) {
+    if (last[i] != (i == nb - 1)) return S24_ERR_HW;  // TLAST must end each result tile
+  }
+  for (size_t r = 0; r < R && t * R + r < w->m_rows; r++) {
+    for (size_t cc = 0; cc < C && ct * C + cc < n_cols; cc++) {
+      const size_t bit = ((r % 4) * C + cc) * 8;
+      const uint32_t word = rbuf[(r / 4) * rw + bit / 32];
+      y[(ct * C + cc) * w->m_rows + t * R + r] = (int8_t)(uint8_t)(word >> (bit % 32));
+    }
+  }
+  return S24_OK;
+}
+
+// Loads the parameter RAM with the job's rows (first_row ..) and configures the fused mode.
+static s24_status_t epi_setup(s24_dev_t *dev, const s24_weights_t *w, const epi_job_t *e,
+                              size_t first_row, size_t rows, size_t col_tiles) {
+  const s24_linear_params_t *p = e->prm;
+  s24_status_t st = wr(dev, S24_REG_EPI_ADDR, 0);
+  for (size_t i = 0; i < rows && st == S24_OK; i++) {
+    const size_t m = first_row + i;
+    uint32_t bias = 0, mult = 0, shift = 0;  // padding rows: results dropped
+    if (m < w->m_rows) {
+      // acc = sum W*(X - ZI) + BIAS = sum W*X + (BIAS - ZI*sum W), all modulo 2^32
+      bias = (uint32_t)(p->bias != NULL ? p->bias[m] : 0) - (uint32_t)p->zi * (uint32_t)w->row_sum[m];
+      mult = (uint32_t)p->mult[m];
+      shift = (uint32_t)p->shift[m];
+    }
+    st = wr(dev, S24_REG_EPI_BIAS, bias);
+    if (st == S24_OK) st = wr(dev, S24_REG_EPI_MULT, mult);
+    if (st == S24_OK) st = wr(dev, S24_REG_EPI_SHIFT, shift & S24_EPI_SHIFT_SHIFT_MASK);
+  }
+  const uint32_t cfg = S24_CFG_EPI_EN_MASK | (p->relu ? S24_CFG_EPI_RELU_MASK : 0u) |
+                       (((uint32_t)p->zo << S24_CFG_EPI_ZO_LSB) & S24_CFG_EPI_ZO_MASK);
+  if (st == S24_OK) st = wr(dev, S24_REG_CFG_EPI, cfg);
+  if (st == S24_OK) st = wr(dev, S24_REG_CFG_COL_TILES, (uint32_t)col_tiles);
+  return st;
+}
+
+static s24_status_t run_gemm(s24_dev_t *dev, const s24_weights_t *w, const int8_t *b,
+                             size_t n_cols, const int32_t *c0, int32_t *c, const epi_job_t *epi) {
+  if (!dev_ok(dev) || w == NULL || w->beats == NULL || b == NULL || n_cols == 0 ||
+      (c == NULL && epi == NULL) || dev->inflight_tiles == 0) {
     return S24_ERR_ARG;
   }
   const s24_hw_info_t *hw = &dev->hw;
@@ -432,11 +511,20 @@ s24_status_t s24_gemm(s24_dev_t *dev, const s24_weights_t *w, const int8_t *b, s
   for (size_t first = 0; first < w->row_tiles && st == S24_OK;) {
     // one job: the run of consecutive row tiles with equal beats that the cycle model plans
     // (cmodel s24_plan_next_job), each row tile against every column tile, row tile outer
-    const size_t job_rows =
+    size_t job_rows =
         s24_plan_next_job(arr, tile_beats + first, w->row_tiles - first, col_tiles);
     if (job_rows == 0) {
       st = S24_ERR_ARG;
       break;
+    }
+    if (epi != NULL) {  // the job's output channels must fit the parameter RAM
+      const size_t cap = dev->hw.epi_depth / hw->rows;
+      if (job_rows > cap) job_rows = cap;
+      st = epi_setup(dev, w, epi, first * hw->rows, job_rows * hw->rows, col_tiles);
+      if (st != S24_OK) {
+        (void)fail(dev, st);
+        break;
+      }
     }
     const size_t nb = (size_t)tile_beats[first];
     const size_t total = job_rows * col_tiles;  // CFG_TILES, < 2^32 by the planning rule
@@ -461,12 +549,18 @@ s24_status_t s24_gemm(s24_dev_t *dev, const s24_weights_t *w, const int8_t *b, s
         sent++;
       } else {
         const size_t t = first + got / col_tiles, j = got % col_tiles;
-        st = read_tile(dev, w, t, j, n_cols, c0, c, rbuf, last);
+        st = epi != NULL ? read_tile_i8(dev, w, t, j, n_cols, epi->y, rbuf, last)
+                         : read_tile(dev, w, t, j, n_cols, c0, c, rbuf, last);
         got++;
       }
     }
     if (st == S24_OK) st = s24_dev_wait(dev);
     if (st == S24_OK) st = add_counters(dev);
+    if (st == S24_OK && epi != NULL) {  // the job's cycles include the epilogue's drain
+      uint32_t jc = 0;
+      st = rd(dev, S24_REG_CNT_JOB_CYCLES, &jc);
+      dev->counters.job_cycles += jc;
+    }
     if (st != S24_OK) (void)fail(dev, st);  // back to idle; keeps the ERR bits seen
     first += job_rows;
   }
@@ -474,6 +568,46 @@ s24_status_t s24_gemm(s24_dev_t *dev, const s24_weights_t *w, const int8_t *b, s
   free(abuf);
   free(rbuf);
   free(last);
+  if (epi != NULL) {  // back to plain GEMMs, also after a failure
+    s24_status_t st2 = wr(dev, S24_REG_CFG_EPI, 0);
+    if (st == S24_OK) st = st2;
+  }
+  return st;
+}
+
+s24_status_t s24_gemm(s24_dev_t *dev, const s24_weights_t *w, const int8_t *b, size_t n_cols,
+                      const int32_t *c0, int32_t *c) {
+  if (c == NULL) return S24_ERR_ARG;
+  return run_gemm(dev, w, b, n_cols, c0, c, NULL);
+}
+
+s24_status_t s24_linear(s24_dev_t *dev, const s24_weights_t *w, const int8_t *x, size_t batch,
+                        const s24_linear_params_t *prm, int8_t *y) {
+  if (!dev_ok(dev) || w == NULL || w->beats == NULL || w->row_sum == NULL || x == NULL ||
+      batch == 0 || prm == NULL || prm->mult == NULL || prm->shift == NULL || y == NULL) {
+    return S24_ERR_ARG;
+  }
+  if (!s24_linear_params_ok(prm->mult, prm->shift, w->m_rows, prm->zi, prm->zo, NULL)) {
+    return S24_ERR_ARG;
+  }
+  if (dev->hw.epi_depth == 0) {  // HW_EPI is read on first use (VERSION minor >= 1)
+    if (FIELD(dev->hw.version, VERSION_MINOR) < 1) return S24_ERR_UNSUPPORTED;
+    uint32_t v = 0;
+    s24_status_t st = rd(dev, S24_REG_HW_EPI, &v);
+    if (st != S24_OK) return st;
+    dev->hw.epi_depth = FIELD(v, HW_EPI_DEPTH);
+    dev->hw.epi_lanes = FIELD(v, HW_EPI_LANES);
+    if (dev->hw.epi_depth < dev->hw.rows || dev->hw.epi_lanes == 0) return S24_ERR_UNSUPPORTED;
+  }
+  if (batch > SIZE_MAX / w->k) return S24_ERR_NOMEM;
+  int8_t *xt = malloc(batch * w->k);  // B = X^T: k x batch, the core's activation operand
+  if (xt == NULL) return S24_ERR_NOMEM;
+  for (size_t b = 0; b < batch; b++) {
+    for (size_t i = 0; i < w->k; i++) xt[i * batch + b] = x[b * w->k + i];
+  }
+  const epi_job_t epi = {prm, y};
+  s24_status_t st = run_gemm(dev, w, xt, batch, NULL, NULL, &epi);
+  free(xt);
   return st;
 }
 

@@ -81,6 +81,9 @@ typedef struct {
   uint32_t w_words;     /**< 32-bit words per stream beat */
   uint32_t a_words;
   uint32_t r_words;
+  uint32_t epi_depth;   /**< HW_EPI.DEPTH: parameter RAM rows of the fused epilogue (read by the
+                             first s24_linear; 0 until then) */
+  uint32_t epi_lanes;   /**< HW_EPI.LANES */
 } s24_hw_info_t;
 
 /** Hardware counters summed over the jobs of the last s24_gemm (CNT_* registers). */
@@ -94,13 +97,24 @@ typedef struct {
   uint64_t jobs;        /**< hardware jobs (one per run of consecutive row tiles with equal
                              beats, s24_plan_next_job; == s24_gemm_cycles_t.jobs) */
   uint64_t macs_dense;  /**< M*N*K: dense-equivalent useful MACs of the GEMM */
+  uint64_t job_cycles;  /**< s24_linear only: CNT_JOB_CYCLES, START to the epilogue's last beat
+                             (cycles plus the epilogue's drain); 0 after s24_gemm */
 } s24_counters_t;
 
 /** A device handle; the caller owns the struct. */
 typedef struct {
   s24_seam_t seam;
   s24_hw_info_t hw;
-  uint64_t timeout_ns;      /**< every wait on hardware; default S24_DEFAULT_TIMEOUT_NS */
+  uint64_t timeout_ns;      /**< every wait on hardware; default S24_DEFAULT_TIMEOUT_NS.
+                                 A wait on a started job is further bounded by what the job
+                                 can legitimately take: S24_WAIT_MARGIN x its busy cycles from
+                                 the cycle model (s24_core_cycles) x cycle_ns, plus
+                                 S24_WAIT_SLACK_NS (s24_dev_wait_limit_ns) */
+  uint32_t cycle_ns;        /**< clock period those bounds assume; default S24_DEFAULT_CYCLE_NS
+                                 (100 MHz, the co-simulation's clock); set it for a board
+                                 clocked below 25 MHz */
+  uint64_t job_beats;       /**< CFG_BEATS of the job last started (0: none) */
+  uint64_t job_tiles;       /**< CFG_TILES of the job last started */
   size_t inflight_tiles;    /**< tiles sent ahead of the results read (>= 1); a performance
                                  setting only: s24_core drains the results of every tile it
                                  has taken whatever the input streams do, so every window >= 1
@@ -117,6 +131,9 @@ typedef struct {
 } s24_dev_t;
 
 #define S24_DEFAULT_TIMEOUT_NS 1000000000ull /* 1 s of hardware time */
+#define S24_DEFAULT_CYCLE_NS 10u             /* 100 MHz */
+#define S24_WAIT_MARGIN 4u                   /* x the job's predicted busy cycles */
+#define S24_WAIT_SLACK_NS 1000000ull         /* + 1 ms: register traffic, host reads */
 #define S24_DEFAULT_INFLIGHT_TILES 4u
 
 /** Weights prepared for one device: packed hardware beats of every row tile. Owned by the
@@ -130,6 +147,8 @@ typedef struct {
   uint32_t *beats;      /**< all weight beats, row tile by row tile (w_words each) */
   size_t *tile_first;   /**< row_tiles + 1 entries: first beat of each row tile */
   uint8_t *bpg;         /**< row_tiles x groups: beats of each hardware group */
+  int32_t *row_sum;     /**< m_rows: sum_k A[m][k] (int32 wraparound), the zero-point term of
+                             s24_linear */
 } s24_weights_t;
 
 /** Opens a device: checks the seam, ID magic and major version, reads the HW parameters,
@@ -150,7 +169,12 @@ const char *s24_err_bits_str(uint32_t err, char *buf, size_t len);
 S24_WARN_UNUSED s24_status_t s24_dev_counters(const s24_dev_t *dev, s24_counters_t *out);
 /** Runs one raw job: CFG_BEATS/CFG_TILES, START. The caller streams the data. */
 S24_WARN_UNUSED s24_status_t s24_dev_start(s24_dev_t *dev, uint32_t beats, uint32_t tiles);
-/** Polls STATUS until the job is done (timeout), then checks ERR (S24_ERR_HW, last_err set). */
+/** The longest any wait on the job last started may take: the smaller of timeout_ns and
+ *  S24_WAIT_MARGIN * s24_core_cycles(job).busy_cycles * cycle_ns + S24_WAIT_SLACK_NS (a stuck
+ *  core fails in about the job's own time, not after timeout_ns); timeout_ns when no job. */
+uint64_t s24_dev_wait_limit_ns(const s24_dev_t *dev);
+/** Polls STATUS until the job is done (s24_dev_wait_limit_ns), then checks ERR (S24_ERR_HW,
+ *  last_err set). */
 S24_WARN_UNUSED s24_status_t s24_dev_wait(s24_dev_t *dev);
 
 /** Validates the metadata (s24_meta_validate: nothing invalid is ever sent; *where names the
@@ -171,6 +195,25 @@ void s24_weights_free(s24_weights_t *w);
  *  On error C is unspecified and the block has been soft-reset. */
 S24_WARN_UNUSED s24_status_t s24_gemm(s24_dev_t *dev, const s24_weights_t *w, const int8_t *b,
                                       size_t n_cols, const int32_t *c0, int32_t *c);
+/** The per-channel parameters of a fused int8 layer (SPEC §7), m_rows entries each. */
+typedef struct {
+  const int32_t *bias;   /**< int32 bias, or NULL for zeros */
+  const int32_t *mult;   /**< 0 <= MULT < 2^31 */
+  const int32_t *shift;  /**< -31 <= SHIFT <= 30 */
+  int32_t zi, zo;        /**< input and output zero points, -128 .. 127 */
+  int relu;              /**< clamp below at max(-128, ZO) */
+} s24_linear_params_t;
+
+/** The fused int8 layer of SPEC §7 in hardware: Y[b][m] (batch x m_rows int8) for X (batch x k
+ *  int8, row-major) and the weights W = the loaded A (m_rows x k). Runs as a GEMM with A = W,
+ *  B = X^T through the epilogue (docs/architecture.md §4): the driver folds the input zero point
+ *  into the bias (BIAS[m] - ZI*sum_k W[m][k], int32 wraparound), loads the per-channel
+ *  parameters of each job's row tiles into the parameter RAM (a job has at most
+ *  HW_EPI.DEPTH / NumRows row tiles) and receives int8. S24_ERR_ARG for a parameter out of
+ *  range. Counters as s24_gemm, plus job_cycles. */
+S24_WARN_UNUSED s24_status_t s24_linear(s24_dev_t *dev, const s24_weights_t *w, const int8_t *x,
+                                        size_t batch, const s24_linear_params_t *prm,
+                                        int8_t *y);
 /** s24_weights_load + s24_gemm + s24_weights_free. */
 S24_WARN_UNUSED s24_status_t s24_gemm_compressed(s24_dev_t *dev, s24_pattern_t p,
                                                  const int8_t *values, const uint8_t *meta,

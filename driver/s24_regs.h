@@ -5,7 +5,7 @@
 #define S24_REG_ADDR_BITS 8u
 #define S24_MAGIC 0x53323441u
 #define S24_VERSION_MAJOR 1u
-#define S24_VERSION_MINOR 0u
+#define S24_VERSION_MINOR 1u
 
 /* ID @ 0x00: Identification magic; reads 0x53323441 ("S24A" in ASCII). */
 #define S24_REG_ID 0x00u
@@ -77,7 +77,7 @@
 /* ERR @ 0x28: Error causes, sticky until written 1 (or SOFT_RESET). Errors never stop or hang the block: a job always consumes exactly CFG_TILES*CFG_BEATS beats per input stream. */
 #define S24_REG_ERR 0x28u
 #define S24_ERR_W1C_MASK 0x0000001Fu
-#define S24_ERR_BAD_CFG_LSB 0u  /* w1c: START with CFG_BEATS or CFG_TILES equal to 0 (ignored) */
+#define S24_ERR_BAD_CFG_LSB 0u  /* w1c: START with CFG_BEATS or CFG_TILES equal to 0, or with CFG_EPI.EN and CFG_COL_TILES equal to 0 (ignored) */
 #define S24_ERR_BAD_CFG_MASK 0x00000001u
 #define S24_ERR_META_LSB 1u  /* w1c: a weight beat carried invalid metadata (its values were zeroed); after clearing, a new one is seen after SOFT_RESET */
 #define S24_ERR_META_MASK 0x00000002u
@@ -107,6 +107,16 @@
 #define S24_CFG_TILES_RW_MASK 0xFFFFFFFFu
 #define S24_CFG_TILES_VALUE_LSB 0u  /* rw: tiles */
 #define S24_CFG_TILES_VALUE_MASK 0xFFFFFFFFu
+
+/* CFG_EPI @ 0x38: Fused int8 layer mode of the next job (SPEC section 7); sampled at START. With EN the result stream carries int8: tile rows 4q..4q+3 in one beat, row r column c at bits [((r%4)*NumCols+c)*8 +: 8], ceil(NumRows/4) beats per tile. */
+#define S24_REG_CFG_EPI 0x38u
+#define S24_CFG_EPI_RW_MASK 0x0000FF03u
+#define S24_CFG_EPI_EN_LSB 0u  /* rw: requantize every result: acc + bias, rounding multiply and shift, + ZO, clamp, int8 packing */
+#define S24_CFG_EPI_EN_MASK 0x00000001u
+#define S24_CFG_EPI_RELU_LSB 1u  /* rw: clamp below at max(-128, ZO) instead of -128 */
+#define S24_CFG_EPI_RELU_MASK 0x00000002u
+#define S24_CFG_EPI_ZO_LSB 8u  /* rw: output zero point, two's complement int8 */
+#define S24_CFG_EPI_ZO_MASK 0x0000FF00u
 
 /* CNT_CYCLES @ 0x40: Cycles busy in the last/current job (restarts at START). */
 #define S24_REG_CNT_CYCLES 0x40u
@@ -144,6 +154,50 @@
 #define S24_CNT_TILES_OUT_VALUE_LSB 0u  /* ro: tiles */
 #define S24_CNT_TILES_OUT_VALUE_MASK 0xFFFFFFFFu
 
+/* CNT_JOB_CYCLES @ 0x58: Cycles from START until the job is done, including the epilogue's drain after the array's last result (equals CNT_CYCLES without CFG_EPI.EN). */
+#define S24_REG_CNT_JOB_CYCLES 0x58u
+#define S24_CNT_JOB_CYCLES_RO_MASK 0xFFFFFFFFu
+#define S24_CNT_JOB_CYCLES_VALUE_LSB 0u  /* ro: cycles */
+#define S24_CNT_JOB_CYCLES_VALUE_MASK 0xFFFFFFFFu
+
+/* CFG_COL_TILES @ 0x5C: With CFG_EPI.EN: tiles per row tile (column tiles) of the next job; result tile i uses parameter rows (i / CFG_COL_TILES)*NumRows + r. Sampled at START; 0 with EN is BAD_CFG. */
+#define S24_REG_CFG_COL_TILES 0x5Cu
+#define S24_CFG_COL_TILES_RW_MASK 0xFFFFFFFFu
+#define S24_CFG_COL_TILES_VALUE_LSB 0u  /* rw: column tiles */
+#define S24_CFG_COL_TILES_VALUE_MASK 0xFFFFFFFFu
+
+/* EPI_ADDR @ 0x60: Row of the epilogue parameter RAM that the next EPI_SHIFT write fills; increments after it. Write while idle. */
+#define S24_REG_EPI_ADDR 0x60u
+#define S24_EPI_ADDR_RW_MASK 0x0000FFFFu
+#define S24_EPI_ADDR_ROW_LSB 0u  /* rw: parameter row (< HW_EPI.DEPTH) */
+#define S24_EPI_ADDR_ROW_MASK 0x0000FFFFu
+
+/* EPI_BIAS @ 0x64: Bias of the next parameter row: BIAS[m] - ZI * sum_k W[m][k], modulo 2^32 (the host folds the input zero point in). */
+#define S24_REG_EPI_BIAS 0x64u
+#define S24_EPI_BIAS_RW_MASK 0xFFFFFFFFu
+#define S24_EPI_BIAS_VALUE_LSB 0u  /* rw: int32 bias */
+#define S24_EPI_BIAS_VALUE_MASK 0xFFFFFFFFu
+
+/* EPI_MULT @ 0x68: Quantized multiplier of the next parameter row (0 <= MULT < 2^31). */
+#define S24_REG_EPI_MULT 0x68u
+#define S24_EPI_MULT_RW_MASK 0x7FFFFFFFu
+#define S24_EPI_MULT_VALUE_LSB 0u  /* rw: MULT */
+#define S24_EPI_MULT_VALUE_MASK 0x7FFFFFFFu
+
+/* EPI_SHIFT @ 0x6C: Writing it stores {EPI_BIAS, EPI_MULT, SHIFT} into parameter row EPI_ADDR and increments EPI_ADDR. The row shifts right by t = 31 - SHIFT (SPEC section 7). */
+#define S24_REG_EPI_SHIFT 0x6Cu
+#define S24_EPI_SHIFT_RW_MASK 0x0000003Fu
+#define S24_EPI_SHIFT_SHIFT_LSB 0u  /* rw: SHIFT, two's complement, -31..30 */
+#define S24_EPI_SHIFT_SHIFT_MASK 0x0000003Fu
+
+/* HW_EPI @ 0x70: Fused int8 epilogue of this build (docs/architecture.md section 4): per-channel parameter RAM rows and rounding-multiplier lanes. */
+#define S24_REG_HW_EPI 0x70u
+#define S24_HW_EPI_RO_MASK 0x00FFFFFFu
+#define S24_HW_EPI_DEPTH_LSB 0u  /* ro: EpiDepth: rows of the per-channel parameter RAM (output channels one job can use) */
+#define S24_HW_EPI_DEPTH_MASK 0x0000FFFFu
+#define S24_HW_EPI_LANES_LSB 16u  /* ro: EpiLanes: result lanes requantized per cycle (a tile row takes NumCols/EpiLanes cycles) */
+#define S24_HW_EPI_LANES_MASK 0x00FF0000u
+
 /* X-macro over every register: X(NAME, OFFSET, WRITABLE_MASK) */
 #define S24_REG_LIST(X) \
   X(ID, 0x00u, 0x00000000u) \
@@ -157,13 +211,21 @@
   X(IRQ, 0x2Cu, 0x00000003u) \
   X(CFG_BEATS, 0x30u, 0xFFFFFFFFu) \
   X(CFG_TILES, 0x34u, 0xFFFFFFFFu) \
+  X(CFG_EPI, 0x38u, 0x0000FF03u) \
   X(CNT_CYCLES, 0x40u, 0x00000000u) \
   X(CNT_BEATS, 0x44u, 0x00000000u) \
   X(CNT_STALL_W, 0x48u, 0x00000000u) \
   X(CNT_STALL_A, 0x4Cu, 0x00000000u) \
   X(CNT_STALL_R, 0x50u, 0x00000000u) \
   X(CNT_TILES_OUT, 0x54u, 0x00000000u) \
+  X(CNT_JOB_CYCLES, 0x58u, 0x00000000u) \
+  X(CFG_COL_TILES, 0x5Cu, 0xFFFFFFFFu) \
+  X(EPI_ADDR, 0x60u, 0x0000FFFFu) \
+  X(EPI_BIAS, 0x64u, 0xFFFFFFFFu) \
+  X(EPI_MULT, 0x68u, 0x7FFFFFFFu) \
+  X(EPI_SHIFT, 0x6Cu, 0x0000003Fu) \
+  X(HW_EPI, 0x70u, 0x00000000u) \
 
-#define S24_REG_COUNT 17u
+#define S24_REG_COUNT 25u
 
 #endif  // S24_REGS_H_

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #define STEP_NS 10u
+#define EPI_DEPTH 512u  // the parameter RAM rows of the default s24_top (EpiDepth)
 
 static int is_pow2_idx(uint32_t m) { return m == 2 || m == 4 || m == 8; }
 
@@ -27,7 +28,13 @@ s24_status_t s24_swdev_init(s24_swdev_t *d, uint32_t rows, uint32_t cols, uint32
   d->q[S24_PORT_A].words_per_beat = d->a_words;
   d->q[S24_PORT_R].words_per_beat = d->r_words;
   d->acc = calloc((size_t)rows * cols, sizeof(uint32_t));
-  return d->acc == NULL ? S24_ERR_NOMEM : S24_OK;
+  d->epi_depth = EPI_DEPTH;
+  d->epi_ram = calloc((size_t)d->epi_depth * 3, sizeof(uint32_t));
+  if (d->acc == NULL || d->epi_ram == NULL) {
+    s24_swdev_free(d);
+    return S24_ERR_NOMEM;
+  }
+  return S24_OK;
 }
 
 void s24_swdev_free(s24_swdev_t *d) {
@@ -37,6 +44,7 @@ void s24_swdev_free(s24_swdev_t *d) {
     free(d->q[i].last);
   }
   free(d->acc);
+  free(d->epi_ram);
   memset(d, 0, sizeof(*d));
 }
 
@@ -80,8 +88,58 @@ static uint32_t get_bits(const uint32_t *w, uint64_t pos, uint32_t width) {
 static void soft_reset(s24_swdev_t *d) {
   for (int i = 0; i < 3; i++) d->q[i].head = d->q[i].len = 0;
   d->busy = d->done = d->err = d->irq = d->meta_seen = 0;
-  d->cnt_cycles = d->cnt_beats = d->tiles_out = 0;
+  d->cnt_cycles = d->cnt_beats = d->tiles_out = d->cnt_job_cycles = 0;
   d->beat_i = d->tile_i = 0;
+  d->job_epi = 0;
+}
+
+// HW_EPI.LANES of the default s24_top (EpiLanes = 4): the largest divisor of NumCols up to 4
+static uint32_t epi_lanes(uint32_t cols) {
+  uint32_t l = 1;
+  for (uint32_t i = 1; i <= 4; i++) {
+    if (cols % i == 0) l = i;
+  }
+  return l;
+}
+
+// The RTL epilogue's arithmetic for any 6-bit SHIFT (s24_epilogue.v): t = (31 - SHIFT) mod 64,
+// the rounding constant 0 for t == 0, the 64-bit sum wrapping, a floor shift, the clamp.
+static uint8_t epi_requant(uint32_t acc, const uint32_t *prm, uint32_t cfg) {
+  int32_t sum, mult = (int32_t)(prm[1] & 0x7FFFFFFFu);
+  uint32_t s = acc + prm[0];
+  memcpy(&sum, &s, sizeof sum);
+  const uint32_t t = (31u - prm[2]) & 63u;
+  uint64_t u = (uint64_t)((int64_t)sum * mult) + (t ? (uint64_t)1 << (t - 1) : 0u);
+  int64_t v;
+  memcpy(&v, &u, sizeof v);
+  const int64_t r = v >= 0 ? v >> t : -(((-(v + 1)) >> t) + 1);
+  const int32_t zo = (int8_t)(uint8_t)((cfg & S24_CFG_EPI_ZO_MASK) >> S24_CFG_EPI_ZO_LSB);
+  const int64_t lo = (cfg & S24_CFG_EPI_RELU_MASK) ? zo : -128;
+  int64_t y = r + zo;
+  if (r > 511 || r < -512) y = (r > 0 ? 511 : -512) + zo;  // the RTL saturates r to 10 bits
+  if (y < lo) y = lo;
+  if (y > 127) y = 127;
+  return (uint8_t)(int8_t)y;
+}
+
+// One result tile through the epilogue: int8, four tile rows per beat.
+static s24_status_t epi_tile(s24_swdev_t *d) {
+  const uint32_t R = d->rows, C = d->cols, nb = (R + 3) / 4;
+  const size_t base = (size_t)(d->tile_i / d->job_col_tiles) * R;
+  uint32_t beat[256];
+  for (uint32_t q = 0; q < nb; q++) {
+    memset(beat, 0, sizeof beat);
+    for (uint32_t r = 4 * q; r < R && r < 4 * q + 4; r++) {
+      const uint32_t *prm = d->epi_ram + ((base + r) % d->epi_depth) * 3;
+      for (uint32_t c = 0; c < C; c++) {
+        const uint32_t bit = ((r % 4) * C + c) * 8;
+        beat[bit / 32] |= (uint32_t)epi_requant(d->acc[r * C + c], prm, d->job_epi) << (bit % 32);
+      }
+    }
+    s24_status_t st = q_push(&d->q[S24_PORT_R], beat, q == nb - 1);
+    if (st != S24_OK) return st;
+  }
+  return S24_OK;
 }
 
 static void set_err(s24_swdev_t *d, uint32_t bits) {
@@ -122,15 +180,21 @@ static s24_status_t step(s24_swdev_t *d) {
   qa->head++;
   d->cnt_beats++;
   d->cnt_cycles++;
+  d->cnt_job_cycles++;
   d->time_ns += STEP_NS;
   if (!end) {
     d->beat_i++;
     return S24_OK;
   }
   d->beat_i = 0;
-  for (uint32_t r = 0; r < R; r++) {
-    s24_status_t st = q_push(&d->q[S24_PORT_R], d->acc + r * C, r == R - 1);
+  if (d->job_epi & S24_CFG_EPI_EN_MASK) {
+    s24_status_t st = epi_tile(d);
     if (st != S24_OK) return st;
+  } else {
+    for (uint32_t r = 0; r < R; r++) {
+      s24_status_t st = q_push(&d->q[S24_PORT_R], d->acc + r * C, r == R - 1);
+      if (st != S24_OK) return st;
+    }
   }
   memset(d->acc, 0, (size_t)R * C * sizeof(uint32_t));
   d->tiles_out++;
@@ -189,6 +253,16 @@ static s24_status_t sw_read32(void *ctx, uint32_t addr, uint32_t *value) {
     case S24_REG_CNT_STALL_A:
     case S24_REG_CNT_STALL_R: v = 0; break;
     case S24_REG_CNT_TILES_OUT: v = d->tiles_out; break;
+    case S24_REG_HW_EPI:
+      v = d->epi_depth << S24_HW_EPI_DEPTH_LSB | epi_lanes(d->cols) << S24_HW_EPI_LANES_LSB;
+      break;
+    case S24_REG_CFG_EPI: v = d->cfg_epi; break;
+    case S24_REG_CFG_COL_TILES: v = d->cfg_col_tiles; break;
+    case S24_REG_CNT_JOB_CYCLES: v = d->cnt_job_cycles; break;
+    case S24_REG_EPI_ADDR: v = d->epi_addr; break;
+    case S24_REG_EPI_BIAS: v = d->epi_bias; break;
+    case S24_REG_EPI_MULT: v = d->epi_mult; break;
+    case S24_REG_EPI_SHIFT: v = d->epi_shift; break;
     default: return S24_ERR_HW;  // SLVERR
   }
   *value = v;
@@ -213,7 +287,9 @@ static s24_status_t sw_write32(void *ctx, uint32_t addr, uint32_t v) {
     case S24_REG_CNT_STALL_W:
     case S24_REG_CNT_STALL_A:
     case S24_REG_CNT_STALL_R:
-    case S24_REG_CNT_TILES_OUT: break;  // read-only: ignored
+    case S24_REG_CNT_TILES_OUT:
+    case S24_REG_HW_EPI:
+    case S24_REG_CNT_JOB_CYCLES: break;  // read-only: ignored
     case S24_REG_CTRL:
       d->irq_en = (v & S24_CTRL_IRQ_EN_MASK) != 0;
       if (v & S24_CTRL_SOFT_RESET_MASK) {
@@ -221,7 +297,8 @@ static s24_status_t sw_write32(void *ctx, uint32_t addr, uint32_t v) {
       } else if (v & S24_CTRL_START_MASK) {
         if (d->busy) {
           set_err(d, S24_ERR_START_BUSY_MASK);
-        } else if (d->cfg_beats == 0 || d->cfg_tiles == 0) {
+        } else if (d->cfg_beats == 0 || d->cfg_tiles == 0 ||
+                   ((d->cfg_epi & S24_CFG_EPI_EN_MASK) && d->cfg_col_tiles == 0)) {
           set_err(d, S24_ERR_BAD_CFG_MASK);
         } else {
           d->busy = 1;
@@ -229,7 +306,9 @@ static s24_status_t sw_write32(void *ctx, uint32_t addr, uint32_t v) {
           d->beats = d->cfg_beats;
           d->tiles = d->cfg_tiles;
           d->beat_i = d->tile_i = 0;
-          d->cnt_cycles = d->cnt_beats = d->tiles_out = 0;
+          d->cnt_cycles = d->cnt_beats = d->tiles_out = d->cnt_job_cycles = 0;
+          d->job_epi = d->cfg_epi;
+          d->job_col_tiles = d->cfg_col_tiles;
           memset(d->acc, 0, (size_t)d->rows * d->cols * sizeof(uint32_t));
         }
       }
@@ -238,6 +317,21 @@ static s24_status_t sw_write32(void *ctx, uint32_t addr, uint32_t v) {
     case S24_REG_IRQ: d->irq &= ~(v & S24_IRQ_W1C_MASK); break;
     case S24_REG_CFG_BEATS: d->cfg_beats = v; break;
     case S24_REG_CFG_TILES: d->cfg_tiles = v; break;
+    case S24_REG_CFG_EPI: d->cfg_epi = v & S24_CFG_EPI_RW_MASK; break;
+    case S24_REG_CFG_COL_TILES: d->cfg_col_tiles = v; break;
+    case S24_REG_EPI_ADDR: d->epi_addr = v & S24_EPI_ADDR_ROW_MASK; break;
+    case S24_REG_EPI_BIAS: d->epi_bias = v; break;
+    case S24_REG_EPI_MULT: d->epi_mult = v & S24_EPI_MULT_VALUE_MASK; break;
+    case S24_REG_EPI_SHIFT:  // stores the row, then EPI_ADDR moves on (16-bit wrap)
+      d->epi_shift = v & S24_EPI_SHIFT_SHIFT_MASK;
+      if (d->epi_addr < d->epi_depth) {
+        uint32_t *row = d->epi_ram + (size_t)d->epi_addr * 3;
+        row[0] = d->epi_bias;
+        row[1] = d->epi_mult;
+        row[2] = d->epi_shift;
+      }
+      d->epi_addr = (d->epi_addr + 1u) & S24_EPI_ADDR_ROW_MASK;
+      break;
     default: return S24_ERR_HW;  // SLVERR
   }
   return run(d);

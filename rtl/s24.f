@@ -7,4 +7,5 @@ rtl/s24_mul.v
 rtl/s24_pe.v
 rtl/s24_core.v
 rtl/s24_axil_slave.v
+rtl/s24_epilogue.v
 rtl/s24_top.v

@@ -95,7 +95,9 @@ module s24_core #(
   reg        done_q, done_d;
   reg        err_q, err_d;
   reg        f_done_q, f_done_d;      // every beat of the job injected
+  reg [31:0] beats_m1_q, beats_m1_d;  // G - 1 (last beat of a tile, for the input counters)
   reg [31:0] beats_m2_q, beats_m2_d;  // G - 2 (compared with the slot before it advances)
+  reg [31:0] tiles_m1_q, tiles_m1_d;  // T - 1
   reg [31:0] period_m2_q, period_m2_d;
   reg [31:0] tiles_m2_q, tiles_m2_d;
   reg        g_one_q, g_one_d;        // G == 1
@@ -135,6 +137,15 @@ module s24_core #(
   wire a_push   = a_valid_i && a_ready_o;
 
   wire [31:0] beats_p  = (cfg_beats_i > MinPeriod) ? cfg_beats_i : MinPeriod;
+
+  // credit outcomes (reserve a tile's rows, return one row, both), each with its check
+  localparam [CredW-1:0] CredRows = NumRows[CredW-1:0];
+  wire [CredW-1:0] cred_res        = cred_q - CredRows;
+  wire [CredW-1:0] cred_res_pop    = cred_q - CredRows + 1'b1;
+  wire [CredW-1:0] cred_pop        = cred_q + 1'b1;
+  wire             cred_res_ok     = (cred_res >= CredRows);
+  wire             cred_res_pop_ok = (cred_res_pop >= CredRows);
+  wire             cred_pop_ok     = (cred_pop >= CredRows);
   wire [NumRows-1:0] meta_bad;
 
   always @* begin
@@ -142,7 +153,9 @@ module s24_core #(
     done_d        = 1'b0;
     err_d         = err_q;
     f_done_d      = f_done_q;
+    beats_m1_d    = beats_m1_q;
     beats_m2_d    = beats_m2_q;
+    tiles_m1_d    = tiles_m1_q;
     period_m2_d   = period_m2_q;
     tiles_m2_d    = tiles_m2_q;
     g_one_d       = g_one_q;
@@ -154,6 +167,7 @@ module s24_core #(
     s_end_d       = s_end_q;
     t_last_d      = t_last_q;
     cred_d        = cred_q;
+    cred_ok_d     = cred_ok_q;
     cnt_cycles_d  = cnt_cycles_q;
     cnt_beats_d   = cnt_beats_q;
     cnt_stall_w_d = cnt_stall_w_q;
@@ -187,8 +201,15 @@ module s24_core #(
       end
     end
 
-    // credits: a tile's rows are reserved when its last beat is injected, returned when read
-    cred_d = cred_q - (reserve ? NumRows[CredW-1:0] : {CredW{1'b0}}) + {{(CredW-1){1'b0}}, r_pop};
+    // credits: a tile's rows are reserved when its last beat is injected, returned when read.
+    // The four outcomes and their checks are computed from cred_q alone, in parallel with the
+    // decision, which only selects one (no arithmetic after inj or r_pop).
+    case ({reserve, r_pop})
+      2'b10:   begin cred_d = cred_res;     cred_ok_d = cred_res_ok;     end
+      2'b11:   begin cred_d = cred_res_pop; cred_ok_d = cred_res_pop_ok; end
+      2'b01:   begin cred_d = cred_pop;     cred_ok_d = cred_pop_ok;     end
+      default: begin cred_d = cred_q;       cred_ok_d = cred_ok_q;       end
+    endcase
 
     if (r_pop && r_pop_last) begin
       run_d  = 1'b0;
@@ -199,7 +220,9 @@ module s24_core #(
       run_d         = 1'b1;
       err_d         = 1'b0;
       f_done_d      = 1'b0;
+      beats_m1_d    = cfg_beats_i - 32'd1;
       beats_m2_d    = cfg_beats_i - 32'd2;
+      tiles_m1_d    = cfg_tiles_i - 32'd1;
       period_m2_d   = beats_p - 32'd2;
       tiles_m2_d    = cfg_tiles_i - 32'd2;
       g_one_d       = (cfg_beats_i == 32'd1);
@@ -211,6 +234,7 @@ module s24_core #(
       s_end_d       = (beats_p == 32'd1);
       t_last_d      = (cfg_tiles_i == 32'd1);
       cred_d        = CredCap[CredW-1:0];
+      cred_ok_d     = 1'b1;
       cnt_cycles_d  = 32'd0;
       cnt_beats_d   = 32'd0;
       cnt_stall_w_d = 32'd0;
@@ -223,13 +247,13 @@ module s24_core #(
       err_d         = 1'b0;
       f_done_d      = 1'b0;
       cred_d        = CredCap[CredW-1:0];
+      cred_ok_d     = 1'b1;
       cnt_cycles_d  = 32'd0;
       cnt_beats_d   = 32'd0;
       cnt_stall_w_d = 32'd0;
       cnt_stall_a_d = 32'd0;
       cnt_stall_r_d = 32'd0;
     end
-    cred_ok_d = (cred_d >= NumRows[CredW-1:0]);
   end
 
   always @(posedge clk_i or negedge rst_ni) begin
@@ -238,7 +262,9 @@ module s24_core #(
       done_q        <= 1'b0;
       err_q         <= 1'b0;
       f_done_q      <= 1'b0;
+      beats_m1_q    <= 32'd0;
       beats_m2_q    <= 32'd0;
+      tiles_m1_q    <= 32'd0;
       period_m2_q   <= 32'd0;
       tiles_m2_q    <= 32'd0;
       g_one_q       <= 1'b0;
@@ -262,7 +288,9 @@ module s24_core #(
       done_q        <= done_d;
       err_q         <= err_d;
       f_done_q      <= f_done_d;
+      beats_m1_q    <= beats_m1_d;
       beats_m2_q    <= beats_m2_d;
+      tiles_m1_q    <= tiles_m1_d;
       period_m2_q   <= period_m2_d;
       tiles_m2_q    <= tiles_m2_d;
       g_one_q       <= g_one_d;
@@ -291,25 +319,23 @@ module s24_core #(
 
   // ---------------------------------------------------------------- counters of beats and rows
   // accepted input beats per stream: ready drops after exactly beats*tiles beats
-  wire [31:0] beats_m1 = beats_m2_q + 32'd1;
-  wire [31:0] tiles_m1 = tiles_m2_q + 32'd1;
   wire [31:0] unused_w_cnt, unused_a_cnt, unused_r_cnt;
   wire        unused_w_l0, unused_w_l1, unused_w_l, unused_a_l0, unused_a_l1, unused_a_l;
   wire        unused_r_l0, unused_r_l1, unused_r_done;
 
   s24_cnt2 u_cnt_w_in (
-    .clk_i(clk_i), .rst_ni(rst_ni), .init_i(init), .inc_i(w_push), .max0_i(beats_m1), .max1_i(tiles_m1),
+    .clk_i(clk_i), .rst_ni(rst_ni), .init_i(init), .inc_i(w_push), .max0_i(beats_m1_q), .max1_i(tiles_m1_q),
     .cnt0_o(unused_w_cnt), .last0_o(unused_w_l0), .last1_o(unused_w_l1), .last_o(unused_w_l),
     .done_o(w_in_done)
   );
   s24_cnt2 u_cnt_a_in (
-    .clk_i(clk_i), .rst_ni(rst_ni), .init_i(init), .inc_i(a_push), .max0_i(beats_m1), .max1_i(tiles_m1),
+    .clk_i(clk_i), .rst_ni(rst_ni), .init_i(init), .inc_i(a_push), .max0_i(beats_m1_q), .max1_i(tiles_m1_q),
     .cnt0_o(unused_a_cnt), .last0_o(unused_a_l0), .last1_o(unused_a_l1), .last_o(unused_a_l),
     .done_o(a_in_done)
   );
   // accepted result beats: the job ends with the last one
   s24_cnt2 u_cnt_r_out (
-    .clk_i(clk_i), .rst_ni(rst_ni), .init_i(init), .inc_i(r_pop), .max0_i(NumRows - 1), .max1_i(tiles_m1),
+    .clk_i(clk_i), .rst_ni(rst_ni), .init_i(init), .inc_i(r_pop), .max0_i(NumRows - 1), .max1_i(tiles_m1_q),
     .cnt0_o(unused_r_cnt), .last0_o(unused_r_l0), .last1_o(unused_r_l1), .last_o(r_pop_last),
     .done_o(unused_r_done)
   );
@@ -525,7 +551,9 @@ module s24_core #(
       assert (!(w_push && w_fifo_full) && !(a_push && a_fifo_full)) else $error("input beat accepted into a full FIFO");
       // credits never go negative or above the buffer's capacity
       assert (cred_q <= CredCap[CredW-1:0]) else $error("result credits above the buffer capacity");
-      assert (!(reserve && cred_q < NumRows[CredW-1:0])) else $error("tile injected without room for its rows");
+      assert (!(reserve && cred_q < CredRows)) else $error("tile injected without room for its rows");
+      // the registered credit check always matches the credits
+      assert (cred_ok_q == (cred_q >= CredRows)) else $error("cred_ok_q out of step with the credits");
     end
   end
 `endif

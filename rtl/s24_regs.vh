@@ -4,7 +4,7 @@
 localparam integer RegAddrBits = 8;
 localparam [31:0] RegMagic = 32'h53323441;
 localparam [15:0] RegVersionMajor = 16'd1;
-localparam [15:0] RegVersionMinor = 16'd0;
+localparam [15:0] RegVersionMinor = 16'd1;
 
 // ID @ 0x00: Identification magic; reads 0x53323441 ("S24A" in ASCII).
 localparam [7:0] RegId = 8'h00;
@@ -76,7 +76,7 @@ localparam integer StatusErrorWidth = 1;
 // ERR @ 0x28: Error causes, sticky until written 1 (or SOFT_RESET). Errors never stop or hang the block: a job always consumes exactly CFG_TILES*CFG_BEATS beats per input stream.
 localparam [7:0] RegErr = 8'h28;
 localparam [31:0] ErrW1cMask = 32'h0000001F;
-localparam integer ErrBadCfgLsb = 0;  // w1c, 1 bit(s): START with CFG_BEATS or CFG_TILES equal to 0 (ignored)
+localparam integer ErrBadCfgLsb = 0;  // w1c, 1 bit(s): START with CFG_BEATS or CFG_TILES equal to 0, or with CFG_EPI.EN and CFG_COL_TILES equal to 0 (ignored)
 localparam integer ErrBadCfgWidth = 1;
 localparam integer ErrMetaLsb = 1;  // w1c, 1 bit(s): a weight beat carried invalid metadata (its values were zeroed); after clearing, a new one is seen after SOFT_RESET
 localparam integer ErrMetaWidth = 1;
@@ -106,6 +106,16 @@ localparam [7:0] RegCfgTiles = 8'h34;
 localparam [31:0] CfgTilesRwMask = 32'hFFFFFFFF;
 localparam integer CfgTilesValueLsb = 0;  // rw, 32 bit(s): tiles
 localparam integer CfgTilesValueWidth = 32;
+
+// CFG_EPI @ 0x38: Fused int8 layer mode of the next job (SPEC section 7); sampled at START. With EN the result stream carries int8: tile rows 4q..4q+3 in one beat, row r column c at bits [((r%4)*NumCols+c)*8 +: 8], ceil(NumRows/4) beats per tile.
+localparam [7:0] RegCfgEpi = 8'h38;
+localparam [31:0] CfgEpiRwMask = 32'h0000FF03;
+localparam integer CfgEpiEnLsb = 0;  // rw, 1 bit(s): requantize every result: acc + bias, rounding multiply and shift, + ZO, clamp, int8 packing
+localparam integer CfgEpiEnWidth = 1;
+localparam integer CfgEpiReluLsb = 1;  // rw, 1 bit(s): clamp below at max(-128, ZO) instead of -128
+localparam integer CfgEpiReluWidth = 1;
+localparam integer CfgEpiZoLsb = 8;  // rw, 8 bit(s): output zero point, two's complement int8
+localparam integer CfgEpiZoWidth = 8;
 
 // CNT_CYCLES @ 0x40: Cycles busy in the last/current job (restarts at START).
 localparam [7:0] RegCntCycles = 8'h40;
@@ -143,6 +153,50 @@ localparam [31:0] CntTilesOutRoMask = 32'hFFFFFFFF;
 localparam integer CntTilesOutValueLsb = 0;  // ro, 32 bit(s): tiles
 localparam integer CntTilesOutValueWidth = 32;
 
+// CNT_JOB_CYCLES @ 0x58: Cycles from START until the job is done, including the epilogue's drain after the array's last result (equals CNT_CYCLES without CFG_EPI.EN).
+localparam [7:0] RegCntJobCycles = 8'h58;
+localparam [31:0] CntJobCyclesRoMask = 32'hFFFFFFFF;
+localparam integer CntJobCyclesValueLsb = 0;  // ro, 32 bit(s): cycles
+localparam integer CntJobCyclesValueWidth = 32;
+
+// CFG_COL_TILES @ 0x5C: With CFG_EPI.EN: tiles per row tile (column tiles) of the next job; result tile i uses parameter rows (i / CFG_COL_TILES)*NumRows + r. Sampled at START; 0 with EN is BAD_CFG.
+localparam [7:0] RegCfgColTiles = 8'h5C;
+localparam [31:0] CfgColTilesRwMask = 32'hFFFFFFFF;
+localparam integer CfgColTilesValueLsb = 0;  // rw, 32 bit(s): column tiles
+localparam integer CfgColTilesValueWidth = 32;
+
+// EPI_ADDR @ 0x60: Row of the epilogue parameter RAM that the next EPI_SHIFT write fills; increments after it. Write while idle.
+localparam [7:0] RegEpiAddr = 8'h60;
+localparam [31:0] EpiAddrRwMask = 32'h0000FFFF;
+localparam integer EpiAddrRowLsb = 0;  // rw, 16 bit(s): parameter row (< HW_EPI.DEPTH)
+localparam integer EpiAddrRowWidth = 16;
+
+// EPI_BIAS @ 0x64: Bias of the next parameter row: BIAS[m] - ZI * sum_k W[m][k], modulo 2^32 (the host folds the input zero point in).
+localparam [7:0] RegEpiBias = 8'h64;
+localparam [31:0] EpiBiasRwMask = 32'hFFFFFFFF;
+localparam integer EpiBiasValueLsb = 0;  // rw, 32 bit(s): int32 bias
+localparam integer EpiBiasValueWidth = 32;
+
+// EPI_MULT @ 0x68: Quantized multiplier of the next parameter row (0 <= MULT < 2^31).
+localparam [7:0] RegEpiMult = 8'h68;
+localparam [31:0] EpiMultRwMask = 32'h7FFFFFFF;
+localparam integer EpiMultValueLsb = 0;  // rw, 31 bit(s): MULT
+localparam integer EpiMultValueWidth = 31;
+
+// EPI_SHIFT @ 0x6C: Writing it stores {EPI_BIAS, EPI_MULT, SHIFT} into parameter row EPI_ADDR and increments EPI_ADDR. The row shifts right by t = 31 - SHIFT (SPEC section 7).
+localparam [7:0] RegEpiShift = 8'h6C;
+localparam [31:0] EpiShiftRwMask = 32'h0000003F;
+localparam integer EpiShiftShiftLsb = 0;  // rw, 6 bit(s): SHIFT, two's complement, -31..30
+localparam integer EpiShiftShiftWidth = 6;
+
+// HW_EPI @ 0x70: Fused int8 epilogue of this build (docs/architecture.md section 4): per-channel parameter RAM rows and rounding-multiplier lanes.
+localparam [7:0] RegHwEpi = 8'h70;
+localparam [31:0] HwEpiRoMask = 32'h00FFFFFF;
+localparam integer HwEpiDepthLsb = 0;  // ro, 16 bit(s): EpiDepth: rows of the per-channel parameter RAM (output channels one job can use)
+localparam integer HwEpiDepthWidth = 16;
+localparam integer HwEpiLanesLsb = 16;  // ro, 8 bit(s): EpiLanes: result lanes requantized per cycle (a tile row takes NumCols/EpiLanes cycles)
+localparam integer HwEpiLanesWidth = 8;
+
 // 1 when `addr` (a byte offset) is a register of the map; others answer SLVERR.
 function automatic reg_mapped;
   input [7:0] addr;
@@ -159,12 +213,20 @@ function automatic reg_mapped;
       RegIrq,
       RegCfgBeats,
       RegCfgTiles,
+      RegCfgEpi,
       RegCntCycles,
       RegCntBeats,
       RegCntStallW,
       RegCntStallA,
       RegCntStallR,
-      RegCntTilesOut: reg_mapped = 1'b1;
+      RegCntTilesOut,
+      RegCntJobCycles,
+      RegCfgColTiles,
+      RegEpiAddr,
+      RegEpiBias,
+      RegEpiMult,
+      RegEpiShift,
+      RegHwEpi: reg_mapped = 1'b1;
       default: reg_mapped = 1'b0;
     endcase
   end

@@ -12,12 +12,16 @@
 // Stream beats carry the core payloads of docs/architecture.md section 2 in the low bits of
 // TDATA, zero-padded to whole 32-bit words. TLAST must be set on the last beat of every tile of
 // s_axis_w and s_axis_a (mismatches set ERR.W_LAST / ERR.A_LAST, the job runs on); m_axis_r sets
-// TLAST on the last row of each result tile.
+// TLAST on the last row of each result tile. With CFG_EPI.EN the results pass through
+// s24_epilogue (the fused int8 layer of SPEC section 7) and m_axis_r carries int8, four tile rows
+// per beat (docs/architecture.md section 4).
 module s24_top #(
   parameter integer NumRows = 8,  // PE rows: output rows per tile
   parameter integer NumCols = 8,  // PE columns: output columns per tile
   parameter integer SparseN = 2,  // kept values per group (multipliers per PE)
-  parameter integer SparseM = 4   // group length along K (2, 4 or 8)
+  parameter integer SparseM = 4,  // group length along K (2, 4 or 8)
+  parameter integer EpiLanes = 4, // fused epilogue: at most this many int32 lanes requantized per cycle
+  parameter integer EpiDepth = 512 // fused epilogue: per-channel parameter rows (>= NumRows)
 ) (
   input  wire                  clk_i,
   input  wire                  rst_ni,
@@ -126,18 +130,30 @@ module s24_top #(
   wire wr_irq = wr_en && wr_addr == RegIrq;
   wire wr_beats = wr_en && wr_addr == RegCfgBeats;
   wire wr_tiles = wr_en && wr_addr == RegCfgTiles;
+  wire wr_epi = wr_en && wr_addr == RegCfgEpi;
+  wire wr_col_tiles = wr_en && wr_addr == RegCfgColTiles;
+  wire wr_epi_addr = wr_en && wr_addr == RegEpiAddr;
+  wire wr_epi_bias = wr_en && wr_addr == RegEpiBias;
+  wire wr_epi_mult = wr_en && wr_addr == RegEpiMult;
+  wire wr_epi_shift = wr_en && wr_addr == RegEpiShift;
   wire start_req = wr_ctrl && wr_bits[CtrlStartLsb];
   wire soft_reset = wr_ctrl && wr_bits[CtrlSoftResetLsb];
 
   // ---------------------------------------------------------------- core
   wire        busy, done, err_meta;
-  wire        w_ready, a_ready, r_valid, r_last;
+  wire        w_ready, a_ready, r_valid, r_ready, r_last;
   wire [RBits-1:0] r_data;
   wire [31:0] cnt_cycles, cnt_beats, cnt_stall_w, cnt_stall_a, cnt_stall_r;
   reg  [31:0] cfg_beats_q, cfg_beats_d;
   reg  [31:0] cfg_tiles_q, cfg_tiles_d;
-  wire cfg_zero = cfg_beats_q == 32'd0 || cfg_tiles_q == 32'd0;
-  wire start_ok = start_req && !soft_reset && !busy && !cfg_zero;
+  reg  [15:0] cfg_epi_q, cfg_epi_d;           // CFG_EPI bits 15:0 (EN, RELU, ZO)
+  reg  [31:0] cfg_col_tiles_q, cfg_col_tiles_d;
+  wire epi_busy;
+  reg  job_pend_q, job_pend_d;                // the core is done, the epilogue still drains
+  wire job_busy = busy || epi_busy || job_pend_q;
+  wire cfg_zero = cfg_beats_q == 32'd0 || cfg_tiles_q == 32'd0 ||
+                  (cfg_epi_q[CfgEpiEnLsb] && cfg_col_tiles_q == 32'd0);
+  wire start_ok = start_req && !soft_reset && !job_busy && !cfg_zero;
 
   s24_core #(
     .NumRows   (NumRows),
@@ -163,7 +179,7 @@ module s24_top #(
     .a_ready_o     (a_ready),
     .a_data_i      (s_axis_a_tdata_i[ABits-1:0]),
     .r_valid_o     (r_valid),
-    .r_ready_i     (m_axis_r_tready_i),
+    .r_ready_i     (r_ready),
     .r_data_o      (r_data),
     .r_last_o      (r_last),
     .cnt_cycles_o  (cnt_cycles),
@@ -185,13 +201,64 @@ module s24_top #(
 
   assign s_axis_w_tready_o = w_ready;
   assign s_axis_a_tready_o = a_ready;
-  assign m_axis_r_tvalid_o = r_valid;
-  assign m_axis_r_tlast_o = r_last;
+
+  // ---------------------------------------------------------------- fused int8 epilogue
+  localparam integer EpiAw = (EpiDepth > 1) ? $clog2(EpiDepth) : 1;
+  // the largest divisor of NumCols up to EpiLanes: a tile row takes NumCols / EpiLanesEff cycles
+  function integer lanes_for(input integer cols, input integer most);
+    integer i;
+    begin
+      lanes_for = 1;
+      for (i = 1; i <= most; i = i + 1) if (cols % i == 0) lanes_for = i;
+    end
+  endfunction
+  localparam integer EpiLanesEff = lanes_for(NumCols, EpiLanes);
+  reg  [15:0] epi_addr_q, epi_addr_d;
+  reg  [31:0] epi_bias_q, epi_bias_d;
+  reg  [30:0] epi_mult_q, epi_mult_d;
+  reg  [5:0]  epi_shift_q, epi_shift_d;
+  // a parameter row is stored by the EPI_SHIFT write (rows beyond EpiDepth are dropped)
+  wire        pw_en = wr_epi_shift && wr_strb[0] && {16'd0, epi_addr_q} < EpiDepth;
+  wire        o_valid, o_last;
+  wire [RBits-1:0] o_data;
+
+  s24_epilogue #(
+    .NumRows (NumRows),
+    .NumCols (NumCols),
+    .Lanes   (EpiLanesEff),
+    .Depth   (EpiDepth)
+  ) u_epi (
+    .clk_i           (clk_i),
+    .rst_ni          (rst_ni),
+    .clear_i         (soft_reset),
+    .start_i         (start_ok),
+    .cfg_en_i        (cfg_epi_q[CfgEpiEnLsb]),
+    .cfg_relu_i      (cfg_epi_q[CfgEpiReluLsb]),
+    .cfg_zo_i        (cfg_epi_q[CfgEpiZoLsb +: 8]),
+    .cfg_col_tiles_i (cfg_col_tiles_q),
+    .pw_en_i         (pw_en),
+    .pw_addr_i       (epi_addr_q[EpiAw-1:0]),
+    .pw_bias_i       (epi_bias_q),
+    .pw_mult_i       (epi_mult_q),
+    .pw_shift_i      (wr_data[5:0]),
+    .s_valid_i       (r_valid),
+    .s_ready_o       (r_ready),
+    .s_data_i        (r_data),
+    .s_last_i        (r_last),
+    .m_valid_o       (o_valid),
+    .m_ready_i       (m_axis_r_tready_i),
+    .m_data_o        (o_data),
+    .m_last_o        (o_last),
+    .busy_o          (epi_busy)
+  );
+
+  assign m_axis_r_tvalid_o = o_valid;
+  assign m_axis_r_tlast_o = o_last;
   generate
     if (RWords * 32 > RBits) begin : g_r_pad
-      assign m_axis_r_tdata_o = {{(RWords * 32 - RBits){1'b0}}, r_data};
+      assign m_axis_r_tdata_o = {{(RWords * 32 - RBits){1'b0}}, o_data};
     end else begin : g_r_nopad
-      assign m_axis_r_tdata_o = r_data;
+      assign m_axis_r_tdata_o = o_data;
     end
   endgenerate
 
@@ -203,7 +270,7 @@ module s24_top #(
   reg  [31:0] a_pos_q, a_pos_d;
   wire w_hs = s_axis_w_tvalid_i && w_ready;
   wire a_hs = s_axis_a_tvalid_i && a_ready;
-  wire r_hs = r_valid && m_axis_r_tready_i;
+  wire r_hs = o_valid && m_axis_r_tready_i;
   wire w_end = w_pos_q == beats_q - 32'd1;
   wire a_end = a_pos_q == beats_q - 32'd1;
 
@@ -214,12 +281,13 @@ module s24_top #(
   reg [1:0]  irq_q, irq_d;       // IRQ bits
   reg        meta_seen_q, meta_seen_d;
   reg [31:0] tiles_out_q, tiles_out_d;
+  reg [31:0] cnt_job_q, cnt_job_d;
   reg [4:0]  err_set;
 
   always @* begin
     err_set = 5'd0;
-    err_set[ErrBadCfgLsb] = start_req && !soft_reset && !busy && cfg_zero;
-    err_set[ErrStartBusyLsb] = start_req && !soft_reset && busy;
+    err_set[ErrBadCfgLsb] = start_req && !soft_reset && !job_busy && cfg_zero;
+    err_set[ErrStartBusyLsb] = start_req && !soft_reset && job_busy;
     err_set[ErrMetaLsb] = err_meta && !meta_seen_q;
     err_set[ErrWLastLsb] = w_hs && (s_axis_w_tlast_i != w_end);
     err_set[ErrALastLsb] = a_hs && (s_axis_a_tlast_i != a_end);
@@ -234,18 +302,39 @@ module s24_top #(
     irq_d = irq_q;
     meta_seen_d = meta_seen_q || err_meta;
     tiles_out_d = tiles_out_q;
+    cnt_job_d = cnt_job_q;
+    cfg_epi_d = cfg_epi_q;
+    cfg_col_tiles_d = cfg_col_tiles_q;
+    epi_addr_d = epi_addr_q;
+    epi_bias_d = epi_bias_q;
+    epi_mult_d = epi_mult_q;
+    epi_shift_d = epi_shift_q;
+    job_pend_d = job_pend_q;
     beats_d = beats_q;
     w_pos_d = w_pos_q;
     a_pos_d = a_pos_q;
     if (wr_beats) cfg_beats_d = (cfg_beats_q & ~wr_mask) | wr_bits;
     if (wr_tiles) cfg_tiles_d = (cfg_tiles_q & ~wr_mask) | wr_bits;
+    if (wr_epi) cfg_epi_d = (cfg_epi_q & ~wr_mask[15:0]) | (wr_bits[15:0] & CfgEpiRwMask[15:0]);
+    if (wr_col_tiles) cfg_col_tiles_d = (cfg_col_tiles_q & ~wr_mask) | wr_bits;
+    if (wr_epi_addr) epi_addr_d = (epi_addr_q & ~wr_mask[15:0]) | wr_bits[15:0];
+    if (wr_epi_bias) epi_bias_d = (epi_bias_q & ~wr_mask) | wr_bits;
+    if (wr_epi_mult) epi_mult_d = (epi_mult_q & ~wr_mask[30:0]) | wr_bits[30:0];
+    if (wr_epi_shift && wr_strb[0]) begin
+      epi_shift_d = wr_data[5:0];
+      epi_addr_d = epi_addr_q + 16'd1;
+    end
+    if (busy || epi_busy || job_pend_q) cnt_job_d = cnt_job_q + 32'd1;
     if (wr_ctrl && wr_strb[0]) irq_en_d = wr_data[CtrlIrqEnLsb];
     if (wr_err) err_d = err_d & ~wr_bits[4:0];
     if (wr_irq) irq_d = irq_d & ~wr_bits[1:0];
     if (w_hs) w_pos_d = w_end ? 32'd0 : w_pos_q + 32'd1;
     if (a_hs) a_pos_d = a_end ? 32'd0 : a_pos_q + 32'd1;
-    if (r_hs && r_last) tiles_out_d = tiles_out_q + 32'd1;
-    if (done) begin
+    if (r_hs && o_last) tiles_out_d = tiles_out_q + 32'd1;
+    // the job is done when the core is and the epilogue has sent its last beat
+    if (done) job_pend_d = 1'b1;
+    if ((done || job_pend_q) && !epi_busy) begin
+      job_pend_d = 1'b0;
       done_d = 1'b1;
       irq_d[IrqDoneLsb] = 1'b1;
     end
@@ -259,6 +348,7 @@ module s24_top #(
       w_pos_d = 32'd0;
       a_pos_d = 32'd0;
       tiles_out_d = 32'd0;
+      cnt_job_d = 32'd0;
     end
     if (soft_reset) begin
       done_d = 1'b0;
@@ -266,6 +356,8 @@ module s24_top #(
       irq_d = 2'd0;
       meta_seen_d = 1'b0;
       tiles_out_d = 32'd0;
+      cnt_job_d = 32'd0;
+      job_pend_d = 1'b0;
       w_pos_d = 32'd0;
       a_pos_d = 32'd0;
     end
@@ -281,6 +373,14 @@ module s24_top #(
       irq_q <= 2'd0;
       meta_seen_q <= 1'b0;
       tiles_out_q <= 32'd0;
+      cnt_job_q <= 32'd0;
+      cfg_epi_q <= 16'd0;
+      cfg_col_tiles_q <= 32'd0;
+      epi_addr_q <= 16'd0;
+      epi_bias_q <= 32'd0;
+      epi_mult_q <= 31'd0;
+      epi_shift_q <= 6'd0;
+      job_pend_q <= 1'b0;
       beats_q <= 32'd0;
       w_pos_q <= 32'd0;
       a_pos_q <= 32'd0;
@@ -293,6 +393,14 @@ module s24_top #(
       irq_q <= irq_d;
       meta_seen_q <= meta_seen_d;
       tiles_out_q <= tiles_out_d;
+      cnt_job_q <= cnt_job_d;
+      cfg_epi_q <= cfg_epi_d;
+      cfg_col_tiles_q <= cfg_col_tiles_d;
+      epi_addr_q <= epi_addr_d;
+      epi_bias_q <= epi_bias_d;
+      epi_mult_q <= epi_mult_d;
+      epi_shift_q <= epi_shift_d;
+      job_pend_q <= job_pend_d;
       beats_q <= beats_d;
       w_pos_q <= w_pos_d;
       a_pos_q <= a_pos_d;
@@ -326,9 +434,13 @@ module s24_top #(
         rd_data[HwBeatAWordsLsb +: HwBeatAWordsWidth] = AWords[7:0];
         rd_data[HwBeatRWordsLsb +: HwBeatRWordsWidth] = RWords[7:0];
       end
+      RegHwEpi: begin
+        rd_data[HwEpiDepthLsb +: HwEpiDepthWidth] = EpiDepth[15:0];
+        rd_data[HwEpiLanesLsb +: HwEpiLanesWidth] = EpiLanesEff[7:0];
+      end
       RegCtrl: rd_data[CtrlIrqEnLsb] = irq_en_q;
       RegStatus: begin
-        rd_data[StatusBusyLsb] = busy;
+        rd_data[StatusBusyLsb] = job_busy;
         rd_data[StatusDoneLsb] = done_q;
         rd_data[StatusErrorLsb] = err_q != 5'd0;
       end
@@ -342,6 +454,13 @@ module s24_top #(
       RegCntStallA: rd_data = cnt_stall_a;
       RegCntStallR: rd_data = cnt_stall_r;
       RegCntTilesOut: rd_data = tiles_out_q;
+      RegCntJobCycles: rd_data = cnt_job_q;
+      RegCfgEpi: rd_data[15:0] = cfg_epi_q;
+      RegCfgColTiles: rd_data = cfg_col_tiles_q;
+      RegEpiAddr: rd_data[15:0] = epi_addr_q;
+      RegEpiBias: rd_data = epi_bias_q;
+      RegEpiMult: rd_data[30:0] = epi_mult_q;
+      RegEpiShift: rd_data[5:0] = epi_shift_q;
       default: rd_data = 32'd0;
     endcase
   end

@@ -44,3 +44,15 @@ test-cli: $(CLI_SAN_BIN)
 
 TESTS      += test-model-unit test-npy test-model-prop test-cli
 LONG_TESTS += test-model-prop-long
+
+# issue 14: the command under faults (all-or-nothing outputs, device nodes and links, concurrent
+# writers, --trace, size limits and signals, stdout errors, bench, small .npy cases), on the
+# sanitizer build; the out-of-memory case (ulimit -v) needs the plain build
+.PHONY: test-cli-faults
+test-cli-faults: $(CLI_SAN_BIN) $(BUILD)/sparse24
+	tests/cli/faults.sh $(CLI_SAN_BIN) $(TEST_BUILD)/cli/faults $(BUILD)/sparse24
+
+TESTS += test-cli-faults
+
+# the fused int8 layer keeps its tests in their own folder
+include tests/linear/linear.mk

@@ -65,11 +65,15 @@ uint64_t s24_rtl_timeout_ns(const s24_dev_t *dev, size_t k) {
   const s24_hw_info_t *hw = &dev->hw;
   const uint64_t groups = ((uint64_t)k + hw->sparse_m - 1) / hw->sparse_m;
   const uint64_t beats = groups * ((hw->sparse_m + hw->sparse_n - 1) / hw->sparse_n);
-  uint64_t period = beats;
-  if (period < hw->rows) period = hw->rows;
-  if (period < hw->cols) period = hw->cols;
-  const uint64_t cycles = (dev->inflight_tiles + 1) * period + hw->rows + hw->cols + S24_CORE_PIPE_CYCLES;
-  return 4 * cycles * S24_COSIM_NS_PER_CYCLE + 1000000u;
+  // the cycle model's own formula (cmodel s24_core_cycles), so the bound follows the core:
+  // a result tile is out at the latest when the tiles queued ahead of it have run
+  s24_cycles_t c;
+  if (beats == 0 ||
+      s24_core_cycles(hw->rows, hw->cols, beats, dev->inflight_tiles + 1, &c) != S24_OK ||
+      c.busy_cycles > (UINT64_MAX - 1000000u) / 4 / S24_COSIM_NS_PER_CYCLE) {
+    return S24_DEFAULT_TIMEOUT_NS;
+  }
+  return 4 * c.busy_cycles * S24_COSIM_NS_PER_CYCLE + 1000000u;
 }
 
 s24_status_t s24_rtl_open(const char *trace_path, size_t k_max, s24_cosim_t **sim,

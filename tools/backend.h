@@ -67,8 +67,9 @@ S24_WARN_UNUSED s24_status_t s24_rtl_open(const char *trace_path, size_t k_max,
                                           s24_cosim_t **sim, s24_dev_t *dev, char *err,
                                           size_t errlen);
 /** The longest legitimate wait of an rtl GEMM with reduction length k, in simulated ns: the
- *  feed window plus one tile of the densest possible job (every group at its most beats),
- *  fill and drain (docs/architecture.md §3-4), times 4, plus 1 ms for register traffic. */
+ *  busy cycles (cmodel s24_core_cycles) of the feed window plus one tile of the densest
+ *  possible job (every group at its most beats), times 4, plus 1 ms for register traffic.
+ *  The driver bounds each wait by its job too (s24_dev_wait_limit_ns); the smaller wins. */
 uint64_t s24_rtl_timeout_ns(const s24_dev_t *dev, size_t k);
 
 #ifdef __cplusplus

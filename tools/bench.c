@@ -9,14 +9,17 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "backend.h"
+#include "outfile.h"
 #include "s24_cosim.h"
 #include "s24_drv.h"
 #include "s24_model.h"
 
 const char *const s24_perf_bench_usage =
     "usage: sparse24 bench [--out DIR] [--first N] [--model-only [--array R:C:n:m]] [--seed S]\n"
+    "                      [--backend model|rtl]\n"
     "       sparse24 bench --model-speed [--backend model|rtl] [--shape MxKxN] [--pattern N:M]\n"
     "                      [--reps R]\n"
     "\n"
@@ -25,14 +28,21 @@ const char *const s24_perf_bench_usage =
     "size through the cycle model, 2:4 against the same layer dense on the same 8x8 2:4 core\n"
     "(2 beats per group), and scaled down (every dimension / 16) on the Verilated RTL through\n"
     "the host driver: measured busy cycles must equal the prediction, C the model bit for bit.\n"
-    "Writes DIR/results.csv and DIR/plot.gp; prints tables and the targets reached or missed.\n"
+    "Writes DIR/results.csv, DIR/plot.dat and DIR/plot.gp (all or none, after every shape ran;\n"
+    "DIR is checked first); prints tables and the targets reached or missed, and a progress\n"
+    "line on stderr before each RTL run.\n"
     "\n"
-    "  --out DIR       output directory (default build/bench)\n"
+    "  --out DIR       output directory (default: bench/ next to the sparse24 executable,\n"
+    "                  i.e. build/bench from any working directory; created if missing)\n"
     "  --first N       only the first N shapes (quick check)\n"
-    "  --model-only    skip the RTL runs\n"
+    "  --model-only    skip the RTL runs (= --backend model)\n"
+    "  --backend B     rtl (default): model and RTL runs; model: as --model-only\n"
     "  --array R:C:n:m with --model-only: the core to model (default 8:8:2:4, the RTL build)\n"
     "  --seed S        seed of the random scaled-down data (default 1)\n"
-    "  --model-speed   time one GEMM of a backend instead (the options after it)\n";
+    "  --model-speed   time one GEMM of a backend instead (implied by --shape, --reps,\n"
+    "                  --pattern; there --model-only means --backend model)\n"
+    "  --linear        `linear` (fused int8 layer) vs `gemm` cycles instead (with --out, --first,\n"
+    "                  --seed): DIR/linear.csv\n";
 
 #define EXIT_DATA 1
 #define EXIT_USAGE 2
@@ -105,6 +115,16 @@ static shape_t scaled(shape_t s) {
 }
 
 static const s24_pattern_t kSparse = {2, 4}, kDense = {4, 4};
+
+size_t s24_bench_shape_count(void) { return NUM_SHAPES; }
+
+void s24_bench_shape(size_t i, int small, size_t *m, size_t *k, size_t *n, int *gemv) {
+  const shape_t s = small ? scaled(kShapes[i]) : kShapes[i];
+  *m = s.m;
+  *k = s.k;
+  *n = s.n;
+  *gemv = s.gemv;
+}
 
 // peak dense-equivalent MACs per cycle of the array
 static double peak(s24_array_t hw) { return (double)hw.rows * hw.cols * hw.sparse_m; }
@@ -221,13 +241,8 @@ static void shape_name(const shape_t *s, char *buf, size_t len) {
   snprintf(buf, len, "%zux%zux%zu", s->m, s->k, s->n);
 }
 
-// CSV (exact header of issue 6) written to a temporary file and renamed on success.
-static int write_csv(const char *dir, s24_array_t hw, const result_t *res, size_t count) {
-  char path[4096], tmp[4200];
-  snprintf(path, sizeof path, "%s/results.csv", dir);
-  snprintf(tmp, sizeof tmp, "%s.tmp", path);
-  FILE *f = fopen(tmp, "w");
-  if (f == NULL) return fail_msg(EXIT_DATA, "%s: %s", tmp, strerror(errno));
+// CSV (exact header of issue 6).
+static void write_csv(FILE *f, s24_array_t hw, const result_t *res, size_t count) {
   fprintf(f, "shape,m,k,n,pattern,array,cycles_sparse,cycles_dense,speedup,utilization,source\n");
   for (size_t i = 0; i < count; i++) {
     const result_t *r = &res[i];
@@ -243,20 +258,12 @@ static int write_csv(const char *dir, s24_array_t hw, const result_t *res, size_
               util(hw, *s, cs), rtl ? "rtl" : "model");
     }
   }
-  if (ferror(f) | (fclose(f) != 0) || rename(tmp, path) != 0) {
-    remove(tmp);
-    return fail_msg(EXIT_DATA, "%s: cannot write", path);
-  }
-  return 0;
 }
 
 // Plot data (one line per shape: name, speedups and utilizations of the full-size model run and
 // of the scaled RTL run, NaN when not run) and the gnuplot script that draws it.
-static int write_plot(const char *dir, s24_array_t hw, const result_t *res, size_t count) {
-  char path[4096];
-  snprintf(path, sizeof path, "%s/plot.dat", dir);
-  FILE *f = fopen(path, "w");
-  if (f == NULL) return fail_msg(EXIT_DATA, "%s: %s", path, strerror(errno));
+static void write_plot(FILE *f, FILE *gp, const char *dir, s24_array_t hw, const result_t *res,
+                       size_t count) {
   fprintf(f, "# shape speedup_model speedup_rtl utilization_model utilization_rtl\n");
   for (size_t i = 0; i < count; i++) {
     const result_t *r = &res[i];
@@ -276,11 +283,9 @@ static int write_plot(const char *dir, s24_array_t hw, const result_t *res, size
       fprintf(f, "NaN\n");
     }
   }
-  if (ferror(f) | (fclose(f) != 0)) return fail_msg(EXIT_DATA, "%s: cannot write", path);
+  char path[4200];
   snprintf(path, sizeof path, "%s/plot.gp", dir);
-  f = fopen(path, "w");
-  if (f == NULL) return fail_msg(EXIT_DATA, "%s: %s", path, strerror(errno));
-  fprintf(f,
+  fprintf(gp,
           "# sparse24 bench plot (written by sparse24 bench): gnuplot -e \"dir='%s'\" %s\n"
           "if (!exists('dir')) dir = '%s'\n"
           "if (strstrt(GPVAL_TERMINALS, 'pngcairo') > 0) {\n"
@@ -320,8 +325,61 @@ static int write_plot(const char *dir, s24_array_t hw, const result_t *res, size
           "     NaN with lines dt 3 lw 1.5 lc rgb 'red' title 'cuSPARSELt 2:4 on H100: median "
           "1.10x'\n",
           dir, path, dir, hw.rows, hw.cols, hw.sparse_n, hw.sparse_m, peak(hw));
-  if (ferror(f) | (fclose(f) != 0)) return fail_msg(EXIT_DATA, "%s: cannot write", path);
+}
+
+// The output directory: DIR/results.csv, plot.dat, plot.gp checked as outputs now if DIR
+// exists, else DIR's parent must be a writable directory (DIR is created at the end).
+static int check_out_dir(const char *dir, char paths[3][4200], s24_outs_t *outs, int *added) {
+  static const char *const kNames[3] = {"results.csv", "plot.dat", "plot.gp"};
+  for (int i = 0; i < 3; i++) snprintf(paths[i], sizeof paths[i], "%s/%s", dir, kNames[i]);
+  *added = 0;
+  struct stat st;
+  if (stat(dir, &st) == 0) {
+    if (!S_ISDIR(st.st_mode)) return fail_msg(EXIT_DATA, "%s: --out is not a directory", dir);
+    for (int i = 0; i < 3; i++) {
+      char msg[512];
+      if (s24_outs_add(outs, paths[i], 0, NULL, msg, sizeof msg) != S24_OK) {
+        return fail_msg(EXIT_DATA, "%s: %s", paths[i], msg);
+      }
+    }
+    *added = 1;
+    return 0;
+  }
+  if (errno != ENOENT) return fail_msg(EXIT_DATA, "%s: %s", dir, strerror(errno));
+  char parent[4096];
+  snprintf(parent, sizeof parent, "%s", dir);
+  size_t n = strlen(parent);
+  while (n > 1 && parent[n - 1] == '/') parent[--n] = '\0';
+  char *slash = strrchr(parent, '/');
+  if (slash == NULL) {
+    strcpy(parent, ".");
+  } else if (slash == parent) {
+    parent[1] = '\0';
+  } else {
+    *slash = '\0';
+  }
+  if (stat(parent, &st) != 0 || !S_ISDIR(st.st_mode)) {
+    return fail_msg(EXIT_DATA, "%s: cannot create the --out directory: %s: %s", dir, parent,
+                    stat(parent, &st) != 0 ? strerror(errno) : "Not a directory");
+  }
+  if (access(parent, W_OK | X_OK) != 0) {
+    return fail_msg(EXIT_DATA, "%s: cannot create the --out directory: %s", dir, strerror(errno));
+  }
   return 0;
+}
+
+// Default --out: bench/ next to the executable (build/bench for build/sparse24), so that the
+// result does not depend on the working directory.
+static const char *default_out(char *buf, size_t len) {
+  char exe[4096];
+  const ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+  if (n <= 0) return "build/bench";
+  exe[n] = '\0';
+  char *slash = strrchr(exe, '/');
+  if (slash == NULL) return "build/bench";
+  *slash = '\0';
+  snprintf(buf, len, "%.4000s/bench", exe);
+  return buf;
 }
 
 static int parse_u64(const char *t, uint64_t *v) {
@@ -335,9 +393,13 @@ static int parse_u64(const char *t, uint64_t *v) {
 }
 
 int s24_perf_bench_main(int argc, char **argv) {
-  const char *dir = "build/bench";
+  for (int i = 2; i < argc; i++) {  // the fused int8 layer's benchmark (tools/linear.c)
+    if (strcmp(argv[i], "--linear") == 0) return s24_linear_bench_main(argc, argv);
+  }
+  char dir_buf[4096];
+  const char *dir = NULL;
   uint64_t first = NUM_SHAPES, seed = 1;
-  int model_only = 0, have_array = 0;
+  int model_only = 0, have_array = 0, backend_rtl = 0;
   s24_array_t arr = {8, 8, 2, 4};  // the default RTL build
   for (int i = 2; i < argc; i++) {
     const char *o = argv[i];
@@ -361,6 +423,16 @@ int s24_perf_bench_main(int argc, char **argv) {
       return 0;
     } else if (strcmp(o, "--model-only") == 0) {
       model_only = 1;
+    } else if (strcmp(o, "--backend") == 0) {
+      if (v == NULL || (strcmp(v, "model") != 0 && strcmp(v, "rtl") != 0)) {
+        return fail_msg(EXIT_USAGE, "invalid --backend '%s' (model or rtl)", v ? v : "");
+      }
+      if (strcmp(v, "model") == 0) {
+        model_only = 1;
+      } else {
+        backend_rtl = 1;
+      }
+      i += !inl;
     } else if (strcmp(o, "--out") == 0) {
       if (v == NULL || *v == '\0') return fail_msg(EXIT_USAGE, "--out needs a directory");
       dir = v;
@@ -387,12 +459,23 @@ int s24_perf_bench_main(int argc, char **argv) {
       return fail_msg(EXIT_USAGE, "unknown option '%s' (see sparse24 bench --help)", o);
     }
   }
+  if (model_only && backend_rtl) {
+    return fail_msg(EXIT_USAGE, "--model-only and --backend rtl contradict each other");
+  }
   if (have_array && !model_only) {
     return fail_msg(EXIT_USAGE, "--array needs --model-only (the RTL array is fixed by the build)");
   }
+  if (dir == NULL) dir = default_out(dir_buf, sizeof dir_buf);
   if (strlen(dir) > 3000) return fail_msg(EXIT_USAGE, "--out path too long");
-  if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
-    return fail_msg(EXIT_DATA, "%s: cannot create directory: %s", dir, strerror(errno));
+  // the output location is checked before the shapes run (minutes on the RTL), not after
+  char out_paths[3][4200];
+  s24_outs_t outs;
+  s24_outs_init(&outs);
+  int outs_added = 0;
+  int orc = check_out_dir(dir, out_paths, &outs, &outs_added);
+  if (orc != 0) {
+    s24_outs_abort(&outs);
+    return orc;
   }
   // the device: its parameters drive the cycle model too (--model-only: --array, default 8:8:2:4)
   s24_array_t hw = arr;
@@ -407,6 +490,7 @@ int s24_perf_bench_main(int argc, char **argv) {
     }
     char msg[256];
     if (s24_rtl_open(NULL, k_max, &sim, &dev, msg, sizeof msg) != S24_OK) {
+      s24_outs_abort(&outs);
       return fail_msg(EXIT_DATA, "%s", msg);
     }
     hw = (s24_array_t){dev.hw.rows, dev.hw.cols, dev.hw.sparse_n, dev.hw.sparse_m};
@@ -419,6 +503,7 @@ int s24_perf_bench_main(int argc, char **argv) {
   result_t *res = calloc(first, sizeof(result_t));
   if (res == NULL) {
     s24_cosim_close(sim);
+    s24_outs_abort(&outs);
     return fail_msg(EXIT_DATA, "out of memory");
   }
   int rc = 0;
@@ -445,6 +530,7 @@ int s24_perf_bench_main(int argc, char **argv) {
            100.0 * util(hw, *s, r->sp.busy_cycles));
     fflush(stdout);
     if (!model_only) {
+      fprintf(stderr, "[%zu/%" PRIu64 "] %s (rtl %s) ...\n", i + 1, first, name, sname);
       const double ts = now_s();
       rc = run_rtl(&dev, sim, hw, &r->small, seed * 7919u + i, r);
       r->wall_s = now_s() - ts;
@@ -461,8 +547,32 @@ int s24_perf_bench_main(int argc, char **argv) {
     s24_dev_close(&dev);
     s24_cosim_close(sim);
   }
-  if (rc == 0) rc = write_csv(dir, hw, res, first);
-  if (rc == 0) rc = write_plot(dir, hw, res, first);
+  // all three files or none
+  if (rc == 0 && !outs_added) {
+    if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
+      rc = fail_msg(EXIT_DATA, "%s: cannot create directory: %s", dir, strerror(errno));
+    }
+    for (int i = 0; i < 3 && rc == 0; i++) {
+      char msg[512];
+      if (s24_outs_add(&outs, out_paths[i], 0, NULL, msg, sizeof msg) != S24_OK) {
+        rc = fail_msg(EXIT_DATA, "%s: %s", out_paths[i], msg);
+      }
+    }
+  }
+  if (rc == 0) {
+    char msg[512];
+    size_t w = 0;
+    if (s24_outs_begin(&outs, &w, msg, sizeof msg) != S24_OK) {
+      rc = fail_msg(EXIT_DATA, "%s: %s", out_paths[w], msg);
+    } else {
+      write_csv(s24_outs_file(&outs, 0), hw, res, first);
+      write_plot(s24_outs_file(&outs, 1), s24_outs_file(&outs, 2), dir, hw, res, first);
+      if (s24_outs_commit(&outs, &w, msg, sizeof msg) != S24_OK) {
+        rc = fail_msg(EXIT_DATA, "%s: %s", out_paths[w], msg);
+      }
+    }
+  }
+  s24_outs_abort(&outs);
   if (rc != 0) {
     free(res);
     return rc;

@@ -19,6 +19,14 @@ extern "C" {
  *  from the prediction, wrong result) or an I/O error, 2 for bad usage. */
 int s24_perf_bench_main(int argc, char **argv);
 
+/** The benchmark's shapes (m activations, k, n output features; gemv: a GEMV row): full size,
+ *  or small = the /16 version run on the RTL. */
+#include <stddef.h>
+size_t s24_bench_shape_count(void);
+void s24_bench_shape(size_t i, int small, size_t *m, size_t *k, size_t *n, int *gemv);
+/** `sparse24 bench --linear ...`: linear vs gemm cycles (tools/linear.c). */
+int s24_linear_bench_main(int argc, char **argv);
+
 /** The usage text of `sparse24 bench`. */
 extern const char *const s24_perf_bench_usage;
 

@@ -208,6 +208,9 @@ s24_status_t s24_bench_run(s24_backend_t backend, s24_pattern_t p, size_t m, siz
   s24_gemm_job_t job = {p, val, meta, m, k, b, n, NULL, c, NULL, NULL, NULL};
   double best = 0;
   for (unsigned r = 0; r < reps; r++) {
+    if (backend == S24_BACKEND_RTL) {  // minutes per run: say what is running
+      fprintf(stderr, "[%u/%u] %zux%zux%zu rtl ...\n", r + 1, reps, m, k, n);
+    }
     double t0 = now_s();
     if ((st = s24_backend_gemm(backend, &job, NULL, &where, err, errlen)) != S24_OK) goto done;
     double t = now_s() - t0;

@@ -1,21 +1,26 @@
-// sparse24: the command (SPEC §5): prune, compress, decompress, gemm, demo, bench.
+// sparse24: the command (SPEC §5): prune, compress, decompress, gemm, linear, demo, bench.
 //
 // Exit status: 0 success, 1 bad input data or I/O failure, 2 bad usage or unavailable backend.
 // Every error is one line `sparse24: error: <file or command>: <what>` on stderr, and no
 // output file is created or modified unless the whole command succeeds.
 #define _XOPEN_SOURCE 700  // realpath (same_path)
 
+#include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "backend.h"
 #include "bench.h"
 #include "demo.h"
+#include "linear.h"
 #include "npy.h"
+#include "outfile.h"
 #include "s24_model.h"
 
 #define EXIT_DATA 1
@@ -32,6 +37,7 @@ static const char *const kUsageTop =
     "  compress    dense N:M matrix -> values + metadata (SPEC §2)\n"
     "  decompress  values + metadata -> dense matrix\n"
     "  gemm        C = A*B (+ C0) on a backend (model or rtl)\n"
+    "  linear      fused int8 layer Y = requant(X*W^T + BIAS) (SPEC §7), model or rtl\n"
     "  demo        run a built-in 2:4 transformer layer end to end and check it\n"
     "  bench       performance benchmark: 2:4 vs dense cycles (model + RTL), targets;\n"
     "              --model-speed times one GEMM of a backend\n"
@@ -99,7 +105,7 @@ static const char *const kUsageDemo =
 
 static const char *const kUsageBench =
     "usage: sparse24 bench --model-speed [--backend model|rtl] [--shape MxKxN] [--pattern N:M]\n"
-    "                      [--reps R]\n"
+    "                      [--reps R] [--model-only]\n"
     "\n"
     "(`sparse24 bench` without these options is the performance benchmark: see\n"
     "`sparse24 bench --help`.) Times the GEMM of random int8 data pruned to the pattern; prints every run and the best\n"
@@ -108,7 +114,9 @@ static const char *const kUsageBench =
     "  --backend model|rtl  backend (default model)\n"
     "  --shape MxKxN        GEMM shape (default 1024x4096x1024)\n"
     "  --pattern N:M        sparsity pattern (default 2:4)\n"
-    "  --reps R             number of timed runs (default 3)\n";
+    "  --reps R             number of timed runs (default 3)\n"
+    "  --model-only         as --backend model\n"
+    "RTL runs print a progress line on stderr before each run.\n";
 
 // ---------------------------------------------------------------------------------------------
 // Errors
@@ -289,13 +297,57 @@ static int load(const char *path, s24_npy_dtype_t want, s24_npy_t *arr) {
   return 0;
 }
 
-static int save(const char *path, s24_npy_dtype_t dt, size_t rows, size_t cols,
-                const void *data) {
-  char msg[256];
-  if (s24_npy_write(path, dt, rows, cols, data, msg, sizeof msg) != S24_OK) {
-    return err_file(path, "%s", msg);
+// Outputs (tools/outfile.h): every target checked before any input is read, every output
+// staged, then all committed or none.
+
+// Adds output `path` (option `opt`, for messages) to the command's set; 0 or an exit code.
+static int out_add(const char *cmd, s24_outs_t *o, const char **opts, const char *opt,
+                   const char *path, int flags) {
+  char msg[512];
+  size_t dup = 0;
+  const size_t i = o->n;
+  s24_status_t st = s24_outs_add(o, path, flags, &dup, msg, sizeof msg);
+  if (st == S24_ERR_ARG && dup < i) {
+    return err_usage(cmd, "%s and %s name the same file", opts[dup], opt);
+  }
+  if (st != S24_OK) return err_file(path, "%s", msg);
+  opts[i] = opt;
+  return 0;
+}
+
+static int out_begin(s24_outs_t *o) {
+  char msg[512];
+  size_t w = 0;
+  if (s24_outs_begin(o, &w, msg, sizeof msg) != S24_OK) return err_file(o->o[w].path, "%s", msg);
+  return 0;
+}
+
+// Writes array output i; on failure every output is discarded.
+static int out_put(s24_outs_t *o, size_t i, s24_npy_dtype_t dt, size_t rows, size_t cols,
+                   const void *data) {
+  if (s24_npy_fwrite(s24_outs_file(o, i), dt, rows, cols, data) != S24_OK) {
+    const int e = errno;
+    const int rc = err_file(o->o[i].path, "cannot write output: %s", s24_outs_strerror(e));
+    s24_outs_abort(o);
+    return rc;
   }
   return 0;
+}
+
+static int out_commit(s24_outs_t *o) {
+  char msg[512];
+  size_t w = 0;
+  const int rc = s24_outs_commit(o, &w, msg, sizeof msg) != S24_OK ? err_file(o->o[w].path, "%s", msg) : 0;
+  s24_outs_abort(o);  // frees what is left (nothing to remove after a commit)
+  return rc;
+}
+
+// begin + one array + commit
+static int save1(s24_outs_t *o, s24_npy_dtype_t dt, size_t rows, size_t cols, const void *data) {
+  int rc = out_begin(o);
+  if (rc == 0) rc = out_put(o, 0, dt, rows, cols, data);
+  if (rc == 0) rc = out_commit(o);
+  return rc;
 }
 
 static int check_k(const char *file, size_t k, s24_pattern_t p) {
@@ -387,14 +439,20 @@ static int cmd_prune(int argc, char **argv) {
   if (a.npos != 1) return err_usage("prune", "expected one input file");
   if (!(a.given & O_OUT)) return err_usage("prune", "missing -o OUT.npy");
   const char *in = a.pos[0];
+  s24_outs_t outs;
+  const char *names[S24_OUTS_MAX];
+  s24_outs_init(&outs);
+  if ((rc = out_add("prune", &outs, names, "-o", opt_val(&a, O_OUT), 0)) != 0) return rc;
   s24_npy_t arr;
-  if ((rc = load(in, S24_NPY_I8, &arr)) != 0) return rc;
+  if ((rc = load(in, S24_NPY_I8, &arr)) != 0) goto out;
   if ((rc = check_k(in, arr.cols, p)) == 0) {
     s24_status_t st = s24_prune(p, arr.data, arr.rows, arr.cols, arr.data);
     rc = st != S24_OK ? err_file(in, "%s", s24_strerror(st))
-                      : save(opt_val(&a, O_OUT), S24_NPY_I8, arr.rows, arr.cols, arr.data);
+                      : save1(&outs, S24_NPY_I8, arr.rows, arr.cols, arr.data);
   }
   s24_npy_free(&arr);
+out:
+  s24_outs_abort(&outs);
   return rc;
 }
 
@@ -436,14 +494,20 @@ static int cmd_compress(int argc, char **argv) {
   if (a.npos != 1) return err_usage("compress", "expected one input file");
   if (!(a.given & O_VALUES)) return err_usage("compress", "missing --values V.npy");
   if (!(a.given & O_META)) return err_usage("compress", "missing --meta MD.npy");
-  if (same_path(opt_val(&a, O_VALUES), opt_val(&a, O_META))) {
-    return err_usage("compress", "--values and --meta name the same file");
-  }
   const char *in = a.pos[0];
-  s24_npy_t arr;
-  if ((rc = load(in, S24_NPY_I8, &arr)) != 0) return rc;
-  if ((rc = check_k(in, arr.cols, p)) != 0) {
+  const char *vpath = opt_val(&a, O_VALUES), *mpath = opt_val(&a, O_META);
+  s24_outs_t outs;
+  const char *names[S24_OUTS_MAX];
+  s24_outs_init(&outs);
+  if ((rc = out_add("compress", &outs, names, "--values", vpath, 0)) != 0 ||
+      (rc = out_add("compress", &outs, names, "--meta", mpath, 0)) != 0) {
+    s24_outs_abort(&outs);
+    return rc;
+  }
+  s24_npy_t arr = {0};
+  if ((rc = load(in, S24_NPY_I8, &arr)) != 0 || (rc = check_k(in, arr.cols, p)) != 0) {
     s24_npy_free(&arr);
+    s24_outs_abort(&outs);
     return rc;
   }
   const size_t vcols = s24_values_cols(p, arr.cols), mcols = s24_meta_cols(p, arr.cols);
@@ -459,23 +523,15 @@ static int cmd_compress(int argc, char **argv) {
   } else if (st != S24_OK) {
     rc = err_file(in, "%s", s24_strerror(st));
   } else {
-    // Both outputs are staged before either becomes visible.
-    char msg[256];
-    s24_npy_out_t ov = {0}, om = {0};
-    const char *vpath = opt_val(&a, O_VALUES), *mpath = opt_val(&a, O_META);
-    if (s24_npy_stage(&ov, vpath, S24_NPY_I8, arr.rows, vcols, val, msg, sizeof msg) != S24_OK) {
-      rc = err_file(vpath, "%s", msg);
-    } else if (s24_npy_stage(&om, mpath, S24_NPY_U8, arr.rows, mcols, meta, msg, sizeof msg) !=
-               S24_OK) {
-      rc = err_file(mpath, "%s", msg);
-    } else if (s24_npy_commit(&ov, msg, sizeof msg) != S24_OK) {
-      rc = err_file(vpath, "%s", msg);
-    } else if (s24_npy_commit(&om, msg, sizeof msg) != S24_OK) {
-      rc = err_file(mpath, "%s", msg);
+    // Both outputs are staged before either becomes visible; the commit renames the pair
+    // under a lock, so concurrent runs leave one run's pair, never a mix.
+    if ((rc = out_begin(&outs)) == 0 &&
+        (rc = out_put(&outs, 0, S24_NPY_I8, arr.rows, vcols, val)) == 0 &&
+        (rc = out_put(&outs, 1, S24_NPY_U8, arr.rows, mcols, meta)) == 0) {
+      rc = out_commit(&outs);
     }
-    s24_npy_discard(&ov);
-    s24_npy_discard(&om);
   }
+  s24_outs_abort(&outs);
   free(val);
   free(meta);
   s24_npy_free(&arr);
@@ -504,18 +560,67 @@ static int cmd_decompress(int argc, char **argv) {
   if (!(a.given & O_K)) return err_usage("decompress", "missing --k K");
   size_t k;
   if ((rc = get_k("decompress", &a, p, &k)) != 0) return rc;
+  const char *opath = opt_val(&a, O_OUT);
+  s24_outs_t outs;
+  const char *names[S24_OUTS_MAX];
+  s24_outs_init(&outs);
+  if ((rc = out_add("decompress", &outs, names, "-o", opath, 0)) != 0) return rc;
   s24_npy_t v, md;
-  if ((rc = load_compressed(a.pos[0], a.pos[1], k, p, &v, &md)) != 0) return rc;
+  if ((rc = load_compressed(a.pos[0], a.pos[1], k, p, &v, &md)) != 0) {
+    s24_outs_abort(&outs);
+    return rc;
+  }
   int8_t *out = v.rows <= SIZE_MAX / k ? malloc(v.rows * k) : NULL;
   s24_where_t w;
-  s24_status_t st = out != NULL ? s24_decompress(p, v.data, md.data, v.rows, k, out, &w)
-                                : S24_ERR_NOMEM;
-  rc = st != S24_OK ? err_file(a.pos[1], "%s", s24_strerror(st))
-                    : save(opt_val(&a, O_OUT), S24_NPY_I8, v.rows, k, out);
+  if (out == NULL) {  // the output does not fit in memory: nothing wrong with the inputs
+    rc = err_file(opath, "out of memory for a %zu x %zu result", v.rows, k);
+  } else {
+    s24_status_t st = s24_decompress(p, v.data, md.data, v.rows, k, out, &w);
+    rc = st != S24_OK ? err_file(a.pos[1], "%s", s24_strerror(st))
+                      : save1(&outs, S24_NPY_I8, v.rows, k, out);
+  }
+  s24_outs_abort(&outs);
   free(out);
   s24_npy_free(&v);
   s24_npy_free(&md);
   return rc;
+}
+
+// Whether an FST waveform file is complete: from the header block to exactly the end of the
+// file a chain of blocks (type byte, 8-byte big-endian length that counts itself), none left
+// unfinished (FST_BL_SKIP = 255), ending with the geometry and hierarchy blocks that the
+// writer adds when the trace is closed. A write the writer lost (ENOSPC, EFBIG) breaks it.
+static int fst_complete(const char *path, char *why, size_t len) {
+  FILE *f = fopen(path, "rb");
+  if (f == NULL) {
+    snprintf(why, len, "cannot read the waveform back: %s", strerror(errno));
+    return 0;
+  }
+  struct stat st;
+  long long off = 0, size = fstat(fileno(f), &st) == 0 ? (long long)st.st_size : -1;
+  int blocks = 0, geom = 0, hier = 0, ok = size > 0;
+  while (ok && off < size) {
+    unsigned char h[9];
+    ok = fseeko(f, (off_t)off, SEEK_SET) == 0 && fread(h, 1, 9, f) == 9;
+    unsigned long long blen = 0;
+    for (int i = 1; ok && i < 9; i++) blen = blen << 8 | h[i];
+    ok = ok && (blocks > 0 || h[0] == 0) && h[0] <= 8 && blen >= 8 &&
+         blen <= (unsigned long long)(size - off - 1);
+    if (!ok) break;
+    geom |= h[0] == 3;
+    hier |= h[0] == 4 || h[0] == 6 || h[0] == 7;
+    off += 1 + (long long)blen;
+    blocks++;
+  }
+  fclose(f);
+  if (!ok || off != size || !geom || !hier) {
+    snprintf(why, len,
+             "the waveform is incomplete (%lld bytes): it could not be written (disk full or a "
+             "file size limit?)",
+             size);
+    return 0;
+  }
+  return 1;
 }
 
 static int cmd_gemm(int argc, char **argv) {
@@ -542,10 +647,10 @@ static int cmd_gemm(int argc, char **argv) {
   if ((a.given & O_TRACE) && be != S24_BACKEND_RTL) {
     return err_usage("gemm", "--trace needs --backend rtl");
   }
-  if (a.given & O_TRACE) {  // the trace is written as the simulation runs: never over a file in use
+  if (a.given & O_TRACE) {  // the trace replaces its file after the run: never an input
     const char *trace = opt_val(&a, O_TRACE);
-    const char *used[6] = {opt_val(&a, O_OUT)};
-    size_t nused = 1;
+    const char *used[6] = {NULL};
+    size_t nused = 0;
     for (int i = 0; i < a.npos; i++) used[nused++] = a.pos[i];
     if (a.given & O_VALUES) used[nused++] = opt_val(&a, O_VALUES);
     if (a.given & O_META) used[nused++] = opt_val(&a, O_META);
@@ -558,6 +663,16 @@ static int cmd_gemm(int argc, char **argv) {
   }
   size_t k = 0;
   if (compressed && (rc = get_k("gemm", &a, p, &k)) != 0) return rc;
+  // every output location is checked before anything is read or simulated
+  s24_outs_t outs;
+  const char *names[S24_OUTS_MAX];
+  s24_outs_init(&outs);
+  if ((rc = out_add("gemm", &outs, names, "-o", opt_val(&a, O_OUT), 0)) != 0) return rc;
+  if ((a.given & O_TRACE) && (rc = out_add("gemm", &outs, names, "--trace", opt_val(&a, O_TRACE),
+                                           S24_OUT_REGULAR_ONLY)) != 0) {
+    s24_outs_abort(&outs);
+    return rc;
+  }
 
   s24_npy_t va = {0}, md = {0}, bm = {0}, c0 = {0};
   const char *apath = compressed ? opt_val(&a, O_VALUES) : a.pos[0];
@@ -567,14 +682,14 @@ static int cmd_gemm(int argc, char **argv) {
   char *stats_buf = NULL;
   size_t stats_len = 0;
   if (compressed) {
-    if ((rc = load_compressed(apath, opt_val(&a, O_META), k, p, &va, &md)) != 0) return rc;
+    if ((rc = load_compressed(apath, opt_val(&a, O_META), k, p, &va, &md)) != 0) goto done;
   } else {
     // Dense A: check the pattern (naming row and group), then compress it.
     s24_npy_t dense;
-    if ((rc = load(apath, S24_NPY_I8, &dense)) != 0) return rc;
+    if ((rc = load(apath, S24_NPY_I8, &dense)) != 0) goto done;
     if ((rc = check_k(apath, dense.cols, p)) != 0) {
       s24_npy_free(&dense);
-      return rc;
+      goto done;
     }
     k = dense.cols;
     va.rows = md.rows = dense.rows;
@@ -619,11 +734,22 @@ static int cmd_gemm(int argc, char **argv) {
     rc = err_file("gemm", "cannot buffer statistics");
     goto done;
   }
+  // staged before the run: the simulation writes the trace into its temporary
+  if ((rc = out_begin(&outs)) != 0) goto done;
+  if (a.given & O_TRACE) {
+    char line[600];
+    snprintf(line, sizeof line,
+             "sparse24: error: %s: bus error while writing the waveform (disk full or a file "
+             "size limit?); no output written",
+             opt_val(&a, O_TRACE));
+    s24_outs_fault_note(line);
+  }
   s24_gemm_job_t job = {p, va.data, md.data, m, k, bm.data, n, c0.data, c, NULL,
-                        (a.given & O_TRACE) ? opt_val(&a, O_TRACE) : NULL, NULL};
+                        (a.given & O_TRACE) ? s24_outs_handoff(&outs, 1) : NULL, NULL};
   s24_where_t w;
   char msg[256];
   s24_status_t st = s24_backend_gemm(be, &job, stats, &w, msg, sizeof msg);
+  s24_outs_fault_note(NULL);  // the waveform writer is closed
   if (st == S24_ERR_UNSUPPORTED) {
     fprintf(stderr, "sparse24: error: gemm: %s\n", msg);
     rc = EXIT_USAGE;
@@ -632,16 +758,23 @@ static int cmd_gemm(int argc, char **argv) {
   if (st != S24_OK) {
     // an I/O failure of the rtl backend is the trace file's; anything else concerns A
     const int trace_io = st == S24_ERR_IO && job.trace_path != NULL;
-    rc = err_file(trace_io ? job.trace_path : apath, "%s", msg);
+    rc = err_file(trace_io ? opt_val(&a, O_TRACE) : apath, "%s", msg);
     goto done;
   }
-  if ((rc = save(opt_val(&a, O_OUT), S24_NPY_I32, m, n, c)) != 0) goto done;
+  // the waveform writer reports no I/O error (full disk, size limit): check the file it left
+  if (job.trace_path != NULL && !fst_complete(job.trace_path, msg, sizeof msg)) {
+    rc = err_file(opt_val(&a, O_TRACE), "%s", msg);
+    goto done;
+  }
+  if ((rc = out_put(&outs, 0, S24_NPY_I32, m, n, c)) != 0) goto done;
+  if ((rc = out_commit(&outs)) != 0) goto done;
   if (stats != NULL) {
     fclose(stats);
     stats = NULL;
     fwrite(stats_buf, 1, stats_len, stdout);
   }
 done:
+  s24_outs_abort(&outs);
   if (stats != NULL) fclose(stats);
   free(stats_buf);
   free(c);
@@ -671,8 +804,8 @@ static int cmd_demo(int argc, char **argv) {
 // `sparse24 bench` is the performance benchmark of tools/bench.c; `--model-speed` (implied by
 // any of --backend, --shape, --pattern, --reps) times one GEMM of a backend instead.
 static int cmd_bench(int argc, char **argv) {
-  static const char *const kSpeedOpts[] = {"--model-speed", "--backend", "--shape", "--pattern",
-                                           "--reps"};
+  // --backend and --model-only belong to both modes (--model-only = --backend model)
+  static const char *const kSpeedOpts[] = {"--model-speed", "--shape", "--pattern", "--reps"};
   int speed = 0;
   for (int i = 2; i < argc; i++) {
     for (size_t o = 0; o < sizeof kSpeedOpts / sizeof kSpeedOpts[0]; o++) {
@@ -683,10 +816,14 @@ static int cmd_bench(int argc, char **argv) {
     }
   }
   if (!speed) return s24_perf_bench_main(argc, argv);
-  char *rest[64];  // argv without --model-speed
-  int n = 0;
+  char *rest[64];  // argv without --model-speed, --model-only
+  int n = 0, model_only = 0;
   for (int i = 0; i < argc; i++) {
     if (strcmp(argv[i], "--model-speed") == 0) continue;
+    if (strcmp(argv[i], "--model-only") == 0) {
+      model_only = 1;
+      continue;
+    }
     if (n == 63) return err_usage("bench", "too many arguments");
     rest[n++] = argv[i];
   }
@@ -701,6 +838,10 @@ static int cmd_bench(int argc, char **argv) {
   s24_backend_t be;
   if ((rc = get_pattern("bench", &a, &p)) != 0) return rc;
   if ((rc = get_backend("bench", &a, &be)) != 0) return rc;
+  if (model_only && be != S24_BACKEND_MODEL) {
+    return err_usage("bench", "--model-only and --backend %s contradict each other",
+                     s24_backend_name(be));
+  }
   size_t dims[3] = {1024, 4096, 1024};
   if (a.given & O_SHAPE) {
     char buf[96];
@@ -735,7 +876,36 @@ static int cmd_bench(int argc, char **argv) {
   return 0;
 }
 
-int main(int argc, char **argv) {
+// A closed standard descriptor would be reused by the first file the command opens (an output
+// temporary would receive the statistics): fill it with /dev/null, read-only for stdout and
+// stderr, so that writing to a closed stdout still fails (EBADF) and is reported at exit.
+static void guard_std_fds(void) {
+  for (int fd = 0; fd <= 2; fd++) {
+    if (fcntl(fd, F_GETFD) != -1 || errno != EBADF) continue;
+    const int nfd = open("/dev/null", O_RDONLY);
+    if (nfd >= 0 && nfd != fd) {
+      dup2(nfd, fd);
+      close(nfd);
+    }
+  }
+}
+
+// Everything the command printed must have reached stdout (a full disk, a closed descriptor):
+// otherwise exit 1 with one error line, unless an error was already reported.
+static int check_stdout(int rc) {
+  int e = 0;
+  if (fflush(stdout) != 0) e = errno;
+  if (e == 0 && ferror(stdout)) e = EIO;
+  if (fclose(stdout) != 0 && e == 0) e = errno;
+  if (e == 0) return rc;
+  if (rc == 0) {
+    fprintf(stderr, "sparse24: error: stdout: %s\n", strerror(e));
+    return EXIT_DATA;
+  }
+  return rc;
+}
+
+static int run(int argc, char **argv) {
   if (argc < 2) {
     fprintf(stderr, "sparse24: error: no command given (see sparse24 --help)\n");
     return EXIT_USAGE;
@@ -749,8 +919,15 @@ int main(int argc, char **argv) {
   if (strcmp(cmd, "compress") == 0) return cmd_compress(argc, argv);
   if (strcmp(cmd, "decompress") == 0) return cmd_decompress(argc, argv);
   if (strcmp(cmd, "gemm") == 0) return cmd_gemm(argc, argv);
+  if (strcmp(cmd, "linear") == 0) return s24_cmd_linear(argc, argv);
   if (strcmp(cmd, "demo") == 0) return cmd_demo(argc, argv);
   if (strcmp(cmd, "bench") == 0) return cmd_bench(argc, argv);
   fprintf(stderr, "sparse24: error: unknown command '%s' (see sparse24 --help)\n", cmd);
   return EXIT_USAGE;
+}
+
+int main(int argc, char **argv) {
+  guard_std_fds();
+  s24_outs_signals();
+  return check_stdout(run(argc, argv));
 }

@@ -94,8 +94,9 @@ static int parse_word(cursor_t *c, const char *word) {
   return 1;
 }
 
-s24_status_t s24_npy_parse_header(const char *text, size_t len, s24_npy_t *out, char *err,
-                                  size_t errlen) {
+// want_rank 2: a matrix; 1: a vector, returned as 1 x n
+static s24_status_t parse_header(const char *text, size_t len, size_t want_rank, s24_npy_t *out,
+                                 char *err, size_t errlen) {
   if (text == NULL || out == NULL) return fail(S24_ERR_ARG, err, errlen, "bad argument");
   cursor_t c = {text, len, 0};
   char descr[16] = "";
@@ -162,6 +163,11 @@ s24_status_t s24_npy_parse_header(const char *text, size_t len, s24_npy_t *out, 
         if (peek(&c) < '0' || peek(&c) > '9') {
           return fail(S24_ERR_FORMAT, err, errlen, "header: 'shape' has a non-integer entry");
         }
+        if (peek(&c) == '0' && c.pos + 1 < c.len && c.s[c.pos + 1] >= '0' &&
+            c.s[c.pos + 1] <= '9') {  // Python 3 has no such literal: (01, 0004) is a typo
+          return fail(S24_ERR_FORMAT, err, errlen,
+                      "header: 'shape' has an integer with a leading zero");
+        }
         size_t v = 0;
         while (peek(&c) >= '0' && peek(&c) <= '9') {
           size_t d = (size_t)(peek(&c) - '0');
@@ -203,9 +209,13 @@ s24_status_t s24_npy_parse_header(const char *text, size_t len, s24_npy_t *out, 
   if (!have_shape) return fail(S24_ERR_FORMAT, err, errlen, "header: missing 'shape'");
 
   s24_npy_dtype_t dt;
-  if (strcmp(descr, "|i1") == 0 || strcmp(descr, "<i1") == 0) {
+  // a one-byte type has no byte order: '|i1', 'i1', '<i1', '>i1', '=i1' are one dtype
+  const char *one = (descr[0] == '|' || descr[0] == '<' || descr[0] == '>' || descr[0] == '=')
+                        ? descr + 1
+                        : descr;
+  if (strcmp(one, "i1") == 0) {
     dt = S24_NPY_I8;
-  } else if (strcmp(descr, "|u1") == 0 || strcmp(descr, "<u1") == 0) {
+  } else if (strcmp(one, "u1") == 0) {
     dt = S24_NPY_U8;
   } else if (strcmp(descr, "<i4") == 0) {
     dt = S24_NPY_I32;
@@ -216,8 +226,13 @@ s24_status_t s24_npy_parse_header(const char *text, size_t len, s24_npy_t *out, 
   if (fortran) {
     return fail(S24_ERR_FORMAT, err, errlen, "Fortran-order array is not supported (C order only)");
   }
-  if (rank != 2) {
-    return fail(S24_ERR_FORMAT, err, errlen, "rank-%zu array, a 2-D matrix is required", rank);
+  if (rank != want_rank) {
+    return fail(S24_ERR_FORMAT, err, errlen, "rank-%zu array, a %s is required", rank,
+                want_rank == 2 ? "2-D matrix" : "1-D vector");
+  }
+  if (rank == 1) {
+    dims[1] = dims[0];
+    dims[0] = 1;
   }
   if (dims_overflow) return fail(S24_ERR_FORMAT, err, errlen, "shape is too large");
   if (dims[0] == 0 || dims[1] == 0) {
@@ -231,6 +246,11 @@ s24_status_t s24_npy_parse_header(const char *text, size_t len, s24_npy_t *out, 
   out->rows = dims[0];
   out->cols = dims[1];
   return S24_OK;
+}
+
+s24_status_t s24_npy_parse_header(const char *text, size_t len, s24_npy_t *out, char *err,
+                                  size_t errlen) {
+  return parse_header(text, len, 2, out, err, errlen);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -248,7 +268,8 @@ void s24_npy_free(s24_npy_t *a) {
   a->data = NULL;
 }
 
-static s24_status_t read_body(FILE *f, s24_npy_t *out, char *err, size_t errlen) {
+static s24_status_t read_body(FILE *f, size_t want_rank, s24_npy_t *out, char *err,
+                              size_t errlen) {
   unsigned char pre[12];
   size_t got = fread(pre, 1, 8, f);
   if (got >= NPY_MAGIC_LEN && memcmp(pre, NPY_MAGIC, NPY_MAGIC_LEN) != 0) {
@@ -287,7 +308,7 @@ static s24_status_t read_body(FILE *f, s24_npy_t *out, char *err, size_t errlen)
   }
   hdr[hlen] = '\0';
   s24_npy_t a = {0};
-  s24_status_t st = s24_npy_parse_header(hdr, hlen, &a, err, errlen);
+  s24_status_t st = parse_header(hdr, hlen, want_rank, &a, err, errlen);
   free(hdr);
   if (st != S24_OK) return st;
 
@@ -303,15 +324,32 @@ static s24_status_t read_body(FILE *f, s24_npy_t *out, char *err, size_t errlen)
                   a.cols, need, have);
     }
     if ((unsigned long long)have > (unsigned long long)need) {
-      return fail(S24_ERR_FORMAT, err, errlen, "%llu bytes of extra data after the array",
-                  (unsigned long long)have - (unsigned long long)need);
+      const unsigned long long extra = (unsigned long long)have - (unsigned long long)need;
+      return fail(S24_ERR_FORMAT, err, errlen, "%llu byte%s of extra data after the array",
+                  extra, extra == 1 ? "" : "s");
     }
   }
-  a.data = malloc(need);
+  // A regular file was checked above: allocate it at once. A pipe may declare any shape and
+  // end early: grow the buffer as the data arrives, so a short stream is reported as
+  // truncated, not as a failed allocation of what it only claimed.
+  const int sized = fstat(fileno(f), &sb) == 0 && S_ISREG(sb.st_mode);
+  size_t cap = sized || need < ((size_t)1 << 20) ? need : (size_t)1 << 20, dgot = 0;
+  a.data = malloc(cap);
   if (a.data == NULL) {
     return fail(S24_ERR_NOMEM, err, errlen, "out of memory for %zu bytes", need);
   }
-  size_t dgot = fread(a.data, 1, need, f);
+  for (;;) {
+    dgot += fread((unsigned char *)a.data + dgot, 1, cap - dgot, f);
+    if (dgot < cap || cap == need) break;
+    const size_t grow = cap > need - cap ? need : 2 * cap;
+    void *p = realloc(a.data, grow);
+    if (p == NULL) {
+      free(a.data);
+      return fail(S24_ERR_NOMEM, err, errlen, "out of memory for %zu bytes", need);
+    }
+    a.data = p;
+    cap = grow;
+  }
   if (dgot != need) {
     free(a.data);
     if (ferror(f)) return fail(S24_ERR_IO, err, errlen, "read error: %s", strerror(errno));
@@ -335,7 +373,8 @@ static s24_status_t read_body(FILE *f, s24_npy_t *out, char *err, size_t errlen)
   return S24_OK;
 }
 
-s24_status_t s24_npy_read(const char *path, s24_npy_t *out, char *err, size_t errlen) {
+static s24_status_t read_file(const char *path, size_t want_rank, s24_npy_t *out, char *err,
+                              size_t errlen) {
   if (path == NULL || out == NULL) return fail(S24_ERR_ARG, err, errlen, "bad argument");
   struct stat sb;
   if (stat(path, &sb) == 0 && S_ISDIR(sb.st_mode)) {
@@ -343,9 +382,17 @@ s24_status_t s24_npy_read(const char *path, s24_npy_t *out, char *err, size_t er
   }
   FILE *f = fopen(path, "rb");
   if (f == NULL) return fail(S24_ERR_IO, err, errlen, "cannot open: %s", strerror(errno));
-  s24_status_t st = read_body(f, out, err, errlen);
+  s24_status_t st = read_body(f, want_rank, out, err, errlen);
   fclose(f);
   return st;
+}
+
+s24_status_t s24_npy_read(const char *path, s24_npy_t *out, char *err, size_t errlen) {
+  return read_file(path, 2, out, err, errlen);
+}
+
+s24_status_t s24_npy_read_vector(const char *path, s24_npy_t *out, char *err, size_t errlen) {
+  return read_file(path, 1, out, err, errlen);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -367,6 +414,48 @@ void s24_npy_discard(s24_npy_out_t *o) {
   o->path = NULL;
 }
 
+s24_status_t s24_npy_fwrite(FILE *f, s24_npy_dtype_t dtype, size_t rows, size_t cols,
+                            const void *data) {
+  if (f == NULL || data == NULL || descr_of(dtype) == NULL || rows == 0 || cols == 0) {
+    errno = EINVAL;
+    return S24_ERR_ARG;
+  }
+  const size_t es = s24_npy_elem_size(dtype);
+  if (rows > SIZE_MAX / cols || rows * cols > SIZE_MAX / es) {
+    errno = EOVERFLOW;
+    return S24_ERR_ARG;
+  }
+  // Header: the dict, padded with spaces and a final newline to a multiple of 64 bytes.
+  char dict[160];
+  int dl = snprintf(dict, sizeof dict, "{'descr': '%s', 'fortran_order': False, 'shape': (%zu, %zu), }",
+                    descr_of(dtype), rows, cols);
+  if (dl < 0 || (size_t)dl >= sizeof dict) {
+    errno = EOVERFLOW;
+    return S24_ERR_ARG;
+  }
+  size_t hlen = (size_t)dl + 1;  // + '\n'
+  size_t total = 10 + hlen;
+  size_t padded = (total + 63) / 64 * 64;
+  hlen += padded - total;
+  unsigned char pre[10] = {0x93, 'N', 'U', 'M', 'P', 'Y', 1, 0,
+                           (unsigned char)(hlen & 0xFF), (unsigned char)(hlen >> 8)};
+  int ok = fwrite(pre, 1, sizeof pre, f) == sizeof pre;
+  ok = ok && fwrite(dict, 1, (size_t)dl, f) == (size_t)dl;
+  for (size_t i = (size_t)dl; ok && i + 1 < hlen; i++) ok = fputc(' ', f) != EOF;
+  ok = ok && fputc('\n', f) != EOF;
+  if (dtype == S24_NPY_I32) {
+    const uint32_t *v = data;
+    for (size_t i = 0; ok && i < rows * cols; i++) {
+      unsigned char le[4] = {(unsigned char)(v[i] & 0xFF), (unsigned char)((v[i] >> 8) & 0xFF),
+                             (unsigned char)((v[i] >> 16) & 0xFF), (unsigned char)(v[i] >> 24)};
+      ok = fwrite(le, 1, 4, f) == 4;
+    }
+  } else {
+    ok = ok && fwrite(data, 1, rows * cols, f) == rows * cols;
+  }
+  return ok ? S24_OK : S24_ERR_IO;
+}
+
 s24_status_t s24_npy_stage(s24_npy_out_t *o, const char *path, s24_npy_dtype_t dtype,
                            size_t rows, size_t cols, const void *data, char *err,
                            size_t errlen) {
@@ -381,26 +470,14 @@ s24_status_t s24_npy_stage(s24_npy_out_t *o, const char *path, s24_npy_dtype_t d
   o->tmp_path = NULL;
   o->path = NULL;
 
-  // Header: the dict, padded with spaces and a final newline to a multiple of 64 bytes.
-  char dict[160];
-  int dl = snprintf(dict, sizeof dict, "{'descr': '%s', 'fortran_order': False, 'shape': (%zu, %zu), }",
-                    descr_of(dtype), rows, cols);
-  if (dl < 0 || (size_t)dl >= sizeof dict) return fail(S24_ERR_ARG, err, errlen, "shape too long");
-  size_t hlen = (size_t)dl + 1;  // + '\n'
-  size_t total = 10 + hlen;
-  size_t padded = (total + 63) / 64 * 64;
-  hlen += padded - total;
-  unsigned char pre[10] = {0x93, 'N', 'U', 'M', 'P', 'Y', 1, 0,
-                           (unsigned char)(hlen & 0xFF), (unsigned char)(hlen >> 8)};
-
-  // Temporary file in the same directory: <dir>/.<base>.tmp.XXXXXX
+  // Temporary file in the same directory, with a short name (a target name of up to NAME_MAX
+  // bytes still works): <dir>/.sparse24.tmp.XXXXXX
   const char *slash = strrchr(path, '/');
   size_t dirlen = slash != NULL ? (size_t)(slash - path) + 1 : 0;
-  const char *base = path + dirlen;
-  size_t tl = dirlen + 1 + strlen(base) + 12 + 1;
+  size_t tl = dirlen + sizeof ".sparse24.tmp.XXXXXX";
   char *tmp = malloc(tl);
   if (tmp == NULL) return fail(S24_ERR_NOMEM, err, errlen, "out of memory");
-  snprintf(tmp, tl, "%.*s.%s.tmp.XXXXXX", (int)dirlen, path, base);
+  snprintf(tmp, tl, "%.*s.sparse24.tmp.XXXXXX", (int)dirlen, path);
   int fd = mkstemp(tmp);
   if (fd < 0) {
     int e = errno;
@@ -418,20 +495,7 @@ s24_status_t s24_npy_stage(s24_npy_out_t *o, const char *path, s24_npy_dtype_t d
     free(tmp);
     return fail(S24_ERR_IO, err, errlen, "cannot write output: %s", strerror(e));
   }
-  int ok = fwrite(pre, 1, sizeof pre, f) == sizeof pre;
-  ok = ok && fwrite(dict, 1, (size_t)dl, f) == (size_t)dl;
-  for (size_t i = (size_t)dl; ok && i + 1 < hlen; i++) ok = fputc(' ', f) != EOF;
-  ok = ok && fputc('\n', f) != EOF;
-  if (dtype == S24_NPY_I32) {
-    const uint32_t *v = data;
-    for (size_t i = 0; ok && i < rows * cols; i++) {
-      unsigned char le[4] = {(unsigned char)(v[i] & 0xFF), (unsigned char)((v[i] >> 8) & 0xFF),
-                             (unsigned char)((v[i] >> 16) & 0xFF), (unsigned char)(v[i] >> 24)};
-      ok = fwrite(le, 1, 4, f) == 4;
-    }
-  } else {
-    ok = ok && fwrite(data, 1, rows * cols, f) == rows * cols;
-  }
+  int ok = s24_npy_fwrite(f, dtype, rows, cols, data) == S24_OK;
   int e = errno;
   if (fclose(f) != 0 && ok) {
     ok = 0;

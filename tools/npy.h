@@ -8,6 +8,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "s24_model.h"
 
@@ -16,8 +17,8 @@ extern "C" {
 #endif
 
 typedef enum {
-  S24_NPY_I8 = 0,   /**< '|i1' (also read as '<i1') */
-  S24_NPY_U8 = 1,   /**< '|u1' (also read as '<u1') */
+  S24_NPY_I8 = 0,   /**< '|i1' (also read as 'i1', '<i1', '>i1', '=i1') */
+  S24_NPY_U8 = 1,   /**< '|u1' (also read as 'u1', '<u1', '>u1', '=u1') */
   S24_NPY_I32 = 2,  /**< '<i4' */
 } s24_npy_dtype_t;
 
@@ -42,8 +43,16 @@ S24_WARN_UNUSED s24_status_t s24_npy_parse_header(const char *text, size_t len, 
 /** Reads a whole file. On success *out owns its data (release with s24_npy_free). */
 S24_WARN_UNUSED s24_status_t s24_npy_read(const char *path, s24_npy_t *out, char *err,
                                           size_t errlen);
+/** Reads a whole rank-1 file (shape (n,)) as a 1 x n array (a rank-2 file is an error). */
+S24_WARN_UNUSED s24_status_t s24_npy_read_vector(const char *path, s24_npy_t *out, char *err,
+                                                 size_t errlen);
 /** Frees the data of an array read by s24_npy_read; safe on a zeroed struct. */
 void s24_npy_free(s24_npy_t *a);
+
+/** Writes the whole .npy file (header and data) to a stream. S24_ERR_IO with errno set if a
+ *  write failed (the command's outputs go through tools/outfile.h, which owns the stream). */
+S24_WARN_UNUSED s24_status_t s24_npy_fwrite(FILE *f, s24_npy_dtype_t dtype, size_t rows,
+                                            size_t cols, const void *data);
 
 /** An output staged in a temporary file, not yet visible under its final name. */
 typedef struct {

@@ -1,7 +1,7 @@
 # tools: the `sparse24` command (SPEC §5) and its .npy I/O, linked with the model library.
 # The GEMM backends are dispatched in tools/backend.c only; an RTL backend links in there.
 
-TOOLS_SRCS := tools/main.c tools/npy.c tools/backend.c tools/demo.c tools/bench.c
+TOOLS_SRCS := tools/main.c tools/npy.c tools/outfile.c tools/backend.c tools/demo.c tools/bench.c tools/linear.c
 TOOLS_OBJS := $(TOOLS_SRCS:tools/%.c=$(BUILD)/tools/%.o)
 TOOLS_INC  := -Itools $(MODEL_INC) -Idriver
 

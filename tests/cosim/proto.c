@@ -304,6 +304,35 @@ static void timeout_then_recovery(s24_dev_t *dev, uint64_t seed) {
   dev->timeout_ns = S24_DEFAULT_TIMEOUT_NS;
 }
 
+// Issue 14 item 9: with the default timeout (1 s of hardware time = 10^8 cycles) a core that
+// never delivers its results is given up on after what its job can take by the cycle model
+// (s24_dev_wait_limit_ns, about 1 ms here), not after 10^8 simulated cycles (minutes).
+static void stuck_core_bounded_by_the_job(s24_dev_t *dev, uint64_t seed) {
+  const s24_pattern_t p = {2, 4};
+  enum { M = 8, K = 16, N = 8 };
+  int8_t a[M * K], b[K * N], vals[M * K / 2];
+  uint8_t meta[M * 2];
+  int32_t got[M * N];
+  uint64_t x = seed | 1;
+  for (int i = 0; i < M * K; i++) a[i] = (int8_t)((x = x * 6364136223846793005ull + 1) >> 56);
+  for (int i = 0; i < K * N; i++) b[i] = (int8_t)((x = x * 6364136223846793005ull + 1) >> 56);
+  s24_where_t where;
+  CHECK(s24_prune(p, a, M, K, a) == S24_OK, "prune");
+  CHECK(s24_compress(p, a, M, K, vals, meta, &where) == S24_OK, "compress");
+  CHECK(dev->timeout_ns == S24_DEFAULT_TIMEOUT_NS, "default timeout");
+  CHECK(s24_cosim_set_backpressure(g_sim, 100) == S24_OK, "backpressure");
+  const uint64_t c0 = s24_cosim_cycles(g_sim);
+  s24_status_t st = s24_gemm_compressed(dev, p, vals, meta, M, K, b, N, NULL, got, &where);
+  const uint64_t spent = s24_cosim_cycles(g_sim) - c0;
+  CHECK(st == S24_ERR_TIMEOUT, "results never accepted: %s, want timeout", s24_strerror(st));
+  const uint64_t bound = s24_dev_wait_limit_ns(dev) / S24_COSIM_NS_PER_CYCLE;
+  CHECK(bound < S24_DEFAULT_TIMEOUT_NS / S24_COSIM_NS_PER_CYCLE / 100,
+        "job bound %" PRIu64 " cycles", bound);
+  CHECK(spent <= bound + 1000, "gave up after %" PRIu64 " cycles, job bound %" PRIu64, spent,
+        bound);
+  CHECK(s24_cosim_set_backpressure(g_sim, 0) == S24_OK, "backpressure off");
+}
+
 int main(int argc, char **argv) {
   uint64_t seed = (uint64_t)time(NULL);
   const char *trace = NULL;
@@ -325,6 +354,7 @@ int main(int argc, char **argv) {
   invalid_metadata_flagged_and_zeroed();
   done_irq_counters();
   timeout_then_recovery(&dev, seed);
+  stuck_core_bounded_by_the_job(&dev, seed);
   s24_cosim_close(g_sim);
   printf("%d passed, %d failed\n", g_pass, g_fail);
   return g_fail != 0;

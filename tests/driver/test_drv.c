@@ -40,6 +40,7 @@ typedef struct {
   int r_advance;              // each stream_read hands out the next n beats of r_beats
   uint64_t now;
   uint64_t now_step;
+  uint64_t sr_timeout;        // timeout of the last stream_read
 } mock_t;
 
 static mock_t g;
@@ -91,6 +92,7 @@ static s24_status_t m_stream_read(void *ctx, s24_port_t port, uint32_t *beats, s
   assert_ptr_equal(ctx, &g);
   assert_int_equal(port, S24_PORT_R);
   assert_true(timeout_ns > 0);
+  g.sr_timeout = timeout_ns;
   logev(EV_SR, (uint32_t)port, (uint32_t)n);
   if (g.sr_status != S24_OK) return g.sr_status;
   memcpy(beats, g.r_beats, n * words * sizeof(uint32_t));
@@ -405,6 +407,43 @@ static void result_timeout_and_status_timeout(void **state) {
   for (size_t i = 0; i < g.nlog; i++) polls += g.log[i].op == EV_RD && g.log[i].addr == S24_REG_STATUS;
   assert_true(polls >= 10 && polls <= 200);  // bounded by the timeout, not endless
   assert_int_equal(g.log[g.nlog - 1].op, EV_RESET);
+}
+
+// Issue 14 item 9: with the default timeout (1 s of hardware time, 10^8 cycles), a stuck core
+// is given up on after what its job can take by the cycle model, not after the whole timeout.
+static void stuck_core_wait_is_bounded_by_the_job(void **state) {
+  (void)state;
+  s24_dev_t dev;
+  open_dev(&dev);
+  assert_int_equal(dev.timeout_ns, S24_DEFAULT_TIMEOUT_NS);
+  uint32_t rbeats[4] = {0};
+  uint8_t rlast[2] = {0, 1};
+  g.r_beats = rbeats;
+  g.r_last = rlast;
+  g.regs[S24_REG_STATUS / 4] = S24_STATUS_BUSY_MASK;  // never done
+  g.now_step = 20000;                                  // 20 us of hardware time per poll
+  int32_t c[4];
+  const uint64_t t0 = g.now;
+  assert_int_equal(s24_gemm_dense(&dev, kA, 2, 4, kB, 2, NULL, c), S24_ERR_TIMEOUT);
+  // the job: one row tile of one beat (2x4 A, one group), one column tile
+  s24_cycles_t cyc;
+  assert_int_equal(s24_core_cycles(2, 2, 1, 1, &cyc), S24_OK);
+  const uint64_t bound = S24_WAIT_MARGIN * cyc.busy_cycles * S24_DEFAULT_CYCLE_NS +
+                         S24_WAIT_SLACK_NS;
+  assert_int_equal(s24_dev_wait_limit_ns(&dev), bound);
+  assert_true(g.sr_timeout <= bound);            // the result wait too
+  assert_true(g.now - t0 <= bound + 4 * g.now_step * 8);  // polls + the few other seam calls
+  assert_true(g.now - t0 < S24_DEFAULT_TIMEOUT_NS / 100);
+  // a raw job through s24_dev_start/s24_dev_wait is bounded the same way
+  g.nlog = 0;
+  assert_int_equal(s24_dev_start(&dev, 1000, 3), S24_OK);
+  assert_int_equal(s24_core_cycles(2, 2, 1000, 3, &cyc), S24_OK);
+  assert_int_equal(s24_dev_wait_limit_ns(&dev),
+                   S24_WAIT_MARGIN * cyc.busy_cycles * S24_DEFAULT_CYCLE_NS + S24_WAIT_SLACK_NS);
+  assert_int_equal(s24_dev_wait(&dev), S24_ERR_TIMEOUT);
+  // the caller's smaller timeout still wins
+  dev.timeout_ns = 1000;
+  assert_int_equal(s24_dev_wait_limit_ns(&dev), 1000);
 }
 
 static void misplaced_result_tlast_is_hw_error(void **state) {
@@ -798,6 +837,7 @@ int main(void) {
       cmocka_unit_test(start_rejected_reports_err_bits_and_resets),
       cmocka_unit_test(error_bit_at_done_is_hw_error),
       cmocka_unit_test(result_timeout_and_status_timeout),
+      cmocka_unit_test(stuck_core_wait_is_bounded_by_the_job),
       cmocka_unit_test(misplaced_result_tlast_is_hw_error),
       cmocka_unit_test(clear_errors_and_reset_sequences),
       cmocka_unit_test(inflight_window_is_respected),

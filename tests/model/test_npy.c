@@ -142,6 +142,9 @@ static void header_variants(void **state) {
       "{ 'fortran_order' :False ,'shape':(3,4,),'descr':'|i1' }",
       "{\"descr\": \"|i1\", \"fortran_order\": False, \"shape\": (3, 4)}",
       "{'descr': '<i1', 'fortran_order': False, 'shape': (3, 4)}   \n",
+      "{'descr': 'i1', 'fortran_order': False, 'shape': (3, 4)}",   // one byte: no byte order
+      "{'descr': '=i1', 'fortran_order': False, 'shape': (3, 4)}",
+      "{'descr': '>i1', 'fortran_order': False, 'shape': (3, 4)}",
   };
   for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++) {
     s24_npy_t a = {0};
@@ -165,6 +168,9 @@ static void header_variants(void **state) {
       {"{'descr': '|i1', 'fortran_order': False, 'shape': ()}", "rank-0"},
       {"{'descr': '|i1', 'fortran_order': False, 'shape': (5)}", "not a tuple"},
       {"{'descr': '|i1', 'fortran_order': False, 'shape': (0, 4)}", "empty"},
+      {"{'descr': '|i1', 'fortran_order': False, 'shape': (01, 4)}", "leading zero"},
+      {"{'descr': '|i1', 'fortran_order': False, 'shape': (3, 0004)}", "leading zero"},
+      {"{'descr': '>i2', 'fortran_order': False, 'shape': (3, 4)}", "dtype '>i2'"},
       {"{'descr': '|i1', 'fortran_order': False, 'shape': (99999999999999999999999, 2)}",
        "too large"},
       {"{'descr': '<i4', 'fortran_order': False, 'shape': (4611686018427387904, 2)}",
@@ -216,7 +222,7 @@ static void malformed_files(void **state) {
   write_npy_raw("nodata.npy", 1, kDict, 0);
   expect_read_error("nodata.npy", S24_ERR_FORMAT, "truncated data");
   write_npy_raw("extra.npy", 1, kDict, 13);
-  expect_read_error("extra.npy", S24_ERR_FORMAT, "1 bytes of extra data");
+  expect_read_error("extra.npy", S24_ERR_FORMAT, "1 byte of extra data");
   write_npy_raw("fortran.npy", 1,
                 "{'descr': '|i1', 'fortran_order': True, 'shape': (3, 4), }", 12);
   expect_read_error("fortran.npy", S24_ERR_FORMAT, "Fortran");

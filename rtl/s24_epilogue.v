@@ -1,0 +1,474 @@
+// s24_epilogue: fused int8 layer on the result stream (SPEC §7): bias, rounding multiply, shift, ZO, clamp, int8 packing.
+`default_nettype none
+
+// Between s24_core's result stream and m_axis_r. Without cfg_en_i (latched at start_i) it is a
+// wire: int32 rows pass unchanged. With it, every int32 lane `acc` of tile row r becomes
+//
+//   sum = acc + bias[p]                           (int32 wraparound; bias already holds -ZI*sum W)
+//   r64 = (sum * mult[p] + 2^(t[p]-1)) >>> t[p]   (64-bit product, t = 31 - SHIFT in 1..62)
+//   y   = clamp(r64 + ZO, relu ? max(-128, ZO) : -128, 127)
+//
+// where p = (tile / cfg_col_tiles_i) * NumRows + r is the parameter row of the RAM written
+// through pw_*: tiles run row tile outer, column tile inner, so the parameter rows advance by
+// NumRows every cfg_col_tiles_i tiles. Four tile rows share one output beat (int8 lane c of row r
+// at bits [((r % 4) * NumCols + c) * 8 +: 8]); a tile is ceil(NumRows / 4) beats, TLAST on its
+// last.
+//
+// Lanes lanes are requantized per cycle (the multiplier is time-shared over NumCols / Lanes
+// cycles per row). A row buffer of NumRows entries takes a whole tile's drain, so the array is
+// never held up as long as a tile period is at least NumRows * NumCols / Lanes cycles. The
+// 32 x 31 multiply is four 17 x 17 signed partial products (one DSP each on ECP5/Xilinx) with
+// registered operands and outputs; the partial sums and the rounding constant meet in a
+// carry-save layer and one 64-bit adder; the shift is two registered 8:1 stages. Issue is
+// credit-based: an element is issued only when the output FIFO has room for every beat in
+// flight, so the pipeline itself never stalls (no enable on the DSP registers).
+module s24_epilogue #(
+  parameter integer NumRows = 8,    // tile rows (output channels per row tile)
+  parameter integer NumCols = 8,    // int32 lanes per result row
+  parameter integer Lanes   = 1,    // lanes requantized per cycle; divides NumCols
+  parameter integer Depth   = 512   // parameter RAM rows, >= NumRows
+) (
+  input  wire                  clk_i,
+  input  wire                  rst_ni,
+  input  wire                  clear_i,          // soft reset: drops everything in flight
+  input  wire                  start_i,          // a job starts: latch the configuration
+  input  wire                  cfg_en_i,         // fused mode for the job
+  input  wire                  cfg_relu_i,
+  input  wire [7:0]            cfg_zo_i,         // int8
+  input  wire [31:0]           cfg_col_tiles_i,  // tiles per row tile (>= 1 with cfg_en_i)
+  // parameter RAM write port (registers EPI_*; written while idle)
+  input  wire                  pw_en_i,
+  input  wire [AddrWidth-1:0]  pw_addr_i,
+  input  wire [31:0]           pw_bias_i,
+  input  wire [30:0]           pw_mult_i,
+  input  wire [5:0]            pw_shift_i,       // SHIFT, two's complement
+  // int32 rows from the core
+  input  wire                  s_valid_i,
+  output wire                  s_ready_o,
+  input  wire [RBits-1:0]      s_data_i,
+  input  wire                  s_last_i,
+  // result stream
+  output wire                  m_valid_o,
+  input  wire                  m_ready_i,
+  output wire [RBits-1:0]      m_data_o,
+  output wire                  m_last_o,
+  output wire                  busy_o            // fused data still in the block
+);
+  localparam integer RBits = NumCols * 32;
+  localparam integer AddrWidth = (Depth > 1) ? $clog2(Depth) : 1;
+  localparam integer Phases = NumCols / Lanes;     // cycles per row
+  localparam integer PhWidth = (Phases > 1) ? $clog2(Phases) : 1;
+  localparam integer RowWidth = (NumRows > 1) ? $clog2(NumRows) : 1;
+  localparam integer InAw = (NumRows > 1) ? $clog2(NumRows) : 1;  // row buffer >= NumRows
+  localparam integer OutAw = 2;                    // output FIFO: 4 beats
+  localparam integer LaneBits = Lanes * 32;
+  localparam integer Stages = 12;                  // issue to packer
+
+  initial begin
+    if (Lanes < 1 || NumCols % Lanes != 0) begin
+      $display("s24_epilogue: illegal parameters: Lanes must divide NumCols");
+      $finish;
+    end
+    if (Depth < NumRows || Depth > 65535) begin
+      $display("s24_epilogue: illegal parameters: Depth must be NumRows .. 65535");
+      $finish;
+    end
+  end
+
+  // ---------------------------------------------------------------- job configuration
+  reg        en_q, en_d;
+  reg        relu_q, relu_d;
+  reg [7:0]  zo_q, zo_d;
+  reg [31:0] col_last_q, col_last_d;   // column tiles per row tile, minus 1
+
+  // ---------------------------------------------------------------- parameter RAM
+  // {t, mult, bias}: t = 31 - SHIFT (6 bits), stored so that no subtraction sits in the pipeline
+  reg [68:0] prm_ram [0:Depth-1];
+  wire [5:0] pw_t = 6'd31 - pw_shift_i;
+  always @(posedge clk_i) begin
+    if (pw_en_i) prm_ram[pw_addr_i] <= {pw_t, pw_mult_i, pw_bias_i};
+  end
+
+  // ---------------------------------------------------------------- row buffer
+  wire             in_empty, in_full;
+  wire [RBits:0]   in_head;
+  wire             issue;
+  wire             row_done;   // the issue is the row's last phase: pop it
+  wire             in_push = en_q && s_valid_i && !in_full;
+
+  s24_fifo #(.Width(RBits + 1), .AddrWidth(InAw)) u_in (
+    .clk_i   (clk_i),
+    .rst_ni  (rst_ni),
+    .clear_i (clear_i),
+    .push_i  (in_push),
+    .data_i  ({s_last_i, s_data_i}),
+    .pop_i   (issue && row_done),
+    .data_o  (in_head),
+    .empty_o (in_empty),
+    .full_o  (in_full)
+  );
+  wire unused_in_last = in_head[RBits];  // rows are counted; the core's TLAST is redundant
+
+  // ---------------------------------------------------------------- issue
+  reg [PhWidth-1:0]   ph_q, ph_d;          // phase: lanes ph*Lanes ... of the head row
+  reg [RowWidth-1:0]  row_q, row_d;        // tile row of the head row
+  reg [31:0]          colt_q, colt_d;      // column tile inside the row tile
+  reg [AddrWidth-1:0] base_q, base_d;      // parameter row of tile row 0
+  reg [OutAw:0]       occ_q, occ_d;        // output FIFO entries + beats in flight
+  wire                out_pop;
+
+  localparam [OutAw:0] OutDepth = 1 << OutAw;
+  wire [1:0] rib;                          // row inside its output beat (row % 4)
+  generate
+    if (RowWidth >= 2) begin : g_rib
+      assign rib = row_q[1:0];
+    end else begin : g_rib1
+      assign rib = {1'b0, row_q};
+    end
+  endgenerate
+  wire last_ph   = ph_q == Phases[PhWidth-1:0] - 1'b1;
+  wire last_row  = row_q == NumRows[RowWidth-1:0] - 1'b1;
+  wire beat_end  = last_ph && (rib == 2'd3 || last_row);
+  assign row_done = last_ph;
+  assign issue = en_q && !in_empty && (occ_q < OutDepth);
+
+  always @* begin
+    ph_d = ph_q;
+    row_d = row_q;
+    colt_d = colt_q;
+    base_d = base_q;
+    occ_d = occ_q;
+    en_d = en_q;
+    relu_d = relu_q;
+    zo_d = zo_q;
+    col_last_d = col_last_q;
+    if (issue) begin
+      ph_d = last_ph ? {PhWidth{1'b0}} : ph_q + 1'b1;
+      if (last_ph) begin
+        row_d = last_row ? {RowWidth{1'b0}} : row_q + 1'b1;
+        if (last_row) begin
+          if (colt_q == col_last_q) begin  // the row tile's last column tile
+            colt_d = 32'd0;
+            base_d = base_q + NumRows[AddrWidth-1:0];
+          end else begin
+            colt_d = colt_q + 32'd1;
+          end
+        end
+      end
+    end
+    if (issue && beat_end && !out_pop) occ_d = occ_q + 1'b1;
+    if (!(issue && beat_end) && out_pop) occ_d = occ_q - 1'b1;
+    if (start_i) begin
+      en_d = cfg_en_i;
+      relu_d = cfg_relu_i;
+      zo_d = cfg_zo_i;
+      col_last_d = cfg_col_tiles_i - 32'd1;  // registered: no adder before the compare
+      ph_d = {PhWidth{1'b0}};
+      row_d = {RowWidth{1'b0}};
+      colt_d = 32'd0;
+      base_d = {AddrWidth{1'b0}};
+    end
+    if (clear_i) begin
+      en_d = 1'b0;
+      ph_d = {PhWidth{1'b0}};
+      row_d = {RowWidth{1'b0}};
+      colt_d = 32'd0;
+      base_d = {AddrWidth{1'b0}};
+      occ_d = {(OutAw+1){1'b0}};
+    end
+  end
+
+  always @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      en_q <= 1'b0;
+      relu_q <= 1'b0;
+      zo_q <= 8'd0;
+      col_last_q <= 32'd0;
+      ph_q <= {PhWidth{1'b0}};
+      row_q <= {RowWidth{1'b0}};
+      colt_q <= 32'd0;
+      base_q <= {AddrWidth{1'b0}};
+      occ_q <= {(OutAw+1){1'b0}};
+    end else begin
+      en_q <= en_d;
+      relu_q <= relu_d;
+      zo_q <= zo_d;
+      col_last_q <= col_last_d;
+      ph_q <= ph_d;
+      row_q <= row_d;
+      colt_q <= colt_d;
+      base_q <= base_d;
+      occ_q <= occ_d;
+    end
+  end
+
+  // ---------------------------------------------------------------- pipeline
+  // Sideband of an issued element: lane position in the output beat, beat end, tile end.
+  localparam integer SideBits = PhWidth + 2 + 2;
+  wire [SideBits-1:0] side0 = {ph_q, rib, beat_end, beat_end && last_row};
+  wire [AddrWidth-1:0] rd_addr = base_q + {{(AddrWidth-RowWidth){1'b0}}, row_q};
+
+  reg [Stages:1]       v_q;                  // valid of each stage (control: reset)
+  reg [Stages*SideBits-1:0] side_q;       // stage s at [(s-1)*SideBits +: SideBits]
+  // stage 0: operands and the parameter row (synchronous RAM read, the EBR's own register);
+  // stage 1: both again (the EBR's clock-to-output is ~4 ns on ECP5: nothing may follow it)
+  reg [LaneBits-1:0]   acc0_q, acc1_q;
+  reg [68:0]           prm0_q, prm1_q;
+  // stage 2: sum = acc + bias
+  reg [LaneBits-1:0]   sum2_q;
+  reg [30:0]           mult2_q;
+  reg [5:0]            t2_q;
+  // stages 3-5: partial products, s24_mul (operand and product registers inside the DSP on ECP5,
+  // one more fabric register after it)
+  wire [Lanes*34-1:0]  pll3_q, plh3_q, phl3_q, phh3_q;
+  reg [5:0]            t2b_q, t2c_q, t3_q;
+  // stage 4: carry-save layer of {hh,ll} + (hl + lh) << 16 + 2^(t-1)
+  reg [Lanes*64-1:0]   cs4_s_q, cs4_c_q, cs4_m_q;
+  reg [5:0]            t4_q;
+  // stage 5: the rounded product
+  reg [Lanes*64-1:0]   rnd5_q;
+  reg [5:0]            t5_q;
+  // stage 6: bits 8*t[5:3] .. +16 of the rounded product, and whether every bit above them
+  // equals its sign; stage 7: the 10 bits from t on, saturated (r = (sum >>> t) clamped to
+  // [-512, 511], which keeps every decision of the final clamp). No 64-bit shifter is built:
+  // only the window the clamp can use.
+  reg [Lanes*17-1:0]   win6_q;
+  reg [Lanes-1:0]      ok6_q, sgn6_q;
+  reg [2:0]            t6_q;
+  reg [Lanes*10-1:0]   sat7_q;
+  // stage 8: + ZO; stage 9: clamped int8
+  reg [Lanes*11-1:0]   zo8_q;
+  reg [Lanes-1:0]      over8_q, under8_q;   // r > 127 - ZO, r < lo - ZO (compared in stage 8)
+  // per job: the clamp bounds moved to r's side (so stage 9 is a multiplexer only)
+  wire signed [10:0]   zo_s = {{3{zo_q[7]}}, zo_q};
+  wire signed [10:0]   hi_r = 11'sd127 - zo_s;
+  wire signed [10:0]   lo_r = relu_q ? 11'sd0 : -11'sd128 - zo_s;
+  wire [7:0]           lo_y = relu_q ? zo_q : 8'h80;
+  reg [Lanes*8-1:0]    y9_q;
+
+  // the head row's lanes of this phase
+  wire [LaneBits-1:0] lanes0 = in_head[ph_q * LaneBits +: LaneBits];
+
+  integer l;
+  reg [63:0] hl_sum, mid, rnd_c, s_tmp, c_tmp;
+  reg [79:0] ext;
+  reg [9:0]  byte_eq;
+  reg [16:0] w17;
+  reg        ok, sgn;
+  integer    j, b;
+  reg [9:0]  sat;
+  reg [10:0] zsum;
+  reg [7:0]  y;
+  reg [Lanes*64-1:0] cs_s_d, cs_c_d, cs_m_d, rnd_d;
+  reg [Lanes*17-1:0] win_d;
+  reg [Lanes-1:0]    ok_d, sgn_d;
+  reg [Lanes*10-1:0] sat_d;
+  reg [Lanes*11-1:0] zo_sum_d;
+  reg [Lanes-1:0]    over_d, under_d;
+  reg [Lanes*8-1:0]  y_d;
+  reg [LaneBits-1:0] sum_d;
+
+  always @* begin
+    sum_d = {LaneBits{1'b0}};
+    cs_s_d = {(Lanes*64){1'b0}};
+    cs_c_d = {(Lanes*64){1'b0}};
+    cs_m_d = {(Lanes*64){1'b0}};
+    rnd_d = {(Lanes*64){1'b0}};
+    win_d = {(Lanes*17){1'b0}};
+    ok_d = {Lanes{1'b0}};
+    sgn_d = {Lanes{1'b0}};
+    ext = 80'd0;
+    byte_eq = 10'd0;
+    w17 = 17'd0;
+    ok = 1'b0;
+    sgn = 1'b0;
+    sat_d = {(Lanes*10){1'b0}};
+    zo_sum_d = {(Lanes*11){1'b0}};
+    over_d = {Lanes{1'b0}};
+    under_d = {Lanes{1'b0}};
+    y_d = {(Lanes*8){1'b0}};
+    hl_sum = 64'd0;
+    mid = 64'd0;
+    rnd_c = 64'd0;
+    s_tmp = 64'd0;
+    c_tmp = 64'd0;
+    sat = 10'd0;
+    zsum = 11'd0;
+    y = 8'd0;
+    for (l = 0; l < Lanes; l = l + 1) begin
+      // stage 2
+      sum_d[l*32 +: 32] = acc1_q[l*32 +: 32] + prm1_q[31:0];
+      // stage 4: three addends, compressed to two; |hh| < 2^30 and 0 <= ll < 2^32
+      hl_sum = {phh3_q[l*34 +: 32], pll3_q[l*34 +: 32]};
+      mid = {{14{phl3_q[l*34+33]}}, phl3_q[l*34 +: 34], 16'd0} +
+            {{14{plh3_q[l*34+33]}}, plh3_q[l*34 +: 34], 16'd0};
+      rnd_c = (t3_q == 6'd0) ? 64'd0 : 64'd1 << (t3_q - 6'd1);
+      cs_s_d[l*64 +: 64] = hl_sum;
+      cs_m_d[l*64 +: 64] = mid;
+      cs_c_d[l*64 +: 64] = rnd_c;
+      // stage 5: one 64-bit sum (carry-save: s ^ m ^ c, majority << 1)
+      s_tmp = cs4_s_q[l*64 +: 64] ^ cs4_m_q[l*64 +: 64] ^ cs4_c_q[l*64 +: 64];
+      c_tmp = ((cs4_s_q[l*64 +: 64] & cs4_m_q[l*64 +: 64]) |
+               (cs4_s_q[l*64 +: 64] & cs4_c_q[l*64 +: 64]) |
+               (cs4_m_q[l*64 +: 64] & cs4_c_q[l*64 +: 64])) << 1;
+      rnd_d[l*64 +: 64] = s_tmp + c_tmp;
+      // stage 6: coarse window at byte t[5:3] of the sign-extended sum
+      sgn = rnd5_q[l*64+63];
+      ext = {{16{sgn}}, rnd5_q[l*64 +: 64]};
+      for (b = 0; b < 10; b = b + 1) byte_eq[b] = ext[b*8 +: 8] == {8{sgn}};
+      w17 = 17'd0;
+      ok = 1'b1;
+      for (j = 0; j < 8; j = j + 1) begin
+        if (t5_q[5:3] == j[2:0]) begin
+          w17 = ext[j*8 +: 17];
+          for (b = 0; b < 10; b = b + 1) if (b >= j + 2) ok = ok & byte_eq[b];
+        end
+      end
+      win_d[l*17 +: 17] = w17;
+      ok_d[l] = ok;
+      sgn_d[l] = sgn;
+      // stage 7: fine window at t[2:0]; in range when bits t+9 .. 16 also equal the sign
+      // (hi_mask: bits 9 .. 16 of the window at or above t+9; small shifts, no adders)
+      w17 = win6_q[l*17 +: 17];
+      ok = ok6_q[l] && (((w17[16:9] ^ {8{sgn6_q[l]}}) & (8'hFF << t6_q)) == 8'd0);
+      w17 = w17 >> t6_q;
+      if (ok) sat = w17[9:0];
+      else sat = sgn6_q[l] ? 10'h200 : 10'h1FF;
+      sat_d[l*10 +: 10] = sat;
+      // stage 8: + ZO
+      zsum = {sat7_q[l*10+9], sat7_q[l*10 +: 10]} + {{3{zo_q[7]}}, zo_q};
+      zo_sum_d[l*11 +: 11] = zsum;
+      over_d[l] = $signed({sat7_q[l*10+9], sat7_q[l*10 +: 10]}) > hi_r;
+      under_d[l] = $signed({sat7_q[l*10+9], sat7_q[l*10 +: 10]}) < lo_r;
+      // stage 9: clamp to [lo, 127]
+      if (over8_q[l]) y = 8'd127;
+      else if (under8_q[l]) y = lo_y;
+      else y = zo8_q[l*11 +: 8];
+      y_d[l*8 +: 8] = y;
+    end
+  end
+
+  always @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      v_q <= {Stages{1'b0}};
+    end else if (clear_i) begin
+      v_q <= {Stages{1'b0}};
+    end else begin
+      v_q <= {v_q[Stages-1:1], issue};
+    end
+  end
+
+  // datapath registers: not reset, no enable (bubbles carry don't-care data)
+  always @(posedge clk_i) begin
+    side_q <= {side_q[(Stages-1)*SideBits-1:0], side0};
+    acc0_q <= lanes0;
+    prm0_q <= prm_ram[rd_addr];
+    acc1_q <= acc0_q;
+    prm1_q <= prm0_q;
+    sum2_q <= sum_d;
+    mult2_q <= prm1_q[62:32];
+    t2_q <= prm1_q[68:63];
+    t2b_q <= t2_q;
+    t2c_q <= t2b_q;
+    t3_q <= t2c_q;
+    cs4_s_q <= cs_s_d;
+    cs4_m_q <= cs_m_d;
+    cs4_c_q <= cs_c_d;
+    t4_q <= t3_q;
+    rnd5_q <= rnd_d;
+    t5_q <= t4_q;
+    win6_q <= win_d;
+    ok6_q <= ok_d;
+    sgn6_q <= sgn_d;
+    t6_q <= t5_q[2:0];
+    sat7_q <= sat_d;
+    zo8_q <= zo_sum_d;
+    over8_q <= over_d;
+    under8_q <= under_d;
+    y9_q <= y_d;
+  end
+
+  // sum = sh*2^16 + sl (sh signed), MULT = mh*2^16 + ml: four 17x17 signed products per lane
+  genvar gl;
+  generate
+    for (gl = 0; gl < Lanes; gl = gl + 1) begin : g_lane
+      wire [16:0] sl = {1'b0, sum2_q[gl*32 +: 16]};
+      wire [16:0] sh = {sum2_q[gl*32+31], sum2_q[gl*32+16 +: 16]};
+      wire [16:0] ml = {1'b0, mult2_q[15:0]};
+      wire [16:0] mh = {2'b00, mult2_q[30:16]};
+      s24_mul #(.Width(17)) u_ll (.clk_i(clk_i), .a_i(sl), .b_i(ml), .p_o(pll3_q[gl*34 +: 34]));
+      s24_mul #(.Width(17)) u_lh (.clk_i(clk_i), .a_i(sl), .b_i(mh), .p_o(plh3_q[gl*34 +: 34]));
+      s24_mul #(.Width(17)) u_hl (.clk_i(clk_i), .a_i(sh), .b_i(ml), .p_o(phl3_q[gl*34 +: 34]));
+      s24_mul #(.Width(17)) u_hh (.clk_i(clk_i), .a_i(sh), .b_i(mh), .p_o(phh3_q[gl*34 +: 34]));
+    end
+  endgenerate
+
+  // ---------------------------------------------------------------- packer + output FIFO
+  wire [SideBits-1:0] o_side = side_q[(Stages-1)*SideBits +: SideBits];
+  wire [PhWidth-1:0] o_ph = o_side[SideBits-1 -: PhWidth];
+  wire [1:0]         o_rib = o_side[3:2];
+  wire               o_beat_end = o_side[1];
+  wire               o_tile_end = o_side[0];
+  wire               o_valid = v_q[Stages];
+  reg  [RBits-1:0]   beat_q, beat_d, merged;
+  integer            pr, pp;
+
+  always @* begin
+    merged = beat_q;
+    // one enable per lane position of the beat (no variable shift of the whole beat)
+    for (pr = 0; pr < 4; pr = pr + 1) begin
+      for (pp = 0; pp < Phases; pp = pp + 1) begin
+        if (o_rib == pr[1:0] && o_ph == pp[PhWidth-1:0]) begin
+          merged[(pr * NumCols + pp * Lanes) * 8 +: Lanes * 8] = y9_q;
+        end
+      end
+    end
+    beat_d = beat_q;
+    if (o_valid) beat_d = o_beat_end ? {RBits{1'b0}} : merged;
+    if (clear_i || start_i) beat_d = {RBits{1'b0}};
+  end
+
+  always @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) beat_q <= {RBits{1'b0}};
+    else         beat_q <= beat_d;
+  end
+
+  wire           out_empty, out_full;
+  wire [RBits:0] out_head;
+  s24_fifo #(.Width(RBits + 1), .AddrWidth(OutAw)) u_out (
+    .clk_i   (clk_i),
+    .rst_ni  (rst_ni),
+    .clear_i (clear_i),
+    .push_i  (o_valid && o_beat_end),
+    .data_i  ({o_tile_end, merged}),
+    .pop_i   (out_pop),
+    .data_o  (out_head),
+    .empty_o (out_empty),
+    .full_o  (out_full)
+  );
+  wire unused_out_full = out_full;  // never pushed while full: the credit counter (occ_q)
+  assign out_pop = !out_empty && m_ready_i;
+
+  // ---------------------------------------------------------------- ports
+  assign s_ready_o = en_q ? !in_full : m_ready_i;
+  assign m_valid_o = en_q ? !out_empty : s_valid_i;
+  assign m_data_o = en_q ? out_head[RBits-1:0] : s_data_i;
+  assign m_last_o = en_q ? out_head[RBits] : s_last_i;
+  assign busy_o = !in_empty || (v_q != {Stages{1'b0}}) || !out_empty;
+
+`ifdef FORMAL
+  reg fv_live_q;
+  always @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) fv_live_q <= 1'b0;
+    else         fv_live_q <= 1'b1;
+  end
+  always @(posedge clk_i) begin
+    if (fv_live_q) begin
+      // the credit counter guarantees room for every beat in flight
+      assert (!(o_valid && o_beat_end && out_full)) else $error("epilogue: output FIFO overrun");
+      assert (occ_q <= OutDepth) else $error("epilogue: credit counter overflow");
+    end
+  end
+`endif
+endmodule
+`resetall

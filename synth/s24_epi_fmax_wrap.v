@@ -1,0 +1,69 @@
+// Place-and-route harness of s24_epilogue (synth/epilogue.sh): every input from a flop of a serial
+// scan chain, every output folded into a shift/XOR signature chain, so the block fits behind 4 pins.
+// Used only for the epilogue's Fmax; its area is taken from the block alone.
+`default_nettype none
+
+module s24_epi_fmax_wrap #(
+  parameter integer NumRows = 8,    // tile rows
+  parameter integer NumCols = 8,    // int32 lanes per result row
+  parameter integer Lanes   = 4,    // lanes requantized per cycle
+  parameter integer Depth   = 512   // parameter RAM rows
+) (
+  input  wire clk_i,   // the only clock
+  input  wire rst_ni,  // active-low reset pin, synchronised below
+  input  wire scan_i,  // serial input of the scan chain that feeds the inputs
+  output wire scan_o   // serial signature of every output
+);
+  localparam integer RBits = NumCols * 32;
+  localparam integer Aw = (Depth > 1) ? $clog2(Depth) : 1;
+  // clear, start, en, relu, zo, col_tiles, pw_en, pw_addr, bias, mult, shift, s_valid, s_data,
+  // s_last, m_ready
+  localparam integer InBits = 4 + 8 + 32 + 1 + Aw + 32 + 31 + 6 + 1 + RBits + 1 + 1;
+  // s_ready, m_valid, m_data, m_last, busy
+  localparam integer OutBits = 2 + RBits + 2;
+
+  reg  [1:0]         rst_sync_q;
+  reg  [InBits-1:0]  in_q;
+  reg  [OutBits-1:0] sig_q;
+  wire [OutBits-1:0] out;
+  wire               rst_n = rst_sync_q[1];
+
+  always @(posedge clk_i) begin
+    rst_sync_q <= {rst_sync_q[0], rst_ni};
+    in_q       <= {in_q[InBits-2:0], scan_i};
+    sig_q      <= {sig_q[OutBits-2:0], 1'b0} ^ out;
+  end
+
+  assign scan_o = sig_q[OutBits-1];
+
+  s24_epilogue #(
+    .NumRows (NumRows),
+    .NumCols (NumCols),
+    .Lanes   (Lanes),
+    .Depth   (Depth)
+  ) u_epi (
+    .clk_i           (clk_i),
+    .rst_ni          (rst_n),
+    .clear_i         (in_q[0]),
+    .start_i         (in_q[1]),
+    .cfg_en_i        (in_q[2]),
+    .cfg_relu_i      (in_q[3]),
+    .cfg_zo_i        (in_q[4 +: 8]),
+    .cfg_col_tiles_i (in_q[12 +: 32]),
+    .pw_en_i         (in_q[44]),
+    .pw_addr_i       (in_q[45 +: Aw]),
+    .pw_bias_i       (in_q[45 + Aw +: 32]),
+    .pw_mult_i       (in_q[77 + Aw +: 31]),
+    .pw_shift_i      (in_q[108 + Aw +: 6]),
+    .s_valid_i       (in_q[114 + Aw]),
+    .s_ready_o       (out[0]),
+    .s_data_i        (in_q[115 + Aw +: RBits]),
+    .s_last_i        (in_q[115 + Aw + RBits]),
+    .m_valid_o       (out[1]),
+    .m_ready_i       (in_q[116 + Aw + RBits]),
+    .m_data_o        (out[2 +: RBits]),
+    .m_last_o        (out[2 + RBits]),
+    .busy_o          (out[3 + RBits])
+  );
+endmodule
+`resetall

@@ -1,0 +1,103 @@
+#!/usr/bin/env bash
+# `sparse24 linear` end to end (SPEC §5/§7): both backends write the same Y, the compressed W
+# path equals the dense one, --stats and --help work, and every bad parameter is one line
+# `sparse24: error: ...` with the exit status of §5 and no output created or changed.
+# usage: tests/linear/cli.sh SPARSE24 WORKDIR PYTHON     (PYTHON: the venv's, with numpy)
+set -u
+S24=$(realpath "$1")
+WORK=$2
+PY=$3
+rm -rf "$WORK" && mkdir -p "$WORK" && cd "$WORK" || exit 2
+
+pass=0
+fail=0
+ok() { pass=$((pass + 1)); echo "ok   $1"; }
+bad() { fail=$((fail + 1)); echo "FAIL $1: $2"; }
+
+# run NAME CMD...: must exit 0
+run() {
+  local name=$1; shift
+  if timeout 60 "$@" >out.txt 2>err.txt; then ok "$name"; else bad "$name" "exit $? ($(head -c 300 err.txt))"; fi
+}
+
+# expect_err NAME CODE 'SUBSTRING' CMD...: exit CODE, one stderr line `sparse24: error: ...`
+# containing SUBSTRING, no stdout, y.npy unchanged, no temporary file left
+expect_err() {
+  local name=$1 code=$2 want=$3; shift 3
+  local before now why=""
+  before=$(md5sum <y.npy)
+  timeout 60 "$@" >out.txt 2>err.txt
+  local rc=$?
+  [ "$rc" -eq "$code" ] || why="exit $rc, want $code"
+  [ "$(wc -l <err.txt)" -eq 1 ] || why="$why; stderr has $(wc -l <err.txt) lines"
+  head -n1 err.txt | grep -q '^sparse24: error: ' || why="$why; no 'sparse24: error: ' prefix"
+  grep -qF -- "$want" err.txt || why="$why; message lacks '$want'"
+  [ -s out.txt ] && why="$why; unexpected stdout"
+  now=$(md5sum <y.npy)
+  [ "$now" = "$before" ] || why="$why; y.npy was changed"
+  [ -e new.npy ] && why="$why; new.npy was created"
+  ls -A | grep -q '\.tmp' && why="$why; temporary file left behind"
+  if [ -z "$why" ]; then ok "$name"; else bad "$name" "$why [stderr: $(head -c 300 err.txt)]"; fi
+}
+
+# A 2:4 layer: X 5x32, W 12x32 (pruned), per-channel parameters; and bad variants of each file
+"$PY" - <<'PYEOF' || exit 2
+import numpy as np
+r = np.random.default_rng(5)
+w = r.integers(-128, 128, (12, 32), dtype=np.int8)
+for g in range(8):  # keep 2 of every 4
+    w[:, 4 * g + 2:4 * g + 4] = 0
+np.save("x.npy", r.integers(-128, 128, (5, 32), dtype=np.int8))
+np.save("w.npy", w)
+np.save("bias.npy", r.integers(-5000, 5000, 12).astype("<i4"))
+np.save("mult.npy", r.integers(1 << 30, (1 << 31) - 1, 12).astype("<i4"))
+np.save("shift.npy", np.full(12, -9, "<i4"))
+np.save("shift_31.npy", np.array([-9] * 11 + [31], "<i4"))
+np.save("shift_m32.npy", np.array([-32] + [-9] * 11, "<i4"))
+np.save("mult_neg.npy", np.array([5] * 3 + [-1] + [5] * 8, "<i4"))
+np.save("mult_i8.npy", np.ones(12, np.int8))
+np.save("bias_short.npy", np.zeros(11, "<i4"))
+np.save("bias_2d.npy", np.zeros((1, 12), "<i4"))
+np.save("x_i32.npy", np.zeros((5, 32), "<i4"))
+np.save("x_k.npy", np.zeros((5, 28), np.int8))
+w3 = w.copy(); w3[7, 9:12] = 1
+np.save("w_3of4.npy", w3)
+np.save("w_k.npy", np.zeros((12, 30), np.int8))
+np.save("y.npy", np.zeros((1, 1), np.int8))  # a pre-existing output no failure may touch
+PYEOF
+
+P="--bias bias.npy --mult mult.npy --shift shift.npy --zp-in -7 --zp-out 3 --relu"
+run help "$S24" linear --help
+run model "$S24" linear x.npy w.npy -o y_model.npy $P
+run rtl "$S24" linear x.npy w.npy -o y_rtl.npy $P --backend rtl --stats
+if grep -q '^cycles: [0-9]' out.txt && grep -q '^epilogue_lanes: ' out.txt; then ok rtl_stats; else bad rtl_stats "$(cat out.txt)"; fi
+if cmp -s y_model.npy y_rtl.npy; then ok model_equals_rtl; else bad model_equals_rtl "outputs differ"; fi
+run compress "$S24" compress w.npy --values v.npy --meta md.npy
+run rtl_compressed "$S24" linear x.npy --values v.npy --meta md.npy --k 32 -o y_c.npy $P --backend rtl
+if cmp -s y_model.npy y_c.npy; then ok compressed_equals_dense; else bad compressed_equals_dense "outputs differ"; fi
+run model_stats "$S24" linear x.npy w.npy -o y_s.npy $P --stats
+if grep -q '^macs_dense: 1920$' out.txt; then ok model_stats_text; else bad model_stats_text "$(cat out.txt)"; fi
+
+expect_err shift_31 1 "SHIFT[11] = 31 is out of range" "$S24" linear x.npy w.npy -o y.npy --mult mult.npy --shift shift_31.npy
+expect_err shift_m32 1 "SHIFT[0] = -32 is out of range" "$S24" linear x.npy w.npy -o y.npy --mult mult.npy --shift shift_m32.npy --backend rtl
+expect_err mult_negative 1 "MULT[3] = -1 is out of range" "$S24" linear x.npy w.npy -o y.npy --mult mult_neg.npy --shift shift.npy
+expect_err mult_dtype 1 "mult_i8.npy: dtype" "$S24" linear x.npy w.npy -o y.npy --mult mult_i8.npy --shift shift.npy
+expect_err bias_length 1 "bias_short.npy: shape (11,)" "$S24" linear x.npy w.npy -o y.npy --bias bias_short.npy --mult mult.npy --shift shift.npy
+expect_err bias_rank 1 "1-D vector" "$S24" linear x.npy w.npy -o y.npy --bias bias_2d.npy --mult mult.npy --shift shift.npy
+expect_err zp_in_128 2 "--zp-in '128'" "$S24" linear x.npy w.npy -o y.npy --mult mult.npy --shift shift.npy --zp-in 128
+expect_err zp_out_m129 2 "--zp-out '-129'" "$S24" linear x.npy w.npy -o y.npy --mult mult.npy --shift shift.npy --zp-out -129
+expect_err zp_in_text 2 "--zp-in '1x'" "$S24" linear x.npy w.npy -o y.npy --mult mult.npy --shift shift.npy --zp-in 1x
+expect_err x_dtype 1 "x_i32.npy: dtype" "$S24" linear x_i32.npy w.npy -o y.npy --mult mult.npy --shift shift.npy
+expect_err x_k 1 "x_k.npy: shape (5, 28)" "$S24" linear x_k.npy w.npy -o y.npy --mult mult.npy --shift shift.npy
+expect_err w_pattern 1 "row 7, group 2" "$S24" linear x.npy w_3of4.npy -o y.npy --mult mult.npy --shift shift.npy
+expect_err w_k 1 "K = 30 is not a multiple of m = 4" "$S24" linear x.npy w_k.npy -o y.npy --mult mult.npy --shift shift.npy
+expect_err missing_mult 2 "missing --mult" "$S24" linear x.npy w.npy -o y.npy --shift shift.npy
+expect_err missing_out 2 "missing -o" "$S24" linear x.npy w.npy --mult mult.npy --shift shift.npy
+expect_err unknown_opt 2 "unknown option '--zp'" "$S24" linear x.npy w.npy -o y.npy --mult mult.npy --shift shift.npy --zp 3
+expect_err relu_value 2 "takes no value" "$S24" linear x.npy w.npy -o y.npy --mult mult.npy --shift shift.npy --relu=1
+expect_err no_file 1 "nope.npy: cannot open" "$S24" linear nope.npy w.npy -o y.npy --mult mult.npy --shift shift.npy
+expect_err k_multiple 2 "--k 30 is not a multiple" "$S24" linear x.npy --values v.npy --meta md.npy --k 30 -o y.npy --mult mult.npy --shift shift.npy
+expect_err new_output 1 "SHIFT[11]" "$S24" linear x.npy w.npy -o new.npy --mult mult.npy --shift shift_31.npy
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
