@@ -492,7 +492,7 @@ module s24_top #(
     fv_err_set_q <= err_set;
     fv_err_w1c_q <= wr_err ? wr_bits[4:0] : 5'd0;
     fv_irq_q     <= irq_q;
-    fv_irq_set_q <= {err_set != 5'd0, done};
+    fv_irq_set_q <= {err_set != 5'd0, (done || job_pend_q) && !epi_busy};  // causes: an ERR bit, the job done
     fv_irq_w1c_q <= wr_irq ? wr_bits[1:0] : 2'd0;
     fv_srst_q    <= soft_reset;
     if (fv_past_q) begin
