@@ -136,25 +136,123 @@ module s24_axil_slave #(
   assign rd_addr_o = s_axil_araddr_i;
 
 `ifdef FORMAL
-  // AXI: once valid, a response stays valid with a stable payload until accepted
-  reg        fv_live_q;
-  reg        fv_b_hold_q, fv_r_hold_q;
-  reg [1:0]  fv_b_resp_q;
-  reg [31:0] fv_r_data_q;
+  // ---------------------------------------------------------------- formal tail (formal/axil_slave.sby)
+`ifdef S24_FV_TOP_S24_AXIL_SLAVE
+  `define S24_FV_ASSUME_INPUTS
+`endif
+`include "s24_assert.vh"
+  `S24_FV_START_IN_RESET(clk_i, rst_ni)
+  reg fv_live_q;
   always @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) fv_live_q <= 1'b0;
     else         fv_live_q <= 1'b1;
   end
-  always @(posedge clk_i) begin
-    fv_b_hold_q <= fv_live_q && b_valid_q && !s_axil_bready_i;
-    fv_r_hold_q <= fv_live_q && r_valid_q && !s_axil_rready_i;
-    fv_b_resp_q <= b_resp_q;
-    fv_r_data_q <= r_data_q;
-    if (fv_live_q && fv_b_hold_q) begin
-      assert (b_valid_q && b_resp_q == fv_b_resp_q) else $error("B response withdrawn or changed");
+  // previous cycle: each channel's valid-and-not-ready, payloads
+  reg                 fv_past_q;
+  reg                 fv_aw_wait_q, fv_w_wait_q, fv_ar_wait_q, fv_b_wait_q, fv_r_wait_q;
+  reg [AddrWidth-1:0] fv_awaddr_q, fv_araddr_q;
+  reg [31:0]          fv_wdata_q, fv_rdata_q;
+  reg [3:0]           fv_wstrb_q;
+  reg [1:0]           fv_bresp_q, fv_rresp_q;
+  // transaction counters (mod 16): handshakes per channel and register writes performed
+  reg [3:0]           fv_n_aw_q, fv_n_w_q, fv_n_b_q, fv_n_ar_q, fv_n_r_q, fv_n_wr_q;
+  // the last AW/W payload accepted, the last read accepted (expected response)
+  reg [AddrWidth-1:0] fv_aw_addr_q;
+  reg [31:0]          fv_w_data_q, fv_r_exp_q;
+  reg [3:0]           fv_w_strb_q;
+  reg [1:0]           fv_b_exp_q, fv_r_exp_resp_q;
+  wire fv_aw_hs = s_axil_awvalid_i && s_axil_awready_o;
+  wire fv_w_hs  = s_axil_wvalid_i && s_axil_wready_o;
+  wire fv_b_hs  = s_axil_bvalid_o && s_axil_bready_i;
+  wire fv_ar_hs = s_axil_arvalid_i && s_axil_arready_o;
+  wire fv_r_hs  = s_axil_rvalid_o && s_axil_rready_i;
+  always @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      fv_past_q <= 1'b0;
+      fv_n_aw_q <= 4'd0; fv_n_w_q <= 4'd0; fv_n_b_q <= 4'd0;
+      fv_n_ar_q <= 4'd0; fv_n_r_q <= 4'd0; fv_n_wr_q <= 4'd0;
+    end else begin
+      fv_past_q <= 1'b1;
+      fv_n_aw_q <= fv_n_aw_q + {3'd0, fv_aw_hs};
+      fv_n_w_q  <= fv_n_w_q + {3'd0, fv_w_hs};
+      fv_n_b_q  <= fv_n_b_q + {3'd0, fv_b_hs};
+      fv_n_ar_q <= fv_n_ar_q + {3'd0, fv_ar_hs};
+      fv_n_r_q  <= fv_n_r_q + {3'd0, fv_r_hs};
+      fv_n_wr_q <= fv_n_wr_q + {3'd0, wr_en_o};
     end
-    if (fv_live_q && fv_r_hold_q) begin
-      assert (r_valid_q && r_data_q == fv_r_data_q) else $error("R response withdrawn or changed");
+  end
+  always @(posedge clk_i) begin
+    fv_aw_wait_q <= s_axil_awvalid_i && !s_axil_awready_o;
+    fv_w_wait_q  <= s_axil_wvalid_i && !s_axil_wready_o;
+    fv_ar_wait_q <= s_axil_arvalid_i && !s_axil_arready_o;
+    fv_b_wait_q  <= s_axil_bvalid_o && !s_axil_bready_i;
+    fv_r_wait_q  <= s_axil_rvalid_o && !s_axil_rready_i;
+    fv_awaddr_q  <= s_axil_awaddr_i;
+    fv_araddr_q  <= s_axil_araddr_i;
+    fv_wdata_q   <= s_axil_wdata_i;
+    fv_wstrb_q   <= s_axil_wstrb_i;
+    fv_bresp_q   <= s_axil_bresp_o;
+    fv_rresp_q   <= s_axil_rresp_o;
+    fv_rdata_q   <= s_axil_rdata_o;
+    if (fv_aw_hs) fv_aw_addr_q <= s_axil_awaddr_i;
+    if (fv_w_hs) begin
+      fv_w_data_q <= s_axil_wdata_i;
+      fv_w_strb_q <= s_axil_wstrb_i;
+    end
+    if (wr_en_o) fv_b_exp_q <= wr_ok_i ? RespOkay : RespSlvErr;
+    if (fv_ar_hs) begin
+      fv_r_exp_q      <= rd_ok_i ? rd_data_i : 32'd0;
+      fv_r_exp_resp_q <= rd_ok_i ? RespOkay : RespSlvErr;
+    end
+  end
+  always @(posedge clk_i) begin
+    if (fv_live_q && fv_past_q) begin
+      // master side (AXI4-Lite A3.2.1): a valid request stays, unchanged, until accepted
+      if (fv_aw_wait_q) begin
+        `S24_ASSUME(s_axil_awvalid_i && s_axil_awaddr_i == fv_awaddr_q, "axil: AW withdrawn or changed")
+      end
+      if (fv_w_wait_q) begin
+        `S24_ASSUME(s_axil_wvalid_i && s_axil_wdata_i == fv_wdata_q && s_axil_wstrb_i == fv_wstrb_q,
+                    "axil: W withdrawn or changed")
+      end
+      if (fv_ar_wait_q) begin
+        `S24_ASSUME(s_axil_arvalid_i && s_axil_araddr_i == fv_araddr_q, "axil: AR withdrawn or changed")
+      end
+      // slave side: a response stays, unchanged, until accepted
+      if (fv_b_wait_q) begin
+        `S24_ASSERT(s_axil_bvalid_o && s_axil_bresp_o == fv_bresp_q, "axil: B response withdrawn or changed")
+      end
+      if (fv_r_wait_q) begin
+        `S24_ASSERT(s_axil_rvalid_o && s_axil_rdata_o == fv_rdata_q && s_axil_rresp_o == fv_rresp_q,
+                    "axil: R response withdrawn or changed")
+      end
+    end
+    if (fv_live_q) begin
+      // one register write per AW+W pair, one B per write, one R per AR: what was accepted and
+      // not yet answered is exactly what the slave holds
+      `S24_ASSERT(fv_n_aw_q - fv_n_wr_q == {3'd0, aw_full_q}, "axil: AW lost or duplicated")
+      `S24_ASSERT(fv_n_w_q - fv_n_wr_q == {3'd0, w_full_q}, "axil: W lost or duplicated")
+      `S24_ASSERT(fv_n_wr_q - fv_n_b_q == {3'd0, b_valid_q}, "axil: B lost or duplicated")
+      `S24_ASSERT(fv_n_ar_q - fv_n_r_q == {3'd0, r_valid_q}, "axil: R lost or duplicated")
+      // the strobe carries the accepted address and data; responses carry the decode result
+      if (aw_full_q) begin
+        `S24_ASSERT(wr_addr_o == fv_aw_addr_q, "axil: write address is not the accepted one")
+      end
+      if (w_full_q) begin
+        `S24_ASSERT(wr_data_o == fv_w_data_q && wr_strb_o == fv_w_strb_q, "axil: write data is not the accepted one")
+      end
+      if (b_valid_q) begin
+        `S24_ASSERT(s_axil_bresp_o == fv_b_exp_q, "axil: B response is not the write's")
+      end
+      if (r_valid_q) begin
+        `S24_ASSERT(s_axil_rdata_o == fv_r_exp_q && s_axil_rresp_o == fv_r_exp_resp_q, "axil: R is not the read's")
+      end
+      `S24_COVER(wr_en_o && fv_n_b_q == 4'd1)                    // back-to-back writes
+      `S24_COVER(fv_b_hs && s_axil_bresp_o == RespSlvErr)        // an unmapped write answered
+      `S24_COVER(fv_r_hs && fv_n_r_q == 4'd1)                    // two reads answered
+      `S24_COVER(aw_full_q && !w_full_q && fv_b_wait_q)          // AW first, B stalled
+      `S24_COVER(w_full_q && !aw_full_q)                         // W first
+      `S24_COVER(fv_r_wait_q && fv_b_wait_q)                     // both responses stalled
     end
   end
 `endif

@@ -62,19 +62,75 @@ module s24_fifo #(
   assign full_o  = count_q[AddrWidth];
 
 `ifdef FORMAL
+  // ---------------------------------------------------------------- formal tail (formal/fifo.sby)
+`ifdef S24_FV_TOP_S24_FIFO
+  `define S24_FV_ASSUME_INPUTS
+`endif
+`include "s24_assert.vh"
+  `S24_FV_START_IN_RESET(clk_i, rst_ni)
   // fv_live_q: out of reset (assertions sample it instead of the asynchronous reset)
   reg fv_live_q;
   always @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) fv_live_q <= 1'b0;
     else         fv_live_q <= 1'b1;
   end
+  wire [AddrWidth-1:0] fv_fill = count_q[AddrWidth-1:0];
   always @(posedge clk_i) begin
     if (fv_live_q) begin
-      assert (!count_q[AddrWidth] || count_q[AddrWidth-1:0] == {AddrWidth{1'b0}});
-      assert (!(push_i && full_o));   // no beat lost: never written while full
-      assert (!(pop_i && empty_o));   // no beat duplicated: never read while empty
+`ifndef S24_FV_FIFO_MISUSE
+      // the caller's contract (the misuse proof drops it: the FIFO must then ignore the request)
+      `S24_ASSUME(!(push_i && full_o), "fifo: pushed while full (beat lost)")
+      `S24_ASSUME(!(pop_i && empty_o), "fifo: popped while empty (beat duplicated)")
+`endif
+      // fill level: 0 .. Depth, and exactly the distance between the pointers
+      `S24_ASSERT(!count_q[AddrWidth] || fv_fill == {AddrWidth{1'b0}}, "fifo: fill level above depth")
+      `S24_ASSERT(wr_ptr_q == rd_ptr_q + fv_fill, "fifo: pointers disagree with the fill level")
+      `S24_COVER(full_o && pop_i)                        // drained from full
+      `S24_COVER(!empty_o && !full_o && push_i && pop_i) // push and pop in one cycle
     end
   end
+`ifdef S24_SBY
+  // Tracked beat (solver's choice): a beat pushed at any time leaves exactly once, in order, with
+  // its data: fv_pos_q entries are ahead of it, one fewer at every pop; it must be the head when
+  // fv_pos_q is 0. Together with the fill-level properties: no beat lost, duplicated or reordered.
+  wire                 fv_pick = $anyseq;
+  reg                  fv_trk_q;
+  reg  [Width-1:0]     fv_trk_data_q;
+  reg  [AddrWidth:0]   fv_pos_q;
+  reg                  fv_out_q;  // the tracked beat has left (for the cover)
+  wire [AddrWidth-1:0] fv_slot = rd_ptr_q + fv_pos_q[AddrWidth-1:0];
+  always @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      fv_trk_q <= 1'b0;
+      fv_out_q <= 1'b0;
+    end else if (clear_i) begin
+      fv_trk_q <= 1'b0;
+    end else if (!fv_trk_q) begin
+      if (do_push && fv_pick) begin
+        fv_trk_q      <= 1'b1;
+        fv_trk_data_q <= data_i;
+        fv_pos_q      <= count_q - {{AddrWidth{1'b0}}, do_pop};
+      end
+    end else if (do_pop) begin
+      if (fv_pos_q == {(AddrWidth+1){1'b0}}) begin
+        fv_trk_q <= 1'b0;
+        fv_out_q <= 1'b1;
+      end else begin
+        fv_pos_q <= fv_pos_q - 1'b1;
+      end
+    end
+  end
+  always @(posedge clk_i) begin
+    if (fv_live_q && fv_trk_q) begin
+      `S24_ASSERT(fv_pos_q < count_q, "fifo: tracked beat lost")
+      `S24_ASSERT(mem_q[fv_slot] == fv_trk_data_q, "fifo: tracked beat overwritten")
+      if (fv_pos_q == {(AddrWidth+1){1'b0}}) begin
+        `S24_ASSERT(!empty_o && data_o == fv_trk_data_q, "fifo: head is not the tracked beat")
+      end
+    end
+    `S24_COVER(fv_out_q && full_o)
+  end
+`endif
 `endif
 
 endmodule

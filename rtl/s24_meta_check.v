@@ -45,6 +45,51 @@ module s24_meta_check #(
     end
   end
 
+`ifdef FORMAL
+  // ---------------------------------------------------------------- formal tail (formal/meta_check.sby)
+  // No inputs are constrained: any weight beat at all may arrive. Per row group:
+  //   bad_o is set exactly when the indices do not strictly increase;
+  //   a valid group passes unchanged; an invalid one leaves with values 0 and strictly
+  //   increasing indices, so no invalid metadata ever reaches a PE.
+`include "s24_assert.vh"
+  integer fr;
+  integer fs;
+  reg fv_in_ok;
+  reg fv_out_ok;
+  reg fv_zero;
+  always @* begin
+    for (fr = 0; fr < NumRows; fr = fr + 1) begin
+      fv_in_ok  = 1'b1;
+      fv_out_ok = 1'b1;
+      fv_zero   = 1'b1;
+      for (fs = 1; fs < SparseN; fs = fs + 1) begin
+        if (idx_i[(fr*SparseN+fs)*IdxStore +: IdxStore] <= idx_i[(fr*SparseN+fs-1)*IdxStore +: IdxStore])
+          fv_in_ok = 1'b0;
+        if (idx_o[(fr*SparseN+fs)*IdxStore +: IdxStore] <= idx_o[(fr*SparseN+fs-1)*IdxStore +: IdxStore])
+          fv_out_ok = 1'b0;
+      end
+      for (fs = 0; fs < SparseN; fs = fs + 1) begin
+        if (vals_o[(fr*SparseN+fs)*DataWidth +: DataWidth] != {DataWidth{1'b0}}) fv_zero = 1'b0;
+      end
+      if (!Dense) begin
+        `S24_ASSERT(bad_o[fr] == !fv_in_ok, "meta_check: group flagged wrongly")
+        `S24_ASSERT(fv_out_ok, "meta_check: invalid metadata passed to the array")
+        if (bad_o[fr]) begin
+          `S24_ASSERT(fv_zero, "meta_check: an invalid group carries nonzero values")
+        end else begin
+          `S24_ASSERT(vals_o[fr*SparseN*DataWidth +: SparseN*DataWidth] == vals_i[fr*SparseN*DataWidth +: SparseN*DataWidth]
+                      && idx_o[fr*SparseN*IdxStore +: SparseN*IdxStore] == idx_i[fr*SparseN*IdxStore +: SparseN*IdxStore],
+                      "meta_check: a valid group was changed")
+        end
+        `S24_COVER(bad_o[fr])
+        `S24_COVER(!bad_o[fr] && !fv_zero)
+      end else begin
+        `S24_ASSERT(bad_o[fr] == 1'b0 && vals_o == vals_i, "meta_check: dense group changed")
+      end
+    end
+  end
+`endif
+
 endmodule
 
 `resetall

@@ -466,20 +466,56 @@ module s24_top #(
   end
 
 `ifdef FORMAL
+  // ---------------------------------------------------------------- formal tail (formal/top.sby)
+`ifdef S24_FV_TOP_S24_TOP
+  `define S24_FV_ASSUME_INPUTS
+`endif
+`include "s24_assert.vh"
+  `S24_FV_START_IN_RESET(clk_i, rst_ni)
   // fv_live_q: out of reset (assertions sample it instead of the asynchronous reset)
   reg       fv_live_q;
-  reg       fv_past_ok_q;
-  reg [4:0] fv_err_q;
+  reg       fv_past_q;
+  reg [4:0] fv_err_q, fv_err_set_q, fv_err_w1c_q;
+  reg [1:0] fv_irq_q, fv_irq_set_q, fv_irq_w1c_q;
+  reg       fv_srst_q;
   always @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) fv_live_q <= 1'b0;
-    else         fv_live_q <= 1'b1;
+    if (!rst_ni) begin
+      fv_live_q <= 1'b0;
+      fv_past_q <= 1'b0;
+    end else begin
+      fv_live_q <= 1'b1;
+      fv_past_q <= fv_live_q;
+    end
   end
   always @(posedge clk_i) begin
-    // an ERR bit never clears by itself: only a W1C write or SOFT_RESET clear it
-    fv_past_ok_q <= fv_live_q && !wr_err && !soft_reset;
-    fv_err_q <= err_q;
-    if (fv_live_q && fv_past_ok_q) begin
-      assert ((err_q & fv_err_q) == fv_err_q) else $error("ERR bit cleared without W1C or soft reset");
+    fv_err_q     <= err_q;
+    fv_err_set_q <= err_set;
+    fv_err_w1c_q <= wr_err ? wr_bits[4:0] : 5'd0;
+    fv_irq_q     <= irq_q;
+    fv_irq_set_q <= {err_set != 5'd0, (done || job_pend_q) && !epi_busy};  // causes: an ERR bit, the job done
+    fv_irq_w1c_q <= wr_irq ? wr_bits[1:0] : 2'd0;
+    fv_srst_q    <= soft_reset;
+    if (fv_past_q) begin
+      // ERR and IRQ are write-1-to-clear, bit by bit: a bit clears only by a 1 written to it or
+      // SOFT_RESET, a written 1 clears it unless its cause fires in the same cycle, a written 0
+      // keeps it, and it sets only on its cause
+      `S24_ASSERT((fv_err_q & ~err_q & ~fv_err_w1c_q) == 5'd0 || fv_srst_q, "ERR bit cleared without W1C or soft reset")
+      `S24_ASSERT((err_q & fv_err_w1c_q & ~fv_err_set_q) == 5'd0 || fv_srst_q, "ERR bit written 1 not cleared")
+      `S24_ASSERT((~fv_err_q & err_q & ~fv_err_set_q) == 5'd0, "ERR bit set without a cause")
+      `S24_ASSERT((fv_irq_q & ~irq_q & ~fv_irq_w1c_q) == 2'd0 || fv_srst_q, "IRQ bit cleared without W1C or soft reset")
+      `S24_ASSERT((irq_q & fv_irq_w1c_q & ~fv_irq_set_q) == 2'd0 || fv_srst_q, "IRQ bit written 1 not cleared")
+      `S24_ASSERT((~fv_irq_q & irq_q & ~fv_irq_set_q) == 2'd0, "IRQ bit set without a cause")
+      if (fv_srst_q) begin
+        `S24_ASSERT(err_q == 5'd0 && irq_q == 2'd0 && !done_q, "SOFT_RESET left status behind")
+      end
+      `S24_COVER(fv_err_q[ErrMetaLsb] && !err_q[ErrMetaLsb] && !fv_srst_q)  // W1C of one ERR bit
+      `S24_COVER(err_q == 5'h1f)                                            // every ERR cause
+      `S24_COVER(irq_o && fv_irq_q == 2'd3 && irq_q == 2'd1)                // IRQ.ERROR cleared, DONE kept
+    end
+    if (fv_live_q) begin
+      // a START is taken only when idle with a nonzero configuration, else flagged
+      `S24_ASSERT(!(start_ok && (busy || cfg_zero)), "START taken while busy or unconfigured")
+      `S24_ASSERT(!irq_o || irq_en_q, "interrupt while disabled")
     end
   end
 `endif

@@ -8,6 +8,13 @@
 #include <string>
 
 #include <verilated.h>
+#if VM_COVERAGE
+#include <unistd.h>
+
+#include <cstdlib>
+
+#include <verilated_cov.h>
+#endif
 #include <verilated_fst_c.h>
 
 template <class Dut>
@@ -23,6 +30,19 @@ class Testb {
   ~Testb() {
     close_trace();
     dut_->final();
+#if VM_COVERAGE
+    // Verilator 5.006 writes coverage only when asked (make coverage): to +coverage=FILE, or,
+    // for models opened by a library (the co-simulation), one file per model in the directory
+    // $S24_VLT_COVERAGE_DIR
+    static unsigned n_written = 0;
+    const char *arg = ctx_->commandArgsPlusMatch("coverage=");
+    const char *dir = std::getenv("S24_VLT_COVERAGE_DIR");
+    std::string path = (arg && *arg) ? std::string(arg + 10) : std::string();
+    if (path.empty() && dir && *dir) {
+      path = std::string(dir) + "/cov_" + std::to_string(getpid()) + "_" + std::to_string(n_written++) + ".dat";
+    }
+    if (!path.empty()) ctx_->coveragep()->write(path.c_str());
+#endif
   }
 
   Dut *dut() { return dut_.get(); }

@@ -1,0 +1,120 @@
+# coverage: how much of the RTL and the C the tests exercise.
+#   make coverage   RTL: the core testbench (tb_s24_core, three configurations) and the top's AXI4-Lite
+#                   testbench (tests/cosim/tb_axil.cpp) Verilated with --coverage (line, branch,
+#                   toggle; without the `ifdef FORMAL tails: design code only), merged with
+#                   verilator_coverage into lcov + HTML (build/coverage/rtl_html/);
+#                   C: the model, .npy and driver unit/property tests and the driver's end-to-end
+#                   GEMMs on the software device, and the fuzz seed corpora replayed, built with
+#                   gcov, lcov + HTML
+#                   (build/coverage/c_html/); figures in build/coverage/summary.txt.
+
+COV_DIR      := $(BUILD)/coverage
+# (coverage/ is read before driver/ and testbench/: nothing of theirs is used at parse time)
+COV_VERILATOR := verilator
+COV_VLT_ROOT := $(shell $(COV_VERILATOR) --getenv VERILATOR_ROOT 2>/dev/null)
+cov_words = $(subst x, ,$(subst _, ,$(subst of, ,$(1))))
+COV_CORE_CFGS := 4x4_2of4 2x3_2of8 2x2_4of4
+COV_TILES    := 300
+COV_VFLAGS := --cc                          # C++ model
+COV_VFLAGS += -Irtl
+COV_VFLAGS += --coverage                    # line + toggle + user points
+COV_VFLAGS += --x-assign unique --x-initial unique
+COV_VFLAGS += -Wno-fatal -Wno-lint -Wno-style
+COV_DEFS   := -DVM_COVERAGE=1 -DVM_SC=0 -DVM_TRACE=1 -DVM_TRACE_FST=1 -DVM_TRACE_VCD=0
+COV_RT_SRCS := verilated.cpp verilated_fst_c.cpp verilated_threads.cpp verilated_cov.cpp
+COV_RT_OBJS := $(COV_RT_SRCS:%.cpp=$(COV_DIR)/rt/%.o)
+COV_CXXFLAGS := -std=c++17 -O1 -g -Wall -Wextra -Werror -Wno-unused-parameter -faligned-new $(COV_DEFS)
+COV_CXXFLAGS += -isystem $(COV_VLT_ROOT)/include -isystem $(COV_VLT_ROOT)/include/vltstd
+COV_CXXFLAGS += -Itestbench -Idriver $(MODEL_INC)
+
+$(COV_DIR)/rt/%.o:
+	@mkdir -p $(@D)
+	$(CXX) -Os -faligned-new $(COV_DEFS) -I$(COV_VLT_ROOT)/include -I$(COV_VLT_ROOT)/include/vltstd -c $(COV_VLT_ROOT)/include/$*.cpp -o $@
+
+# $(1) config, $(2) R, $(3) C, $(4) n, $(5) m
+define COV_CORE_RULES
+$(COV_DIR)/core_$(1)/Vs24_core.mk: $(shell cat rtl/s24.f) rtl/s24.f coverage/coverage.mk
+	@mkdir -p $$(@D)
+	$(COV_VERILATOR) $(COV_VFLAGS) --trace-fst --prefix Vs24_core --top-module s24_core -GNumRows=$(2) -GNumCols=$(3) \
+	  -GSparseN=$(4) -GSparseM=$(5) -Mdir $$(@D) -f rtl/s24.f > $$(@D)/verilate.log 2>&1 || { cat $$(@D)/verilate.log; exit 1; }
+$(COV_DIR)/core_$(1)/Vs24_core__ALL.a: $(COV_DIR)/core_$(1)/Vs24_core.mk
+	+$(MAKE) -s -C $$(@D) -f Vs24_core.mk Vs24_core__ALL.a OPT_FAST=-O1 OPT_SLOW=-O0 VM_PARALLEL_BUILDS=0 > /dev/null
+$(COV_DIR)/core_$(1)/tb: testbench/tb_s24_core.cpp testbench/testb.h $(COV_DIR)/core_$(1)/Vs24_core__ALL.a $(COV_RT_OBJS) $(MODEL_LIB)
+	$(CXX) $(COV_CXXFLAGS) -DS24_R=$(2) -DS24_C=$(3) -DS24_N=$(4) -DS24_M=$(5) -I$$(@D) $$< \
+	  $(COV_DIR)/core_$(1)/Vs24_core__ALL.a $(COV_RT_OBJS) $(MODEL_LIB) -lz -pthread -latomic -o $$@
+$(COV_DIR)/core_$(1)/coverage.dat: $(COV_DIR)/core_$(1)/tb
+	$$< +seed=1 +tiles=$(COV_TILES) +coverage=$$@ > $$(@D)/run.log 2>&1 || { cat $$(@D)/run.log; exit 1; }
+endef
+$(foreach c,$(COV_CORE_CFGS),$(eval $(call COV_CORE_RULES,$(c),$(word 1,$(call cov_words,$(c))),$(word 2,$(call cov_words,$(c))),$(word 3,$(call cov_words,$(c))),$(word 4,$(call cov_words,$(c))))))
+
+# the top (8x8 2:4, the co-simulation default its tests expect) under the AXI4-Lite testbench
+$(COV_DIR)/top/Vs24_top.mk: $(shell cat rtl/s24.f) rtl/s24.f coverage/coverage.mk
+	@mkdir -p $(@D)
+	$(COV_VERILATOR) $(COV_VFLAGS) --trace-fst --prefix Vs24_top --top-module s24_top -GNumRows=8 -GNumCols=8 -GSparseN=2 -GSparseM=4 \
+	  -Mdir $(@D) -f rtl/s24.f > $(@D)/verilate.log 2>&1 || { cat $(@D)/verilate.log; exit 1; }
+$(COV_DIR)/top/Vs24_top__ALL.a: $(COV_DIR)/top/Vs24_top.mk
+	+$(MAKE) -s -C $(@D) -f Vs24_top.mk Vs24_top__ALL.a OPT_FAST=-O1 OPT_SLOW=-O0 VM_PARALLEL_BUILDS=0 > /dev/null
+$(COV_DIR)/top/tb_axil: tests/cosim/tb_axil.cpp driver/s24_regs.h testbench/testb.h $(COV_DIR)/top/Vs24_top__ALL.a $(COV_RT_OBJS)
+	$(CXX) $(COV_CXXFLAGS) -I$(@D) $< $(COV_DIR)/top/Vs24_top__ALL.a $(COV_RT_OBJS) -lz -pthread -latomic -o $@
+$(COV_DIR)/top/coverage.dat: $(COV_DIR)/top/tb_axil
+	$< +txns=20000 +seed=1 +coverage=$@ > $(@D)/run.log 2>&1 || { cat $(@D)/run.log; exit 1; }
+
+# the same top model under the driver's end-to-end GEMMs (tests/cosim/e2e.c on the co-simulation
+# wrapper): every model the run opens writes its own file, merged here
+COV_E2E_CASES := 60
+$(COV_DIR)/top/s24_cosim.o: driver/s24_cosim.cpp driver/s24_cosim.h testbench/testb.h $(COV_DIR)/top/Vs24_top__ALL.a
+	$(CXX) $(COV_CXXFLAGS) -I$(@D) -c $< -o $@
+$(COV_DIR)/top/test_e2e_rtl: tests/cosim/e2e.c $(COV_DIR)/top/s24_cosim.o $(COV_DIR)/top/Vs24_top__ALL.a $(COV_RT_OBJS) $(MODEL_LIB) \
+    $(wildcard driver/*.c driver/*.h)
+	@rm -rf $(@D)/drv && mkdir -p $(@D)/drv
+	$(CC) $(CFLAGS) -DS24_E2E_RTL $(DRV_INC) -c tests/cosim/e2e.c -o $(@D)/drv/e2e.o
+	@for f in $(DRV_SRCS); do $(CC) $(CFLAGS) $(DRV_INC) -c $$f -o $(@D)/drv/$$(basename $$f .c).o || exit 1; done
+	$(CXX) $(@D)/drv/*.o $(@D)/s24_cosim.o $(COV_DIR)/top/Vs24_top__ALL.a $(COV_RT_OBJS) $(MODEL_LIB) -lz -pthread -latomic -lm -o $@
+$(COV_DIR)/top/test_proto_rtl: tests/cosim/proto.c $(COV_DIR)/top/test_e2e_rtl
+	$(CC) $(CFLAGS) $(DRV_INC) -c tests/cosim/proto.c -o $(@D)/proto.o
+	$(CXX) $(@D)/proto.o $$(ls $(@D)/drv/*.o | grep -v e2e.o) $(@D)/s24_cosim.o $(COV_DIR)/top/Vs24_top__ALL.a $(COV_RT_OBJS) \
+	  $(MODEL_LIB) -lz -pthread -latomic -lm -o $@
+# the driver's end-to-end GEMMs and the register/protocol/error tests (tests/cosim/proto.c)
+$(COV_DIR)/top/e2e.dat: $(COV_DIR)/top/test_e2e_rtl $(COV_DIR)/top/test_proto_rtl coverage/coverage.mk
+	@rm -rf $(@D)/e2e_dats && mkdir -p $(@D)/e2e_dats
+	S24_VLT_COVERAGE_DIR=$(@D)/e2e_dats $< +cases=$(COV_E2E_CASES) +bp=30 +seed=1 > $(@D)/e2e.log 2>&1 || { tail -n 30 $(@D)/e2e.log; exit 1; }
+	S24_VLT_COVERAGE_DIR=$(@D)/e2e_dats $(@D)/test_proto_rtl +seed=1 > $(@D)/proto.log 2>&1 || { tail -n 30 $(@D)/proto.log; exit 1; }
+	verilator_coverage --write $@ $(@D)/e2e_dats/*.dat
+
+COV_DATS := $(foreach c,$(COV_CORE_CFGS),$(COV_DIR)/core_$(c)/coverage.dat) $(COV_DIR)/top/coverage.dat $(COV_DIR)/top/e2e.dat
+
+# C: the model, .npy and driver tests with gcov instrumentation (no sanitizers: gcov counts only)
+COV_C_FLAGS := -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror -O0 -g --coverage
+$(COV_DIR)/c/run.stamp: tests/model/test_model.c tests/model/test_npy.c tests/model/prop_model.c tests/driver/test_drv.c \
+    $(MODEL_SRCS) tools/npy.c $(wildcard driver/*.c driver/*.h fuzz/*.c fuzz/corpus/*/*) coverage/coverage.mk
+	@rm -rf $(COV_DIR)/c && mkdir -p $(COV_DIR)/c/obj
+	@for f in $(MODEL_SRCS) tools/npy.c $(DRV_SRCS); do \
+	  $(CC) $(COV_C_FLAGS) $(MODEL_INC) -Itools $(DRV_INC) -c $$f -o $(COV_DIR)/c/obj/$$(basename $$f .c).o || exit 1; done
+	@M="$(addprefix $(COV_DIR)/c/obj/,$(notdir $(MODEL_SRCS:.c=.o)))"; \
+	$(CC) $(COV_C_FLAGS) $(MODEL_INC) tests/model/test_model.c $$M -lcmocka -o $(COV_DIR)/c/test_model && \
+	$(CC) $(COV_C_FLAGS) $(MODEL_INC) -Itools tests/model/test_npy.c $(COV_DIR)/c/obj/npy.o $$M -lcmocka -o $(COV_DIR)/c/test_npy && \
+	$(CC) $(COV_C_FLAGS) $(MODEL_INC) tests/model/prop_model.c $$M -o $(COV_DIR)/c/prop_model && \
+	$(CC) $(COV_C_FLAGS) $(DRV_INC) tests/driver/test_drv.c $(addprefix $(COV_DIR)/c/obj/,$(notdir $(DRV_SRCS:.c=.o))) $$M -lcmocka -o $(COV_DIR)/c/test_drv && \
+	$(CC) $(COV_C_FLAGS) $(DRV_INC) tests/cosim/e2e.c $(addprefix $(COV_DIR)/c/obj/,$(notdir $(DRV_SRCS:.c=.o))) $$M -o $(COV_DIR)/c/test_e2e_swdev
+	@cd $(COV_DIR)/c && ./test_model > test_model.log 2>&1 && ./test_npy > test_npy.log 2>&1 && ./prop_model 20000 1 > prop_model.log 2>&1 \
+	  && ./test_drv > test_drv.log 2>&1 || { tail -n 30 *.log; exit 1; }
+	$(CC) $(COV_C_FLAGS) -D_GNU_SOURCE -Dfopen=s24_fuzz_fopen $(MODEL_INC) -Itools -c tools/npy.c -o $(COV_DIR)/c/obj/npy_fuzz.o
+	$(CC) $(COV_C_FLAGS) -D_GNU_SOURCE $(MODEL_INC) -Itools fuzz/fuzz_npy.c fuzz/replay_main.c $(COV_DIR)/c/obj/npy_fuzz.o \
+	  $(addprefix $(COV_DIR)/c/obj/,$(notdir $(MODEL_SRCS:.c=.o))) -o $(COV_DIR)/c/replay_npy
+	$(CC) $(COV_C_FLAGS) $(MODEL_INC) fuzz/fuzz_meta.c fuzz/replay_main.c $(addprefix $(COV_DIR)/c/obj/,$(notdir $(MODEL_SRCS:.c=.o))) \
+	  -o $(COV_DIR)/c/replay_meta
+	@cd $(COV_DIR)/c && ./replay_npy $(CURDIR)/fuzz/corpus/fuzz_npy/* > replay.log && ./replay_meta $(CURDIR)/fuzz/corpus/fuzz_meta/* >> replay.log
+	@cd $(COV_DIR)/c && for c in 8:8:2:4 3:5:1:4 4:4:4:4 2:3:2:8 5:2:1:2; do \
+	  ./test_e2e_swdev +cases=100 +cfg=$$c > e2e_swdev.log 2>&1 || { tail -n 30 e2e_swdev.log; exit 1; }; done
+	@touch $@
+
+.PHONY: coverage
+coverage: $(COV_DATS) $(COV_DIR)/c/run.stamp
+	verilator_coverage --write $(COV_DIR)/rtl.dat $(COV_DATS)
+	verilator_coverage --write-info $(COV_DIR)/rtl.info $(COV_DIR)/rtl.dat
+	genhtml -q --ignore-errors source -o $(COV_DIR)/rtl_html $(COV_DIR)/rtl.info > /dev/null
+	lcov -q --capture --directory $(COV_DIR)/c/obj --base-directory $(CURDIR) -o $(COV_DIR)/c.info 2> /dev/null
+	lcov -q --extract $(COV_DIR)/c.info '*/cmodel/*' '*/tools/*' '*/driver/*' -o $(COV_DIR)/c_src.info 2> /dev/null
+	genhtml -q -o $(COV_DIR)/c_html $(COV_DIR)/c_src.info > /dev/null
+	$(PYTHON) coverage/summary.py $(COV_DIR)/rtl.dat $(COV_DIR)/c_src.info > $(COV_DIR)/summary.txt
+	@cat $(COV_DIR)/summary.txt

@@ -1,0 +1,50 @@
+#!/bin/sh
+# mutants.sh OUT_DIR: proofs that can fail. Each mutant is a copy of rtl/ and formal/ under
+# OUT_DIR/<name>/ with one edit (checked to apply); its proof task must FAIL. Prints one line a
+# mutant and exits 1 if a mutation is not caught or no longer applies.
+set -u
+root=$(cd "$(dirname "$0")/.." && pwd)
+out=$1
+mkdir -p "$out"
+# name @ file @ sed expression @ .sby @ task
+mutants='
+meta_check_dropped@s24_meta_check.v@s/bad_o\[r\] = 1.b1;/bad_o[r] = bad_o[r];/@meta_check.sby@prove_2of4
+fifo_full_check_dropped@s24_fifo.v@s/wire do_push = push_i \&\& !full_o;/wire do_push = push_i;/@fifo.sby@misuse_d2
+fifo_empty_check_dropped@s24_fifo.v@s/wire do_pop  = pop_i \&\& !empty_o;/wire do_pop  = pop_i;/@fifo.sby@misuse_d2
+w1c_clears_all_bits@s24_top.v@s/if (wr_err) err_d = err_d \& ~wr_bits\[4:0\];/if (wr_err) err_d = 5'"'"'d0;/@top.sby@bmc_2x2_2of4
+w1c_inverted@s24_top.v@s/if (wr_err) err_d = err_d \& ~wr_bits\[4:0\];/if (wr_err) err_d = err_d \& wr_bits[4:0];/@top.sby@bmc_2x2_2of4
+axil_b_overwritten@s24_axil_slave.v@s/wire do_write = aw_full_q \&\& w_full_q \&\& (!b_valid_q || s_axil_bready_i);/wire do_write = aw_full_q \&\& w_full_q;/@axil_slave.sby@bmc_a8
+rbuf_output_overwritten@s24_rbuf.v@s/wire fetch = (count_q != {(AddrWidth+1){1'"'"'b0}}) \&\& (!out_valid_q || pop);/wire fetch = (count_q != {(AddrWidth+1){1'"'"'b0}});/@rbuf.sby@prove_d4
+cnt2_counts_after_done@s24_cnt2.v@s/if (inc_i \&\& !done_q) begin/if (inc_i) begin/@cnt2.sby@bmc_full
+'
+fail=0
+n=0
+IFS='
+'
+for m in $mutants; do
+  [ -n "$m" ] || continue
+  name=$(echo "$m" | cut -d'@' -f1); file=$(echo "$m" | cut -d'@' -f2); expr=$(echo "$m" | cut -d'@' -f3)
+  sby=$(echo "$m" | cut -d'@' -f4); task=$(echo "$m" | cut -d'@' -f5)
+  d=$out/$name
+  rm -rf "$d" && mkdir -p "$d" && cp -r "$root/rtl" "$root/formal" "$d/"
+  sed -i "$expr" "$d/rtl/$file"
+  if cmp -s "$root/rtl/$file" "$d/rtl/$file"; then
+    echo "formal-mutants: $name: the mutation no longer applies to rtl/$file (update formal/mutants.sh)"
+    fail=1; continue
+  fi
+  n=$((n + 1))
+  line=$("$root/formal/run_sby.sh" "$d/formal" "$sby" "$task" "$d/run")
+  case $line in
+  *": FAIL "*) ;;
+  *) echo "formal-mutants: $name: NOT caught (the proof must fail on an assertion): $line"; fail=1; continue;;
+  esac
+  if false; then :
+  else
+    at=$(echo "$line" | grep -o 'at [^ ]*:[0-9]*' | head -n 1 | sed 's/^at //')
+    msg=""
+    [ -n "$at" ] && msg=$(sed -n "${at#*:}p" "$d/rtl/${at%%:*}" | grep -o '"[^"]*"' | head -n 1)
+    echo "formal-mutants: $name ($(diff "$root/rtl/$file" "$d/rtl/$file" | grep '^>' | sed 's/^> *//' | head -n 1)): caught by ${msg:-an assertion}: $line"
+  fi
+done
+[ $fail -eq 0 ] && echo "formal-mutants: $n of $n mutants caught"
+exit $fail

@@ -1,0 +1,54 @@
+// s24_assert.vh: the one spelling of the RTL's formal properties (include inside `ifdef FORMAL).
+//
+//   `S24_ASSERT(cond, "message")  a property of this module's own outputs and state
+//   `S24_ASSUME(cond, "message")  a property of this module's inputs: an assumption when a solver
+//                                 proves this module as the top, an assertion everywhere else
+//                                 (the ZipCPU habit: a parent checks what its child assumes)
+//   `S24_COVER(cond)              a state a proof must show reachable (SymbiYosys cover mode)
+//   `S24_FV_START_IN_RESET(clk, rst_n)  the proof starts with the reset asserted (module under
+//                                 proof only; nothing elsewhere)
+//
+// Use the first three in always blocks (clocked ones sample the values before the edge);
+// wrap `cond` in parentheses when it holds a comma.
+//
+// Defines:
+//   FORMAL                 enables the properties at all: Verilator --assert -DFORMAL runs them
+//                          as immediate simulation assertions (assert ... else $error)
+//   S24_SBY                set by the .sby files (formal/): plain assert/assume/cover that
+//                          `read_verilog -formal` accepts (Yosys rejects the `else` form)
+//   S24_FV_TOP_<MODULE>    set by a .sby for the module(s) whose inputs are the proof's inputs
+//
+// Each module's formal tail starts with (the include is re-read on purpose, no include guard):
+//   `ifdef S24_FV_TOP_S24_FIFO
+//     `define S24_FV_ASSUME_INPUTS
+//   `endif
+//   `include "s24_assert.vh"
+// This file undefines S24_FV_ASSUME_INPUTS again, so it never leaks into the next module.
+`ifdef S24_ASSERT
+  `undef S24_ASSERT
+  `undef S24_ASSUME
+  `undef S24_COVER
+  `undef S24_FV_START_IN_RESET
+`endif
+`ifdef S24_SBY
+  `define S24_ASSERT(c, m) assert (c);
+  `ifdef S24_FV_ASSUME_INPUTS
+    `define S24_ASSUME(c, m) assume (c);
+    `define S24_FV_START_IN_RESET(clk, rst_n) \
+      reg fv_first_q = 1'b1; \
+      always @(posedge clk) fv_first_q <= 1'b0; \
+      always @* if (fv_first_q) assume (!rst_n);
+  `else
+    `define S24_ASSUME(c, m) assert (c);
+    `define S24_FV_START_IN_RESET(clk, rst_n)
+  `endif
+  `define S24_COVER(c) cover (c);
+`else
+  `define S24_ASSERT(c, m) assert (c) else $error(m);
+  `define S24_ASSUME(c, m) assert (c) else $error(m);
+  `define S24_COVER(c)
+  `define S24_FV_START_IN_RESET(clk, rst_n)
+`endif
+`ifdef S24_FV_ASSUME_INPUTS
+  `undef S24_FV_ASSUME_INPUTS
+`endif
