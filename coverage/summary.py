@@ -6,6 +6,7 @@ RTL points are merged over instances and configurations: a point (file, line, co
 comment) counts as covered when any instance in any run hit it. "line" = Verilator's line and
 branch points (v_line, v_branch), "toggle" = v_toggle (each bit's 0->1 and 1->0)."""
 import collections
+import os
 import sys
 
 
@@ -67,9 +68,9 @@ def main():
                 files.append(cur)
     lh = sum(x[1] for x in files)
     lf = sum(x[2] for x in files)
-    print(f"c line coverage: {pct(lh, lf):.1f} % ({lh}/{lf} lines; model, .npy, driver: unit, property and software-device end-to-end tests, fuzz seeds)")
+    print(f"c line coverage: {pct(lh, lf):.1f} % ({lh}/{lf} lines; model, .npy, driver, software device: unit, property, software-device end-to-end and fused-layer tests, fuzz seeds)")
     for name, hit, total in sorted(files):
-        short = name.split("/verif/")[-1] if "/verif/" in name else name
+        short = os.path.relpath(name) if os.path.isabs(name) else name  # relative to the tree (make's cwd)
         print(f"  {short:24s} {pct(hit, total):5.1f} % ({hit}/{total})")
 
 
