@@ -29,7 +29,16 @@
   `undef S24_ASSUME
   `undef S24_COVER
   `undef S24_FV_START_IN_RESET
+  `undef S24_FV_LIVE
 `endif
+// `S24_FV_LIVE(clk, rst_n): declares fv_live_q, 1 from the first clock edge out of reset on (the
+// properties sample it instead of the asynchronous reset); one spelling for every formal tail.
+`define S24_FV_LIVE(clk, rst_n) \
+  reg fv_live_q; \
+  always @(posedge clk or negedge rst_n) begin \
+    if (!rst_n) fv_live_q <= 1'b0; \
+    else        fv_live_q <= 1'b1; \
+  end
 `ifdef S24_SBY
   `define S24_ASSERT(c, m) assert (c);
   `ifdef S24_FV_ASSUME_INPUTS

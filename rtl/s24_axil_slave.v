@@ -142,11 +142,7 @@ module s24_axil_slave #(
 `endif
 `include "s24_assert.vh"
   `S24_FV_START_IN_RESET(clk_i, rst_ni)
-  reg fv_live_q;
-  always @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) fv_live_q <= 1'b0;
-    else         fv_live_q <= 1'b1;
-  end
+  `S24_FV_LIVE(clk_i, rst_ni)
   // previous cycle: each channel's valid-and-not-ready, payloads
   reg                 fv_past_q;
   reg                 fv_aw_wait_q, fv_w_wait_q, fv_ar_wait_q, fv_b_wait_q, fv_r_wait_q;

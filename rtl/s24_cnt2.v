@@ -63,11 +63,7 @@ module s24_cnt2 (
 `endif
 `include "s24_assert.vh"
   `S24_FV_START_IN_RESET(clk_i, rst_ni)
-  reg        fv_live_q;
-  always @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) fv_live_q <= 1'b0;
-    else         fv_live_q <= 1'b1;
-  end
+  `S24_FV_LIVE(clk_i, rst_ni)
   // fv_n_q: incs counted since init (the position in the job); low 8 bits are enough for the
   // small-maxima proof (S24_FV_CNT2_SMALL), where the product below cannot wrap
   reg        fv_past_init_q;

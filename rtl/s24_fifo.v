@@ -68,12 +68,7 @@ module s24_fifo #(
 `endif
 `include "s24_assert.vh"
   `S24_FV_START_IN_RESET(clk_i, rst_ni)
-  // fv_live_q: out of reset (assertions sample it instead of the asynchronous reset)
-  reg fv_live_q;
-  always @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) fv_live_q <= 1'b0;
-    else         fv_live_q <= 1'b1;
-  end
+  `S24_FV_LIVE(clk_i, rst_ni)
   wire [AddrWidth-1:0] fv_fill = count_q[AddrWidth-1:0];
   always @(posedge clk_i) begin
     if (fv_live_q) begin

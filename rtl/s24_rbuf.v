@@ -80,12 +80,7 @@ module s24_rbuf #(
 `endif
 `include "s24_assert.vh"
   `S24_FV_START_IN_RESET(clk_i, rst_ni)
-  // fv_live_q: out of reset (assertions sample it instead of the asynchronous reset)
-  reg fv_live_q;
-  always @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) fv_live_q <= 1'b0;
-    else         fv_live_q <= 1'b1;
-  end
+  `S24_FV_LIVE(clk_i, rst_ni)
   wire [AddrWidth-1:0] fv_fill = count_q[AddrWidth-1:0];
   reg                  fv_hold_q;
   reg  [Width-1:0]     fv_data_q;
