@@ -100,10 +100,10 @@ S24_WARN_UNUSED s24_status_t s24_gemm_dense_ref(const int8_t *a, size_t m_rows, 
                                                 const int32_t *c0, int32_t *c);
 
 /** Fixed pipeline cycles of an s24_core job beyond beats + rows + cols (docs/architecture.md §3):
- *  1 input FIFO, 1 injection register, 7 PE stages (hop, select, 3 multiplier, sum, accumulate)
+ *  1 input register slice, 1 input FIFO, 1 injection register, 7 PE stages (hop, select, 3 multiplier, sum, accumulate)
  *  less the 1 hop counted in rows + cols, 2 drain (row flag, drain register), 2 result buffer
  *  (RAM, output register), less 1 for the start cycle. The one statement of this constant. */
-#define S24_CORE_PIPE_CYCLES 10u
+#define S24_CORE_PIPE_CYCLES 11u
 
 /** Cycle model of one s24_core job with ideal streams (docs/architecture.md §3). */
 typedef struct {

@@ -1,5 +1,6 @@
 rtl/s24_fifo.v
 rtl/s24_cnt2.v
+rtl/s24_inq.v
 rtl/s24_skew.v
 rtl/s24_rbuf.v
 rtl/s24_meta_check.v

@@ -1,12 +1,18 @@
-// s24_cnt2: two-level (beat within tile, tile within job) 32-bit counter with last/done flags.
+// s24_cnt2: two-level (beat within tile, tile within job) 32-bit counter with registered last/done flags.
 `default_nettype none
 
-module s24_cnt2 (
+// The flags are registers, computed one count ahead (a compare of the count plus one with the
+// maximum, in parallel with inc_i), so inc_i only selects: no wide compare comes after it.
+module s24_cnt2 #(
+  parameter integer Max0AtReset = 0  // max0_i out of reset (the reset value of last0_o follows)
+) (
   input  wire        clk_i,
   input  wire        rst_ni,
   input  wire        init_i,   // restart at (0, 0), not done (wins over inc_i)
+  input  wire        first0_i, // with init_i: max0_i == 0 once init_i's maxima apply
+  input  wire        first1_i, // with init_i: max1_i == 0 once init_i's maxima apply
   input  wire        inc_i,    // count one (ignored once done)
-  input  wire [31:0] max0_i,   // inner count runs 0 .. max0_i, then wraps
+  input  wire [31:0] max0_i,   // inner count runs 0 .. max0_i, then wraps (stable from init_i + 1)
   input  wire [31:0] max1_i,   // outer count runs 0 .. max1_i
   output wire [31:0] cnt0_o,   // inner count
   output wire        last0_o,  // cnt0_o == max0_i
@@ -16,44 +22,67 @@ module s24_cnt2 (
 );
   reg [31:0] cnt0_q, cnt0_d;
   reg [31:0] cnt1_q, cnt1_d;
+  reg        last0_q, last0_d;
+  reg        last1_q, last1_d;
   reg        done_q, done_d;
 
+  // next flags, from registers only
+  wire [31:0] cnt0_inc   = cnt0_q + 32'd1;
+  wire [31:0] cnt1_inc   = cnt1_q + 32'd1;
+  wire        next_last0 = (cnt0_inc == max0_i);
+  wire        next_last1 = (cnt1_inc == max1_i);
+  wire        wrap_last0 = (max0_i == 32'd0);
+
   always @* begin
-    cnt0_d = cnt0_q;
-    cnt1_d = cnt1_q;
-    done_d = done_q;
+    cnt0_d  = cnt0_q;
+    cnt1_d  = cnt1_q;
+    last0_d = last0_q;
+    last1_d = last1_q;
+    done_d  = done_q;
     if (inc_i && !done_q) begin
-      if (last0_o) begin
-        cnt0_d = 32'd0;
-        if (last_o) done_d = 1'b1;
-        else        cnt1_d = cnt1_q + 32'd1;
+      if (last0_q) begin
+        cnt0_d  = 32'd0;
+        last0_d = wrap_last0;
+        if (last1_q) begin
+          done_d = 1'b1;
+        end else begin
+          cnt1_d  = cnt1_inc;
+          last1_d = next_last1;
+        end
       end else begin
-        cnt0_d = cnt0_q + 32'd1;
+        cnt0_d  = cnt0_inc;
+        last0_d = next_last0;
       end
     end
     if (init_i) begin
-      cnt0_d = 32'd0;
-      cnt1_d = 32'd0;
-      done_d = 1'b0;
+      cnt0_d  = 32'd0;
+      cnt1_d  = 32'd0;
+      last0_d = first0_i;
+      last1_d = first1_i;
+      done_d  = 1'b0;
     end
   end
 
   always @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      cnt0_q <= 32'd0;
-      cnt1_q <= 32'd0;
-      done_q <= 1'b0;
+      cnt0_q  <= 32'd0;
+      cnt1_q  <= 32'd0;
+      last0_q <= (Max0AtReset == 0);
+      last1_q <= 1'b1;   // max1_i is 0 out of reset
+      done_q  <= 1'b0;
     end else begin
-      cnt0_q <= cnt0_d;
-      cnt1_q <= cnt1_d;
-      done_q <= done_d;
+      cnt0_q  <= cnt0_d;
+      cnt1_q  <= cnt1_d;
+      last0_q <= last0_d;
+      last1_q <= last1_d;
+      done_q  <= done_d;
     end
   end
 
   assign cnt0_o  = cnt0_q;
-  assign last0_o = (cnt0_q == max0_i);
-  assign last1_o = (cnt1_q == max1_i);
-  assign last_o  = last0_o && last1_o;
+  assign last0_o = last0_q;
+  assign last1_o = last1_q;
+  assign last_o  = last0_q && last1_q;
   assign done_o  = done_q;
 
 `ifdef FORMAL
@@ -93,7 +122,14 @@ module s24_cnt2 (
       // configuration registers together with init) or straight out of reset
       if (!fv_past_init_q) begin
         `S24_ASSUME(max0_i == fv_max0_q && max1_i == fv_max1_q, "cnt2: maxima changed while counting")
+      end else begin
+        // ... and the first flags given with init_i (or the reset flags) match them
+        `S24_ASSUME(last0_q == (max0_i == 32'd0) && last1_q == (max1_i == 32'd0),
+                    "cnt2: first0_i/first1_i disagree with the maxima")
       end
+      // the registered flags are the compares they replace
+      `S24_ASSERT(last0_q == (cnt0_q == max0_i) && last1_q == (cnt1_q == max1_i),
+                  "cnt2: registered last flags out of step with the counts")
 `ifdef S24_FV_CNT2_SMALL
       `S24_ASSUME(max0_i < 32'd4 && max1_i < 32'd4, "cnt2: small maxima only")
 `endif

@@ -102,6 +102,7 @@ module s24_core #(
   reg [31:0] tiles_m2_q, tiles_m2_d;
   reg        g_one_q, g_one_d;        // G == 1
   reg        p_one_q, p_one_d;        // P == 1
+  reg        t_one_q, t_one_d;        // T == 1
   reg [31:0] slot_q, slot_d;          // slot of the current tile period, 0 .. P-1
   reg [31:0] tile_q, tile_d;          // tile being injected
   reg        s_feed_q, s_feed_d;      // slot < G: the slot injects a beat (else a spacing bubble)
@@ -120,8 +121,7 @@ module s24_core #(
   wire start_ok = start_i && !run_q && !clear_i && (cfg_beats_i != 32'd0) && (cfg_tiles_i != 32'd0);
   wire init     = start_ok || clear_i;
 
-  wire w_fifo_empty, w_fifo_full, a_fifo_empty, a_fifo_full;
-  wire w_in_done, a_in_done;
+  wire w_fifo_empty, a_fifo_empty;
   wire r_pop_last;
 
   // the schedule: a feed slot injects when both beats are there (and, for the last beat of a
@@ -133,8 +133,6 @@ module s24_core #(
   wire advance  = inj || (sched && !s_feed_q);
   wire reserve  = inj && s_last_q;
   wire r_pop    = r_valid_o && r_ready_i;
-  wire w_push   = w_valid_i && w_ready_o;
-  wire a_push   = a_valid_i && a_ready_o;
 
   wire [31:0] beats_p  = (cfg_beats_i > MinPeriod) ? cfg_beats_i : MinPeriod;
 
@@ -160,6 +158,7 @@ module s24_core #(
     tiles_m2_d    = tiles_m2_q;
     g_one_d       = g_one_q;
     p_one_d       = p_one_q;
+    t_one_d       = t_one_q;
     slot_d        = slot_q;
     tile_d        = tile_q;
     s_feed_d      = s_feed_q;
@@ -227,6 +226,7 @@ module s24_core #(
       tiles_m2_d    = cfg_tiles_i - 32'd2;
       g_one_d       = (cfg_beats_i == 32'd1);
       p_one_d       = (beats_p == 32'd1);
+      t_one_d       = (cfg_tiles_i == 32'd1);
       slot_d        = 32'd0;
       tile_d        = 32'd0;
       s_feed_d      = 1'b1;
@@ -269,6 +269,7 @@ module s24_core #(
       tiles_m2_q    <= 32'd0;
       g_one_q       <= 1'b0;
       p_one_q       <= 1'b0;
+      t_one_q       <= 1'b0;
       slot_q        <= 32'd0;
       tile_q        <= 32'd0;
       s_feed_q      <= 1'b0;
@@ -295,6 +296,7 @@ module s24_core #(
       tiles_m2_q    <= tiles_m2_d;
       g_one_q       <= g_one_d;
       p_one_q       <= p_one_d;
+      t_one_q       <= t_one_d;
       slot_q        <= slot_d;
       tile_q        <= tile_d;
       s_feed_q      <= s_feed_d;
@@ -317,43 +319,36 @@ module s24_core #(
   wire arr_clr = clr_q;
   wire drn_clr = clear_i || clr_q;
 
-  // ---------------------------------------------------------------- counters of beats and rows
-  // accepted input beats per stream: ready drops after exactly beats*tiles beats
-  wire [31:0] unused_w_cnt, unused_a_cnt, unused_r_cnt;
-  wire        unused_w_l0, unused_w_l1, unused_w_l, unused_a_l0, unused_a_l1, unused_a_l;
-  wire        unused_r_l0, unused_r_l1, unused_r_done;
-
-  s24_cnt2 u_cnt_w_in (
-    .clk_i(clk_i), .rst_ni(rst_ni), .init_i(init), .inc_i(w_push), .max0_i(beats_m1_q), .max1_i(tiles_m1_q),
-    .cnt0_o(unused_w_cnt), .last0_o(unused_w_l0), .last1_o(unused_w_l1), .last_o(unused_w_l),
-    .done_o(w_in_done)
-  );
-  s24_cnt2 u_cnt_a_in (
-    .clk_i(clk_i), .rst_ni(rst_ni), .init_i(init), .inc_i(a_push), .max0_i(beats_m1_q), .max1_i(tiles_m1_q),
-    .cnt0_o(unused_a_cnt), .last0_o(unused_a_l0), .last1_o(unused_a_l1), .last_o(unused_a_l),
-    .done_o(a_in_done)
-  );
-  // accepted result beats: the job ends with the last one
-  s24_cnt2 u_cnt_r_out (
-    .clk_i(clk_i), .rst_ni(rst_ni), .init_i(init), .inc_i(r_pop), .max0_i(NumRows - 1), .max1_i(tiles_m1_q),
-    .cnt0_o(unused_r_cnt), .last0_o(unused_r_l0), .last1_o(unused_r_l1), .last_o(r_pop_last),
-    .done_o(unused_r_done)
-  );
-
-  // ---------------------------------------------------------------- input FIFOs
+  // ---------------------------------------------------------------- input queues and result count
+  // Each input stream: a register slice, a 4-entry FIFO and the count of the job's beats
+  // (s24_inq): ready is a register and drops after exactly beats*tiles accepted beats. The
+  // counters' first flags: of the job being started, or (clear) of the maxima they keep.
+  wire first_g = start_ok ? (cfg_beats_i == 32'd1) : g_one_q;
+  wire first_t = start_ok ? (cfg_tiles_i == 32'd1) : t_one_q;
   wire [WBits-1:0] w_head;
   wire [ABits-1:0] a_head;
 
-  assign w_ready_o = run_q && !w_in_done && !w_fifo_full;
-  assign a_ready_o = run_q && !a_in_done && !a_fifo_full;
-
-  s24_fifo #(.Width(WBits), .AddrWidth(1)) u_fifo_w (
-    .clk_i(clk_i), .rst_ni(rst_ni), .clear_i(clear_i), .push_i(w_push), .data_i(w_data_i), .pop_i(inj),
-    .data_o(w_head), .empty_o(w_fifo_empty), .full_o(w_fifo_full)
+  s24_inq #(.Width(WBits), .AddrWidth(2)) u_inq_w (
+    .clk_i(clk_i), .rst_ni(rst_ni), .clear_i(clear_i), .arm_i(start_ok),
+    .first0_i(first_g), .first1_i(first_t), .max0_i(beats_m1_q), .max1_i(tiles_m1_q),
+    .valid_i(w_valid_i), .ready_o(w_ready_o), .data_i(w_data_i),
+    .pop_i(inj), .data_o(w_head), .empty_o(w_fifo_empty)
   );
-  s24_fifo #(.Width(ABits), .AddrWidth(1)) u_fifo_a (
-    .clk_i(clk_i), .rst_ni(rst_ni), .clear_i(clear_i), .push_i(a_push), .data_i(a_data_i), .pop_i(inj),
-    .data_o(a_head), .empty_o(a_fifo_empty), .full_o(a_fifo_full)
+  s24_inq #(.Width(ABits), .AddrWidth(2)) u_inq_a (
+    .clk_i(clk_i), .rst_ni(rst_ni), .clear_i(clear_i), .arm_i(start_ok),
+    .first0_i(first_g), .first1_i(first_t), .max0_i(beats_m1_q), .max1_i(tiles_m1_q),
+    .valid_i(a_valid_i), .ready_o(a_ready_o), .data_i(a_data_i),
+    .pop_i(inj), .data_o(a_head), .empty_o(a_fifo_empty)
+  );
+
+  // accepted result beats: the job ends with the last one
+  wire [31:0] unused_r_cnt;
+  wire        unused_r_l0, unused_r_l1, unused_r_done;
+  s24_cnt2 #(.Max0AtReset(NumRows - 1)) u_cnt_r_out (
+    .clk_i(clk_i), .rst_ni(rst_ni), .init_i(init), .first0_i(NumRows == 1), .first1_i(first_t),
+    .inc_i(r_pop), .max0_i(NumRows - 1), .max1_i(tiles_m1_q),
+    .cnt0_o(unused_r_cnt), .last0_o(unused_r_l0), .last1_o(unused_r_l1), .last_o(r_pop_last),
+    .done_o(unused_r_done)
   );
 
   // ---------------------------------------------------------------- metadata check
@@ -548,7 +543,6 @@ module s24_core #(
       assert (nrow <= 1) else $error("two tile rows completed in one cycle");
       // inputs never popped empty, never pushed full
       assert (!(inj && (w_fifo_empty || a_fifo_empty))) else $error("injection without input beats");
-      assert (!(w_push && w_fifo_full) && !(a_push && a_fifo_full)) else $error("input beat accepted into a full FIFO");
       // credits never go negative or above the buffer's capacity
       assert (cred_q <= CredCap[CredW-1:0]) else $error("result credits above the buffer capacity");
       assert (!(reserve && cred_q < CredRows)) else $error("tile injected without room for its rows");
