@@ -150,9 +150,18 @@ s24_status_t s24_gemm_cycles_shape(s24_array_t hw, s24_pattern_t data, size_t m_
   uint64_t beats = 0;  // every row tile has at least one row: the same beats for all
   for (size_t g = 0; g < groups; g++) {
     const size_t len = (k - g * hm < hm) ? k - g * hm : hm;
-    // the window starts at a multiple of hm; both m and hm are powers of two
-    const size_t touched = (data.m <= hm) ? ceil_div(len, data.m) : 1;
-    const size_t worst = (data.n * touched < len) ? data.n * touched : len;
+    // the window starts at a multiple of hm; both m and hm are powers of two, so the window
+    // holds whole data groups (the last one possibly cut short by K: at most its length in
+    // nonzeros), or lies inside one data group (data m > hm)
+    size_t worst = 0;
+    if (data.m <= hm) {
+      for (size_t e = 0; e < len; e += data.m) {
+        const size_t dl = (len - e < data.m) ? len - e : data.m;
+        worst += (data.n < dl) ? data.n : dl;
+      }
+    } else {
+      worst = (data.n < len) ? data.n : len;
+    }
     beats += s24_group_beats(hw, (uint32_t)worst);
   }
   s24_gemm_cycles_t t;

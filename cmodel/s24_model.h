@@ -100,10 +100,13 @@ S24_WARN_UNUSED s24_status_t s24_gemm_dense_ref(const int8_t *a, size_t m_rows, 
                                                 const int32_t *c0, int32_t *c);
 
 /** Fixed pipeline cycles of an s24_core job beyond beats + rows + cols (docs/architecture.md §3):
- *  1 input register slice, 1 input FIFO, 1 injection register, 7 PE stages (hop, select, 3 multiplier, sum, accumulate)
- *  less the 1 hop counted in rows + cols, 2 drain (row flag, drain register), 2 result buffer
- *  (RAM, output register), less 1 for the start cycle. The one statement of this constant. */
-#define S24_CORE_PIPE_CYCLES 11u
+ *  start_i in cycle 0; the start register (cycle 1, busy), the input register slice and the
+ *  input FIFO put the first beat into the injection register in cycle 4; then 7 PE stages
+ *  (hop, select, 3 multiplier, sum, accumulate; one hop is counted in rows + cols), 2 drain
+ *  (row flag, drain register) and 2 result buffer (RAM, output register): row r of tile i is
+ *  valid in cycle i*P + beats + r + cols + 13, and busy counts cycles 1 .. the last row's.
+ *  The one statement of this constant. */
+#define S24_CORE_PIPE_CYCLES 12u
 
 /** Cycle model of one s24_core job with ideal streams (docs/architecture.md §3). */
 typedef struct {
@@ -173,10 +176,12 @@ S24_WARN_UNUSED s24_status_t s24_gemm_cycles_compressed(s24_array_t hw, s24_patt
 
 /** Shape-only prediction for data of pattern `data` (n:m; n == m is dense) in which every
  *  hardware group of every row tile holds its worst case: some row with
- *  min(window length, n * (data groups the window touches)) nonzeros, so each group takes
+ *  the most nonzeros its window can hold (each data group in it min(n, its length within the
+ *  window and K)), so each group takes
  *  s24_group_beats of that (2:4 data on a 2:4 core: 1 beat; dense 4:4: 2 beats); every row
  *  tile then has the same CFG_BEATS, so the jobs are as long as s24_job_max_row_tiles allows.
- *  Exact for such data (e.g. pruned random weights without zero values). For other data of
+ *  Exact for such data (e.g. pruned random weights without zero values, when data m <= the
+ *  core's m; tests/model/prop_layout.c checks it). For other data of
  *  the pattern, row tiles with fewer beats may split the data's jobs, each extra job paying
  *  its own fill and drain: data-dependent cycles <= shape-only cycles
  *  + max(0, data jobs - shape jobs) * (rows + cols + S24_CORE_PIPE_CYCLES). */

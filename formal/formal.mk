@@ -1,5 +1,5 @@
-# formal: SymbiYosys proofs of the leaf modules (FIFO, counter, metadata check, AXI4-Lite slave,
-# result buffer) and the top's register block (formal/*.sby), with
+# formal: SymbiYosys proofs of the leaf modules (FIFO, counter, input queue, metadata check,
+# AXI4-Lite slave, result buffer) and the top's register block (formal/*.sby), with
 # the venv's YoWASP Yosys and Debian's CVC4 (formal/run_sby.sh), and mutants that must fail.
 #   make formal          every task of every .sby, then the mutants; build/formal/results.md is the
 #                        property x configuration x result table (docs/formal.md shows a run)
@@ -11,14 +11,15 @@ FORMAL_DIR := $(BUILD)/formal
 # <sby>:<task> of `make formal`
 FORMAL_TASKS := fifo:prove_d2 fifo:prove_d4 fifo:misuse_d2 fifo:cover_d2 \
   cnt2:prove_full cnt2:prove_small cnt2:cover_small \
+  inq:prove_full inq:prove_small inq:cover_small \
   meta_check:prove_2of4 meta_check:prove_1of4 meta_check:prove_3of4 meta_check:prove_2of8 \
   meta_check:prove_4of8 meta_check:prove_2of2 meta_check:cover_2of4 \
   axil_slave:prove_a8 axil_slave:prove_a4 axil_slave:cover_a8 \
   rbuf:prove_d4 rbuf:prove_d8 rbuf:cover_d4 \
   top:prove_2x2_2of4 top:cover_2x2_2of4
-FORMAL_QUICK := fifo:prove_d2 fifo:misuse_d2 cnt2:prove_full meta_check:prove_2of4 \
+FORMAL_QUICK := fifo:prove_d2 fifo:misuse_d2 cnt2:prove_full inq:prove_small meta_check:prove_2of4 \
   meta_check:prove_2of8 axil_slave:prove_a8 rbuf:prove_d4 top:prove_2x2_2of4
-FORMAL_SRCS := $(wildcard formal/*.sby formal/*.sh) rtl/s24_assert.vh rtl/s24_fifo.v rtl/s24_cnt2.v \
+FORMAL_SRCS := $(wildcard formal/*.sby formal/*.sh) rtl/s24_assert.vh rtl/s24_fifo.v rtl/s24_cnt2.v rtl/s24_inq.v \
   rtl/s24_meta_check.v rtl/s24_axil_slave.v rtl/s24_rbuf.v rtl/s24_top.v rtl/s24_core.v rtl/s24_epilogue.v rtl/s24_regs.vh
 
 fv_sby  = $(word 1,$(subst :, ,$(1)))

@@ -9,12 +9,13 @@ mkdir -p "$out"
 # name @ file @ sed expression @ .sby @ task
 mutants='
 meta_check_dropped@s24_meta_check.v@s/bad_o\[r\] = 1.b1;/bad_o[r] = bad_o[r];/@meta_check.sby@prove_2of4
-fifo_full_check_dropped@s24_fifo.v@s/wire do_push = push_i \&\& !full_o;/wire do_push = push_i;/@fifo.sby@misuse_d2
-fifo_empty_check_dropped@s24_fifo.v@s/wire do_pop  = pop_i \&\& !empty_o;/wire do_pop  = pop_i;/@fifo.sby@misuse_d2
+fifo_full_check_dropped@s24_fifo.v@s/assign do_push = push_i \&\& !full_o;/assign do_push = push_i;/@fifo.sby@misuse_d2
+fifo_empty_check_dropped@s24_fifo.v@s/assign do_pop  = pop_i \&\& !empty_o;/assign do_pop  = pop_i;/@fifo.sby@misuse_d2
 w1c_clears_all_bits@s24_top.v@s/if (wr_err) err_d = err_d \& ~wr_bits\[4:0\];/if (wr_err) err_d = 5'"'"'d0;/@top.sby@bmc_2x2_2of4
 w1c_inverted@s24_top.v@s/if (wr_err) err_d = err_d \& ~wr_bits\[4:0\];/if (wr_err) err_d = err_d \& wr_bits[4:0];/@top.sby@bmc_2x2_2of4
 axil_b_overwritten@s24_axil_slave.v@s/wire do_write = aw_full_q \&\& w_full_q \&\& (!b_valid_q || s_axil_bready_i);/wire do_write = aw_full_q \&\& w_full_q;/@axil_slave.sby@bmc_a8
 rbuf_output_overwritten@s24_rbuf.v@s/wire fetch = (count_q != {(AddrWidth+1){1'"'"'b0}}) \&\& (!out_valid_q || pop);/wire fetch = (count_q != {(AddrWidth+1){1'"'"'b0}});/@rbuf.sby@prove_d4
+inq_ready_ignores_room@s24_inq.v@s/begin fill_d = fill_q + 1.b1; ready_d = (fill_q <= DepthM2); end/begin fill_d = fill_q + 1'"'"'b1; ready_d = 1'"'"'b1; end/@inq.sby@prove_small
 cnt2_counts_after_done@s24_cnt2.v@s/if (inc_i \&\& !done_q) begin/if (inc_i) begin/@cnt2.sby@bmc_full
 '
 fail=0

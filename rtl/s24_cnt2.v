@@ -15,6 +15,7 @@ module s24_cnt2 #(
   input  wire [31:0] max0_i,   // inner count runs 0 .. max0_i, then wraps (stable from init_i + 1)
   input  wire [31:0] max1_i,   // outer count runs 0 .. max1_i
   output wire [31:0] cnt0_o,   // inner count
+  output wire [31:0] cnt1_o,   // outer count
   output wire        last0_o,  // cnt0_o == max0_i
   output wire        last1_o,  // outer count == max1_i
   output wire        last_o,   // inner and outer at their maxima: the next inc is the final one
@@ -80,6 +81,7 @@ module s24_cnt2 #(
   end
 
   assign cnt0_o  = cnt0_q;
+  assign cnt1_o  = cnt1_q;
   assign last0_o = last0_q;
   assign last1_o = last1_q;
   assign last_o  = last0_q && last1_q;
@@ -96,14 +98,18 @@ module s24_cnt2 #(
   // fv_n_q: incs counted since init (the position in the job); low 8 bits are enough for the
   // small-maxima proof (S24_FV_CNT2_SMALL), where the product below cannot wrap
   reg        fv_past_init_q;
+  reg        fv_no_init_q;   // no init_i since reset: the maxima are still their reset values
   reg [31:0] fv_max0_q, fv_max1_q;
   reg [7:0]  fv_n_q;
+  localparam [31:0] FvMax0AtReset = Max0AtReset;
   always @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      fv_past_init_q <= 1'b1;
+      fv_past_init_q <= 1'b0;
+      fv_no_init_q   <= 1'b1;
       fv_n_q         <= 8'd0;
     end else begin
       fv_past_init_q <= init_i;
+      if (init_i) fv_no_init_q <= 1'b0;
       if (init_i)                fv_n_q <= 8'd0;
       else if (inc_i && !done_q) fv_n_q <= fv_n_q + 8'd1;
     end
@@ -118,12 +124,16 @@ module s24_cnt2 #(
 `endif
   always @(posedge clk_i) begin
     if (fv_live_q) begin
-      // contract: the maxima change only in the cycle after init_i (the core loads its
-      // configuration registers together with init) or straight out of reset
+      // contract: the maxima keep their reset values (max0_i: Max0AtReset, max1_i: 0) until the
+      // first init_i, and change only in the cycle after an init_i (the core loads its
+      // configuration registers together with init)
+      if (fv_no_init_q) begin
+        `S24_ASSUME(max0_i == FvMax0AtReset && max1_i == 32'd0, "cnt2: maxima away from their reset values before the first init")
+      end
       if (!fv_past_init_q) begin
         `S24_ASSUME(max0_i == fv_max0_q && max1_i == fv_max1_q, "cnt2: maxima changed while counting")
       end else begin
-        // ... and the first flags given with init_i (or the reset flags) match them
+        // ... and the first flags given with init_i match them
         `S24_ASSUME(last0_q == (max0_i == 32'd0) && last1_q == (max1_i == 32'd0),
                     "cnt2: first0_i/first1_i disagree with the maxima")
       end

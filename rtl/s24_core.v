@@ -118,8 +118,13 @@ module s24_core #(
   reg [31:0] cnt_stall_a_q, cnt_stall_a_d;
   reg [31:0] cnt_stall_r_q, cnt_stall_r_d;
 
-  wire start_ok = start_i && !run_q && !clear_i && (cfg_beats_i != 32'd0) && (cfg_tiles_i != 32'd0);
-  wire init     = start_ok || clear_i;
+  // start: the request and the configuration are registered first (pend_q, cfg_*_q), so the
+  // job's registers load from flops in the next cycle; that cycle counts as busy
+  reg        pend_q;
+  reg [31:0] cfg_beats_q, cfg_tiles_q;
+  wire start_req = start_i && !run_q && !pend_q && !clear_i;
+  wire start_ok  = pend_q && !clear_i;
+  wire init      = start_ok || clear_i;
 
   wire w_fifo_empty, a_fifo_empty;
   wire r_pop_last;
@@ -134,7 +139,7 @@ module s24_core #(
   wire reserve  = inj && s_last_q;
   wire r_pop    = r_valid_o && r_ready_i;
 
-  wire [31:0] beats_p  = (cfg_beats_i > MinPeriod) ? cfg_beats_i : MinPeriod;
+  wire [31:0] beats_p  = (cfg_beats_q > MinPeriod) ? cfg_beats_q : MinPeriod;
 
   // credit outcomes (reserve a tile's rows, return one row, both), each with its check
   localparam [CredW-1:0] CredRows = NumRows[CredW-1:0];
@@ -145,6 +150,7 @@ module s24_core #(
   wire             cred_res_pop_ok = (cred_res_pop >= CredRows);
   wire             cred_pop_ok     = (cred_pop >= CredRows);
   wire [NumRows-1:0] meta_bad;
+  reg  [NumRows-1:0] bad_q;   // per row: the injected beat's metadata was invalid (registered)
 
   always @* begin
     run_d         = run_q;
@@ -180,7 +186,7 @@ module s24_core #(
       if (sched && s_feed_q && a_fifo_empty) cnt_stall_a_d = cnt_stall_a_q + 32'd1;
       if (r_valid_o && !r_ready_i)           cnt_stall_r_d = cnt_stall_r_q + 32'd1;
     end
-    if (inj && (|meta_bad)) err_d = 1'b1;
+    if (|bad_q) err_d = 1'b1;   // a beat injected in the previous cycle had invalid metadata
     if (inj && s_last_q && t_last_q) f_done_d = 1'b1;
 
     // next slot and its flags, each from registered state (no wide compare after a decision)
@@ -219,23 +225,23 @@ module s24_core #(
       run_d         = 1'b1;
       err_d         = 1'b0;
       f_done_d      = 1'b0;
-      beats_m1_d    = cfg_beats_i - 32'd1;
-      beats_m2_d    = cfg_beats_i - 32'd2;
-      tiles_m1_d    = cfg_tiles_i - 32'd1;
+      beats_m1_d    = cfg_beats_q - 32'd1;
+      beats_m2_d    = cfg_beats_q - 32'd2;
+      tiles_m1_d    = cfg_tiles_q - 32'd1;
       period_m2_d   = beats_p - 32'd2;
-      tiles_m2_d    = cfg_tiles_i - 32'd2;
-      g_one_d       = (cfg_beats_i == 32'd1);
+      tiles_m2_d    = cfg_tiles_q - 32'd2;
+      g_one_d       = (cfg_beats_q == 32'd1);
       p_one_d       = (beats_p == 32'd1);
-      t_one_d       = (cfg_tiles_i == 32'd1);
+      t_one_d       = (cfg_tiles_q == 32'd1);
       slot_d        = 32'd0;
       tile_d        = 32'd0;
       s_feed_d      = 1'b1;
-      s_last_d      = (cfg_beats_i == 32'd1);
+      s_last_d      = (cfg_beats_q == 32'd1);
       s_end_d       = (beats_p == 32'd1);
-      t_last_d      = (cfg_tiles_i == 32'd1);
+      t_last_d      = (cfg_tiles_q == 32'd1);
       cred_d        = CredCap[CredW-1:0];
       cred_ok_d     = 1'b1;
-      cnt_cycles_d  = 32'd0;
+      cnt_cycles_d  = 32'd1;   // the start cycle (pend_q) is busy
       cnt_beats_d   = 32'd0;
       cnt_stall_w_d = 32'd0;
       cnt_stall_a_d = 32'd0;
@@ -314,6 +320,18 @@ module s24_core #(
     end
   end
 
+  always @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) pend_q <= 1'b0;
+    else         pend_q <= start_req && (cfg_beats_i != 32'd0) && (cfg_tiles_i != 32'd0);
+  end
+  // the configuration of a start request (used only with pend_q: not reset)
+  always @(posedge clk_i) begin
+    if (start_req) begin
+      cfg_beats_q <= cfg_beats_i;
+      cfg_tiles_q <= cfg_tiles_i;
+    end
+  end
+
   // the array and the drain are cleared with clear_i and one cycle after it (clr_q is the
   // registered copy that fans out to them)
   wire arr_clr = clr_q;
@@ -323,8 +341,8 @@ module s24_core #(
   // Each input stream: a register slice, a 4-entry FIFO and the count of the job's beats
   // (s24_inq): ready is a register and drops after exactly beats*tiles accepted beats. The
   // counters' first flags: of the job being started, or (clear) of the maxima they keep.
-  wire first_g = start_ok ? (cfg_beats_i == 32'd1) : g_one_q;
-  wire first_t = start_ok ? (cfg_tiles_i == 32'd1) : t_one_q;
+  wire first_g = start_ok ? (cfg_beats_q == 32'd1) : g_one_q;
+  wire first_t = start_ok ? (cfg_tiles_q == 32'd1) : t_one_q;
   wire [WBits-1:0] w_head;
   wire [ABits-1:0] a_head;
 
@@ -342,12 +360,12 @@ module s24_core #(
   );
 
   // accepted result beats: the job ends with the last one
-  wire [31:0] unused_r_cnt;
+  wire [31:0] unused_r_cnt, unused_r_cnt1;
   wire        unused_r_l0, unused_r_l1, unused_r_done;
   s24_cnt2 #(.Max0AtReset(NumRows - 1)) u_cnt_r_out (
     .clk_i(clk_i), .rst_ni(rst_ni), .init_i(init), .first0_i(NumRows == 1), .first1_i(first_t),
     .inc_i(r_pop), .max0_i(NumRows - 1), .max1_i(tiles_m1_q),
-    .cnt0_o(unused_r_cnt), .last0_o(unused_r_l0), .last1_o(unused_r_l1), .last_o(r_pop_last),
+    .cnt0_o(unused_r_cnt), .cnt1_o(unused_r_cnt1), .last0_o(unused_r_l0), .last1_o(unused_r_l1), .last_o(r_pop_last),
     .done_o(unused_r_done)
   );
 
@@ -386,6 +404,11 @@ module s24_core #(
       end
     end
   endgenerate
+
+  always @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) bad_q <= {NumRows{1'b0}};
+    else         bad_q <= (inj && !init) ? meta_bad : {NumRows{1'b0}};
+  end
 
   // flags of the injected beat: {last, valid}; bubbles are all zero
   wire [1:0] inj_flags = inj ? {s_last_q, 1'b1} : 2'b00;
@@ -497,7 +520,7 @@ module s24_core #(
 
   assign r_data_o   = r_head[RBits-1:0];
   assign r_last_o   = r_head[RBits];
-  assign busy_o     = run_q;
+  assign busy_o     = run_q || pend_q;
   assign done_o     = done_q;
   assign err_meta_o = err_q;
   assign cnt_cycles_o  = cnt_cycles_q;

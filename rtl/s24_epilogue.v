@@ -96,6 +96,7 @@ module s24_epilogue #(
   wire             row_done;   // the issue is the row's last phase: pop it
   wire             in_push = en_q && s_valid_i && !in_full;
 
+  wire [InAw:0] unused_in_level;
   s24_fifo #(.Width(RBits + 1), .AddrWidth(InAw)) u_in (
     .clk_i   (clk_i),
     .rst_ni  (rst_ni),
@@ -105,7 +106,8 @@ module s24_epilogue #(
     .pop_i   (issue && row_done),
     .data_o  (in_head),
     .empty_o (in_empty),
-    .full_o  (in_full)
+    .full_o  (in_full),
+    .level_o (unused_in_level)
   );
   wire unused_in_last = in_head[RBits];  // rows are counted; the core's TLAST is redundant
 
@@ -435,6 +437,7 @@ module s24_epilogue #(
 
   wire           out_empty, out_full;
   wire [RBits:0] out_head;
+  wire [OutAw:0] unused_out_level;
   s24_fifo #(.Width(RBits + 1), .AddrWidth(OutAw)) u_out (
     .clk_i   (clk_i),
     .rst_ni  (rst_ni),
@@ -444,7 +447,8 @@ module s24_epilogue #(
     .pop_i   (out_pop),
     .data_o  (out_head),
     .empty_o (out_empty),
-    .full_o  (out_full)
+    .full_o  (out_full),
+    .level_o (unused_out_level)
   );
   wire unused_out_full = out_full;  // never pushed while full: the credit counter (occ_q)
   assign out_pop = !out_empty && m_ready_i;

@@ -3,7 +3,10 @@
 
 module s24_fifo #(
   parameter integer Width     = 8,  // bits per entry
-  parameter integer AddrWidth = 1   // log2(depth): depth = 2**AddrWidth entries
+  parameter integer AddrWidth = 1,  // log2(depth): depth = 2**AddrWidth entries
+  parameter integer Checked   = 1   // 1: a push while full or a pop while empty is ignored;
+                                    // 0: the caller guarantees neither (a property), so the
+                                    // write enable and the pointers take the requests as they are
 ) (
   input  wire                 clk_i,
   input  wire                 rst_ni,
@@ -13,7 +16,8 @@ module s24_fifo #(
   input  wire                 pop_i,    // drop the head (caller ensures !empty_o)
   output wire [Width-1:0]     data_o,   // head entry, valid while !empty_o
   output wire                 empty_o,
-  output wire                 full_o
+  output wire                 full_o,
+  output wire [AddrWidth:0]   level_o   // entries held, 0 .. 2**AddrWidth (registered)
 );
   localparam integer Depth = 1 << AddrWidth;
 
@@ -21,9 +25,18 @@ module s24_fifo #(
   reg [AddrWidth-1:0] wr_ptr_q, wr_ptr_d;
   reg [AddrWidth-1:0] rd_ptr_q, rd_ptr_d;
   reg [AddrWidth:0]   count_q, count_d;
+  reg                 empty_q;   // count_q == 0, a flop of its own (it feeds the caller's decisions)
 
-  wire do_push = push_i && !full_o;
-  wire do_pop  = pop_i && !empty_o;
+  wire do_push, do_pop;
+  generate
+    if (Checked != 0) begin : g_checked
+      assign do_push = push_i && !full_o;
+      assign do_pop  = pop_i && !empty_o;
+    end else begin : g_unchecked
+      assign do_push = push_i;
+      assign do_pop  = pop_i;
+    end
+  endgenerate
 
   always @* begin
     wr_ptr_d = wr_ptr_q;
@@ -45,10 +58,12 @@ module s24_fifo #(
       wr_ptr_q <= {AddrWidth{1'b0}};
       rd_ptr_q <= {AddrWidth{1'b0}};
       count_q  <= {(AddrWidth+1){1'b0}};
+      empty_q  <= 1'b1;
     end else begin
       wr_ptr_q <= wr_ptr_d;
       rd_ptr_q <= rd_ptr_d;
       count_q  <= count_d;
+      empty_q  <= (count_d == {(AddrWidth+1){1'b0}});
     end
   end
 
@@ -58,8 +73,9 @@ module s24_fifo #(
   end
 
   assign data_o  = mem_q[rd_ptr_q];
-  assign empty_o = (count_q == {(AddrWidth+1){1'b0}});
+  assign empty_o = empty_q;
   assign full_o  = count_q[AddrWidth];
+  assign level_o = count_q;
 
 `ifdef FORMAL
   // ---------------------------------------------------------------- formal tail (formal/fifo.sby)
@@ -80,6 +96,7 @@ module s24_fifo #(
       // fill level: 0 .. Depth, and exactly the distance between the pointers
       `S24_ASSERT(!count_q[AddrWidth] || fv_fill == {AddrWidth{1'b0}}, "fifo: fill level above depth")
       `S24_ASSERT(wr_ptr_q == rd_ptr_q + fv_fill, "fifo: pointers disagree with the fill level")
+      `S24_ASSERT(empty_q == (count_q == {(AddrWidth+1){1'b0}}), "fifo: empty flag disagrees with the fill level")
       `S24_COVER(full_o && pop_i)                        // drained from full
       `S24_COVER(!empty_o && !full_o && push_i && pop_i) // push and pop in one cycle
     end

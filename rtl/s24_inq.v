@@ -41,20 +41,21 @@ module s24_inq #(
   reg [AddrWidth:0] fill_q, fill_d;   // beats in the slice and the FIFO, 0 .. Depth
 
   wire push = valid_i && ready_q;
+  wire pop  = pop_i && !empty_o;   // (the caller's pop_i already implies !empty_o: free after flattening)
   wire final_beat;   // the count is at the job's last beat: this push is the last one
   wire unused_done, unused_l0, unused_l1;
-  wire [31:0] unused_cnt;
+  wire [31:0] cnt0, cnt1;   // position in the job (formal properties only)
 
   s24_cnt2 u_cnt (
     .clk_i(clk_i), .rst_ni(rst_ni), .init_i(arm_i || clear_i),
     .first0_i(first0_i), .first1_i(first1_i), .inc_i(push), .max0_i(max0_i), .max1_i(max1_i),
-    .cnt0_o(unused_cnt), .last0_o(unused_l0), .last1_o(unused_l1), .last_o(final_beat),
+    .cnt0_o(cnt0), .cnt1_o(cnt1), .last0_o(unused_l0), .last1_o(unused_l1), .last_o(final_beat),
     .done_o(unused_done)
   );
 
   always @* begin
     // fill level and room after this cycle: each outcome's compare is made from fill_q alone
-    case ({push, pop_i})
+    case ({push, pop})
       2'b10:   begin fill_d = fill_q + 1'b1; ready_d = (fill_q <= DepthM2); end
       2'b01:   begin fill_d = fill_q - 1'b1; ready_d = 1'b1; end
       default: begin fill_d = fill_q;        ready_d = (fill_q <= DepthM1); end
@@ -86,39 +87,132 @@ module s24_inq #(
   always @(posedge clk_i) sl_data_q <= data_i;
 
   wire unused_full;
-  s24_fifo #(.Width(Width), .AddrWidth(AddrWidth)) u_fifo (
+  wire [AddrWidth:0] fifo_level;   // the FIFO's own count (formal properties only)
+  s24_fifo #(.Width(Width), .AddrWidth(AddrWidth), .Checked(0)) u_fifo (
     .clk_i(clk_i), .rst_ni(rst_ni), .clear_i(clear_i), .push_i(sl_valid_q), .data_i(sl_data_q),
-    .pop_i(pop_i), .data_o(data_o), .empty_o(empty_o), .full_o(unused_full)
+    .pop_i(pop), .data_o(data_o), .empty_o(empty_o), .full_o(unused_full),
+    .level_o(fifo_level)
   );
 
   assign ready_o = ready_q;
+  wire unused_pos = ^{fifo_level, cnt0, cnt1};   // read by the formal properties only
 
 `ifdef FORMAL
-  // ---------------------------------------------------------------- formal tail
+  // ---------------------------------------------------------------- formal tail (formal/inq.sby)
 `ifdef S24_FV_TOP_S24_INQ
   `define S24_FV_ASSUME_INPUTS
 `endif
 `include "s24_assert.vh"
   `S24_FV_START_IN_RESET(clk_i, rst_ni)
   `S24_FV_LIVE(clk_i, rst_ni)
-  // fv_fifo_n_q: beats in the FIFO (pushed by the slice, popped by the caller)
+  // fv_fifo_n_q: beats in the FIFO (pushed by the slice, popped by the caller); fv_in_q / fv_out_q:
+  // beats accepted / popped since arm_i (8 bits: the small-maxima proof's jobs are shorter)
   reg [AddrWidth:0] fv_fifo_n_q;
+  reg [7:0]         fv_in_q, fv_out_q;
+  reg               fv_job_q;          // a job was armed and not cleared
+  reg               fv_past_arm_q;
+  reg               fv_no_arm_q;               // no arm_i or clear_i since reset
+  reg               fv_first0_q, fv_first1_q;  // first0_i/first1_i of the previous cycle
+  reg [31:0]        fv_max0_q, fv_max1_q;
   always @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni)      fv_fifo_n_q <= {(AddrWidth+1){1'b0}};
-    else if (clear_i) fv_fifo_n_q <= {(AddrWidth+1){1'b0}};
-    else              fv_fifo_n_q <= fv_fifo_n_q + {{AddrWidth{1'b0}}, sl_valid_q} - {{AddrWidth{1'b0}}, pop_i};
+    if (!rst_ni) begin
+      fv_fifo_n_q   <= {(AddrWidth+1){1'b0}};
+      fv_in_q       <= 8'd0;
+      fv_out_q      <= 8'd0;
+      fv_job_q      <= 1'b0;
+      fv_past_arm_q <= 1'b0;
+      fv_no_arm_q   <= 1'b1;
+      fv_first0_q   <= 1'b1;
+      fv_first1_q   <= 1'b1;
+    end else begin
+      fv_past_arm_q <= arm_i || clear_i;
+      if (arm_i || clear_i) fv_no_arm_q <= 1'b0;
+      fv_first0_q   <= first0_i;
+      fv_first1_q   <= first1_i;
+      if (clear_i) begin
+        fv_fifo_n_q <= {(AddrWidth+1){1'b0}};
+        fv_job_q    <= 1'b0;
+      end else begin
+        fv_fifo_n_q <= fv_fifo_n_q + {{AddrWidth{1'b0}}, sl_valid_q} - {{AddrWidth{1'b0}}, pop};
+        if (arm_i) fv_job_q <= 1'b1;
+      end
+      if (arm_i || clear_i) begin
+        fv_in_q  <= 8'd0;
+        fv_out_q <= 8'd0;
+      end else begin
+        fv_in_q  <= fv_in_q + {7'd0, push};
+        fv_out_q <= fv_out_q + {7'd0, pop};
+      end
+    end
+  end
+  always @(posedge clk_i) begin
+    fv_max0_q <= max0_i;
+    fv_max1_q <= max1_i;
+  end
+`ifdef S24_FV_INQ_SMALL
+  wire [7:0] fv_all = (max1_i[7:0] + 8'd1) * (max0_i[7:0] + 8'd1);
+`endif
+  // the beat accepted in the previous cycle (the FIFO's own proof, formal/fifo.sby, tracks a beat
+  // from its push to its pop: together, no beat is lost, duplicated, reordered or changed)
+  reg             fv_pushed_q;
+  reg [Width-1:0] fv_pushed_data_q;
+  always @(posedge clk_i) begin
+    fv_pushed_q      <= push && !clear_i;
+    fv_pushed_data_q <= data_i;
   end
   always @(posedge clk_i) begin
     if (fv_live_q) begin
+      // the caller's contract: pop only a beat that is there; the maxima are loaded with arm_i
+      // (registered: they change only in the cycle after arm_i or clear_i), and first0_i/first1_i
+      // given with arm_i describe them
       `S24_ASSUME(!(pop_i && empty_o), "inq: popped while empty (beat duplicated)")
+      `S24_ASSUME(!(arm_i && (armed_q || fill_q != {(AddrWidth+1){1'b0}})), "inq: armed before the previous job's beats were all accepted and popped")
+      if (fv_no_arm_q) begin
+        `S24_ASSUME(max0_i == 32'd0 && max1_i == 32'd0, "inq: maxima away from their reset values (0) before the first arm_i")
+      end
+      if (!fv_past_arm_q) begin
+        `S24_ASSUME(max0_i == fv_max0_q && max1_i == fv_max1_q, "inq: maxima changed during a job")
+      end else begin
+        `S24_ASSUME(fv_first0_q == (max0_i == 32'd0) && fv_first1_q == (max1_i == 32'd0),
+                    "inq: first0_i/first1_i disagree with the maxima loaded with them")
+      end
+`ifdef S24_FV_INQ_SMALL
+      `S24_ASSUME(max0_i < 32'd3 && max1_i < 32'd3, "inq: small maxima only")
+`endif
       // the fill level counts exactly the slice and the FIFO, never above the depth
-      `S24_ASSERT(fill_q <= Depth[AddrWidth:0], "inq: fill level above the depth")
+      `S24_ASSERT(fill_q <= Depth[AddrWidth:0] && fv_fifo_n_q <= Depth[AddrWidth:0], "inq: fill level above the depth")
       `S24_ASSERT(fv_fifo_n_q + {{AddrWidth{1'b0}}, sl_valid_q} == fill_q, "inq: fill level disagrees with the slice and the FIFO")
       `S24_ASSERT(empty_o == (fv_fifo_n_q == {(AddrWidth+1){1'b0}}), "inq: FIFO empty flag disagrees with its beats")
+      `S24_ASSERT(fifo_level == fv_fifo_n_q, "inq: FIFO fill level disagrees with its beats")
       // so the slice never pushes into a full FIFO, and ready only while armed
       `S24_ASSERT(!(sl_valid_q && unused_full), "inq: slice pushed into a full FIFO (beat lost)")
       `S24_ASSERT(!ready_q || armed_q, "inq: ready outside a job")
-      `S24_COVER(push && pop_i && fill_q == DepthM2)
+      `S24_ASSERT(!ready_q || fill_q <= DepthM1, "inq: ready without room for the beat")
+      `S24_ASSERT(unused_full == (fv_fifo_n_q == Depth[AddrWidth:0]), "inq: FIFO full flag disagrees with its beats")
+      `S24_ASSERT(!armed_q || fv_job_q, "inq: accepting outside a job")
+      // every beat accepted since arm_i is in the slice, the FIFO, or popped
+      if (fv_job_q && !fv_past_arm_q) begin
+        `S24_ASSERT(fv_in_q == fv_out_q + {{(7-AddrWidth){1'b0}}, fill_q}, "inq: beats accepted != beats queued + popped")
+      end
+`ifdef S24_FV_INQ_SMALL
+      // a job takes exactly (max0+1)*(max1+1) beats: never more, and all of them by the time
+      // ready drops for good
+      if (fv_job_q && !fv_past_arm_q) begin
+        `S24_ASSERT(fv_in_q == (unused_done ? fv_all : cnt1[7:0] * (max0_i[7:0] + 8'd1) + cnt0[7:0]),
+                    "inq: beats accepted disagree with the job's beat count")
+        `S24_ASSERT(fv_in_q <= fv_all, "inq: more beats accepted than the job has")
+        `S24_ASSERT(armed_q == (fv_in_q != fv_all), "inq: stopped accepting before the job's last beat, or not after it")
+      end
+`endif
+      // the slice writes the FIFO exactly with the beats accepted, one cycle later, unchanged
+      `S24_ASSERT(sl_valid_q == fv_pushed_q, "inq: accepted beat not written to the FIFO once")
+      if (sl_valid_q) begin
+        `S24_ASSERT(sl_data_q == fv_pushed_data_q, "inq: beat changed in the slice")
+      end
+      `S24_COVER(push && pop && fill_q == DepthM2)
+`ifdef S24_FV_INQ_SMALL
+      `S24_COVER(fv_job_q && !armed_q && fv_out_q == fv_all && max0_i == 32'd1 && max1_i == 32'd1)
+`endif
     end
   end
 `endif

@@ -26,7 +26,12 @@ $(TEST_BUILD)/model/prop_model: tests/model/prop_model.c $(MODEL_SRCS)
 	@mkdir -p $(@D)
 	$(TEST_CC) $(filter %.c,$^) -o $@
 
-.PHONY: test-model-unit test-npy test-model-prop test-model-prop-long test-cli
+# randomised properties of the beat packers, the cycle predictors and the bias folding
+$(TEST_BUILD)/model/prop_layout: tests/model/prop_layout.c $(MODEL_SRCS)
+	@mkdir -p $(@D)
+	$(TEST_CC) $(filter %.c,$^) -o $@
+
+.PHONY: test-model-unit test-npy test-model-prop test-model-prop-long test-cli test-layout-prop
 
 test-model-unit: $(TEST_BUILD)/model/test_model
 	$<
@@ -42,11 +47,15 @@ test-model-prop: $(TEST_BUILD)/model/prop_model
 test-model-prop-long: $(TEST_BUILD)/model/prop_model
 	$< 1000000 2
 
+# 3000 random cases, fixed seed (rerun: build/tests/model/prop_layout CASES SEED)
+test-layout-prop: $(TEST_BUILD)/model/prop_layout
+	$< 3000 20261123
+
 # end-to-end command tests, on the sanitizer build of the command
 test-cli: $(CLI_SAN_BIN)
 	tests/cli/run.sh $(CLI_SAN_BIN) $(TEST_BUILD)/cli/work
 
-TESTS      += test-model-unit test-npy test-model-prop test-cli
+TESTS      += test-model-unit test-npy test-model-prop test-layout-prop test-cli
 LONG_TESTS += test-model-prop-long
 
 # ---------------------------------------------------------------- driver and software device

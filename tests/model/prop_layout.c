@@ -1,0 +1,239 @@
+// Randomised property tests of the beat packers, the GEMM cycle predictors and the fused
+// layer's bias folding, with a reproducible seed.
+//
+// usage: prop_layout [CASES [SEED]]   (prints the seed first and, for any failure, the command
+// that reruns exactly that case: prop_layout 1 CASE_SEED)
+//
+// Per case (random array R x C 1..8 with a core pattern of m = 2, 4 or 8, random data pattern,
+// random shape):
+//   data predictor on compressed weights (s24_gemm_cycles_compressed) == on the same weights
+//   dense (s24_gemm_cycles_dense), every field of the totals;
+//   shape predictor (s24_gemm_cycles_shape) == the data predictors for weights with exactly n
+//   nonzeros in every group when the data's m <= the core's m (the data its documentation calls
+//   exact), and busy cycles == the sum of s24_core_cycles over the planned jobs;
+//   for other data of the pattern (zeros, longer groups), data cycles <= shape cycles + the
+//   documented slack per extra job, and never more beats;
+//   on a sparse core with data of its own pattern: every weight beat packed from the
+//   compressed form (s24_w_beat_compressed) == the beat packed from the dense form
+//   (s24_w_beat_dense, beat 0), bit for bit, rows past the matrix included;
+//   s24_linear_fold_bias: sum_k W*(x - ZI) + bias == sum_k W*x + folded bias (mod 2^32).
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "s24_layout.h"
+#include "s24_model.h"
+
+static uint64_t g_state;
+static uint64_t rnd(void) { return s24_rng_next(&g_state); }
+static size_t rnd_below(size_t n) { return (size_t)(rnd() % n); }
+
+static char g_why[256];
+#define CHECK(cond, ...)                            \
+  do {                                              \
+    if (!(cond)) {                                  \
+      snprintf(g_why, sizeof g_why, __VA_ARGS__);   \
+      goto done;                                    \
+    }                                               \
+  } while (0)
+
+static const s24_pattern_t kCore[] = {{2, 4}, {1, 4}, {3, 4}, {4, 4}, {2, 8}, {1, 8},
+                                      {4, 8}, {8, 8}, {1, 2}, {2, 2}};
+static const s24_pattern_t kData[] = {{2, 4}, {1, 4}, {3, 4}, {4, 4}, {2, 8}, {1, 8},
+                                      {4, 8}, {6, 8}, {8, 8}, {1, 2}, {2, 2}};
+
+// Weights of pattern p with exactly min(n, len) nonzeros (never 0) in every group of every row.
+static void exact_weights(s24_pattern_t p, int8_t *a, size_t rows, size_t k, int zeros) {
+  memset(a, 0, rows * k);
+  for (size_t r = 0; r < rows; r++) {
+    for (size_t g0 = 0; g0 < k; g0 += p.m) {
+      const size_t len = (k - g0 < p.m) ? k - g0 : p.m;
+      uint32_t keep = 0, cnt = 0;
+      while (cnt < p.n && cnt < len) {  // n distinct random positions of the group
+        const uint32_t e = (uint32_t)rnd_below(len);
+        if (!(keep & (1u << e))) {
+          keep |= 1u << e;
+          cnt++;
+        }
+      }
+      for (uint32_t e = 0; e < len; e++) {
+        if (!(keep & (1u << e))) continue;
+        if (zeros && rnd_below(3) == 0) continue;  // other data of the pattern: some zeros
+        int8_t v = (int8_t)(rnd() & 0xFF);
+        a[r * k + g0 + e] = v != 0 ? v : 1;
+      }
+    }
+  }
+}
+
+static int same_totals(const s24_gemm_cycles_t *x, const s24_gemm_cycles_t *y) {
+  return x->jobs == y->jobs && x->col_tiles == y->col_tiles && x->job_beats == y->job_beats &&
+         x->max_job_beats == y->max_job_beats && x->beats == y->beats &&
+         x->busy_cycles == y->busy_cycles && x->tiles == y->tiles;
+}
+
+static int run_case(uint64_t seed, int *cmp_beats, int *exact) {
+  g_state = seed;
+  g_why[0] = '\0';
+  int ok = 0;
+  *cmp_beats = 0;
+  *exact = 0;
+  const s24_pattern_t core = kCore[rnd_below(sizeof kCore / sizeof kCore[0])];
+  const s24_array_t hw = {(uint32_t)(1 + rnd_below(8)), (uint32_t)(1 + rnd_below(8)), core.n,
+                          core.m};
+  s24_pattern_t data = kData[rnd_below(sizeof kData / sizeof kData[0])];
+  if (rnd_below(3) == 0) data = core;
+  const size_t lcm = data.m > core.m ? data.m : core.m;  // both powers of two
+  const size_t mr = 1 + rnd_below(3 * hw.rows + 2);
+  const size_t k = rnd_below(4) == 0 ? 1 + rnd_below(3 * lcm) : lcm * (1 + rnd_below(6));
+  const size_t nc = 1 + rnd_below(3 * hw.cols + 2);
+  int8_t *a = malloc(mr * k);
+  int8_t *vals = malloc(mr * k);
+  uint8_t *meta = malloc(mr * k + 1);
+  int8_t *dense = malloc(mr * k);
+  s24_geom_t geom;
+  uint32_t *w1 = NULL, *w2 = NULL;
+  if (a == NULL || vals == NULL || meta == NULL || dense == NULL) {
+    snprintf(g_why, sizeof g_why, "out of memory");
+    goto done;
+  }
+  CHECK(s24_geom(hw, &geom) == S24_OK, "s24_geom failed");
+
+  // exact data: shape == dense == compressed predictions. Data groups no longer than the
+  // core's (data m <= core m): every row of every hardware group holds its worst case. Longer
+  // data groups spread a row's n nonzeros over several hardware groups, so some of them can hold
+  // fewer in every row of a tile: the shape is then the bound checked below.
+  exact_weights(data, a, mr, k, 0);
+  s24_gemm_cycles_t shape, fromdense, fromcomp, other;
+  CHECK(s24_gemm_cycles_shape(hw, data, mr, k, nc, &shape) == S24_OK, "shape predictor failed");
+  CHECK(s24_gemm_cycles_dense(hw, a, mr, k, nc, &fromdense) == S24_OK, "dense predictor failed");
+  if (data.m <= core.m) {
+    CHECK(same_totals(&shape, &fromdense),
+          "shape predictor != data predictor on exact %u:%u data: busy %" PRIu64 " vs %" PRIu64
+          ", jobs %" PRIu64 " vs %" PRIu64,
+          data.n, data.m, shape.busy_cycles, fromdense.busy_cycles, shape.jobs, fromdense.jobs);
+    *exact = 1;
+  }
+  if (k % data.m == 0) {
+    s24_where_t w;
+    CHECK(s24_compress(data, a, mr, k, vals, meta, &w) == S24_OK, "compress failed");
+    CHECK(s24_gemm_cycles_compressed(hw, data, vals, meta, mr, k, nc, &fromcomp, &w) == S24_OK,
+          "compressed predictor failed");
+    CHECK(same_totals(&fromdense, &fromcomp), "compressed predictor != dense predictor");
+  }
+  {  // busy cycles are the sum of s24_core_cycles over the jobs (equal beats: one per cap)
+    s24_cycles_t cy;
+    const uint64_t beats = shape.job_beats / ((mr + hw.rows - 1) / hw.rows);
+    CHECK(shape.job_beats % ((mr + hw.rows - 1) / hw.rows) == 0, "row tiles with unequal beats");
+    uint64_t busy = 0, left = (mr + hw.rows - 1) / hw.rows;
+    const uint64_t cap = s24_job_max_row_tiles(hw, beats, shape.col_tiles);
+    CHECK(cap > 0, "job cap 0");
+    for (uint64_t j = 0; j < shape.jobs; j++) {
+      const uint64_t n = left < cap ? left : cap;
+      CHECK(s24_core_cycles(hw.rows, hw.cols, beats, n * shape.col_tiles, &cy) == S24_OK,
+            "core cycles failed");
+      busy += cy.busy_cycles;
+      left -= n;
+    }
+    CHECK(left == 0, "%" PRIu64 " row tiles left after the jobs", left);
+    CHECK(busy == shape.busy_cycles, "busy %" PRIu64 " != sum over jobs %" PRIu64,
+          shape.busy_cycles, busy);
+    CHECK(shape.beats == shape.col_tiles * shape.job_beats, "beats != col tiles * job beats");
+  }
+
+  // other data of the pattern (zeros; longer data groups): at most the documented slack above
+  // the shape prediction, and never more beats
+  for (int pass = 0; pass < 2; pass++) {
+    if (pass == 1) exact_weights(data, a, mr, k, 1);
+    CHECK(s24_gemm_cycles_dense(hw, a, mr, k, nc, &other) == S24_OK, "dense predictor failed");
+    const uint64_t extra = other.jobs > shape.jobs ? other.jobs - shape.jobs : 0;
+    const uint64_t slack = extra * (hw.rows + hw.cols + S24_CORE_PIPE_CYCLES);
+    CHECK(other.busy_cycles <= shape.busy_cycles + slack && other.beats <= shape.beats,
+          "data pass %d: %" PRIu64 " cycles > shape %" PRIu64 " + %" PRIu64, pass,
+          other.busy_cycles, shape.busy_cycles, slack);
+  }
+
+  // packers: compressed == dense, on a sparse core with data of its own pattern
+  if (core.n != core.m && k % core.m == 0) {
+    *cmp_beats = 1;
+    exact_weights(core, a, mr, k, rnd_below(2));
+    s24_where_t w;
+    CHECK(s24_compress(core, a, mr, k, vals, meta, &w) == S24_OK, "compress (core) failed");
+    w1 = calloc(geom.w_words, 4);
+    w2 = calloc(geom.w_words, 4);
+    CHECK(w1 != NULL && w2 != NULL, "out of memory");
+    for (size_t r0 = 0; r0 < mr + hw.rows; r0 += hw.rows) {  // one tile past the matrix too
+      for (size_t g = 0; g < k / core.m; g++) {
+        s24_w_beat_compressed(&geom, w1, vals, meta, mr, k, r0, g);
+        s24_w_beat_dense(&geom, w2, a, mr, k, r0, g, 0);
+        CHECK(memcmp(w1, w2, geom.w_words * 4) == 0,
+              "weight beat of rows %zu.. group %zu: compressed and dense packers differ", r0, g);
+        for (uint32_t rr = 0; rr < hw.rows; rr++) {
+          uint32_t prev = 0;
+          for (uint32_t s = 0; s < core.n; s++) {  // strictly increasing indices, < m
+            const uint32_t idx = s24_w_index(&geom, w1, rr, s);
+            CHECK(idx < core.m && (s == 0 || idx > prev), "row %zu slot %u: index %u",
+                  r0 + rr, s, idx);
+            prev = idx;
+          }
+        }
+      }
+    }
+  }
+
+  // bias folding: the zero point moves into the bias exactly (uint32 wraparound)
+  {
+    const int32_t zi = (int32_t)rnd_below(256) - 128;
+    const int32_t bias = (int32_t)(uint32_t)rnd();
+    uint32_t with_zp = (uint32_t)bias, without = 0;
+    for (size_t i = 0; i < k; i++) {
+      const int32_t x = (int32_t)(int8_t)(rnd() & 0xFF);
+      with_zp += (uint32_t)((int32_t)a[i] * (x - zi));
+      without += (uint32_t)((int32_t)a[i] * x);
+    }
+    CHECK(with_zp == without + s24_linear_fold_bias(a, k, bias, zi),
+          "fold_bias: ZI %d bias %d k %zu", zi, bias, k);
+  }
+  ok = 1;
+done:
+  if (!ok) {
+    fprintf(stderr, "  array %ux%u %u:%u, data %u:%u, M %zu K %zu N %zu\n", hw.rows, hw.cols,
+            core.n, core.m, data.n, data.m, mr, k, nc);
+  }
+  free(a);
+  free(vals);
+  free(meta);
+  free(dense);
+  free(w1);
+  free(w2);
+  return ok;
+}
+
+int main(int argc, char **argv) {
+  unsigned long long cases = 3000, seed = 20261123;
+  if (argc > 1) cases = strtoull(argv[1], NULL, 0);
+  if (argc > 2) seed = strtoull(argv[2], NULL, 0);
+  if (cases == 0) {
+    fprintf(stderr, "prop_layout: error: CASES must be a positive integer\n");
+    return 2;
+  }
+  printf("prop_layout: %llu cases, seed %llu (reproduce: %s %llu %llu)\n", cases, seed, argv[0],
+         cases, seed);
+  uint64_t master = seed;
+  unsigned long long packed = 0, exact_n = 0;
+  for (unsigned long long i = 0; i < cases; i++) {
+    const uint64_t cs = cases == 1 ? seed : s24_rng_next(&master);
+    int cmp = 0, ex = 0;
+    if (!run_case(cs, &cmp, &ex)) {
+      fprintf(stderr, "prop_layout: case %llu FAILED: %s\n  rerun: %s 1 %llu\n", i, g_why,
+              argv[0], (unsigned long long)cs);
+      return 1;
+    }
+    packed += (unsigned long long)cmp;
+    exact_n += (unsigned long long)ex;
+  }
+  printf("prop_layout: %llu/%llu cases passed (%llu with shape == data cycles, %llu with the "
+         "packers compared)\n", cases, cases, exact_n, packed);
+  return 0;
+}
