@@ -420,7 +420,6 @@ module s24_core #(
   wire [(NumRows+1)*NumCols*AColBits-1:0] a_v;
   wire [NumRows*NumCols*AccWidth-1:0]     shadow;
   wire [NumRows*NumCols-1:0]              cap;
-  wire [NumRows-1:0]                      pe_cap;   // PE (r, NumCols-1) took row r's result
 
   genvar r, c;
   generate
@@ -435,7 +434,6 @@ module s24_core #(
         .data_o({sk_rel, sk_vals}), .flags_o(sk_flags)
       );
       assign w_h[(r*(NumCols+1))*WBundle +: WBundle] = {sk_flags, sk_rel, sk_vals};
-      assign pe_cap[r] = cap[r*NumCols + NumCols - 1];
     end
 
     for (c = 0; c < NumCols; c = c + 1) begin : g_col
@@ -473,41 +471,69 @@ module s24_core #(
     end
   endgenerate
 
-  // operands leaving the array edge and the caps of inner PEs are unused
+  // operands leaving the array edge are unused
   reg unused_edges;
   integer er;
   always @* begin
-    unused_edges = ^cap;
+    unused_edges = 1'b0;
     for (er = 0; er < NumRows; er = er + 1)
       unused_edges = unused_edges ^ (^w_h[(er*(NumCols+1) + NumCols)*WBundle +: WBundle]);
     unused_edges = unused_edges ^ (^a_v[NumRows*NumCols*AColBits +: NumCols*AColBits]);
   end
 
   // ---------------------------------------------------------------- drain and result buffer
-  // row_done_q[r]: row r's shadows were written in the previous cycle; they are copied into the
-  // drain register now (one-hot: at most one row completes per cycle since P >= NumRows), and the
-  // drain register is pushed into the result buffer in the next cycle. Room was reserved.
-  reg [NumRows-1:0] row_done_q;
+  // sel[r*C + c]: PE (r, c)'s capture delayed by C - c cycles, a flop chain in column c, so all C
+  // flags of row r rise together, one cycle after the row's last PE (r, C-1) wrote its shadow:
+  // the drain copies row r then (one-hot: at most one row completes per cycle since P >= NumRows)
+  // and pushes it into the result buffer in the next cycle (room was reserved). Each column
+  // selects with its own flags: no select net spans the array. row_done[r] = sel of column C-1.
+  wire [NumRows*NumCols-1:0] sel;
+  wire [NumRows-1:0]         row_done;
+  genvar sr, sc;
+  generate
+    for (sr = 0; sr < NumRows; sr = sr + 1) begin : g_sel_row
+      for (sc = 0; sc < NumCols; sc = sc + 1) begin : g_sel_col
+        localparam integer Dly = NumCols - sc;
+        reg [Dly-1:0] chain_q;
+        if (Dly == 1) begin : g_one
+          always @(posedge clk_i or negedge rst_ni) begin
+            if (!rst_ni) chain_q <= 1'b0;
+            else         chain_q <= !drn_clr && cap[sr*NumCols + sc];
+          end
+        end else begin : g_chain
+          always @(posedge clk_i or negedge rst_ni) begin
+            if (!rst_ni) chain_q <= {Dly{1'b0}};
+            else         chain_q <= drn_clr ? {Dly{1'b0}} : {chain_q[Dly-2:0], cap[sr*NumCols + sc]};
+          end
+        end
+        assign sel[sr*NumCols + sc] = chain_q[Dly-1];
+      end
+      assign row_done[sr] = sel[sr*NumCols + NumCols - 1];
+    end
+  endgenerate
+
   reg               drain_valid_q;
   reg               drain_last_q;
   reg [RBits-1:0]   drain_q, drain_d;
-  integer dr;
+  integer dr, dc;
   always @* begin
     drain_d = {RBits{1'b0}};
     for (dr = 0; dr < NumRows; dr = dr + 1) begin
-      if (row_done_q[dr]) drain_d = drain_d | shadow[dr*RBits +: RBits];
+      for (dc = 0; dc < NumCols; dc = dc + 1) begin
+        if (sel[dr*NumCols + dc])
+          drain_d[dc*AccWidth +: AccWidth] = drain_d[dc*AccWidth +: AccWidth] |
+                                             shadow[(dr*NumCols + dc)*AccWidth +: AccWidth];
+      end
     end
   end
 
   always @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      row_done_q    <= {NumRows{1'b0}};
       drain_valid_q <= 1'b0;
       drain_last_q  <= 1'b0;
     end else begin
-      row_done_q    <= drn_clr ? {NumRows{1'b0}} : pe_cap;
-      drain_valid_q <= !drn_clr && (|row_done_q);
-      drain_last_q  <= row_done_q[NumRows-1];
+      drain_valid_q <= !drn_clr && (|row_done);
+      drain_last_q  <= row_done[NumRows-1];
     end
   end
   always @(posedge clk_i) drain_q <= drain_d;
@@ -545,7 +571,7 @@ module s24_core #(
   integer nrow;
   always @* begin
     nrow = 0;
-    for (fr = 0; fr < NumRows; fr = fr + 1) if (row_done_q[fr]) nrow = nrow + 1;
+    for (fr = 0; fr < NumRows; fr = fr + 1) if (row_done[fr]) nrow = nrow + 1;
   end
   always @(posedge clk_i) begin
     past_ok_q     <= fv_live_q && !clear_i;
