@@ -100,7 +100,7 @@ COV_DATS := $(foreach c,$(COV_CORE_CFGS),$(COV_DIR)/core_$(c)/coverage.dat) $(CO
 
 # C: the model, .npy and driver tests with gcov instrumentation (no sanitizers: gcov counts only)
 COV_C_FLAGS := -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror -O0 -g --coverage
-$(COV_DIR)/c/run.stamp: tests/model/test_model.c tests/model/test_npy.c tests/model/prop_model.c tests/driver/test_drv.c \
+$(COV_DIR)/c/run.stamp: tests/model/test_model.c tests/model/test_npy.c tests/model/prop_model.c tests/model/prop_layout.c tests/driver/test_drv.c \
     tests/linear/test_linear.c $(MODEL_SRCS) tools/npy.c $(wildcard driver/*.c driver/*.h sim/s24_swdev.* fuzz/*.c fuzz/corpus/*/*) \
     $(COV_DIR)/top/s24_cosim.o $(COV_DIR)/top/Vs24_top__ALL.a $(COV_RT_OBJS) coverage/coverage.mk
 	@rm -rf $(COV_DIR)/c && mkdir -p $(COV_DIR)/c/obj
@@ -110,9 +110,11 @@ $(COV_DIR)/c/run.stamp: tests/model/test_model.c tests/model/test_npy.c tests/mo
 	$(CC) $(COV_C_FLAGS) $(MODEL_INC) tests/model/test_model.c $$M -lcmocka -o $(COV_DIR)/c/test_model && \
 	$(CC) $(COV_C_FLAGS) $(MODEL_INC) -Itools tests/model/test_npy.c $(COV_DIR)/c/obj/npy.o $$M -lcmocka -o $(COV_DIR)/c/test_npy && \
 	$(CC) $(COV_C_FLAGS) $(MODEL_INC) tests/model/prop_model.c $$M -o $(COV_DIR)/c/prop_model && \
+	$(CC) $(COV_C_FLAGS) $(MODEL_INC) tests/model/prop_layout.c $$M -o $(COV_DIR)/c/prop_layout && \
 	$(CC) $(COV_C_FLAGS) $(DRV_INC) $(SIM_INC) tests/driver/test_drv.c $(addprefix $(COV_DIR)/c/obj/,$(notdir $(DRV_SRCS:.c=.o) $(SWDEV_SRCS:.c=.o))) $$M -lcmocka -o $(COV_DIR)/c/test_drv && \
 	$(CC) $(COV_C_FLAGS) $(DRV_INC) $(SIM_INC) tests/cosim/e2e.c $(addprefix $(COV_DIR)/c/obj/,$(notdir $(DRV_SRCS:.c=.o) $(SWDEV_SRCS:.c=.o))) $$M -o $(COV_DIR)/c/test_e2e_swdev
 	@cd $(COV_DIR)/c && ./test_model > test_model.log 2>&1 && ./test_npy > test_npy.log 2>&1 && ./prop_model 20000 1 > prop_model.log 2>&1 \
+	  && ./prop_layout 3000 20261123 > prop_layout.log 2>&1 \
 	  && ./test_drv > test_drv.log 2>&1 || { tail -n 30 *.log; exit 1; }
 	$(CC) $(COV_C_FLAGS) -D_GNU_SOURCE -Dfopen=s24_fuzz_fopen $(MODEL_INC) -Itools -c tools/npy.c -o $(COV_DIR)/c/obj/npy_fuzz.o
 	$(CC) $(COV_C_FLAGS) -D_GNU_SOURCE $(MODEL_INC) -Itools fuzz/fuzz_npy.c fuzz/replay_main.c $(COV_DIR)/c/obj/npy_fuzz.o \

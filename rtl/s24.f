@@ -1,3 +1,4 @@
+rtl/s24_ff.v
 rtl/s24_fifo.v
 rtl/s24_cnt2.v
 rtl/s24_inq.v

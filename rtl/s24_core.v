@@ -146,9 +146,23 @@ module s24_core #(
   wire [CredW-1:0] cred_res        = cred_q - CredRows;
   wire [CredW-1:0] cred_res_pop    = cred_q - CredRows + 1'b1;
   wire [CredW-1:0] cred_pop        = cred_q + 1'b1;
-  wire             cred_res_ok     = (cred_res >= CredRows);
-  wire             cred_res_pop_ok = (cred_res_pop >= CredRows);
-  wire             cred_pop_ok     = (cred_pop >= CredRows);
+  // the checks compare cred_q with constants (cred_q - R >= R  <=>  cred_q >= 2R, ...), in parallel
+  localparam integer     CredRows2I   = 2 * NumRows;
+  localparam integer     CredRows2m1I = 2 * NumRows - 1;
+  localparam integer     CredRowsM1I  = NumRows - 1;
+  localparam [CredW-1:0] CredRows2    = CredRows2I[CredW-1:0];
+  localparam [CredW-1:0] CredRows2m1  = CredRows2m1I[CredW-1:0];
+  localparam [CredW-1:0] CredRowsM1   = CredRowsM1I[CredW-1:0];
+  wire             cred_res_ok     = (cred_q >= CredRows2);
+  wire             cred_res_pop_ok = (cred_q >= CredRows2m1);
+  wire             cred_pop_ok;
+  generate
+    if (NumRows == 1) begin : g_pop_ok_one
+      assign cred_pop_ok = 1'b1;   // cred_q + 1 >= 1
+    end else begin : g_pop_ok
+      assign cred_pop_ok = (cred_q >= CredRowsM1);
+    end
+  endgenerate
   wire [NumRows-1:0] meta_bad;
   reg  [NumRows-1:0] bad_q;   // per row: the injected beat's metadata was invalid (registered)
 
@@ -494,18 +508,15 @@ module s24_core #(
     for (sr = 0; sr < NumRows; sr = sr + 1) begin : g_sel_row
       for (sc = 0; sc < NumCols; sc = sc + 1) begin : g_sel_col
         localparam integer Dly = NumCols - sc;
-        reg [Dly-1:0] chain_q;
+        wire [Dly-1:0] chain_q;
+        wire [Dly-1:0] chain_d;
         if (Dly == 1) begin : g_one
-          always @(posedge clk_i or negedge rst_ni) begin
-            if (!rst_ni) chain_q <= 1'b0;
-            else         chain_q <= !drn_clr && cap[sr*NumCols + sc];
-          end
+          assign chain_d = !drn_clr && cap[sr*NumCols + sc];
         end else begin : g_chain
-          always @(posedge clk_i or negedge rst_ni) begin
-            if (!rst_ni) chain_q <= {Dly{1'b0}};
-            else         chain_q <= drn_clr ? {Dly{1'b0}} : {chain_q[Dly-2:0], cap[sr*NumCols + sc]};
-          end
+          assign chain_d = drn_clr ? {Dly{1'b0}} : {chain_q[Dly-2:0], cap[sr*NumCols + sc]};
         end
+        // s24_ff: equal to the other columns' chains, kept apart so each stays in its column
+        s24_ff #(.Width(Dly)) u_chain (.clk_i(clk_i), .rst_ni(rst_ni), .d_i(chain_d), .q_o(chain_q));
         assign sel[sr*NumCols + sc] = chain_q[Dly-1];
       end
       assign row_done[sr] = sel[sr*NumCols + NumCols - 1];
@@ -556,12 +567,13 @@ module s24_core #(
   assign cnt_stall_r_o = cnt_stall_r_q;
 
 `ifdef FORMAL
-  // fv_live_q: out of reset (assertions sample it instead of the asynchronous reset)
-  reg fv_live_q;
-  always @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) fv_live_q <= 1'b0;
-    else         fv_live_q <= 1'b1;
-  end
+  // ---------------------------------------------------------------- formal tail
+`ifdef S24_FV_TOP_S24_CORE
+  `define S24_FV_ASSUME_INPUTS
+`endif
+`include "s24_assert.vh"
+  `S24_FV_START_IN_RESET(clk_i, rst_ni)
+  `S24_FV_LIVE(clk_i, rst_ni)
   reg        past_ok_q;
   reg        w_hold_q, a_hold_q, r_hold_q;
   reg [WBits-1:0] w_data_past_q;
@@ -573,6 +585,47 @@ module s24_core #(
     nrow = 0;
     for (fr = 0; fr < NumRows; fr = fr + 1) if (row_done[fr]) nrow = nrow + 1;
   end
+  // job-level counts since the job started (start_ok): beats accepted per input, result beats
+  // taken; the job's totals from its registered configuration
+  // (64 bits in simulation; 8 in the small-job proof, formal/core.sby, where jobs are tiny)
+`ifdef S24_FV_CORE_SMALL
+  localparam integer FvW = 8;
+`else
+  localparam integer FvW = 64;
+`endif
+  wire fv_big;   // tiles*beats beyond cnt_beats_o's 32 bits
+  localparam [31:0] FvRows = NumRows;
+  reg            fv_job_q;
+  reg  [FvW-1:0] fv_w_n_q, fv_a_n_q, fv_r_n_q;
+  wire [63:0]    fv_tiles64   = {32'd0, tiles_m1_q} + 64'd1;
+  wire [63:0]    fv_beats64   = {32'd0, beats_m1_q} + 64'd1;
+  wire [63:0]    fv_rows64    = {32'd0, FvRows};
+  wire [FvW-1:0] fv_beats_all = fv_tiles64[FvW-1:0] * fv_beats64[FvW-1:0];
+  wire [FvW-1:0] fv_rows_all  = fv_tiles64[FvW-1:0] * fv_rows64[FvW-1:0];
+`ifdef S24_FV_CORE_SMALL
+  assign fv_big = 1'b0;
+  wire [31:0] fv_beats_all32 = {{(32-FvW){1'b0}}, fv_beats_all};
+`else
+  assign fv_big = |fv_beats_all[FvW-1:32];
+  wire [31:0] fv_beats_all32 = fv_beats_all[31:0];
+`endif
+  always @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      fv_job_q <= 1'b0;
+      fv_w_n_q <= {FvW{1'b0}};
+      fv_a_n_q <= {FvW{1'b0}};
+      fv_r_n_q <= {FvW{1'b0}};
+    end else if (clear_i || start_ok) begin
+      fv_job_q <= !clear_i;
+      fv_w_n_q <= {FvW{1'b0}};
+      fv_a_n_q <= {FvW{1'b0}};
+      fv_r_n_q <= {FvW{1'b0}};
+    end else begin
+      fv_w_n_q <= fv_w_n_q + {{(FvW-1){1'b0}}, w_valid_i && w_ready_o};
+      fv_a_n_q <= fv_a_n_q + {{(FvW-1){1'b0}}, a_valid_i && a_ready_o};
+      fv_r_n_q <= fv_r_n_q + {{(FvW-1){1'b0}}, r_pop};
+    end
+  end
   always @(posedge clk_i) begin
     past_ok_q     <= fv_live_q && !clear_i;
     w_hold_q      <= w_valid_i && !w_ready_o;
@@ -583,20 +636,44 @@ module s24_core #(
     r_data_past_q <= {r_last_o, r_data_o};
     if (fv_live_q && !clear_i && past_ok_q) begin
       // stream protocol: a valid beat stays, unchanged, until accepted
-      if (w_hold_q && run_q) assert (w_valid_i && w_data_i == w_data_past_q) else $error("w stream: beat withdrawn or changed before w_ready_o");
-      if (a_hold_q && run_q) assert (a_valid_i && a_data_i == a_data_past_q) else $error("a stream: beat withdrawn or changed before a_ready_o");
-      if (r_hold_q) assert (r_valid_o && {r_last_o, r_data_o} == r_data_past_q) else $error("r stream: beat withdrawn or changed before r_ready_i");
+      if (w_hold_q && run_q) begin
+        `S24_ASSUME(w_valid_i && w_data_i == w_data_past_q, "w stream: beat withdrawn or changed before w_ready_o")
+      end
+      if (a_hold_q && run_q) begin
+        `S24_ASSUME(a_valid_i && a_data_i == a_data_past_q, "a stream: beat withdrawn or changed before a_ready_o")
+      end
+      if (r_hold_q) begin
+        `S24_ASSERT(r_valid_o && {r_last_o, r_data_o} == r_data_past_q, "r stream: beat withdrawn or changed before r_ready_i")
+      end
     end
     if (fv_live_q) begin
+`ifdef S24_FV_CORE_SMALL
+      if (start_i) begin
+        `S24_ASSUME(cfg_beats_i <= 32'd3 && cfg_tiles_i <= 32'd2, "core: small jobs only (proof)")
+      end
+`endif
       // at most one tile row completes per cycle (tile period >= NumRows)
-      assert (nrow <= 1) else $error("two tile rows completed in one cycle");
-      // inputs never popped empty, never pushed full
-      assert (!(inj && (w_fifo_empty || a_fifo_empty))) else $error("injection without input beats");
+      `S24_ASSERT(nrow <= 1, "two tile rows completed in one cycle")
+      // inputs never popped empty
+      `S24_ASSERT(!(inj && (w_fifo_empty || a_fifo_empty)), "injection without input beats")
       // credits never go negative or above the buffer's capacity
-      assert (cred_q <= CredCap[CredW-1:0]) else $error("result credits above the buffer capacity");
-      assert (!(reserve && cred_q < CredRows)) else $error("tile injected without room for its rows");
+      `S24_ASSERT(cred_q <= CredCap[CredW-1:0], "result credits above the buffer capacity")
+      `S24_ASSERT(!(reserve && cred_q < CredRows), "tile injected without room for its rows")
       // the registered credit check always matches the credits
-      assert (cred_ok_q == (cred_q >= CredRows)) else $error("cred_ok_q out of step with the credits");
+      `S24_ASSERT(cred_ok_q == (cred_q >= CredRows), "cred_ok_q out of step with the credits")
+      // a job takes exactly tiles*beats beats per input and gives exactly tiles*R result beats,
+      // injects every beat it took, and is done with its last result beat
+      if (fv_job_q && !start_ok) begin
+        `S24_ASSERT(fv_w_n_q <= fv_beats_all && fv_a_n_q <= fv_beats_all, "job: more input beats accepted than tiles*beats")
+        `S24_ASSERT(fv_r_n_q <= fv_rows_all, "job: more result beats than tiles*NumRows")
+        `S24_ASSERT(!(r_valid_o && !run_q), "job: a result beat outside a job")
+        if (done_q) begin
+          `S24_ASSERT(fv_w_n_q == fv_beats_all && fv_a_n_q == fv_beats_all, "job: done before every input beat was accepted")
+          `S24_ASSERT(cnt_beats_q == fv_beats_all32 || fv_big, "job: done with a beat not injected")
+          `S24_ASSERT(fv_r_n_q == fv_rows_all && !busy_o, "job: done before every result beat, or still busy")
+        end
+      end
+      `S24_COVER(done_q && tiles_m1_q == 32'd1 && beats_m1_q == 32'd1)   // a whole 2-tile job
     end
   end
 `endif

@@ -241,10 +241,19 @@ module s24_epilogue #(
   // stage 8: + ZO; stage 9: clamped int8
   reg [Lanes*11-1:0]   zo8_q;
   reg [Lanes-1:0]      over8_q, under8_q;   // r > 127 - ZO, r < lo - ZO (compared in stage 8)
-  // per job: the clamp bounds moved to r's side (so stage 9 is a multiplexer only)
-  wire signed [10:0]   zo_s = {{3{zo_q[7]}}, zo_q};
-  wire signed [10:0]   hi_r = 11'sd127 - zo_s;
-  wire signed [10:0]   lo_r = relu_q ? 11'sd0 : -11'sd128 - zo_s;
+  // per job: the clamp bounds moved to r's side (so stage 9 is a multiplexer only), registered
+  // with the job's ZO and ReLU (computed from their next values: no subtract before the compare)
+  wire signed [10:0]   zo_s_d = {{3{zo_d[7]}}, zo_d};
+  reg  signed [10:0]   hi_r_q, lo_r_q;
+  always @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      hi_r_q <= 11'sd127;
+      lo_r_q <= -11'sd128;
+    end else begin
+      hi_r_q <= 11'sd127 - zo_s_d;
+      lo_r_q <= relu_d ? 11'sd0 : -11'sd128 - zo_s_d;
+    end
+  end
   wire [7:0]           lo_y = relu_q ? zo_q : 8'h80;
   reg [Lanes*8-1:0]    y9_q;
 
@@ -340,8 +349,8 @@ module s24_epilogue #(
       // stage 8: + ZO
       zsum = {sat7_q[l*10+9], sat7_q[l*10 +: 10]} + {{3{zo_q[7]}}, zo_q};
       zo_sum_d[l*11 +: 11] = zsum;
-      over_d[l] = $signed({sat7_q[l*10+9], sat7_q[l*10 +: 10]}) > hi_r;
-      under_d[l] = $signed({sat7_q[l*10+9], sat7_q[l*10 +: 10]}) < lo_r;
+      over_d[l] = $signed({sat7_q[l*10+9], sat7_q[l*10 +: 10]}) > hi_r_q;
+      under_d[l] = $signed({sat7_q[l*10+9], sat7_q[l*10 +: 10]}) < lo_r_q;
       // stage 9: clamp to [lo, 127]
       if (over8_q[l]) y = 8'd127;
       else if (under8_q[l]) y = lo_y;
@@ -461,11 +470,8 @@ module s24_epilogue #(
   assign busy_o = !in_empty || (v_q != {Stages{1'b0}}) || !out_empty;
 
 `ifdef FORMAL
-  reg fv_live_q;
-  always @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) fv_live_q <= 1'b0;
-    else         fv_live_q <= 1'b1;
-  end
+`include "s24_assert.vh"
+  `S24_FV_LIVE(clk_i, rst_ni)
   always @(posedge clk_i) begin
     if (fv_live_q) begin
       // the credit counter guarantees room for every beat in flight

@@ -53,10 +53,11 @@ module s24_pe #(
   reg [AccWidth-1:0]          shadow_q, shadow_d;
   // control flags {last, valid} of each stage: hop, sel, mul 1..MulLat (fm[MulLat-1] is aligned
   // with the products), sum; reset and cleared
-  reg [1:0]                   wf_q, wf_d;
-  reg [1:0]                   fs_q, fs_d;
-  reg [2*MulLat-1:0]          fm_q, fm_d;
-  reg [1:0]                   fa_q, fa_d;
+  // (s24_ff: kept per PE, not merged with the equal flags of the PEs on the same diagonal)
+  wire [1:0]                  wf_q, fs_q, fa_q;
+  wire [2*MulLat-1:0]         fm_q;
+  reg  [1:0]                  wf_d, fs_d, fa_d;
+  reg  [2*MulLat-1:0]         fm_d;
   reg                         clr_q;  // zero the accumulator (after reset and after a clear)
 
   wire [SparseN*ProdWidth-1:0] prod;
@@ -120,20 +121,12 @@ module s24_pe #(
   end
 
   // control: reset
+  s24_ff #(.Width(2*MulLat + 6)) u_flags (
+    .clk_i(clk_i), .rst_ni(rst_ni), .d_i({fa_d, fm_d, fs_d, wf_d}), .q_o({fa_q, fm_q, fs_q, wf_q})
+  );
   always @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      wf_q  <= 2'b00;
-      fs_q  <= 2'b00;
-      fm_q  <= {(2*MulLat){1'b0}};
-      fa_q  <= 2'b00;
-      clr_q <= 1'b1;
-    end else begin
-      wf_q  <= wf_d;
-      fs_q  <= fs_d;
-      fm_q  <= fm_d;
-      fa_q  <= fa_d;
-      clr_q <= clear_i;
-    end
+    if (!rst_ni) clr_q <= 1'b1;
+    else         clr_q <= clear_i;
   end
 
   // datapath: not reset (acc_q is zeroed synchronously by clr_q one cycle after reset or clear)
@@ -156,12 +149,8 @@ module s24_pe #(
   assign shadow_o = shadow_q;
 
 `ifdef FORMAL
-  // fv_live_q: out of reset (assertions sample it instead of the asynchronous reset)
-  reg fv_live_q;
-  always @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) fv_live_q <= 1'b0;
-    else         fv_live_q <= 1'b1;
-  end
+`include "s24_assert.vh"
+  `S24_FV_LIVE(clk_i, rst_ni)
   // Invalid metadata never reaches a multiplier: in every valid group the absolute indices
   // (relative + slot) strictly increase and stay below m.
   integer fs;
@@ -169,16 +158,18 @@ module s24_pe #(
   always @(posedge clk_i) begin
     if (fv_live_q && !Dense && wf_q[0]) begin
       for (fs = 0; fs < SparseN; fs = fs + 1) begin
-        assert ({{(32-RelStore){1'b0}}, wi_q[fs*RelStore +: RelStore]} <= RelMax)
-          else $error("PE: relative metadata index out of range");
+        `S24_ASSERT({{(32-RelStore){1'b0}}, wi_q[fs*RelStore +: RelStore]} <= RelMax,
+                    "PE: relative metadata index out of range")
         if (fs > 0) begin
-          assert (wi_q[fs*RelStore +: RelStore] >= wi_q[(fs-1)*RelStore +: RelStore])
-            else $error("PE: metadata indices not strictly increasing");
+          `S24_ASSERT(wi_q[fs*RelStore +: RelStore] >= wi_q[(fs-1)*RelStore +: RelStore],
+                      "PE: metadata indices not strictly increasing")
         end
       end
     end
     // last only on valid beats
-    if (fv_live_q) assert (wf_q[0] || !wf_q[1]) else $error("PE: last flag on a bubble");
+    if (fv_live_q) begin
+      `S24_ASSERT(wf_q[0] || !wf_q[1], "PE: last flag on a bubble")
+    end
   end
 `endif
 

@@ -472,20 +472,14 @@ module s24_top #(
 `endif
 `include "s24_assert.vh"
   `S24_FV_START_IN_RESET(clk_i, rst_ni)
-  // fv_live_q: out of reset (assertions sample it instead of the asynchronous reset)
-  reg       fv_live_q;
-  reg       fv_past_q;
+  `S24_FV_LIVE(clk_i, rst_ni)
+  reg       fv_past_q;   // fv_live_q one cycle later
   reg [4:0] fv_err_q, fv_err_set_q, fv_err_w1c_q;
   reg [1:0] fv_irq_q, fv_irq_set_q, fv_irq_w1c_q;
   reg       fv_srst_q;
   always @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      fv_live_q <= 1'b0;
-      fv_past_q <= 1'b0;
-    end else begin
-      fv_live_q <= 1'b1;
-      fv_past_q <= fv_live_q;
-    end
+    if (!rst_ni) fv_past_q <= 1'b0;
+    else         fv_past_q <= fv_live_q;
   end
   always @(posedge clk_i) begin
     fv_err_q     <= err_q;

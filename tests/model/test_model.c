@@ -319,6 +319,40 @@ static void argument_guards(void **state) {
   assert_int_equal(s24_gemm_dense_ref(a, SIZE_MAX / 2, 8, a, 1, NULL, c), S24_ERR_NOMEM);
 }
 
+// Fused layer parameters (SPEC §7): the range checks name the first bad channel, or SIZE_MAX for
+// a zero point; s24_linear_ref refuses them and bad arguments; a tiny layer by hand.
+static void linear_params(void **state) {
+  (void)state;
+  int32_t mult[3] = {1 << 30, 0, 2147483647}, shift[3] = {-31, 0, 30};
+  size_t bad = 7;
+  assert_int_equal(s24_linear_params_ok(mult, shift, 3, -128, 127, &bad), 1);
+  assert_int_equal(s24_linear_params_ok(mult, shift, 3, -129, 0, &bad), 0);
+  assert_int_equal(bad, SIZE_MAX);
+  assert_int_equal(s24_linear_params_ok(mult, shift, 3, 0, 128, NULL), 0);
+  mult[1] = -1;
+  assert_int_equal(s24_linear_params_ok(mult, shift, 3, 0, 0, &bad), 0);
+  assert_int_equal(bad, 1);
+  mult[1] = 0;
+  shift[2] = 31;
+  assert_int_equal(s24_linear_params_ok(mult, shift, 3, 0, 0, &bad), 0);
+  assert_int_equal(bad, 2);
+  shift[2] = -32;
+  assert_int_equal(s24_linear_params_ok(mult, shift, 3, 0, 0, &bad), 0);
+  shift[2] = 0;
+  // y = clamp(round(acc * 2^30 / 2^31) + zo): acc = (1 - 2)*3 + (2 - 2)*(-1) + bias 10 = 7 -> 3.5 -> 4
+  const int8_t x[2] = {1, 2}, w[2] = {3, -1};
+  const int32_t bias[1] = {10}, m1[1] = {1 << 30}, s1[1] = {0};
+  int8_t y[1] = {0};
+  assert_int_equal(s24_linear_ref(x, 1, w, 1, 2, bias, m1, s1, 2, 5, 0, y), S24_OK);
+  assert_int_equal(y[0], 4 + 5);
+  assert_int_equal(s24_linear_ref(x, 1, w, 1, 2, bias, m1, s1, 200, 5, 0, y), S24_ERR_ARG);
+  assert_int_equal(s24_linear_ref(NULL, 1, w, 1, 2, bias, m1, s1, 2, 5, 0, y), S24_ERR_ARG);
+  assert_int_equal(s24_linear_ref(x, 0, w, 1, 2, bias, m1, s1, 2, 5, 0, y), S24_ERR_ARG);
+  // the folded bias: bias - ZI * sum(W), modulo 2^32
+  assert_int_equal(s24_linear_fold_bias(w, 2, 10, 2), (uint32_t)(10 - 2 * 2));
+  assert_int_equal(s24_linear_fold_bias(w, 2, INT32_MIN, -128), (uint32_t)INT32_MIN + 256u);
+}
+
 // The numbers printed in docs/architecture.md §3.
 static void core_cycle_formula(void **state) {
   (void)state;
@@ -351,7 +385,7 @@ int main(void) {
       cmocka_unit_test(check_pattern_where), cmocka_unit_test(meta_invalid),
       cmocka_unit_test(gemm_small_with_c0),  cmocka_unit_test(gemm_wraparound),
       cmocka_unit_test(pattern_api),         cmocka_unit_test(argument_guards),
-      cmocka_unit_test(core_cycle_formula),
+      cmocka_unit_test(core_cycle_formula), cmocka_unit_test(linear_params),
   };
   const int n = (int)(sizeof tests / sizeof tests[0]);
   int failed = cmocka_run_group_tests_name("model", tests, NULL, NULL);
