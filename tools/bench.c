@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "backend.h"
+#include "cli.h"
 #include "outfile.h"
 #include "s24_drv.h"
 #include "s24_layout.h"
@@ -44,8 +45,6 @@ const char *const s24_perf_bench_usage =
     "  --linear        `linear` (fused int8 layer) vs `gemm` cycles instead (with --out, --first,\n"
     "                  --seed): DIR/linear.csv\n";
 
-#define EXIT_DATA 1
-#define EXIT_USAGE 2
 #define SCALE 16u
 
 typedef struct {

@@ -10,13 +10,12 @@
 #include <string.h>
 
 #include "backend.h"
+#include "cli.h"
 #include "npy.h"
 #include "outfile.h"
 #include "s24_drv.h"
 #include "s24_model.h"
 
-#define EXIT_DATA 1
-#define EXIT_USAGE 2
 
 static const char *const kUsageLinear =
     "usage: sparse24 linear X.npy W.npy -o Y.npy --mult MULT.npy --shift SHIFT.npy [options]\n"
@@ -43,28 +42,6 @@ static const char *const kUsageLinear =
     "  --stats               print key: value lines about the run (rtl: cycles incl. epilogue)\n"
     "  -h, --help            this text\n";
 
-static int err_usage(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static int err_file(const char *file, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static int err_usage(const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  fprintf(stderr, "sparse24: error: linear: ");
-  vfprintf(stderr, fmt, ap);
-  fprintf(stderr, " (see sparse24 linear --help)\n");
-  va_end(ap);
-  return EXIT_USAGE;
-}
-
-static int err_file(const char *file, const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  fprintf(stderr, "sparse24: error: %s: ", file);
-  vfprintf(stderr, fmt, ap);
-  fprintf(stderr, "\n");
-  va_end(ap);
-  return EXIT_DATA;
-}
 
 typedef struct {
   const char *pos[2];
@@ -92,7 +69,7 @@ static int parse(int argc, char **argv, largs_t *a) {
   for (int i = 2; i < argc; i++) {
     const char *arg = argv[i];
     if (only_pos || arg[0] != '-' || arg[1] == '\0') {
-      if (a->npos >= 2) return err_usage("unexpected argument '%s'", arg);
+      if (a->npos >= 2) return s24_cli_usage("linear", "unexpected argument '%s'", arg);
       a->pos[a->npos++] = arg;
       continue;
     }
@@ -110,22 +87,22 @@ static int parse(int argc, char **argv, largs_t *a) {
     if (nlen == 6 && strncmp(arg, "--relu", 6) == 0) flag = &a->relu;
     if (nlen == 7 && strncmp(arg, "--stats", 7) == 0) flag = &a->stats;
     if (flag != NULL) {
-      if (eq != NULL) return err_usage("option %.*s takes no value", (int)nlen, arg);
-      if (*flag) return err_usage("option %.*s given twice", (int)nlen, arg);
+      if (eq != NULL) return s24_cli_usage("linear", "option %.*s takes no value", (int)nlen, arg);
+      if (*flag) return s24_cli_usage("linear", "option %.*s given twice", (int)nlen, arg);
       *flag = 1;
       continue;
     }
     const char **slot = strcmp(arg, "-o") == 0 ? &a->out : opt_slot(a, arg, nlen);
-    if (slot == NULL) return err_usage("unknown option '%.*s'", (int)nlen, arg);
-    if (*slot != NULL) return err_usage("option %.*s given twice", (int)nlen, arg);
+    if (slot == NULL) return s24_cli_usage("linear", "unknown option '%.*s'", (int)nlen, arg);
+    if (*slot != NULL) return s24_cli_usage("linear", "option %.*s given twice", (int)nlen, arg);
     const char *v;
     if (eq != NULL) {
       v = eq + 1;
     } else {
-      if (i + 1 >= argc) return err_usage("option %s needs a value", arg);
+      if (i + 1 >= argc) return s24_cli_usage("linear", "option %s needs a value", arg);
       v = argv[++i];
     }
-    if (v[0] == '\0') return err_usage("option %.*s has an empty value", (int)nlen, arg);
+    if (v[0] == '\0') return s24_cli_usage("linear", "option %.*s has an empty value", (int)nlen, arg);
     *slot = v;
   }
   return 0;
@@ -145,9 +122,9 @@ static int load(const char *path, s24_npy_dtype_t want, int vector, s24_npy_t *a
   char msg[256];
   s24_status_t st = vector ? s24_npy_read_vector(path, arr, msg, sizeof msg)
                            : s24_npy_read(path, arr, msg, sizeof msg);
-  if (st != S24_OK) return err_file(path, "%s", msg);
+  if (st != S24_OK) return s24_cli_file(path, "%s", msg);
   if (arr->dtype != want) {
-    int rc = err_file(path, "dtype %s, expected %s", s24_npy_dtype_name(arr->dtype),
+    int rc = s24_cli_file(path, "dtype %s, expected %s", s24_npy_dtype_name(arr->dtype),
                       s24_npy_dtype_name(want));
     s24_npy_free(arr);
     return rc;
@@ -161,13 +138,13 @@ static int load_channel(const char *path, const char *what, size_t m, long lo, l
   int rc = load(path, S24_NPY_I32, 1, arr);
   if (rc != 0) return rc;
   if (arr->cols != m) {
-    rc = err_file(path, "shape (%zu,): %s needs M = %zu entries, one per output channel",
+    rc = s24_cli_file(path, "shape (%zu,): %s needs M = %zu entries, one per output channel",
                   arr->cols, what, m);
   } else {
     const int32_t *v = arr->data;
     for (size_t i = 0; i < m && rc == 0; i++) {
       if (v[i] < lo || v[i] > hi) {
-        rc = err_file(path, "%s[%zu] = %ld is out of range [%ld, %ld]", what, i, (long)v[i], lo,
+        rc = s24_cli_file(path, "%s[%zu] = %ld is out of range [%ld, %ld]", what, i, (long)v[i], lo,
                       hi);
       }
     }
@@ -211,12 +188,12 @@ int s24_cmd_linear(int argc, char **argv) {
   s24_pattern_t p;
   const char *ptext = a.pattern ? a.pattern : "2:4";
   if (s24_pattern_parse(ptext, &p) != S24_OK) {
-    return err_usage("invalid --pattern '%s' (N:M with M in {2, 4, 8} and 1 <= N <= M)", ptext);
+    return s24_cli_usage("linear", "invalid --pattern '%s' (N:M with M in {2, 4, 8} and 1 <= N <= M)", ptext);
   }
   s24_backend_t be;
   const char *bname = a.backend ? a.backend : "model";
   if (s24_backend_parse(bname, &be) != S24_OK) {
-    return err_usage("unknown backend '%s' (model or rtl)", bname);
+    return s24_cli_usage("linear", "unknown backend '%s' (model or rtl)", bname);
   }
   char msg[256];
   if (s24_backend_check(be, msg, sizeof msg) != S24_OK) {
@@ -225,27 +202,27 @@ int s24_cmd_linear(int argc, char **argv) {
   }
   const int compressed = a.values || a.meta || a.k;
   if (compressed && !(a.values && a.meta && a.k)) {
-    return err_usage("--values, --meta and --k go together");
+    return s24_cli_usage("linear", "--values, --meta and --k go together");
   }
   if (compressed && a.npos != 1) {
-    return err_usage("with --values/--meta/--k expected exactly one input, X.npy");
+    return s24_cli_usage("linear", "with --values/--meta/--k expected exactly one input, X.npy");
   }
-  if (!compressed && a.npos != 2) return err_usage("expected X.npy and W.npy");
-  if (a.out == NULL) return err_usage("missing -o Y.npy");
-  if (a.mult == NULL) return err_usage("missing --mult MULT.npy");
-  if (a.shift == NULL) return err_usage("missing --shift SHIFT.npy");
+  if (!compressed && a.npos != 2) return s24_cli_usage("linear", "expected X.npy and W.npy");
+  if (a.out == NULL) return s24_cli_usage("linear", "missing -o Y.npy");
+  if (a.mult == NULL) return s24_cli_usage("linear", "missing --mult MULT.npy");
+  if (a.shift == NULL) return s24_cli_usage("linear", "missing --shift SHIFT.npy");
   long zi = 0, zo = 0, kk = 0;
   if (a.zi && !parse_int(a.zi, -128, 127, &zi)) {
-    return err_usage("--zp-in '%s' is not an integer in [-128, 127]", a.zi);
+    return s24_cli_usage("linear", "--zp-in '%s' is not an integer in [-128, 127]", a.zi);
   }
   if (a.zo && !parse_int(a.zo, -128, 127, &zo)) {
-    return err_usage("--zp-out '%s' is not an integer in [-128, 127]", a.zo);
+    return s24_cli_usage("linear", "--zp-out '%s' is not an integer in [-128, 127]", a.zo);
   }
   if (compressed && !parse_int(a.k, 1, 1L << 30, &kk)) {
-    return err_usage("--k '%s' is not a positive integer", a.k);
+    return s24_cli_usage("linear", "--k '%s' is not a positive integer", a.k);
   }
   if (compressed && kk % (long)p.m != 0) {
-    return err_usage("--k %ld is not a multiple of m = %u (pattern %u:%u)", kk, (unsigned)p.m,
+    return s24_cli_usage("linear", "--k %ld is not a multiple of m = %u (pattern %u:%u)", kk, (unsigned)p.m,
                      (unsigned)p.n, (unsigned)p.m);
   }
 
@@ -257,7 +234,7 @@ int s24_cmd_linear(int argc, char **argv) {
     size_t dup = 0;
     if (s24_outs_add(&outs, a.out, 0, &dup, omsg, sizeof omsg) != S24_OK) {
       s24_outs_abort(&outs);
-      return err_file(a.out, "%s", omsg);
+      return s24_cli_file(a.out, "%s", omsg);
     }
   }
   s24_npy_t x = {0}, w = {0}, v = {0}, md = {0}, bias = {0}, mult = {0}, shift = {0};
@@ -273,12 +250,12 @@ int s24_cmd_linear(int argc, char **argv) {
     if ((rc = load(a.values, S24_NPY_I8, 0, &v)) != 0) goto done;
     if ((rc = load(a.meta, S24_NPY_U8, 0, &md)) != 0) goto done;
     if (v.cols != vcols) {
-      rc = err_file(a.values, "shape (%zu, %zu): K = %zu with pattern %u:%u needs %zu value columns",
+      rc = s24_cli_file(a.values, "shape (%zu, %zu): K = %zu with pattern %u:%u needs %zu value columns",
                     v.rows, v.cols, k, (unsigned)p.n, (unsigned)p.m, vcols);
       goto done;
     }
     if (md.cols != mcols || md.rows != v.rows) {
-      rc = err_file(a.meta, "shape (%zu, %zu), expected (%zu, %zu) for %s and K = %zu", md.rows,
+      rc = s24_cli_file(a.meta, "shape (%zu, %zu), expected (%zu, %zu) for %s and K = %zu", md.rows,
                     md.cols, v.rows, mcols, a.values, k);
       goto done;
     }
@@ -286,13 +263,13 @@ int s24_cmd_linear(int argc, char **argv) {
     s24_where_t where;
     s24_status_t st = s24_meta_validate(p, md.data, m, k, &where);
     if (st == S24_ERR_META) {
-      rc = err_file(a.meta, "row %zu, group %zu: invalid metadata (indices must strictly increase "
+      rc = s24_cli_file(a.meta, "row %zu, group %zu: invalid metadata (indices must strictly increase "
                     "and be < %u)", where.row, where.group, (unsigned)p.m);
       goto done;
     }
     wd = malloc(m * k);
     if (wd == NULL || s24_decompress(p, v.data, md.data, m, k, wd, &where) != S24_OK) {
-      rc = err_file(a.values, "cannot decompress (out of memory)");
+      rc = s24_cli_file(a.values, "cannot decompress (out of memory)");
       goto done;
     }
     vals = v.data;
@@ -302,13 +279,13 @@ int s24_cmd_linear(int argc, char **argv) {
     m = w.rows;
     k = w.cols;
     if (k % p.m != 0) {
-      rc = err_file(wpath, "K = %zu is not a multiple of m = %u (pattern %u:%u)", k,
+      rc = s24_cli_file(wpath, "K = %zu is not a multiple of m = %u (pattern %u:%u)", k,
                     (unsigned)p.m, (unsigned)p.n, (unsigned)p.m);
       goto done;
     }
     s24_where_t where;
     if (s24_check_pattern(p, w.data, m, k, &where) != S24_OK) {
-      rc = err_file(wpath,
+      rc = s24_cli_file(wpath,
                     "row %zu, group %zu (columns %zu..%zu) has %u nonzeros, pattern %u:%u allows "
                     "%u (run `sparse24 prune` first)",
                     where.row, where.group, where.group * p.m, where.group * p.m + p.m - 1,
@@ -318,7 +295,7 @@ int s24_cmd_linear(int argc, char **argv) {
     wd = w.data;
   }
   if (x.cols != k) {
-    rc = err_file(xpath, "shape (%zu, %zu): X needs K = %zu columns to match %s", x.rows, x.cols,
+    rc = s24_cli_file(xpath, "shape (%zu, %zu): X needs K = %zu columns to match %s", x.rows, x.cols,
                   k, wpath);
     goto done;
   }
@@ -328,14 +305,14 @@ int s24_cmd_linear(int argc, char **argv) {
   const size_t bt = x.rows;
   y = m <= SIZE_MAX / bt ? malloc(bt * m) : NULL;
   if (y == NULL) {
-    rc = err_file(a.out, "out of memory for a %zu x %zu result", bt, m);
+    rc = s24_cli_file(a.out, "out of memory for a %zu x %zu result", bt, m);
     goto done;
   }
   char *stats_buf = NULL;
   size_t stats_len = 0;
   FILE *stats = a.stats ? open_memstream(&stats_buf, &stats_len) : NULL;
   if (a.stats && stats == NULL) {
-    rc = err_file("linear", "cannot buffer statistics");
+    rc = s24_cli_file("linear", "cannot buffer statistics");
     goto done;
   }
   s24_status_t st;
@@ -383,16 +360,16 @@ int s24_cmd_linear(int argc, char **argv) {
     }
   }
   if (st != S24_OK) {
-    rc = err_file(wpath, "%s", msg);
+    rc = s24_cli_file(wpath, "%s", msg);
   } else {  // all or nothing: staged next to the target, then committed
     char wmsg[512];
     size_t which = 0;
     if (s24_outs_begin(&outs, &which, wmsg, sizeof wmsg) != S24_OK) {
-      rc = err_file(a.out, "%s", wmsg);
+      rc = s24_cli_file(a.out, "%s", wmsg);
     } else if (s24_npy_fwrite(s24_outs_file(&outs, 0), S24_NPY_I8, bt, m, y) != S24_OK) {
-      rc = err_file(a.out, "cannot write output: %s", s24_outs_strerror(errno));
+      rc = s24_cli_file(a.out, "cannot write output: %s", s24_outs_strerror(errno));
     } else if (s24_outs_commit(&outs, &which, wmsg, sizeof wmsg) != S24_OK) {
-      rc = err_file(a.out, "%s", wmsg);
+      rc = s24_cli_file(a.out, "%s", wmsg);
     }
   }
   if (stats != NULL) {

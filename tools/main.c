@@ -17,14 +17,13 @@
 
 #include "backend.h"
 #include "bench.h"
+#include "cli.h"
 #include "demo.h"
 #include "linear.h"
 #include "npy.h"
 #include "outfile.h"
 #include "s24_model.h"
 
-#define EXIT_DATA 1
-#define EXIT_USAGE 2
 
 static const char *const kUsageTop =
     "usage: sparse24 <command> [options]\n"
@@ -122,28 +121,6 @@ static const char *const kUsageBench =
 // ---------------------------------------------------------------------------------------------
 // Errors
 
-static int err_usage(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static int err_file(const char *file, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static int err_usage(const char *cmd, const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  fprintf(stderr, "sparse24: error: %s: ", cmd);
-  vfprintf(stderr, fmt, ap);
-  fprintf(stderr, " (see sparse24 %s --help)\n", cmd);
-  va_end(ap);
-  return EXIT_USAGE;
-}
-
-static int err_file(const char *file, const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  fprintf(stderr, "sparse24: error: %s: ", file);
-  vfprintf(stderr, fmt, ap);
-  fprintf(stderr, "\n");
-  va_end(ap);
-  return EXIT_DATA;
-}
 
 // ---------------------------------------------------------------------------------------------
 // Options
@@ -202,7 +179,7 @@ static int parse_args(const char *cmd, int argc, char **argv, int allowed, int m
   for (int i = 2; i < argc; i++) {
     const char *arg = argv[i];
     if (only_pos || arg[0] != '-' || arg[1] == '\0') {
-      if (a->npos >= max_pos) return err_usage(cmd, "unexpected argument '%s'", arg);
+      if (a->npos >= max_pos) return s24_cli_usage(cmd, "unexpected argument '%s'", arg);
       a->pos[a->npos++] = arg;
       continue;
     }
@@ -225,22 +202,22 @@ static int parse_args(const char *cmd, int argc, char **argv, int allowed, int m
       }
     }
     if (o == NULL || (o->bit & allowed) == 0) {
-      return err_usage(cmd, "unknown option '%.*s'", (int)nlen, arg);
+      return s24_cli_usage(cmd, "unknown option '%.*s'", (int)nlen, arg);
     }
-    if (a->given & o->bit) return err_usage(cmd, "option %s given twice", o->name);
+    if (a->given & o->bit) return s24_cli_usage(cmd, "option %s given twice", o->name);
     a->given |= o->bit;
     if (!o->has_arg) {
-      if (arg[nlen] == '=') return err_usage(cmd, "option %s takes no value", o->name);
+      if (arg[nlen] == '=') return s24_cli_usage(cmd, "option %s takes no value", o->name);
       continue;
     }
     const char *v;
     if (arg[nlen] == '=') {
       v = arg + nlen + 1;
     } else {
-      if (i + 1 >= argc) return err_usage(cmd, "option %s needs a value", o->name);
+      if (i + 1 >= argc) return s24_cli_usage(cmd, "option %s needs a value", o->name);
       v = argv[++i];
     }
-    if (v[0] == '\0') return err_usage(cmd, "option %s has an empty value", o->name);
+    if (v[0] == '\0') return s24_cli_usage(cmd, "option %s has an empty value", o->name);
     a->val[bit_index(o->bit)] = v;
   }
   return 0;
@@ -249,7 +226,7 @@ static int parse_args(const char *cmd, int argc, char **argv, int allowed, int m
 static int get_pattern(const char *cmd, const args_t *a, s24_pattern_t *p) {
   const char *text = (a->given & O_PATTERN) ? opt_val(a, O_PATTERN) : "2:4";
   if (s24_pattern_parse(text, p) != S24_OK) {
-    return err_usage(cmd, "invalid --pattern '%s' (N:M with M in {2, 4, 8} and 1 <= N <= M)",
+    return s24_cli_usage(cmd, "invalid --pattern '%s' (N:M with M in {2, 4, 8} and 1 <= N <= M)",
                      text);
   }
   return 0;
@@ -273,7 +250,7 @@ static int parse_size(const char *text, size_t *out) {
 static int get_backend(const char *cmd, const args_t *a, s24_backend_t *b) {
   const char *name = (a->given & O_BACKEND) ? opt_val(a, O_BACKEND) : "model";
   if (s24_backend_parse(name, b) != S24_OK) {
-    return err_usage(cmd, "unknown backend '%s' (model or rtl)", name);
+    return s24_cli_usage(cmd, "unknown backend '%s' (model or rtl)", name);
   }
   char msg[200];
   if (s24_backend_check(*b, msg, sizeof msg) != S24_OK) {
@@ -288,9 +265,9 @@ static int get_backend(const char *cmd, const args_t *a, s24_backend_t *b) {
 
 static int load(const char *path, s24_npy_dtype_t want, s24_npy_t *arr) {
   char msg[256];
-  if (s24_npy_read(path, arr, msg, sizeof msg) != S24_OK) return err_file(path, "%s", msg);
+  if (s24_npy_read(path, arr, msg, sizeof msg) != S24_OK) return s24_cli_file(path, "%s", msg);
   if (arr->dtype != want) {
-    int rc = err_file(path, "dtype %s, expected %s", s24_npy_dtype_name(arr->dtype),
+    int rc = s24_cli_file(path, "dtype %s, expected %s", s24_npy_dtype_name(arr->dtype),
                       s24_npy_dtype_name(want));
     s24_npy_free(arr);
     return rc;
@@ -309,9 +286,9 @@ static int out_add(const char *cmd, s24_outs_t *o, const char **opts, const char
   const size_t i = o->n;
   s24_status_t st = s24_outs_add(o, path, flags, &dup, msg, sizeof msg);
   if (st == S24_ERR_ARG && dup < i) {
-    return err_usage(cmd, "%s and %s name the same file", opts[dup], opt);
+    return s24_cli_usage(cmd, "%s and %s name the same file", opts[dup], opt);
   }
-  if (st != S24_OK) return err_file(path, "%s", msg);
+  if (st != S24_OK) return s24_cli_file(path, "%s", msg);
   opts[i] = opt;
   return 0;
 }
@@ -319,7 +296,7 @@ static int out_add(const char *cmd, s24_outs_t *o, const char **opts, const char
 static int out_begin(s24_outs_t *o) {
   char msg[512];
   size_t w = 0;
-  if (s24_outs_begin(o, &w, msg, sizeof msg) != S24_OK) return err_file(o->o[w].path, "%s", msg);
+  if (s24_outs_begin(o, &w, msg, sizeof msg) != S24_OK) return s24_cli_file(o->o[w].path, "%s", msg);
   return 0;
 }
 
@@ -328,7 +305,7 @@ static int out_put(s24_outs_t *o, size_t i, s24_npy_dtype_t dt, size_t rows, siz
                    const void *data) {
   if (s24_npy_fwrite(s24_outs_file(o, i), dt, rows, cols, data) != S24_OK) {
     const int e = errno;
-    const int rc = err_file(o->o[i].path, "cannot write output: %s", s24_outs_strerror(e));
+    const int rc = s24_cli_file(o->o[i].path, "cannot write output: %s", s24_outs_strerror(e));
     s24_outs_abort(o);
     return rc;
   }
@@ -338,7 +315,7 @@ static int out_put(s24_outs_t *o, size_t i, s24_npy_dtype_t dt, size_t rows, siz
 static int out_commit(s24_outs_t *o) {
   char msg[512];
   size_t w = 0;
-  const int rc = s24_outs_commit(o, &w, msg, sizeof msg) != S24_OK ? err_file(o->o[w].path, "%s", msg) : 0;
+  const int rc = s24_outs_commit(o, &w, msg, sizeof msg) != S24_OK ? s24_cli_file(o->o[w].path, "%s", msg) : 0;
   s24_outs_abort(o);  // frees what is left (nothing to remove after a commit)
   return rc;
 }
@@ -353,14 +330,14 @@ static int save1(s24_outs_t *o, s24_npy_dtype_t dt, size_t rows, size_t cols, co
 
 static int check_k(const char *file, size_t k, s24_pattern_t p) {
   if (k % p.m != 0) {
-    return err_file(file, "K = %zu is not a multiple of m = %u (pattern %u:%u)", k,
+    return s24_cli_file(file, "K = %zu is not a multiple of m = %u (pattern %u:%u)", k,
                     (unsigned)p.m, (unsigned)p.n, (unsigned)p.m);
   }
   return 0;
 }
 
 static int pattern_error(const char *file, s24_pattern_t p, s24_where_t w) {
-  return err_file(file,
+  return s24_cli_file(file,
                   "row %zu, group %zu (columns %zu..%zu) has %u nonzeros, pattern %u:%u allows "
                   "%u (run `sparse24 prune` first)",
                   w.row, w.group, w.group * p.m, w.group * p.m + p.m - 1, (unsigned)w.count,
@@ -370,18 +347,18 @@ static int pattern_error(const char *file, s24_pattern_t p, s24_where_t w) {
 static int meta_error(const char *file, s24_pattern_t p, const uint8_t *meta, size_t mcols,
                       s24_where_t w) {
   if (w.count == S24_WHERE_PADDING) {
-    return err_file(file, "row %zu, group %zu: nonzero unused metadata bits after the last index",
+    return s24_cli_file(file, "row %zu, group %zu: nonzero unused metadata bits after the last index",
                     w.row, w.group);
   }
   const uint8_t *row = meta + w.row * mcols;
   const size_t slot = w.group * p.n + w.count;
   const unsigned idx = s24_meta_get(p, row, slot);
   if (idx >= p.m) {
-    return err_file(file, "row %zu, group %zu: metadata index %u is out of range (m = %u)", w.row,
+    return s24_cli_file(file, "row %zu, group %zu: metadata index %u is out of range (m = %u)", w.row,
                     w.group, idx, (unsigned)p.m);
   }
   const unsigned prev = w.count > 0 ? s24_meta_get(p, row, slot - 1) : 0;
-  return err_file(file,
+  return s24_cli_file(file,
                   "row %zu, group %zu: invalid metadata, index %u follows index %u "
                   "(indices must strictly increase)",
                   w.row, w.group, idx, prev);
@@ -395,18 +372,18 @@ static int load_compressed(const char *vpath, const char *mpath, size_t k, s24_p
   if (rc != 0) return rc;
   if ((rc = load(mpath, S24_NPY_U8, md)) != 0) goto fail_v;
   if (v->cols != vcols) {
-    rc = err_file(vpath, "shape (%zu, %zu): K = %zu with pattern %u:%u needs %zu value columns",
+    rc = s24_cli_file(vpath, "shape (%zu, %zu): K = %zu with pattern %u:%u needs %zu value columns",
                   v->rows, v->cols, k, (unsigned)p.n, (unsigned)p.m, vcols);
     goto fail;
   }
   if (md->cols != mcols) {
-    rc = err_file(mpath,
+    rc = s24_cli_file(mpath,
                   "shape (%zu, %zu): K = %zu with pattern %u:%u needs %zu metadata bytes per row",
                   md->rows, md->cols, k, (unsigned)p.n, (unsigned)p.m, mcols);
     goto fail;
   }
   if (md->rows != v->rows) {
-    rc = err_file(mpath, "%zu rows, but %s has %zu", md->rows, vpath, v->rows);
+    rc = s24_cli_file(mpath, "%zu rows, but %s has %zu", md->rows, vpath, v->rows);
     goto fail;
   }
   s24_where_t w;
@@ -416,7 +393,7 @@ static int load_compressed(const char *vpath, const char *mpath, size_t k, s24_p
     goto fail;
   }
   if (st != S24_OK) {
-    rc = err_file(mpath, "%s", s24_strerror(st));
+    rc = s24_cli_file(mpath, "%s", s24_strerror(st));
     goto fail;
   }
   return 0;
@@ -437,8 +414,8 @@ static int cmd_prune(int argc, char **argv) {
   if (a.help) return fputs(kUsagePrune, stdout), 0;
   s24_pattern_t p;
   if ((rc = get_pattern("prune", &a, &p)) != 0) return rc;
-  if (a.npos != 1) return err_usage("prune", "expected one input file");
-  if (!(a.given & O_OUT)) return err_usage("prune", "missing -o OUT.npy");
+  if (a.npos != 1) return s24_cli_usage("prune", "expected one input file");
+  if (!(a.given & O_OUT)) return s24_cli_usage("prune", "missing -o OUT.npy");
   const char *in = a.pos[0];
   s24_outs_t outs;
   const char *names[S24_OUTS_MAX];
@@ -448,7 +425,7 @@ static int cmd_prune(int argc, char **argv) {
   if ((rc = load(in, S24_NPY_I8, &arr)) != 0) goto out;
   if ((rc = check_k(in, arr.cols, p)) == 0) {
     s24_status_t st = s24_prune(p, arr.data, arr.rows, arr.cols, arr.data);
-    rc = st != S24_OK ? err_file(in, "%s", s24_strerror(st))
+    rc = st != S24_OK ? s24_cli_file(in, "%s", s24_strerror(st))
                       : save1(&outs, S24_NPY_I8, arr.rows, arr.cols, arr.data);
   }
   s24_npy_free(&arr);
@@ -492,9 +469,9 @@ static int cmd_compress(int argc, char **argv) {
   if (a.help) return fputs(kUsageCompress, stdout), 0;
   s24_pattern_t p;
   if ((rc = get_pattern("compress", &a, &p)) != 0) return rc;
-  if (a.npos != 1) return err_usage("compress", "expected one input file");
-  if (!(a.given & O_VALUES)) return err_usage("compress", "missing --values V.npy");
-  if (!(a.given & O_META)) return err_usage("compress", "missing --meta MD.npy");
+  if (a.npos != 1) return s24_cli_usage("compress", "expected one input file");
+  if (!(a.given & O_VALUES)) return s24_cli_usage("compress", "missing --values V.npy");
+  if (!(a.given & O_META)) return s24_cli_usage("compress", "missing --meta MD.npy");
   const char *in = a.pos[0];
   const char *vpath = opt_val(&a, O_VALUES), *mpath = opt_val(&a, O_META);
   s24_outs_t outs;
@@ -522,7 +499,7 @@ static int cmd_compress(int argc, char **argv) {
   if (st == S24_ERR_PATTERN) {
     rc = pattern_error(in, p, w);
   } else if (st != S24_OK) {
-    rc = err_file(in, "%s", s24_strerror(st));
+    rc = s24_cli_file(in, "%s", s24_strerror(st));
   } else {
     // Both outputs are staged before either becomes visible; the commit renames the pair
     // under a lock, so concurrent runs leave one run's pair, never a mix.
@@ -541,9 +518,9 @@ static int cmd_compress(int argc, char **argv) {
 
 static int get_k(const char *cmd, const args_t *a, s24_pattern_t p, size_t *k) {
   const char *text = opt_val(a, O_K);
-  if (!parse_size(text, k)) return err_usage(cmd, "invalid --k '%s' (a positive integer)", text);
+  if (!parse_size(text, k)) return s24_cli_usage(cmd, "invalid --k '%s' (a positive integer)", text);
   if (*k % p.m != 0) {
-    return err_usage(cmd, "--k %zu is not a multiple of m = %u (pattern %u:%u)", *k,
+    return s24_cli_usage(cmd, "--k %zu is not a multiple of m = %u (pattern %u:%u)", *k,
                      (unsigned)p.m, (unsigned)p.n, (unsigned)p.m);
   }
   return 0;
@@ -556,9 +533,9 @@ static int cmd_decompress(int argc, char **argv) {
   if (a.help) return fputs(kUsageDecompress, stdout), 0;
   s24_pattern_t p;
   if ((rc = get_pattern("decompress", &a, &p)) != 0) return rc;
-  if (a.npos != 2) return err_usage("decompress", "expected V.npy and MD.npy");
-  if (!(a.given & O_OUT)) return err_usage("decompress", "missing -o OUT.npy");
-  if (!(a.given & O_K)) return err_usage("decompress", "missing --k K");
+  if (a.npos != 2) return s24_cli_usage("decompress", "expected V.npy and MD.npy");
+  if (!(a.given & O_OUT)) return s24_cli_usage("decompress", "missing -o OUT.npy");
+  if (!(a.given & O_K)) return s24_cli_usage("decompress", "missing --k K");
   size_t k;
   if ((rc = get_k("decompress", &a, p, &k)) != 0) return rc;
   const char *opath = opt_val(&a, O_OUT);
@@ -574,10 +551,10 @@ static int cmd_decompress(int argc, char **argv) {
   int8_t *out = v.rows <= SIZE_MAX / k ? malloc(v.rows * k) : NULL;
   s24_where_t w;
   if (out == NULL) {  // the output does not fit in memory: nothing wrong with the inputs
-    rc = err_file(opath, "out of memory for a %zu x %zu result", v.rows, k);
+    rc = s24_cli_file(opath, "out of memory for a %zu x %zu result", v.rows, k);
   } else {
     s24_status_t st = s24_decompress(p, v.data, md.data, v.rows, k, out, &w);
-    rc = st != S24_OK ? err_file(a.pos[1], "%s", s24_strerror(st))
+    rc = st != S24_OK ? s24_cli_file(a.pos[1], "%s", s24_strerror(st))
                       : save1(&outs, S24_NPY_I8, v.rows, k, out);
   }
   s24_outs_abort(&outs);
@@ -638,15 +615,15 @@ static int cmd_gemm(int argc, char **argv) {
   if ((rc = get_backend("gemm", &a, &be)) != 0) return rc;
   const int compressed = (a.given & (O_VALUES | O_META | O_K)) != 0;
   if (compressed && (a.given & (O_VALUES | O_META | O_K)) != (O_VALUES | O_META | O_K)) {
-    return err_usage("gemm", "--values, --meta and --k go together");
+    return s24_cli_usage("gemm", "--values, --meta and --k go together");
   }
   if (compressed && a.npos != 1) {
-    return err_usage("gemm", "with --values/--meta/--k expected exactly one input, B.npy");
+    return s24_cli_usage("gemm", "with --values/--meta/--k expected exactly one input, B.npy");
   }
-  if (!compressed && a.npos != 2) return err_usage("gemm", "expected A.npy and B.npy");
-  if (!(a.given & O_OUT)) return err_usage("gemm", "missing -o C.npy");
+  if (!compressed && a.npos != 2) return s24_cli_usage("gemm", "expected A.npy and B.npy");
+  if (!(a.given & O_OUT)) return s24_cli_usage("gemm", "missing -o C.npy");
   if ((a.given & O_TRACE) && be != S24_BACKEND_RTL) {
-    return err_usage("gemm", "--trace needs --backend rtl");
+    return s24_cli_usage("gemm", "--trace needs --backend rtl");
   }
   if (a.given & O_TRACE) {  // the trace replaces its file after the run: never an input
     const char *trace = opt_val(&a, O_TRACE);
@@ -658,7 +635,7 @@ static int cmd_gemm(int argc, char **argv) {
     if (a.given & O_C0) used[nused++] = opt_val(&a, O_C0);
     for (size_t i = 0; i < nused; i++) {
       if (used[i] != NULL && same_path(trace, used[i])) {
-        return err_usage("gemm", "--trace %s names a file the command reads or writes", trace);
+        return s24_cli_usage("gemm", "--trace %s names a file the command reads or writes", trace);
       }
     }
   }
@@ -705,14 +682,14 @@ static int cmd_gemm(int argc, char **argv) {
     if (st == S24_ERR_PATTERN) {
       rc = pattern_error(apath, p, w);
     } else if (st != S24_OK) {
-      rc = err_file(apath, "%s", s24_strerror(st));
+      rc = s24_cli_file(apath, "%s", s24_strerror(st));
     }
     if (rc != 0) goto done;
   }
   const size_t m = va.rows;
   if ((rc = load(bpath, S24_NPY_I8, &bm)) != 0) goto done;
   if (bm.rows != k) {
-    rc = err_file(bpath, "shape (%zu, %zu): B needs K = %zu rows to match %s", bm.rows, bm.cols,
+    rc = s24_cli_file(bpath, "shape (%zu, %zu): B needs K = %zu rows to match %s", bm.rows, bm.cols,
                   k, apath);
     goto done;
   }
@@ -721,18 +698,18 @@ static int cmd_gemm(int argc, char **argv) {
     const char *cpath = opt_val(&a, O_C0);
     if ((rc = load(cpath, S24_NPY_I32, &c0)) != 0) goto done;
     if (c0.rows != m || c0.cols != n) {
-      rc = err_file(cpath, "shape (%zu, %zu), expected (%zu, %zu) = M x N", c0.rows, c0.cols, m,
+      rc = s24_cli_file(cpath, "shape (%zu, %zu), expected (%zu, %zu) = M x N", c0.rows, c0.cols, m,
                     n);
       goto done;
     }
   }
   c = m <= SIZE_MAX / n / sizeof(int32_t) ? malloc(m * n * sizeof(int32_t)) : NULL;
   if (c == NULL) {
-    rc = err_file(opt_val(&a, O_OUT), "out of memory for a %zu x %zu result", m, n);
+    rc = s24_cli_file(opt_val(&a, O_OUT), "out of memory for a %zu x %zu result", m, n);
     goto done;
   }
   if ((a.given & O_STATS) && (stats = open_memstream(&stats_buf, &stats_len)) == NULL) {
-    rc = err_file("gemm", "cannot buffer statistics");
+    rc = s24_cli_file("gemm", "cannot buffer statistics");
     goto done;
   }
   // staged before the run: the simulation writes the trace into its temporary
@@ -759,12 +736,12 @@ static int cmd_gemm(int argc, char **argv) {
   if (st != S24_OK) {
     // an I/O failure of the rtl backend is the trace file's; anything else concerns A
     const int trace_io = st == S24_ERR_IO && job.trace_path != NULL;
-    rc = err_file(trace_io ? opt_val(&a, O_TRACE) : apath, "%s", msg);
+    rc = s24_cli_file(trace_io ? opt_val(&a, O_TRACE) : apath, "%s", msg);
     goto done;
   }
   // the waveform writer reports no I/O error (full disk, size limit): check the file it left
   if (job.trace_path != NULL && !fst_complete(job.trace_path, msg, sizeof msg)) {
-    rc = err_file(opt_val(&a, O_TRACE), "%s", msg);
+    rc = s24_cli_file(opt_val(&a, O_TRACE), "%s", msg);
     goto done;
   }
   if ((rc = out_put(&outs, 0, S24_NPY_I32, m, n, c)) != 0) goto done;
@@ -825,7 +802,7 @@ static int cmd_bench(int argc, char **argv) {
       model_only = 1;
       continue;
     }
-    if (n == 63) return err_usage("bench", "too many arguments");
+    if (n == 63) return s24_cli_usage("bench", "too many arguments");
     rest[n++] = argv[i];
   }
   rest[n] = NULL;
@@ -840,14 +817,14 @@ static int cmd_bench(int argc, char **argv) {
   if ((rc = get_pattern("bench", &a, &p)) != 0) return rc;
   if ((rc = get_backend("bench", &a, &be)) != 0) return rc;
   if (model_only && be != S24_BACKEND_MODEL) {
-    return err_usage("bench", "--model-only and --backend %s contradict each other",
+    return s24_cli_usage("bench", "--model-only and --backend %s contradict each other",
                      s24_backend_name(be));
   }
   size_t dims[3] = {1024, 4096, 1024};
   if (a.given & O_SHAPE) {
     char buf[96];
     const char *text = opt_val(&a, O_SHAPE);
-    if (strlen(text) >= sizeof buf) return err_usage("bench", "invalid --shape '%s'", text);
+    if (strlen(text) >= sizeof buf) return s24_cli_usage("bench", "invalid --shape '%s'", text);
     strcpy(buf, text);
     char *save_ptr = NULL, *tok = strtok_r(buf, "x", &save_ptr);
     int count = 0;
@@ -857,16 +834,16 @@ static int cmd_bench(int argc, char **argv) {
       count++;
     }
     if (count != 3 || text[strlen(text) - 1] == 'x' || text[0] == 'x' || strstr(text, "xx")) {
-      return err_usage("bench", "invalid --shape '%s' (MxKxN, e.g. 1024x4096x1024)", text);
+      return s24_cli_usage("bench", "invalid --shape '%s' (MxKxN, e.g. 1024x4096x1024)", text);
     }
     if (dims[1] % p.m != 0) {
-      return err_usage("bench", "--shape K = %zu is not a multiple of m = %u", dims[1],
+      return s24_cli_usage("bench", "--shape K = %zu is not a multiple of m = %u", dims[1],
                        (unsigned)p.m);
     }
   }
   size_t reps = 3;
   if ((a.given & O_REPS) && (!parse_size(opt_val(&a, O_REPS), &reps) || reps > 1000)) {
-    return err_usage("bench", "invalid --reps '%s' (1 to 1000)", opt_val(&a, O_REPS));
+    return s24_cli_usage("bench", "invalid --reps '%s' (1 to 1000)", opt_val(&a, O_REPS));
   }
   char msg[256];
   if (s24_bench_run(be, p, dims[0], dims[1], dims[2], (unsigned)reps, stdout, msg, sizeof msg) !=

@@ -4,7 +4,7 @@
 # which refuses `--backend rtl`, in a build without Verilator (make S24_RTL=no).
 
 S24_RTL    ?= yes
-TOOLS_SRCS := tools/main.c tools/npy.c tools/outfile.c tools/backend.c tools/demo.c tools/bench.c tools/linear.c
+TOOLS_SRCS := tools/main.c tools/cli.c tools/npy.c tools/outfile.c tools/backend.c tools/demo.c tools/bench.c tools/linear.c
 ifeq ($(S24_RTL),no)
 TOOLS_SRCS += tools/backend_nortl.c
 TOOLS_RTL  :=
