@@ -123,6 +123,7 @@ module s24_core #(
   reg        pend_q;
   reg [31:0] cfg_beats_q, cfg_tiles_q;
   wire start_req = start_i && !run_q && !pend_q && !clear_i;
+  wire start_acc = start_req && (cfg_beats_i != 32'd0) && (cfg_tiles_i != 32'd0);  // pend_q next
   wire start_ok  = pend_q && !clear_i;
   wire init      = start_ok || clear_i;
 
@@ -201,6 +202,7 @@ module s24_core #(
       if (r_valid_o && !r_ready_i)           cnt_stall_r_d = cnt_stall_r_q + 32'd1;
     end
     if (|bad_q) err_d = 1'b1;   // a beat injected in the previous cycle had invalid metadata
+    if (start_acc) err_d = 1'b0;  // a new job: err_meta_o restarts from the cycle after start_i
     if (inj && s_last_q && t_last_q) f_done_d = 1'b1;
 
     // next slot and its flags, each from registered state (no wide compare after a decision)
@@ -336,7 +338,7 @@ module s24_core #(
 
   always @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) pend_q <= 1'b0;
-    else         pend_q <= start_req && (cfg_beats_i != 32'd0) && (cfg_tiles_i != 32'd0);
+    else         pend_q <= start_acc;
   end
   // the configuration of a start request (used only with pend_q: not reset)
   always @(posedge clk_i) begin
