@@ -289,9 +289,9 @@ module s24_core #(
       tiles_m1_q    <= 32'd0;
       period_m2_q   <= 32'd0;
       tiles_m2_q    <= 32'd0;
-      g_one_q       <= 1'b0;
+      g_one_q       <= 1'b1;   // beats_m1_q resets to 0: G = 1
       p_one_q       <= 1'b0;
-      t_one_q       <= 1'b0;
+      t_one_q       <= 1'b1;   // tiles_m1_q resets to 0: T = 1
       slot_q        <= 32'd0;
       tile_q        <= 32'd0;
       s_feed_q      <= 1'b0;
