@@ -2,7 +2,8 @@
 `default_nettype none
 
 // Dataflow and timing: docs/architecture.md sections 1-3. Summary:
-//  * input FIFOs (2 entries) on w and a; a result buffer (RAM FIFO, s24_rbuf) on r;
+//  * input queues (s24_inq: register slice + 4-entry FIFO) on w and a; a result buffer (RAM
+//    FIFO, s24_rbuf) on r; the start and its configuration are registered first (pend_q);
 //  * no global enable: the skew lines, the PE array and the drain run free every cycle. The
 //    schedule injects one w and one a beat per feed slot, or a bubble (tile spacing, or a feed
 //    slot whose input beats are missing: it waits, the array does not);
