@@ -91,10 +91,9 @@ static int run_case(uint64_t seed, int *cmp_beats, int *exact) {
   int8_t *a = malloc(mr * k);
   int8_t *vals = malloc(mr * k);
   uint8_t *meta = malloc(mr * k + 1);
-  int8_t *dense = malloc(mr * k);
   s24_geom_t geom;
   uint32_t *w1 = NULL, *w2 = NULL;
-  if (a == NULL || vals == NULL || meta == NULL || dense == NULL) {
+  if (a == NULL || vals == NULL || meta == NULL) {
     snprintf(g_why, sizeof g_why, "out of memory");
     goto done;
   }
@@ -204,7 +203,6 @@ done:
   free(a);
   free(vals);
   free(meta);
-  free(dense);
   free(w1);
   free(w2);
   return ok;
