@@ -106,7 +106,7 @@ S24_WARN_UNUSED s24_status_t s24_gemm_dense_ref(const int8_t *a, size_t m_rows, 
  *  (row flag, drain register) and 2 result buffer (RAM, output register): row r of tile i is
  *  valid in cycle i*P + beats + r + cols + 13, and busy counts cycles 1 .. the last row's.
  *  The one statement of this constant. */
-#define S24_CORE_PIPE_CYCLES 12u
+#define S24_CORE_PIPE_CYCLES 13u
 
 /** Cycle model of one s24_core job with ideal streams (docs/architecture.md §3). */
 typedef struct {

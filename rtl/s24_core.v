@@ -86,10 +86,10 @@ module s24_core #(
   // result row without reserved room becomes a bubble, never a stall of the array. Every decision
   // here is made from registered state only: FIFO fill levels, the schedule's precomputed
   // slot flags and the registered credit check.
-  localparam integer RowLat    = NumCols + 12;  // >= last-beat injection to row 0 popped (docs §3)
+  localparam integer RowLat    = NumCols + 13;  // >= last-beat injection to row 0 popped (docs §3)
   localparam integer CredNeed  = NumRows * ((RowLat + NumRows + MinPeriod - 1) / MinPeriod + 1);
   localparam integer OutAw     = (CredNeed <= 2) ? 1 : $clog2(CredNeed);
-  localparam integer CredCap   = (1 << OutAw) + 1;   // RAM entries + the output register
+  localparam integer CredCap   = (1 << OutAw) + 2;   // RAM entries + the two output registers
   localparam integer CredW     = OutAw + 2;
 
   reg        run_q, run_d;
@@ -123,6 +123,7 @@ module s24_core #(
   // job's registers load from flops in the next cycle; that cycle counts as busy
   reg        pend_q;
   reg [31:0] cfg_beats_q, cfg_tiles_q;
+  reg        cfg_long_q;   // cfg_beats > max(R, C): the tile period is the beat count
   wire start_req = start_i && !run_q && !pend_q && !clear_i;
   wire start_acc = start_req && (cfg_beats_i != 32'd0) && (cfg_tiles_i != 32'd0);  // pend_q next
   wire start_ok  = pend_q && !clear_i;
@@ -141,7 +142,12 @@ module s24_core #(
   wire reserve  = inj && s_last_q;
   wire r_pop    = r_valid_o && r_ready_i;
 
-  wire [31:0] beats_p  = (cfg_beats_q > MinPeriod) ? cfg_beats_q : MinPeriod;
+  // the tile period P = max(G, R, C): whether G wins is registered with the configuration, so the
+  // start cycle only selects between G - 2 and a constant
+  localparam integer     MinPeriodM2I = MinPeriod - 2;
+  localparam [31:0]      MinPeriodM2  = MinPeriodM2I[31:0];
+  localparam [0:0]      MinPeriodOne = (MinPeriod == 1) ? 1'b1 : 1'b0;
+  wire [31:0] cfg_beats_m2 = cfg_beats_q - 32'd2;
 
   // credit outcomes (reserve a tile's rows, return one row, both), each with its check
   localparam [CredW-1:0] CredRows = NumRows[CredW-1:0];
@@ -243,18 +249,18 @@ module s24_core #(
       err_d         = 1'b0;
       f_done_d      = 1'b0;
       beats_m1_d    = cfg_beats_q - 32'd1;
-      beats_m2_d    = cfg_beats_q - 32'd2;
+      beats_m2_d    = cfg_beats_m2;
       tiles_m1_d    = cfg_tiles_q - 32'd1;
-      period_m2_d   = beats_p - 32'd2;
+      period_m2_d   = cfg_long_q ? cfg_beats_m2 : MinPeriodM2;
       tiles_m2_d    = cfg_tiles_q - 32'd2;
       g_one_d       = (cfg_beats_q == 32'd1);
-      p_one_d       = (beats_p == 32'd1);
+      p_one_d       = !cfg_long_q && MinPeriodOne;   // G > max(R, C) >= 1 gives P >= 2
       t_one_d       = (cfg_tiles_q == 32'd1);
       slot_d        = 32'd0;
       tile_d        = 32'd0;
       s_feed_d      = 1'b1;
       s_last_d      = (cfg_beats_q == 32'd1);
-      s_end_d       = (beats_p == 32'd1);
+      s_end_d       = !cfg_long_q && MinPeriodOne;
       t_last_d      = (cfg_tiles_q == 32'd1);
       cred_d        = CredCap[CredW-1:0];
       cred_ok_d     = 1'b1;
@@ -346,6 +352,7 @@ module s24_core #(
     if (start_req) begin
       cfg_beats_q <= cfg_beats_i;
       cfg_tiles_q <= cfg_tiles_i;
+      cfg_long_q  <= (cfg_beats_i > MinPeriod[31:0]);
     end
   end
 

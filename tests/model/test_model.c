@@ -371,7 +371,7 @@ static void core_cycle_formula(void **state) {
   }
   assert_int_equal(s24_core_cycles(8, 4, 1, 3, &cy), S24_OK);  // P = max(G, R, C) = 8
   assert_int_equal(cy.period, 8);
-  assert_int_equal(cy.busy_cycles, 2 * 8 + 1 + 8 + 4 + 12);
+  assert_int_equal(cy.busy_cycles, 2 * 8 + 1 + 8 + 4 + 13);
   assert_int_equal(s24_core_cycles(0, 2, 3, 1, &cy), S24_ERR_ARG);
   assert_int_equal(s24_core_cycles(2, 2, 3, 0, &cy), S24_ERR_ARG);
   assert_int_equal(s24_core_cycles(2, 2, UINT64_MAX / 2, 4, &cy), S24_ERR_NOMEM);
