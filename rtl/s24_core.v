@@ -131,6 +131,7 @@ module s24_core #(
 
   wire w_fifo_empty, a_fifo_empty;
   wire r_pop_last;
+  reg  drain_valid_q;   // a result row enters the result buffer (the drain, below)
 
   // the schedule: a feed slot injects when both beats are there (and, for the last beat of a
   // tile, when the result buffer has room reserved for the tile's rows); a spacing slot always
@@ -383,13 +384,15 @@ module s24_core #(
     .pop_i(inj), .data_o(a_head), .empty_o(a_fifo_empty)
   );
 
-  // accepted result beats: the job ends with the last one
+  // result rows pushed into the result buffer: the job's last one is marked in its entry, so
+  // the job ends when that entry is read (r_ready_i reaches no counter)
   wire [31:0] unused_r_cnt, unused_r_cnt1;
   wire        unused_r_l0, unused_r_l1, unused_r_done;
+  wire        r_push_last;
   s24_cnt2 #(.Max0AtReset(NumRows - 1)) u_cnt_r_out (
     .clk_i(clk_i), .rst_ni(rst_ni), .init_i(init), .first0_i(NumRows == 1), .first1_i(first_t),
-    .inc_i(r_pop), .max0_i(NumRows - 1), .max1_i(tiles_m1_q),
-    .cnt0_o(unused_r_cnt), .cnt1_o(unused_r_cnt1), .last0_o(unused_r_l0), .last1_o(unused_r_l1), .last_o(r_pop_last),
+    .inc_i(drain_valid_q), .max0_i(NumRows - 1), .max1_i(tiles_m1_q),
+    .cnt0_o(unused_r_cnt), .cnt1_o(unused_r_cnt1), .last0_o(unused_r_l0), .last1_o(unused_r_l1), .last_o(r_push_last),
     .done_o(unused_r_done)
   );
 
@@ -533,7 +536,6 @@ module s24_core #(
     end
   endgenerate
 
-  reg               drain_valid_q;
   reg               drain_last_q;
   reg [RBits-1:0]   drain_q, drain_d;
   integer dr, dc;
@@ -559,14 +561,15 @@ module s24_core #(
   end
   always @(posedge clk_i) drain_q <= drain_d;
 
-  wire [RBits:0] r_head;
-  s24_rbuf #(.Width(RBits + 1), .AddrWidth(OutAw)) u_rbuf (
+  wire [RBits+1:0] r_head;   // {job's last row, tile's last row (r_last_o), row}
+  s24_rbuf #(.Width(RBits + 2), .AddrWidth(OutAw)) u_rbuf (
     .clk_i(clk_i), .rst_ni(rst_ni), .clear_i(drn_clr), .push_i(drain_valid_q),
-    .data_i({drain_last_q, drain_q}), .valid_o(r_valid_o), .ready_i(r_ready_i), .data_o(r_head)
+    .data_i({r_push_last, drain_last_q, drain_q}), .valid_o(r_valid_o), .ready_i(r_ready_i), .data_o(r_head)
   );
 
   assign r_data_o   = r_head[RBits-1:0];
   assign r_last_o   = r_head[RBits];
+  assign r_pop_last = r_head[RBits+1];
   assign busy_o     = run_q || pend_q;
   assign done_o     = done_q;
   assign err_meta_o = err_q;
