@@ -659,12 +659,13 @@ module s24_core #(
         `S24_ASSERT(r_valid_o && {r_last_o, r_data_o} == r_data_past_q, "r stream: beat withdrawn or changed before r_ready_i")
       end
     end
-    if (fv_live_q) begin
 `ifdef S24_FV_CORE_SMALL
-      if (start_i) begin
-        `S24_ASSUME(cfg_beats_i <= 32'd3 && cfg_tiles_i <= 32'd2, "core: small jobs only (proof)")
-      end
+    // every start request, also in the first cycle out of reset (before fv_live_q)
+    if (start_i) begin
+      `S24_ASSUME(cfg_beats_i <= 32'd3 && cfg_tiles_i <= 32'd2, "core: small jobs only (proof)")
+    end
 `endif
+    if (fv_live_q) begin
       // at most one tile row completes per cycle (tile period >= NumRows)
       `S24_ASSERT(nrow <= 1, "two tile rows completed in one cycle")
       // inputs never popped empty
