@@ -3,7 +3,6 @@
 
 #include <errno.h>
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -83,18 +82,6 @@ typedef struct {
 
 static uint64_t rnd(rng_t *r) { return s24_rng_next(&r->s); }
 
-static int fail_msg(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static int fail_msg(int code, const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  fflush(stdout);
-  fputs("sparse24: error: bench: ", stderr);
-  vfprintf(stderr, fmt, ap);
-  fputc('\n', stderr);
-  va_end(ap);
-  return code;
-}
-
 static double now_s(void) {
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -154,7 +141,7 @@ static int run_rtl(s24_dev_t *dev, s24_cosim_t *sim, s24_array_t hw, const shape
   int32_t *want = malloc(M * N * sizeof(int32_t)), *got = malloc(M * N * sizeof(int32_t));
   int rc = 0;
   if (!a || !sp || !vals || !meta || !b || !want || !got) {
-    rc = fail_msg(EXIT_DATA, "out of memory for the %zux%zux%zu run", sm->m, sm->k, sm->n);
+    rc = s24_cli_error(EXIT_DATA, "bench", "out of memory for the %zux%zux%zu run", sm->m, sm->k, sm->n);
     goto out;
   }
   rng_t r = {seed};
@@ -167,7 +154,7 @@ static int run_rtl(s24_dev_t *dev, s24_cosim_t *sim, s24_array_t hw, const shape
   s24_status_t st = s24_prune(kSparse, a, M, K, sp);
   if (st == S24_OK) st = s24_compress(kSparse, sp, M, K, vals, meta, &where);
   if (st != S24_OK) {
-    rc = fail_msg(EXIT_DATA, "preparing %zux%zux%zu: %s", sm->m, sm->k, sm->n,
+    rc = s24_cli_error(EXIT_DATA, "bench", "preparing %zux%zux%zu: %s", sm->m, sm->k, sm->n,
                   s24_strerror(st));
     goto out;
   }
@@ -189,13 +176,13 @@ static int run_rtl(s24_dev_t *dev, s24_cosim_t *sim, s24_array_t hw, const shape
     }
     const char *kind = dense ? "dense" : "2:4";
     if (st != S24_OK) {
-      rc = fail_msg(EXIT_DATA, "rtl %s %zux%zux%zu: %s", kind, sm->m, sm->k, sm->n,
+      rc = s24_cli_error(EXIT_DATA, "bench", "rtl %s %zux%zux%zu: %s", kind, sm->m, sm->k, sm->n,
                     s24_strerror(st));
       goto out;
     }
     for (size_t i = 0; i < M * N; i++) {
       if (got[i] != want[i]) {
-        rc = fail_msg(EXIT_DATA, "rtl %s %zux%zux%zu: C[%zu][%zu] = %" PRId32 ", model %" PRId32,
+        rc = s24_cli_error(EXIT_DATA, "bench", "rtl %s %zux%zux%zu: C[%zu][%zu] = %" PRId32 ", model %" PRId32,
                       kind, sm->m, sm->k, sm->n, i / N, i % N, got[i], want[i]);
         goto out;
       }
@@ -203,7 +190,7 @@ static int run_rtl(s24_dev_t *dev, s24_cosim_t *sim, s24_array_t hw, const shape
     const s24_counters_t *c = &dev->counters;
     if (c->cycles != pred.busy_cycles || c->beats != pred.beats || c->jobs != pred.jobs ||
         c->tiles != pred.tiles || pred.busy_cycles != shape_pred.busy_cycles) {
-      rc = fail_msg(EXIT_DATA,
+      rc = s24_cli_error(EXIT_DATA, "bench",
                     "rtl %s %zux%zux%zu: measured %" PRIu64 " cycles %" PRIu64
                     " beats, predicted %" PRIu64 " %" PRIu64 " (shape-only %" PRIu64 ")",
                     kind, sm->m, sm->k, sm->n, c->cycles, c->beats, pred.busy_cycles,
@@ -334,17 +321,17 @@ static int check_out_dir(const char *dir, char paths[3][4200], s24_outs_t *outs,
   *added = 0;
   struct stat st;
   if (stat(dir, &st) == 0) {
-    if (!S_ISDIR(st.st_mode)) return fail_msg(EXIT_DATA, "%s: --out is not a directory", dir);
+    if (!S_ISDIR(st.st_mode)) return s24_cli_error(EXIT_DATA, "bench", "%s: --out is not a directory", dir);
     for (int i = 0; i < 3; i++) {
       char msg[512];
       if (s24_outs_add(outs, paths[i], 0, NULL, msg, sizeof msg) != S24_OK) {
-        return fail_msg(EXIT_DATA, "%s: %s", paths[i], msg);
+        return s24_cli_error(EXIT_DATA, "bench", "%s: %s", paths[i], msg);
       }
     }
     *added = 1;
     return 0;
   }
-  if (errno != ENOENT) return fail_msg(EXIT_DATA, "%s: %s", dir, strerror(errno));
+  if (errno != ENOENT) return s24_cli_error(EXIT_DATA, "bench", "%s: %s", dir, strerror(errno));
   char parent[4096];
   snprintf(parent, sizeof parent, "%s", dir);
   size_t n = strlen(parent);
@@ -358,11 +345,11 @@ static int check_out_dir(const char *dir, char paths[3][4200], s24_outs_t *outs,
     *slash = '\0';
   }
   if (stat(parent, &st) != 0 || !S_ISDIR(st.st_mode)) {
-    return fail_msg(EXIT_DATA, "%s: cannot create the --out directory: %s: %s", dir, parent,
+    return s24_cli_error(EXIT_DATA, "bench", "%s: cannot create the --out directory: %s: %s", dir, parent,
                     stat(parent, &st) != 0 ? strerror(errno) : "Not a directory");
   }
   if (access(parent, W_OK | X_OK) != 0) {
-    return fail_msg(EXIT_DATA, "%s: cannot create the --out directory: %s", dir, strerror(errno));
+    return s24_cli_error(EXIT_DATA, "bench", "%s: cannot create the --out directory: %s", dir, strerror(errno));
   }
   return 0;
 }
@@ -415,7 +402,7 @@ int s24_perf_bench_main(int argc, char **argv) {
       inl = 1;
     }
     if (inl && (strcmp(o, "--help") == 0 || strcmp(o, "--model-only") == 0)) {
-      return fail_msg(EXIT_USAGE, "option %s takes no value", o);
+      return s24_cli_error(EXIT_USAGE, "bench", "option %s takes no value", o);
     }
     if (strcmp(o, "--help") == 0 || strcmp(o, "-h") == 0) {
       fputs(s24_perf_bench_usage, stdout);
@@ -424,7 +411,7 @@ int s24_perf_bench_main(int argc, char **argv) {
       model_only = 1;
     } else if (strcmp(o, "--backend") == 0) {
       if (v == NULL || (strcmp(v, "model") != 0 && strcmp(v, "rtl") != 0)) {
-        return fail_msg(EXIT_USAGE, "invalid --backend '%s' (model or rtl)", v ? v : "");
+        return s24_cli_error(EXIT_USAGE, "bench", "invalid --backend '%s' (model or rtl)", v ? v : "");
       }
       if (strcmp(v, "model") == 0) {
         model_only = 1;
@@ -433,12 +420,12 @@ int s24_perf_bench_main(int argc, char **argv) {
       }
       i += !inl;
     } else if (strcmp(o, "--out") == 0) {
-      if (v == NULL || *v == '\0') return fail_msg(EXIT_USAGE, "--out needs a directory");
+      if (v == NULL || *v == '\0') return s24_cli_error(EXIT_USAGE, "bench", "--out needs a directory");
       dir = v;
       i += !inl;
     } else if (strcmp(o, "--first") == 0) {
       if (!parse_u64(v, &first) || first == 0 || first > NUM_SHAPES) {
-        return fail_msg(EXIT_USAGE, "invalid --first '%s' (1 to %zu)", v ? v : "",
+        return s24_cli_error(EXIT_USAGE, "bench", "invalid --first '%s' (1 to %zu)", v ? v : "",
                         (size_t)NUM_SHAPES);
       }
       i += !inl;
@@ -447,25 +434,25 @@ int s24_perf_bench_main(int argc, char **argv) {
       if (v == NULL || sscanf(v, "%u:%u:%u:%u%c", &arr.rows, &arr.cols, &arr.sparse_n,
                               &arr.sparse_m, &tail) != 4 ||
           !s24_array_ok(arr) || arr.rows > 1024 || arr.cols > 1024) {
-        return fail_msg(EXIT_USAGE, "invalid --array '%s' (R:C:n:m, e.g. 8:16:2:4)", v ? v : "");
+        return s24_cli_error(EXIT_USAGE, "bench", "invalid --array '%s' (R:C:n:m, e.g. 8:16:2:4)", v ? v : "");
       }
       have_array = 1;
       i += !inl;
     } else if (strcmp(o, "--seed") == 0) {
-      if (!parse_u64(v, &seed)) return fail_msg(EXIT_USAGE, "invalid --seed '%s'", v ? v : "");
+      if (!parse_u64(v, &seed)) return s24_cli_error(EXIT_USAGE, "bench", "invalid --seed '%s'", v ? v : "");
       i += !inl;
     } else {
-      return fail_msg(EXIT_USAGE, "unknown option '%s' (see sparse24 bench --help)", o);
+      return s24_cli_error(EXIT_USAGE, "bench", "unknown option '%s' (see sparse24 bench --help)", o);
     }
   }
   if (model_only && backend_rtl) {
-    return fail_msg(EXIT_USAGE, "--model-only and --backend rtl contradict each other");
+    return s24_cli_error(EXIT_USAGE, "bench", "--model-only and --backend rtl contradict each other");
   }
   if (have_array && !model_only) {
-    return fail_msg(EXIT_USAGE, "--array needs --model-only (the RTL array is fixed by the build)");
+    return s24_cli_error(EXIT_USAGE, "bench", "--array needs --model-only (the RTL array is fixed by the build)");
   }
   if (dir == NULL) dir = default_out(dir_buf, sizeof dir_buf);
-  if (strlen(dir) > 3000) return fail_msg(EXIT_USAGE, "--out path too long");
+  if (strlen(dir) > 3000) return s24_cli_error(EXIT_USAGE, "bench", "--out path too long");
   // the output location is checked before the shapes run (minutes on the RTL), not after
   char out_paths[3][4200];
   s24_outs_t outs;
@@ -490,7 +477,7 @@ int s24_perf_bench_main(int argc, char **argv) {
     char msg[256];
     if (s24_rtl_open(NULL, k_max, &sim, &dev, msg, sizeof msg) != S24_OK) {
       s24_outs_abort(&outs);
-      return fail_msg(EXIT_DATA, "%s", msg);
+      return s24_cli_error(EXIT_DATA, "bench", "%s", msg);
     }
     hw = (s24_array_t){dev.hw.rows, dev.hw.cols, dev.hw.sparse_n, dev.hw.sparse_m};
   }
@@ -503,7 +490,7 @@ int s24_perf_bench_main(int argc, char **argv) {
   if (res == NULL) {
     s24_rtl_close(sim);
     s24_outs_abort(&outs);
-    return fail_msg(EXIT_DATA, "out of memory");
+    return s24_cli_error(EXIT_DATA, "bench", "out of memory");
   }
   int rc = 0;
   const double t0 = now_s();
@@ -515,7 +502,7 @@ int s24_perf_bench_main(int argc, char **argv) {
     s24_status_t st = s24_gemm_cycles_shape(hw, kSparse, s->n, s->k, s->m, &r->sp);
     if (st == S24_OK) st = s24_gemm_cycles_shape(hw, kDense, s->n, s->k, s->m, &r->dn);
     if (st != S24_OK) {
-      rc = fail_msg(EXIT_DATA, "cycle model of %zux%zux%zu: %s", s->m, s->k, s->n,
+      rc = s24_cli_error(EXIT_DATA, "bench", "cycle model of %zux%zux%zu: %s", s->m, s->k, s->n,
                     s24_strerror(st));
       break;
     }
@@ -549,12 +536,12 @@ int s24_perf_bench_main(int argc, char **argv) {
   // all three files or none
   if (rc == 0 && !outs_added) {
     if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
-      rc = fail_msg(EXIT_DATA, "%s: cannot create directory: %s", dir, strerror(errno));
+      rc = s24_cli_error(EXIT_DATA, "bench", "%s: cannot create directory: %s", dir, strerror(errno));
     }
     for (int i = 0; i < 3 && rc == 0; i++) {
       char msg[512];
       if (s24_outs_add(&outs, out_paths[i], 0, NULL, msg, sizeof msg) != S24_OK) {
-        rc = fail_msg(EXIT_DATA, "%s: %s", out_paths[i], msg);
+        rc = s24_cli_error(EXIT_DATA, "bench", "%s: %s", out_paths[i], msg);
       }
     }
   }
@@ -562,12 +549,12 @@ int s24_perf_bench_main(int argc, char **argv) {
     char msg[512];
     size_t w = 0;
     if (s24_outs_begin(&outs, &w, msg, sizeof msg) != S24_OK) {
-      rc = fail_msg(EXIT_DATA, "%s: %s", out_paths[w], msg);
+      rc = s24_cli_error(EXIT_DATA, "bench", "%s: %s", out_paths[w], msg);
     } else {
       write_csv(s24_outs_file(&outs, 0), hw, res, first);
       write_plot(s24_outs_file(&outs, 1), s24_outs_file(&outs, 2), dir, hw, res, first);
       if (s24_outs_commit(&outs, &w, msg, sizeof msg) != S24_OK) {
-        rc = fail_msg(EXIT_DATA, "%s: %s", out_paths[w], msg);
+        rc = s24_cli_error(EXIT_DATA, "bench", "%s: %s", out_paths[w], msg);
       }
     }
   }

@@ -12,4 +12,9 @@ int s24_cli_usage(const char *cmd, const char *fmt, ...) __attribute__((format(p
 /** Prints "sparse24: error: FILE: <message>" on stderr and returns EXIT_DATA. */
 int s24_cli_file(const char *file, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/** Prints "sparse24: error: WHAT: <message>" on stderr (after flushing stdout, so the line
+ *  follows any progress already printed) and returns CODE. The two above are this with
+ *  EXIT_USAGE plus the --help hint, and with EXIT_DATA. */
+int s24_cli_error(int code, const char *what, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
 #endif  // SPARSE24_TOOLS_CLI_H_

@@ -197,8 +197,7 @@ int s24_cmd_linear(int argc, char **argv) {
   }
   char msg[256];
   if (s24_backend_check(be, msg, sizeof msg) != S24_OK) {
-    fprintf(stderr, "sparse24: error: linear: %s\n", msg);
-    return EXIT_USAGE;
+    return s24_cli_error(EXIT_USAGE, "linear", "%s", msg);
   }
   const int compressed = a.values || a.meta || a.k;
   if (compressed && !(a.values && a.meta && a.k)) {
@@ -431,26 +430,21 @@ int s24_linear_bench_main(int argc, char **argv) {
     } else if (strcmp(o, "--first") == 0 && v != NULL) {
       unsigned long long f = strtoull(v, &end, 10);
       if (*end != '\0' || f == 0 || f > s24_bench_shape_count()) {
-        fprintf(stderr, "sparse24: error: bench: invalid --first '%s'\n", v);
-        return EXIT_USAGE;
+        return s24_cli_error(EXIT_USAGE, "bench", "invalid --first '%s'", v);
       }
       first = (size_t)f;
     } else if (strcmp(o, "--seed") == 0 && v != NULL) {
       seed = strtoull(v, &end, 10);
       if (*end != '\0') {
-        fprintf(stderr, "sparse24: error: bench: invalid --seed '%s'\n", v);
-        return EXIT_USAGE;
+        return s24_cli_error(EXIT_USAGE, "bench", "invalid --seed '%s'", v);
       }
     } else {
-      fprintf(stderr, "sparse24: error: bench: with --linear only --out, --first and --seed "
-                      "(got '%s')\n", o);
-      return EXIT_USAGE;
+      return s24_cli_error(EXIT_USAGE, "bench", "with --linear only --out, --first and --seed (got '%s')", o);
     }
     i++;
   }
   if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
-    fprintf(stderr, "sparse24: error: %s: cannot create directory: %s\n", dir, strerror(errno));
-    return EXIT_DATA;
+    return s24_cli_file(dir, "cannot create directory: %s", strerror(errno));
   }
   size_t k_max = 0;
   for (size_t i = 0; i < first; i++) {
@@ -463,8 +457,7 @@ int s24_linear_bench_main(int argc, char **argv) {
   s24_dev_t dev;
   char msg[256];
   if (s24_rtl_open(NULL, k_max, &sim, &dev, msg, sizeof msg) != S24_OK) {
-    fprintf(stderr, "sparse24: error: bench: %s\n", msg);
-    return EXIT_DATA;
+    return s24_cli_error(EXIT_DATA, "bench", "%s", msg);
   }
   const s24_array_t hw = {dev.hw.rows, dev.hw.cols, dev.hw.sparse_n, dev.hw.sparse_m};
   char path[4096];
@@ -472,8 +465,7 @@ int s24_linear_bench_main(int argc, char **argv) {
   FILE *csv = fopen(path, "w");
   if (csv == NULL) {
     s24_rtl_close(sim);
-    fprintf(stderr, "sparse24: error: %s: cannot write: %s\n", path, strerror(errno));
-    return EXIT_DATA;
+    return s24_cli_file(path, "cannot write: %s", strerror(errno));
   }
   fprintf(csv, "shape,m,k,n,source,gemm_cycles,linear_cycles,ratio,gemm_jobs,linear_jobs,"
                "epilogue_drain_cycles\n");
@@ -543,17 +535,14 @@ int s24_linear_bench_main(int argc, char **argv) {
     char name[64];
     snprintf(name, sizeof name, "%zux%zux%zu", fm, fk, fn);
     if (st != S24_OK) {
-      fprintf(stderr, "sparse24: error: bench: %s: %s\n", name, s24_strerror(st));
-      rc = EXIT_DATA;
+      rc = s24_cli_error(EXIT_DATA, "bench", "%s: %s", name, s24_strerror(st));
     } else if (memcmp(y, want, m * n) != 0) {
-      fprintf(stderr, "sparse24: error: bench: %s: rtl linear output differs from the model\n",
-              name);
-      rc = EXIT_DATA;
+      rc = s24_cli_error(EXIT_DATA, "bench", "%s: rtl linear output differs from the model", name);
     } else if (l.cycles != pred_small || l.jobs != jobs_small) {
-      fprintf(stderr, "sparse24: error: bench: %s: rtl linear array cycles %" PRIu64 " in %" PRIu64
-                      " jobs, predicted %" PRIu64 " in %" PRIu64 " (the epilogue held the array)\n",
-              name, l.cycles, l.jobs, pred_small, jobs_small);
-      rc = EXIT_DATA;
+      rc = s24_cli_error(EXIT_DATA, "bench",
+                         "%s: rtl linear array cycles %" PRIu64 " in %" PRIu64 " jobs, predicted %" PRIu64
+                         " in %" PRIu64 " (the epilogue held the array)",
+                         name, l.cycles, l.jobs, pred_small, jobs_small);
     } else {
       const uint64_t drain = (l.job_cycles - l.cycles) / (l.jobs ? l.jobs : 1);
       if (drain > drain_max) drain_max = drain;

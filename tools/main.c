@@ -254,8 +254,7 @@ static int get_backend(const char *cmd, const args_t *a, s24_backend_t *b) {
   }
   char msg[200];
   if (s24_backend_check(*b, msg, sizeof msg) != S24_OK) {
-    fprintf(stderr, "sparse24: error: %s: %s\n", cmd, msg);
-    return EXIT_USAGE;
+    return s24_cli_error(EXIT_USAGE, cmd, "%s", msg);
   }
   return 0;
 }
@@ -729,8 +728,7 @@ static int cmd_gemm(int argc, char **argv) {
   s24_status_t st = s24_backend_gemm(be, &job, stats, &w, msg, sizeof msg);
   s24_outs_fault_note(NULL);  // the waveform writer is closed
   if (st == S24_ERR_UNSUPPORTED) {
-    fprintf(stderr, "sparse24: error: gemm: %s\n", msg);
-    rc = EXIT_USAGE;
+    rc = s24_cli_error(EXIT_USAGE, "gemm", "%s", msg);
     goto done;
   }
   if (st != S24_OK) {
@@ -772,9 +770,7 @@ static int cmd_demo(int argc, char **argv) {
   if ((rc = get_backend("demo", &a, &be)) != 0) return rc;
   char msg[256];
   if (s24_demo_run(be, stdout, msg, sizeof msg) != S24_OK) {
-    fflush(stdout);
-    fprintf(stderr, "sparse24: error: demo: %s\n", msg);
-    return EXIT_DATA;
+    return s24_cli_error(EXIT_DATA, "demo", "%s", msg);
   }
   return 0;
 }
@@ -848,8 +844,7 @@ static int cmd_bench(int argc, char **argv) {
   char msg[256];
   if (s24_bench_run(be, p, dims[0], dims[1], dims[2], (unsigned)reps, stdout, msg, sizeof msg) !=
       S24_OK) {
-    fprintf(stderr, "sparse24: error: bench: %s\n", msg);
-    return EXIT_DATA;
+    return s24_cli_error(EXIT_DATA, "bench", "%s", msg);
   }
   return 0;
 }
