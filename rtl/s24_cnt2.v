@@ -23,41 +23,51 @@ module s24_cnt2 #(
 );
   reg [31:0] cnt0_q, cnt0_d;
   reg [31:0] cnt1_q, cnt1_d;
+  reg [31:0] nxt0_q, nxt0_d;   // cnt0_q + 1, kept as a register of its own
+  reg [31:0] nxt1_q, nxt1_d;   // cnt1_q + 1
   reg        last0_q, last0_d;
   reg        last1_q, last1_d;
   reg        done_q, done_d;
 
-  // next flags, from registers only
-  wire [31:0] cnt0_inc   = cnt0_q + 32'd1;
-  wire [31:0] cnt1_inc   = cnt1_q + 32'd1;
-  wire        next_last0 = (cnt0_inc == max0_i);
-  wire        next_last1 = (cnt1_inc == max1_i);
+  // next flags, from registers only: the count plus one is a register (nxt*_q), so the compare
+  // with the maximum has no carry chain in front of it (the increments run in parallel with it)
+  wire [31:0] nxt0_inc   = nxt0_q + 32'd1;
+  wire [31:0] nxt1_inc   = nxt1_q + 32'd1;
+  wire        next_last0 = (nxt0_q == max0_i);
+  wire        next_last1 = (nxt1_q == max1_i);
   wire        wrap_last0 = (max0_i == 32'd0);
 
   always @* begin
     cnt0_d  = cnt0_q;
     cnt1_d  = cnt1_q;
+    nxt0_d  = nxt0_q;
+    nxt1_d  = nxt1_q;
     last0_d = last0_q;
     last1_d = last1_q;
     done_d  = done_q;
     if (inc_i && !done_q) begin
       if (last0_q) begin
         cnt0_d  = 32'd0;
+        nxt0_d  = 32'd1;
         last0_d = wrap_last0;
         if (last1_q) begin
           done_d = 1'b1;
         end else begin
-          cnt1_d  = cnt1_inc;
+          cnt1_d  = nxt1_q;
+          nxt1_d  = nxt1_inc;
           last1_d = next_last1;
         end
       end else begin
-        cnt0_d  = cnt0_inc;
+        cnt0_d  = nxt0_q;
+        nxt0_d  = nxt0_inc;
         last0_d = next_last0;
       end
     end
     if (init_i) begin
       cnt0_d  = 32'd0;
       cnt1_d  = 32'd0;
+      nxt0_d  = 32'd1;
+      nxt1_d  = 32'd1;
       last0_d = first0_i;
       last1_d = first1_i;
       done_d  = 1'b0;
@@ -68,12 +78,16 @@ module s24_cnt2 #(
     if (!rst_ni) begin
       cnt0_q  <= 32'd0;
       cnt1_q  <= 32'd0;
+      nxt0_q  <= 32'd1;
+      nxt1_q  <= 32'd1;
       last0_q <= (Max0AtReset == 0);
       last1_q <= 1'b1;   // max1_i is 0 out of reset
       done_q  <= 1'b0;
     end else begin
       cnt0_q  <= cnt0_d;
       cnt1_q  <= cnt1_d;
+      nxt0_q  <= nxt0_d;
+      nxt1_q  <= nxt1_d;
       last0_q <= last0_d;
       last1_q <= last1_d;
       done_q  <= done_d;
@@ -137,6 +151,7 @@ module s24_cnt2 #(
         `S24_ASSUME(last0_q == (max0_i == 32'd0) && last1_q == (max1_i == 32'd0),
                     "cnt2: first0_i/first1_i disagree with the maxima")
       end
+      `S24_ASSERT(nxt0_q == cnt0_q + 32'd1 && nxt1_q == cnt1_q + 32'd1, "cnt2: count-plus-one registers out of step")
       // the registered flags are the compares they replace
       `S24_ASSERT(last0_q == (cnt0_q == max0_i) && last1_q == (cnt1_q == max1_i),
                   "cnt2: registered last flags out of step with the counts")

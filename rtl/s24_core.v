@@ -40,6 +40,7 @@ module s24_core #(
   input  wire        r_ready_i,
   output wire [NumCols*AccWidth-1:0] r_data_o,
   output wire        r_last_o,
+  // job counters: final at done_o, restarted in the second cycle after a start (or clear_i)
   output wire [31:0] cnt_cycles_o,  // cycles busy in this job
   output wire [31:0] cnt_beats_o,   // cycles that injected a beat (MAC-active cycles)
   output wire [31:0] cnt_stall_w_o, // busy cycles a feed slot waited on the weight stream
@@ -113,11 +114,6 @@ module s24_core #(
   reg [CredW-1:0] cred_q, cred_d;     // result rows the buffer can still take (not reserved)
   reg        cred_ok_q, cred_ok_d;    // cred_q >= NumRows
   reg        clr_q;                   // clear_i one cycle later: clears the array and the drain
-  reg [31:0] cnt_cycles_q, cnt_cycles_d;
-  reg [31:0] cnt_beats_q, cnt_beats_d;
-  reg [31:0] cnt_stall_w_q, cnt_stall_w_d;
-  reg [31:0] cnt_stall_a_q, cnt_stall_a_d;
-  reg [31:0] cnt_stall_r_q, cnt_stall_r_d;
 
   // start: the request and the configuration are registered first (pend_q, cfg_*_q), so the
   // job's registers load from flops in the next cycle; that cycle counts as busy
@@ -132,6 +128,7 @@ module s24_core #(
   wire w_fifo_empty, a_fifo_empty;
   wire r_pop_last;
   reg  drain_valid_q;   // a result row enters the result buffer (the drain, below)
+  reg  drain_last_q;    // ... and it is its tile's last row
 
   // the schedule: a feed slot injects when both beats are there (and, for the last beat of a
   // tile, when the result buffer has room reserved for the tile's rows); a spacing slot always
@@ -196,19 +193,7 @@ module s24_core #(
     t_last_d      = t_last_q;
     cred_d        = cred_q;
     cred_ok_d     = cred_ok_q;
-    cnt_cycles_d  = cnt_cycles_q;
-    cnt_beats_d   = cnt_beats_q;
-    cnt_stall_w_d = cnt_stall_w_q;
-    cnt_stall_a_d = cnt_stall_a_q;
-    cnt_stall_r_d = cnt_stall_r_q;
 
-    if (run_q) begin
-      cnt_cycles_d = cnt_cycles_q + 32'd1;
-      if (inj) cnt_beats_d = cnt_beats_q + 32'd1;
-      if (sched && s_feed_q && w_fifo_empty) cnt_stall_w_d = cnt_stall_w_q + 32'd1;
-      if (sched && s_feed_q && a_fifo_empty) cnt_stall_a_d = cnt_stall_a_q + 32'd1;
-      if (r_valid_o && !r_ready_i)           cnt_stall_r_d = cnt_stall_r_q + 32'd1;
-    end
     if (|bad_q) err_d = 1'b1;   // a beat injected in the previous cycle had invalid metadata
     if (start_acc) err_d = 1'b0;  // a new job: err_meta_o restarts from the cycle after start_i
     if (inj && s_last_q && t_last_q) f_done_d = 1'b1;
@@ -265,11 +250,6 @@ module s24_core #(
       t_last_d      = (cfg_tiles_q == 32'd1);
       cred_d        = CredCap[CredW-1:0];
       cred_ok_d     = 1'b1;
-      cnt_cycles_d  = 32'd1;   // the start cycle (pend_q) is busy
-      cnt_beats_d   = 32'd0;
-      cnt_stall_w_d = 32'd0;
-      cnt_stall_a_d = 32'd0;
-      cnt_stall_r_d = 32'd0;
     end
     if (clear_i) begin
       run_d         = 1'b0;
@@ -278,11 +258,6 @@ module s24_core #(
       f_done_d      = 1'b0;
       cred_d        = CredCap[CredW-1:0];
       cred_ok_d     = 1'b1;
-      cnt_cycles_d  = 32'd0;
-      cnt_beats_d   = 32'd0;
-      cnt_stall_w_d = 32'd0;
-      cnt_stall_a_d = 32'd0;
-      cnt_stall_r_d = 32'd0;
     end
   end
 
@@ -309,11 +284,6 @@ module s24_core #(
       cred_q        <= CredCap[CredW-1:0];
       cred_ok_q     <= 1'b1;
       clr_q         <= 1'b1;
-      cnt_cycles_q  <= 32'd0;
-      cnt_beats_q   <= 32'd0;
-      cnt_stall_w_q <= 32'd0;
-      cnt_stall_a_q <= 32'd0;
-      cnt_stall_r_q <= 32'd0;
     end else begin
       run_q         <= run_d;
       done_q        <= done_d;
@@ -336,11 +306,6 @@ module s24_core #(
       cred_q        <= cred_d;
       cred_ok_q     <= cred_ok_d;
       clr_q         <= clear_i;
-      cnt_cycles_q  <= cnt_cycles_d;
-      cnt_beats_q   <= cnt_beats_d;
-      cnt_stall_w_q <= cnt_stall_w_d;
-      cnt_stall_a_q <= cnt_stall_a_d;
-      cnt_stall_r_q <= cnt_stall_r_d;
     end
   end
 
@@ -384,17 +349,78 @@ module s24_core #(
     .pop_i(inj), .data_o(a_head), .empty_o(a_fifo_empty)
   );
 
-  // result rows pushed into the result buffer: the job's last one is marked in its entry, so
-  // the job ends when that entry is read (r_ready_i reaches no counter)
-  wire [31:0] unused_r_cnt, unused_r_cnt1;
-  wire        unused_r_l0, unused_r_l1, unused_r_done;
-  wire        r_push_last;
-  s24_cnt2 #(.Max0AtReset(NumRows - 1)) u_cnt_r_out (
-    .clk_i(clk_i), .rst_ni(rst_ni), .init_i(init), .first0_i(NumRows == 1), .first1_i(first_t),
-    .inc_i(drain_valid_q), .max0_i(NumRows - 1), .max1_i(tiles_m1_q),
-    .cnt0_o(unused_r_cnt), .cnt1_o(unused_r_cnt1), .last0_o(unused_r_l0), .last1_o(unused_r_l1), .last_o(r_push_last),
-    .done_o(unused_r_done)
-  );
+  // result tiles pushed into the result buffer: the job's last row (the last row of tile T - 1)
+  // is marked in its entry, so the job ends when that entry is read (r_ready_i reaches no
+  // counter). r_tlast_q: the tile being pushed is the job's last, computed one tile ahead (a
+  // compare of the count with T - 2, no carry chain before it). The restart is a flop
+  // (job_clr_q, below): start and clear reach the count one cycle later, before any push.
+  reg  [31:0] r_tile_q;
+  reg         r_tlast_q;
+  wire        r_push_last = r_tlast_q && drain_last_q;
+  always @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      r_tile_q  <= 32'd0;
+      r_tlast_q <= 1'b1;   // tiles_m1_q resets to 0: T = 1
+    end else if (job_clr_q) begin
+      r_tile_q  <= 32'd0;
+      r_tlast_q <= t_one_at_clr_q;
+    end else if (drain_valid_q && drain_last_q) begin
+      r_tile_q  <= r_tile_q + 32'd1;
+      r_tlast_q <= (r_tile_q == tiles_m2_q);
+    end
+  end
+
+  // ---------------------------------------------------------------- job counters
+  // Every input of a counter is a flop of its own, set one cycle ahead, so each counter's enable
+  // is one LUT of nearby flops (the counters sit far from the schedule, by their readers):
+  // job_clr_q restarts them (the cycle after a start request is accepted, or after clear_i), and
+  // ev_*_q count. ev_cyc_q is busy_o itself (counted in its own cycle); the other events are
+  // counted one cycle late, which is before done_o: every beat and stall of a job happens before
+  // the cycle its last result is read, and that cycle only counts in cnt_cycles.
+  reg         job_clr_q;        // start request accepted or clear_i, one cycle ago
+  reg         t_one_at_clr_q;   // with job_clr_q: T == 1 for the job the restart is for
+  reg         ev_cyc_q, ev_beat_q, ev_stw_q, ev_sta_q, ev_str_q;
+  reg  [31:0] cnt_cycles_q, cnt_beats_q, cnt_stall_w_q, cnt_stall_a_q, cnt_stall_r_q;
+  always @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      job_clr_q      <= 1'b0;
+      t_one_at_clr_q <= 1'b1;
+      ev_cyc_q       <= 1'b0;
+      ev_beat_q      <= 1'b0;
+      ev_stw_q       <= 1'b0;
+      ev_sta_q       <= 1'b0;
+      ev_str_q       <= 1'b0;
+    end else begin
+      job_clr_q      <= start_acc || clear_i;
+      t_one_at_clr_q <= (cfg_tiles_i == 32'd1);
+      ev_cyc_q       <= run_d || start_acc;   // busy_o in the next cycle
+      ev_beat_q      <= inj;
+      ev_stw_q       <= sched && s_feed_q && w_fifo_empty;
+      ev_sta_q       <= sched && s_feed_q && a_fifo_empty;
+      ev_str_q       <= run_q && r_valid_o && !r_ready_i;
+    end
+  end
+  always @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      cnt_cycles_q  <= 32'd0;
+      cnt_beats_q   <= 32'd0;
+      cnt_stall_w_q <= 32'd0;
+      cnt_stall_a_q <= 32'd0;
+      cnt_stall_r_q <= 32'd0;
+    end else if (job_clr_q) begin
+      cnt_cycles_q  <= {31'd0, ev_cyc_q};   // the start request's pend cycle is busy
+      cnt_beats_q   <= 32'd0;
+      cnt_stall_w_q <= 32'd0;
+      cnt_stall_a_q <= 32'd0;
+      cnt_stall_r_q <= 32'd0;
+    end else begin
+      if (ev_cyc_q)  cnt_cycles_q  <= cnt_cycles_q + 32'd1;
+      if (ev_beat_q) cnt_beats_q   <= cnt_beats_q + 32'd1;
+      if (ev_stw_q)  cnt_stall_w_q <= cnt_stall_w_q + 32'd1;
+      if (ev_sta_q)  cnt_stall_a_q <= cnt_stall_a_q + 32'd1;
+      if (ev_str_q)  cnt_stall_r_q <= cnt_stall_r_q + 32'd1;
+    end
+  end
 
   // ---------------------------------------------------------------- metadata check
   wire [NumRows*VRowBits-1:0] w_vals = w_head[NumRows*VRowBits-1:0];
@@ -536,7 +562,6 @@ module s24_core #(
     end
   endgenerate
 
-  reg               drain_last_q;
   reg [RBits-1:0]   drain_q, drain_d;
   integer dr, dc;
   always @* begin

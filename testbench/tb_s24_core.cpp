@@ -307,7 +307,7 @@ JobStats run_job(const Job &job, Traffic tr) {
   const uint64_t total_in = job.w.size(), total_out = job.r.size();
   size_t wi = 0, ai = 0, ri = 0;
   bool w_pending = false, a_pending = false, done_seen = false;
-  uint64_t busy_cycles = 0, cyc = 0;
+  uint64_t busy_cycles = 0, stall_r_cycles = 0, cyc = 0;
   const uint64_t limit = 64 * (total_in + total_out + kR + kC + 64) + 200000;
   Bits rb = make_bits(kGeom.r_bits);
   JobStats st;
@@ -346,6 +346,7 @@ JobStats run_job(const Job &job, Traffic tr) {
       break;
     }
     if (cyc > 0 && d->busy_o) ++busy_cycles;
+    if (cyc > 0 && d->busy_o && d->r_valid_o && !d->r_ready_i) ++stall_r_cycles;
     if (cyc > 0 && !d->busy_o && !done_seen) fail("busy_o low before the job finished (r %zu)", ri);
     if (w_fire && wi >= total_in) fail("w beat accepted beyond the job's %" PRIu64 " beats", total_in);
     if (a_fire && ai >= total_in) fail("a beat accepted beyond the job's %" PRIu64 " beats", total_in);
@@ -378,6 +379,8 @@ JobStats run_job(const Job &job, Traffic tr) {
   if (wi != total_in || ai != total_in) fail("job took %zu w / %zu a beats, want %" PRIu64, wi, ai, total_in);
   if (st.cycles != busy_cycles) fail("cnt_cycles_o %" PRIu64 " != measured busy cycles %" PRIu64, st.cycles, busy_cycles);
   if (st.beats != total_in) fail("cnt_beats_o %" PRIu64 " != %" PRIu64 " beats", st.beats, total_in);
+  if (st.stall_r != stall_r_cycles)
+    fail("cnt_stall_r_o %" PRIu64 " != measured result-stall cycles %" PRIu64, st.stall_r, stall_r_cycles);
   if (static_cast<bool>(d->err_meta_o) != job.err) fail("err_meta_o %d, want %d", d->err_meta_o, job.err);
   if (tr.ideal) {
     const uint64_t want = job_cycles(job.tiles, job.beats);
@@ -426,8 +429,10 @@ void clear_core() {
   if (d->busy_o || d->r_valid_o || d->err_meta_o || d->w_ready_o || d->a_ready_o)
     fail("after clear_i: busy %d r_valid %d err %d w_ready %d a_ready %d", d->busy_o, d->r_valid_o,
          d->err_meta_o, d->w_ready_o, d->a_ready_o);
+  // the job counters restart from a registered copy of clear_i: zero from the second cycle
+  tick_checked();
   if (d->cnt_cycles_o || d->cnt_beats_o || d->cnt_stall_w_o || d->cnt_stall_a_o || d->cnt_stall_r_o)
-    fail("after clear_i: counters not zero");
+    fail("two cycles after clear_i: counters not zero");
 }
 
 // ------------------------------------------------------------------ tests
