@@ -40,6 +40,18 @@ module s24_rbuf #(
   wire pop   = out_v_q && ready_i;
   wire move  = ram_v_q && (!out_v_q || ready_i);      // ram_q -> out_q
   wire fetch = nonempty_q && (!ram_v_q || !out_v_q || ready_i);  // RAM -> ram_q
+
+  // The same two enables for the data side (the block RAM's read register and out_q, hundreds
+  // of bits spread over several RAM blocks) are made from copies of the three flags that synthesis
+  // keeps apart (s24_ff), so the data side's enables come from flops next to it and the control
+  // side's (count, pointers) from flops next to the control: no path crosses between them twice.
+  wire nonempty_r, ram_v_r, out_v_r;
+  s24_ff #(.Width(3)) u_flags_data (
+    .clk_i(clk_i), .rst_ni(rst_ni), .d_i({nonempty_d, ram_v_d, out_v_d}),
+    .q_o({nonempty_r, ram_v_r, out_v_r})
+  );
+  wire move_data  = ram_v_r && (!out_v_r || ready_i);
+  wire fetch_data = nonempty_r && (!ram_v_r || !out_v_r || ready_i);
   wire [AddrWidth:0] count_inc = count_q + 1'b1;
   wire [AddrWidth:0] count_dec = count_q - 1'b1;
   wire               last_one  = (count_q == {{AddrWidth{1'b0}}, 1'b1});
@@ -94,10 +106,10 @@ module s24_rbuf #(
   // block RAM holds ram_q while fetch is low).
   always @(posedge clk_i) begin
     if (push_i) mem_q[wr_ptr_q] <= data_i;
-    if (fetch)  ram_q <= mem_q[rd_ptr_q];
+    if (fetch_data) ram_q <= mem_q[rd_ptr_q];
   end
   always @(posedge clk_i) begin
-    if (move) out_q <= ram_q;
+    if (move_data) out_q <= ram_q;
   end
 
   assign valid_o = out_v_q;
@@ -127,6 +139,7 @@ module s24_rbuf #(
       `S24_ASSERT(!count_q[AddrWidth] || fv_fill == {AddrWidth{1'b0}}, "s24_rbuf: fill level above depth")
       `S24_ASSERT(wr_ptr_q == rd_ptr_q + fv_fill, "s24_rbuf: pointers disagree with the fill level")
       `S24_ASSERT(nonempty_q == (count_q != {(AddrWidth+1){1'b0}}), "s24_rbuf: empty flag disagrees with the fill level")
+      `S24_ASSERT(nonempty_r == nonempty_q && ram_v_r == ram_v_q && out_v_r == out_v_q, "s24_rbuf: data-side flag copies disagree")
       // stream protocol on the output: an entry stays, unchanged, until taken
       if (fv_hold_q) begin
         `S24_ASSERT(valid_o && data_o == fv_data_q, "s24_rbuf: output withdrawn or changed before ready_i")
