@@ -54,17 +54,11 @@ module s24_pe #(
   // control flags {last, valid} of each stage: hop, sel, mul 1..MulLat (fm[MulLat-1] is aligned
   // with the products), sum; reset and cleared
   // (s24_ff: kept per PE, not merged with the equal flags of the PEs on the same diagonal)
-  wire [1:0]                  wf_q, fs_q;
+  wire [1:0]                  wf_q, fs_q, fa_q;
   wire [2*MulLat-1:0]         fm_q;
   reg  [1:0]                  wf_d, fs_d, fa_d;
   reg  [2*MulLat-1:0]         fm_d;
-  // the acc stage's flags, decoded before they are registered (flops next to the accumulator,
-  // so neither its 32 reset inputs nor the shadow's 32 enables wait for a LUT of flags):
-  // cap_q: the tile's last beat is being accumulated (the shadow takes the sum; drain flag);
-  // keep_q: the accumulator keeps its sum (not a tile's last beat, no clear, not after reset)
-  wire                        cap_q, keep_q;
-  wire                        cap_d  = fa_d[0] && fa_d[1];
-  wire                        keep_d = !cap_d && !clear_i;
+  reg                         clr_q;  // zero the accumulator (after reset and after a clear)
 
   wire [SparseN*ProdWidth-1:0] prod;
 
@@ -119,17 +113,23 @@ module s24_pe #(
     // accumulator: restarts at 0 after a tile's last beat; the shadow takes the tile's sum
     acc_d    = acc_q + {{(AccWidth-SumWidth){psum_q[SumWidth-1]}}, psum_q};
     shadow_d = shadow_q;
-    if (cap_q) shadow_d = acc_d;
-    if (!keep_q) acc_d = {AccWidth{1'b0}};
+    if (fa_q[0] && fa_q[1]) begin
+      shadow_d = acc_d;
+      acc_d    = {AccWidth{1'b0}};
+    end
+    if (clr_q) acc_d = {AccWidth{1'b0}};
   end
 
-  // control: reset (keep_q resets to 0: the accumulator is zeroed in the first cycle)
+  // control: reset
   s24_ff #(.Width(2*MulLat + 6)) u_flags (
-    .clk_i(clk_i), .rst_ni(rst_ni), .d_i({keep_d, cap_d, fm_d, fs_d, wf_d}),
-    .q_o({keep_q, cap_q, fm_q, fs_q, wf_q})
+    .clk_i(clk_i), .rst_ni(rst_ni), .d_i({fa_d, fm_d, fs_d, wf_d}), .q_o({fa_q, fm_q, fs_q, wf_q})
   );
+  always @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) clr_q <= 1'b1;
+    else         clr_q <= clear_i;
+  end
 
-  // datapath: not reset (acc_q is zeroed synchronously one cycle after reset or clear)
+  // datapath: not reset (acc_q is zeroed synchronously by clr_q one cycle after reset or clear)
   always @(posedge clk_i) begin
     wv_q     <= wv_i;
     wi_q     <= wi_i;
@@ -145,7 +145,7 @@ module s24_pe #(
   assign wi_o     = wi_q;
   assign wf_o     = wf_q;
   assign a_o      = a_q;
-  assign cap_o    = cap_q;
+  assign cap_o    = fa_q[0] && fa_q[1];
   assign shadow_o = shadow_q;
 
 `ifdef FORMAL
