@@ -121,7 +121,10 @@ $(COV_DIR)/c/run.stamp: tests/model/test_model.c tests/model/test_npy.c tests/mo
 	  $(addprefix $(COV_DIR)/c/obj/,$(notdir $(MODEL_SRCS:.c=.o))) -o $(COV_DIR)/c/replay_npy
 	$(CC) $(COV_C_FLAGS) $(MODEL_INC) fuzz/fuzz_meta.c fuzz/replay_main.c $(addprefix $(COV_DIR)/c/obj/,$(notdir $(MODEL_SRCS:.c=.o))) \
 	  -o $(COV_DIR)/c/replay_meta
-	@cd $(COV_DIR)/c && ./replay_npy $(CURDIR)/fuzz/corpus/fuzz_npy/* > replay.log && ./replay_meta $(CURDIR)/fuzz/corpus/fuzz_meta/* >> replay.log
+	$(CC) $(COV_C_FLAGS) -D_GNU_SOURCE $(MODEL_INC) -Itools fuzz/fuzz_linear.c fuzz/replay_main.c $(COV_DIR)/c/obj/npy_fuzz.o \
+	  $(addprefix $(COV_DIR)/c/obj/,$(notdir $(MODEL_SRCS:.c=.o))) -o $(COV_DIR)/c/replay_linear
+	@cd $(COV_DIR)/c && ./replay_npy $(CURDIR)/fuzz/corpus/fuzz_npy/* > replay.log && ./replay_meta $(CURDIR)/fuzz/corpus/fuzz_meta/* >> replay.log \
+	  && ./replay_linear $(CURDIR)/fuzz/corpus/fuzz_linear/* >> replay.log
 	@cd $(COV_DIR)/c && for c in 8:8:2:4 3:5:1:4 4:4:4:4 2:3:2:8 5:2:1:2; do \
 	  ./test_e2e_swdev +cases=100 +cfg=$$c > e2e_swdev.log 2>&1 || { tail -n 30 e2e_swdev.log; exit 1; }; done
 	# the fused layer (model, driver, software device; the coverage top as its RTL backend, no

@@ -5,11 +5,13 @@
 #                                leaves the input in build/fuzz/<h>/crash-*
 #   make fuzz-smoke              each harness for FUZZ_SMOKE_SECONDS (part of `make test`)
 # Harnesses: fuzz_npy (tools/npy.c reader), fuzz_meta (metadata validator, decompress, sparse
-# GEMM and cycle model of a compressed operand, cmodel/). Seeds: fuzz/corpus/<h>/.
+# GEMM and cycle model of a compressed operand, cmodel/), fuzz_linear (`sparse24 linear`'s
+# per-channel parameter loader, tools/npy.c, and the fused layer's arithmetic it feeds, cmodel/).
+# Seeds: fuzz/corpus/<h>/.
 
 FUZZ_DIR      := $(BUILD)/fuzz
 FUZZ_CC       := clang-14
-FUZZ_HARNESSES := fuzz_npy fuzz_meta
+FUZZ_HARNESSES := fuzz_npy fuzz_meta fuzz_linear
 FUZZ_SECONDS  ?= 330
 FUZZ_SMOKE_SECONDS ?= 3
 FUZZ_CFLAGS := -std=c11 -D_POSIX_C_SOURCE=200809L
@@ -22,11 +24,12 @@ FUZZ_CFLAGS += -Itools $(MODEL_INC)
 # libFuzzer options for every run: no leak-check noise from the harness itself, short reports
 FUZZ_RUN_OPTS := -print_final_stats=1 -max_len=4096 -timeout=10 -rss_limit_mb=1024
 
-# the .npy reader opens the fuzz input from memory (fuzz/fuzz_npy.c, s24_fuzz_fopen)
-$(FUZZ_DIR)/bin/fuzz_npy: fuzz/fuzz_npy.c tools/npy.c tools/npy.h $(MODEL_SRCS) fuzz/fuzz.mk
+# the .npy reader opens the fuzz input from memory (s24_fuzz_fopen of fuzz_npy.c, fuzz_linear.c)
+$(FUZZ_DIR)/bin/npy_fuzz.o: tools/npy.c tools/npy.h fuzz/fuzz.mk
 	@mkdir -p $(@D)
-	$(FUZZ_CC) $(FUZZ_CFLAGS) -D_GNU_SOURCE -c tools/npy.c -Dfopen=s24_fuzz_fopen -o $(FUZZ_DIR)/bin/npy_fuzz.o
-	$(FUZZ_CC) $(FUZZ_CFLAGS) -D_GNU_SOURCE fuzz/fuzz_npy.c $(FUZZ_DIR)/bin/npy_fuzz.o $(MODEL_SRCS) -o $@
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -D_GNU_SOURCE -c tools/npy.c -Dfopen=s24_fuzz_fopen -o $@
+$(FUZZ_DIR)/bin/fuzz_npy $(FUZZ_DIR)/bin/fuzz_linear: $(FUZZ_DIR)/bin/%: fuzz/%.c $(FUZZ_DIR)/bin/npy_fuzz.o $(MODEL_SRCS) cmodel/s24_model.h
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -D_GNU_SOURCE $< $(FUZZ_DIR)/bin/npy_fuzz.o $(MODEL_SRCS) -o $@
 $(FUZZ_DIR)/bin/fuzz_meta: fuzz/fuzz_meta.c $(MODEL_SRCS) cmodel/s24_model.h fuzz/fuzz.mk
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) $< $(MODEL_SRCS) -o $@

@@ -132,25 +132,14 @@ static int load(const char *path, s24_npy_dtype_t want, int vector, s24_npy_t *a
   return 0;
 }
 
-// A per-channel int32 vector of length m with every entry in [lo, hi].
+// A per-channel int32 vector of length m with every entry in [lo, hi] (tools/npy.c).
 static int load_channel(const char *path, const char *what, size_t m, long lo, long hi,
                         s24_npy_t *arr) {
-  int rc = load(path, S24_NPY_I32, 1, arr);
-  if (rc != 0) return rc;
-  if (arr->cols != m) {
-    rc = s24_cli_file(path, "shape (%zu,): %s needs M = %zu entries, one per output channel",
-                  arr->cols, what, m);
-  } else {
-    const int32_t *v = arr->data;
-    for (size_t i = 0; i < m && rc == 0; i++) {
-      if (v[i] < lo || v[i] > hi) {
-        rc = s24_cli_file(path, "%s[%zu] = %ld is out of range [%ld, %ld]", what, i, (long)v[i], lo,
-                      hi);
-      }
-    }
+  char msg[256];
+  if (s24_npy_read_channel(path, what, m, lo, hi, arr, msg, sizeof msg) != S24_OK) {
+    return s24_cli_file(path, "%s", msg);
   }
-  if (rc != 0) s24_npy_free(arr);
-  return rc;
+  return 0;
 }
 
 static void print_stats_rtl(FILE *f, const s24_dev_t *dev, s24_pattern_t p, int dense, size_t bt,

@@ -395,6 +395,29 @@ s24_status_t s24_npy_read_vector(const char *path, s24_npy_t *out, char *err, si
   return read_file(path, 1, out, err, errlen);
 }
 
+s24_status_t s24_npy_read_channel(const char *path, const char *what, size_t m, long lo, long hi,
+                                  s24_npy_t *out, char *err, size_t errlen) {
+  s24_status_t st = s24_npy_read_vector(path, out, err, errlen);
+  if (st != S24_OK) return st;
+  if (out->dtype != S24_NPY_I32) {
+    st = fail(S24_ERR_FORMAT, err, errlen, "dtype %s, expected %s", s24_npy_dtype_name(out->dtype),
+              s24_npy_dtype_name(S24_NPY_I32));
+  } else if (out->cols != m) {
+    st = fail(S24_ERR_FORMAT, err, errlen,
+              "shape (%zu,): %s needs M = %zu entries, one per output channel", out->cols, what, m);
+  } else {
+    const int32_t *v = out->data;
+    for (size_t i = 0; i < m && st == S24_OK; i++) {
+      if (v[i] < lo || v[i] > hi) {
+        st = fail(S24_ERR_FORMAT, err, errlen, "%s[%zu] = %ld is out of range [%ld, %ld]", what, i,
+                  (long)v[i], lo, hi);
+      }
+    }
+  }
+  if (st != S24_OK) s24_npy_free(out);
+  return st;
+}
+
 // ---------------------------------------------------------------------------------------------
 // Writer
 

@@ -46,6 +46,13 @@ S24_WARN_UNUSED s24_status_t s24_npy_read(const char *path, s24_npy_t *out, char
 /** Reads a whole rank-1 file (shape (n,)) as a 1 x n array (a rank-2 file is an error). */
 S24_WARN_UNUSED s24_status_t s24_npy_read_vector(const char *path, s24_npy_t *out, char *err,
                                                  size_t errlen);
+/** Reads a per-channel parameter file of `sparse24 linear` (SPEC §7): a rank-1 int32 file of
+ *  exactly m entries, each in [lo, hi]. `what` names the parameter in the message ("MULT").
+ *  On success *out (1 x m) owns its data; on failure nothing is kept and err says what and
+ *  where (entry index for a value out of range). */
+S24_WARN_UNUSED s24_status_t s24_npy_read_channel(const char *path, const char *what, size_t m,
+                                                  long lo, long hi, s24_npy_t *out, char *err,
+                                                  size_t errlen);
 /** Frees the data of an array read by s24_npy_read; safe on a zeroed struct. */
 void s24_npy_free(s24_npy_t *a);
 
