@@ -117,11 +117,11 @@ $(COV_DIR)/c/run.stamp: tests/model/test_model.c tests/model/test_npy.c tests/mo
 	  && ./prop_layout 3000 20261123 > prop_layout.log 2>&1 \
 	  && ./test_drv > test_drv.log 2>&1 || { tail -n 30 *.log; exit 1; }
 	$(CC) $(COV_C_FLAGS) -D_GNU_SOURCE -Dfopen=s24_fuzz_fopen $(MODEL_INC) -Itools -c tools/npy.c -o $(COV_DIR)/c/obj/npy_fuzz.o
-	$(CC) $(COV_C_FLAGS) -D_GNU_SOURCE $(MODEL_INC) -Itools fuzz/fuzz_npy.c fuzz/replay_main.c $(COV_DIR)/c/obj/npy_fuzz.o \
+	$(CC) $(COV_C_FLAGS) -D_GNU_SOURCE $(MODEL_INC) -Itools fuzz/fuzz_npy.c fuzz/replay_main.c fuzz/fuzz_file.c $(COV_DIR)/c/obj/npy_fuzz.o \
 	  $(addprefix $(COV_DIR)/c/obj/,$(notdir $(MODEL_SRCS:.c=.o))) -o $(COV_DIR)/c/replay_npy
 	$(CC) $(COV_C_FLAGS) $(MODEL_INC) fuzz/fuzz_meta.c fuzz/replay_main.c $(addprefix $(COV_DIR)/c/obj/,$(notdir $(MODEL_SRCS:.c=.o))) \
 	  -o $(COV_DIR)/c/replay_meta
-	$(CC) $(COV_C_FLAGS) -D_GNU_SOURCE $(MODEL_INC) -Itools fuzz/fuzz_linear.c fuzz/replay_main.c $(COV_DIR)/c/obj/npy_fuzz.o \
+	$(CC) $(COV_C_FLAGS) -D_GNU_SOURCE $(MODEL_INC) -Itools fuzz/fuzz_linear.c fuzz/replay_main.c fuzz/fuzz_file.c $(COV_DIR)/c/obj/npy_fuzz.o \
 	  $(addprefix $(COV_DIR)/c/obj/,$(notdir $(MODEL_SRCS:.c=.o))) -o $(COV_DIR)/c/replay_linear
 	@cd $(COV_DIR)/c && ./replay_npy $(CURDIR)/fuzz/corpus/fuzz_npy/* > replay.log && ./replay_meta $(CURDIR)/fuzz/corpus/fuzz_meta/* >> replay.log \
 	  && ./replay_linear $(CURDIR)/fuzz/corpus/fuzz_linear/* >> replay.log

@@ -16,34 +16,20 @@
 //  - an accepted vector drives s24_linear_ref, which must equal SPEC §7's formula evaluated
 //    here independently (128-bit products, floor division), and the bias folding the hardware
 //    uses (s24_linear_fold_bias) must give the same int32 sums.
-// tools/npy.c is compiled with -Dfopen=s24_fuzz_fopen (fuzz/fuzz.mk): the file is an in-memory
-// regular file (memfd), as in fuzz_npy.c. _GNU_SOURCE (memfd_create) comes from fuzz/fuzz.mk.
+// The file is the harnesses' in-memory file (fuzz/fuzz_file.h).
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <unistd.h>
 
+#include "fuzz_file.h"
 #include "npy.h"
 #include "s24_model.h"
 
-#define FUZZ_PATH "/s24-fuzz/param.npy"
 #define HDR 8
 #define MAX_M 8
 #define MAX_B 4
 #define MAX_K 16
-
-static int g_fd = -1;
-
-FILE *s24_fuzz_fopen(const char *path, const char *mode);
-FILE *s24_fuzz_fopen(const char *path, const char *mode) {
-  if (strcmp(path, FUZZ_PATH) != 0 || strcmp(mode, "rb") != 0) abort();  // reader only
-  if (lseek(g_fd, 0, SEEK_SET) != 0) abort();
-  int fd = dup(g_fd);
-  if (fd < 0) abort();
-  return fdopen(fd, mode);
-}
 
 static uint32_t g_rng;
 static uint32_t rnd(void) {  // xorshift32
@@ -87,16 +73,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   static const char *const kName[3] = {"BIAS", "MULT", "SHIFT"};
   static const long kLo[3] = {INT32_MIN, 0, -31}, kHi[3] = {INT32_MAX, INT32_MAX, 30};
 
-  if (g_fd < 0 && (g_fd = memfd_create("s24-fuzz", 0)) < 0) abort();
-  if (ftruncate(g_fd, 0) != 0) abort();
-  if (size > HDR && pwrite(g_fd, data + HDR, size - HDR, 0) != (ssize_t)(size - HDR)) abort();
+  s24_fuzz_file_set(data + HDR, size - HDR);
 
   s24_npy_t got = {0}, gen = {0};
   char msg[256] = "", gmsg[256] = "";
   const s24_status_t st =
-      s24_npy_read_channel(FUZZ_PATH, kName[which], m, kLo[which], kHi[which], &got, msg, sizeof msg);
+      s24_npy_read_channel(S24_FUZZ_PATH, kName[which], m, kLo[which], kHi[which], &got, msg, sizeof msg);
   // the loader's decision, recomputed from the generic reader
-  int want_ok = s24_npy_read_vector(FUZZ_PATH, &gen, gmsg, sizeof gmsg) == S24_OK &&
+  int want_ok = s24_npy_read_vector(S24_FUZZ_PATH, &gen, gmsg, sizeof gmsg) == S24_OK &&
                 gen.dtype == S24_NPY_I32 && gen.rows == 1 && gen.cols == m;
   for (size_t i = 0; want_ok && i < m; i++) {
     const int32_t v = ((const int32_t *)gen.data)[i];
