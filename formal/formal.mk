@@ -1,5 +1,5 @@
 # formal: SymbiYosys proofs of the leaf modules (FIFO, counter, input queue, metadata check,
-# AXI4-Lite slave, result buffer) and the top's register block (formal/*.sby), with
+# AXI4-Lite slave, result buffer, epilogue) and the top's register block (formal/*.sby), with
 # the venv's YoWASP Yosys and Debian's CVC4 (formal/run_sby.sh), and mutants that must fail.
 #   make formal          every task of every .sby, then the mutants; build/formal/results.md is the
 #                        property x configuration x result table (docs/formal.md shows a run)
@@ -18,6 +18,7 @@ FORMAL_TASKS := fifo:prove_d2 fifo:prove_d4 fifo:misuse_d2 fifo:cover_d2 \
   axil_slave:prove_a8 axil_slave:prove_a4 axil_slave:cover_a8 \
   rbuf:prove_d4 rbuf:prove_d8 rbuf:cover_d4 \
   top:prove_2x2_2of4 top:cover_2x2_2of4 \
+  epilogue:prove_r5c2 epilogue:prove_r4c2l2 epilogue:cover_r1c1 \
   core:bmc_2x2_2of4 core:reach_2x2_2of4
 # reachability tasks (formal/reach.sh: a cover written as an assertion that must FAIL with a trace)
 FORMAL_REACH := core:reach_2x2_2of4

@@ -470,13 +470,163 @@ module s24_epilogue #(
   assign busy_o = !in_empty || (v_q != {Stages{1'b0}}) || !out_empty;
 
 `ifdef FORMAL
+  // ---------------------------------------------------------------- formal tail (formal/epilogue.sby)
+  // Inputs (assumed when this module is proven alone, asserted inside s24_top's simulations):
+  // the stream protocol on s_*, a job starts only while nothing is in flight, and the partial
+  // products are within the ranges of their operands. Proven: the stream protocol on m_*, the
+  // credit counter is exactly the output FIFO's fill plus the beat ends in flight (so the FIFO is
+  // never pushed full), the output beats of a tile (ceil(NumRows / 4), TLAST on the last) follow
+  // the issued rows through the pipeline, and the arithmetic after the multipliers: for any
+  // partial products, the rounded product is hh * 2^32 + (hl + lh) * 2^16 + ll + 2^(t-1), and the
+  // int8 lane is clamp((that >>> t) + ZO, ReLU ? max(-128, ZO) : -128, 127).
+`ifdef S24_FV_TOP_S24_EPILOGUE
+  `define S24_FV_ASSUME_INPUTS
+`endif
 `include "s24_assert.vh"
+  `S24_FV_START_IN_RESET(clk_i, rst_ni)
   `S24_FV_LIVE(clk_i, rst_ni)
+  localparam integer Beats = (NumRows + 3) / 4;   // output beats per tile
+  // stream protocol, input side (assumed) and output side (asserted)
+  reg              fv_s_hold_q, fv_m_hold_q;
+  reg [RBits:0]    fv_s_beat_q, fv_m_beat_q;
+  // cycles since reset or the last start (saturating): the arithmetic properties hold once their
+  // stages have been filled with the job's configuration (bubbles included: no enables)
+  reg [3:0]        fv_age_q;
+  always @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      fv_s_hold_q <= 1'b0;
+      fv_m_hold_q <= 1'b0;
+      fv_age_q    <= 4'd0;
+    end else begin
+      fv_s_hold_q <= !clear_i && s_valid_i && !s_ready_o;
+      fv_m_hold_q <= !clear_i && !start_i && m_valid_o && !m_ready_i;
+      if (start_i)                fv_age_q <= 4'd0;
+      else if (fv_age_q != 4'hF) fv_age_q <= fv_age_q + 4'd1;
+    end
+  end
+  always @(posedge clk_i) begin
+    fv_s_beat_q <= {s_last_i, s_data_i};
+    fv_m_beat_q <= {m_last_o, m_data_o};
+  end
+
+  // beat ends in flight (issued, not yet pushed into the output FIFO), and the output beat
+  // number each of them will have: walking the pipeline from its oldest stage, starting at the
+  // beats already pushed in the current tile, each beat end must be the tile's last exactly when
+  // it is beat Beats - 1, and what is left must be the issue side's count (row_q / 4)
+  integer          fv_s;
+  reg [4:0]        fv_ends;
+  reg [7:0]        fv_bn;
+  reg              fv_order_ok;
+  reg [7:0]        fv_pushed_q;   // beats pushed into the output FIFO in the current tile
+  reg [1:0]        fv_side;      // {beat end, tile end} of a stage
+  localparam [31:0] BeatsM1w = Beats - 1;
+  localparam [7:0]  BeatsM1 = BeatsM1w[7:0];
+  always @* begin
+    fv_ends = 5'd0;
+    fv_bn = fv_pushed_q;
+    fv_order_ok = 1'b1;
+    fv_side = 2'b00;
+    for (fv_s = Stages; fv_s >= 1; fv_s = fv_s - 1) begin
+      fv_side = side_q[(fv_s-1)*SideBits +: 2];
+      if (v_q[fv_s] && fv_side[1]) begin
+        fv_ends = fv_ends + 5'd1;
+        if (fv_side[0] != (fv_bn == BeatsM1)) fv_order_ok = 1'b0;
+        fv_bn = fv_side[0] ? 8'd0 : fv_bn + 8'd1;
+      end
+    end
+  end
+  always @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      fv_pushed_q <= 8'd0;
+    end else if (clear_i || start_i) begin
+      fv_pushed_q <= 8'd0;
+    end else if (o_valid && o_beat_end) begin
+      fv_pushed_q <= o_tile_end ? 8'd0 : fv_pushed_q + 8'd1;
+    end
+  end
+
+  // the arithmetic after the multipliers, recomputed at full width (64-bit sums, arithmetic shift),
+  // lane by lane: fv_rnd2_q is rnd5_q's expected value (two stages after the products), fv_y9_q
+  // y9_q's (four stages after rnd5_q)
+  wire [Lanes*64-1:0] fv_rnd2_q;
+  wire [Lanes*8-1:0]  fv_y9_q;
+  wire [Lanes-1:0]    fv_prod_ok;   // the lane's partial products are within their operands' ranges
+  genvar fv_l;
+  generate
+    for (fv_l = 0; fv_l < Lanes; fv_l = fv_l + 1) begin : g_fv_lane
+      wire signed [33:0] p_ll = pll3_q[fv_l*34 +: 34];
+      wire signed [33:0] p_lh = plh3_q[fv_l*34 +: 34];
+      wire signed [33:0] p_hl = phl3_q[fv_l*34 +: 34];
+      wire signed [33:0] p_hh = phh3_q[fv_l*34 +: 34];
+      assign fv_prod_ok[fv_l] = p_ll >= 34'sd0 && p_ll < 34'sd4294967296 &&           // 16 x 16 unsigned
+                                p_lh >= 34'sd0 && p_lh < 34'sd2147483648 &&           // 16 x 15 unsigned
+                                p_hl > -34'sd2147483648 && p_hl < 34'sd2147483648 &&  // signed 16 x 16
+                                p_hh > -34'sd1073741824 && p_hh < 34'sd1073741824;    // signed 16 x 15
+      reg  signed [63:0] ex_rnd_d, ex_rnd_q, ex_rnd2_q;
+      reg  signed [63:0] ex_r;
+      reg  signed [65:0] ex_v, ex_lo;
+      reg  [7:0]         ex_y_d, ex_y6_q, ex_y7_q, ex_y8_q, ex_y9_q;
+      always @* begin
+        ex_rnd_d = ($signed({{30{p_hh[33]}}, p_hh}) <<< 32) + ($signed({{30{p_hl[33]}}, p_hl}) <<< 16) +
+                   ($signed({{30{p_lh[33]}}, p_lh}) <<< 16) + $signed({{30{p_ll[33]}}, p_ll}) +
+                   ((t3_q == 6'd0) ? 64'sd0 : 64'sd1 <<< (t3_q - 6'd1));
+        ex_r  = $signed(rnd5_q[fv_l*64 +: 64]) >>> t5_q;
+        ex_v  = {{2{ex_r[63]}}, ex_r} + {{58{zo_q[7]}}, zo_q};
+        ex_lo = relu_q ? {{58{zo_q[7]}}, zo_q} : -66'sd128;  // ReLU: max(-128, ZO) = ZO
+        if (ex_v > 66'sd127)     ex_y_d = 8'd127;
+        else if (ex_v < ex_lo)   ex_y_d = ex_lo[7:0];
+        else                     ex_y_d = ex_v[7:0];
+      end
+      always @(posedge clk_i) begin
+        ex_rnd_q  <= ex_rnd_d;
+        ex_rnd2_q <= ex_rnd_q;
+        ex_y6_q   <= ex_y_d;
+        ex_y7_q   <= ex_y6_q;
+        ex_y8_q   <= ex_y7_q;
+        ex_y9_q   <= ex_y8_q;
+      end
+      assign fv_rnd2_q[fv_l*64 +: 64] = ex_rnd2_q;
+      assign fv_y9_q[fv_l*8 +: 8] = ex_y9_q;
+    end
+  endgenerate
+  wire [15:0] fv_row_beats = {{(16-RowWidth){1'b0}}, row_q} >> 2;  // beat ends issued in this tile
+
   always @(posedge clk_i) begin
     if (fv_live_q) begin
-      // the credit counter guarantees room for every beat in flight
-      assert (!(o_valid && o_beat_end && out_full)) else $error("epilogue: output FIFO overrun");
-      assert (occ_q <= OutDepth) else $error("epilogue: credit counter overflow");
+      // inputs
+      if (fv_s_hold_q) begin
+        `S24_ASSUME(s_valid_i && {s_last_i, s_data_i} == fv_s_beat_q, "epilogue: input beat withdrawn or changed before ready")
+      end
+      `S24_ASSUME(!(start_i && (busy_o || s_valid_i || clear_i)), "epilogue: a job started while data is in flight")
+      `S24_ASSUME(!(start_i && cfg_en_i && cfg_col_tiles_i == 32'd0), "epilogue: fused job with 0 column tiles")
+      `S24_ASSUME(&fv_prod_ok, "epilogue: a partial product outside its operands' range")
+      // output stream protocol: a beat stays, unchanged, until taken
+      if (fv_m_hold_q) begin
+        `S24_ASSERT(m_valid_o && {m_last_o, m_data_o} == fv_m_beat_q, "epilogue: output beat withdrawn or changed before ready")
+      end
+      // credits: exactly the output FIFO's fill plus the beat ends in flight, within its depth
+      `S24_ASSERT({2'b00, occ_q} == {2'b00, unused_out_level} + fv_ends, "epilogue: credit counter differs from the beats in flight")
+      `S24_ASSERT(occ_q <= OutDepth, "epilogue: credit counter overflow")
+      `S24_ASSERT(!(o_valid && o_beat_end && out_full), "epilogue: output FIFO overrun")
+      // tile structure: Beats output beats per tile, TLAST on the last
+      `S24_ASSERT(fv_order_ok, "epilogue: a tile's last beat out of place")
+      `S24_ASSERT({8'd0, fv_bn} == fv_row_beats, "epilogue: beats in flight disagree with the issue row")
+      `S24_ASSERT({{(32-RowWidth){1'b0}}, row_q} < NumRows, "epilogue: tile row out of range")
+      `S24_ASSERT({{(32-PhWidth){1'b0}}, ph_q} < Phases, "epilogue: phase out of range")
+      `S24_ASSERT(colt_q <= col_last_q || !en_q, "epilogue: column tile beyond the row tile")
+      `S24_ASSERT(!issue || en_q, "epilogue: issue outside a fused job")
+      // the arithmetic after the multipliers
+      if (fv_age_q >= 4'd3) begin
+        `S24_ASSERT(rnd5_q == fv_rnd2_q, "epilogue: rounded product differs from hh<<32 + (hl+lh)<<16 + ll + 2^(t-1)")
+      end
+      if (fv_age_q >= 4'd5) begin
+        `S24_ASSERT(y9_q == fv_y9_q, "epilogue: int8 lane differs from clamp((x >>> t) + ZO)")
+      end
+      `S24_COVER(o_valid && o_tile_end && en_q)                 // a fused tile completes
+      `S24_COVER(out_full && m_valid_o && !m_ready_i)           // output stalled with the FIFO full
+      `S24_COVER(v_q[Stages] && over8_q[0])                      // clamped at 127
+      `S24_COVER(v_q[Stages] && under8_q[0] && relu_q)           // clamped at ZO (ReLU)
+      `S24_COVER(!en_q && m_valid_o && m_ready_i)                // an int32 row passes through
     end
   end
 `endif
