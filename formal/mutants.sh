@@ -44,8 +44,7 @@ for m in $mutants; do
   if false; then :
   else
     at=$(echo "$line" | grep -o 'at [^ ]*:[0-9]*' | head -n 1 | sed 's/^at //')
-    msg=""
-    [ -n "$at" ] && msg=$(sed -n "${at#*:}p" "$d/rtl/${at%%:*}" | grep -o '"[^"]*"' | head -n 1)
+    msg=$("$root/formal/msg_at.sh" "$d/rtl" "$at")
     echo "formal-mutants: $name ($(diff "$root/rtl/$file" "$d/rtl/$file" | grep '^>' | sed 's/^> *//' | head -n 1)): caught by ${msg:-an assertion}: $line"
   fi
 done
