@@ -333,19 +333,28 @@ module s24_core #(
   // counters' first flags: of the job being started, or (clear) of the maxima they keep.
   wire first_g = start_ok ? (cfg_beats_q == 32'd1) : g_one_q;
   wire first_t = start_ok ? (cfg_tiles_q == 32'd1) : t_one_q;
-  wire [WBits-1:0] w_head;
-  wire [ABits-1:0] a_head;
+  // The weight queue stores each beat checked (below): per row its kept values (invalid groups
+  // zeroed), their relative indices and its error flag, so only the queue's RAM read, no logic,
+  // lies between the read pointer and the array's first registers or the error flag.
+  localparam integer WQBits = (IdxWidth == 0) ? NumRows*VRowBits : NumRows*(VRowBits + RRowBits + 1);
+  wire [WBits-1:0]  w_slice;   // the slice's beat (unchecked)
+  wire [WQBits-1:0] w_q;       // ... checked, as the queue stores it
+  wire [WQBits-1:0] w_head;
+  wire [ABits-1:0]  a_slice;
+  wire [ABits-1:0]  a_head;
 
-  s24_inq #(.Width(WBits), .AddrWidth(2)) u_inq_w (
+  s24_inq #(.Width(WBits), .QWidth(WQBits), .AddrWidth(2)) u_inq_w (
     .clk_i(clk_i), .rst_ni(rst_ni), .clear_i(clear_i), .arm_i(start_ok),
     .first0_i(first_g), .first1_i(first_t), .max0_i(beats_m1_q), .max1_i(tiles_m1_q),
     .valid_i(w_valid_i), .ready_o(w_ready_o), .data_i(w_data_i),
+    .sl_data_o(w_slice), .q_data_i(w_q),
     .pop_i(inj), .data_o(w_head), .empty_o(w_fifo_empty)
   );
   s24_inq #(.Width(ABits), .AddrWidth(2)) u_inq_a (
     .clk_i(clk_i), .rst_ni(rst_ni), .clear_i(clear_i), .arm_i(start_ok),
     .first0_i(first_g), .first1_i(first_t), .max0_i(beats_m1_q), .max1_i(tiles_m1_q),
     .valid_i(a_valid_i), .ready_o(a_ready_o), .data_i(a_data_i),
+    .sl_data_o(a_slice), .q_data_i(a_slice),
     .pop_i(inj), .data_o(a_head), .empty_o(a_fifo_empty)
   );
 
@@ -356,6 +365,10 @@ module s24_core #(
   // (job_clr_q, below): start and clear reach the count one cycle later, before any push.
   reg  [31:0] r_tile_q;
   reg         r_tlast_q;
+  // T - 2 for this compare: a copy of tiles_m2_q (s24_ff: not merged with it), so the compare sits
+  // by the result side instead of reaching the schedule's copy across the device
+  wire [31:0] r_tiles_m2;
+  s24_ff #(.Width(32)) u_r_tiles_m2 (.clk_i(clk_i), .rst_ni(rst_ni), .d_i(tiles_m2_d), .q_o(r_tiles_m2));
   wire        r_push_last = r_tlast_q && drain_last_q;
   always @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -366,7 +379,7 @@ module s24_core #(
       r_tlast_q <= t_one_at_clr_q;
     end else if (drain_valid_q && drain_last_q) begin
       r_tile_q  <= r_tile_q + 32'd1;
-      r_tlast_q <= (r_tile_q == tiles_m2_q);
+      r_tlast_q <= (r_tile_q == r_tiles_m2);
     end
   end
 
@@ -423,7 +436,8 @@ module s24_core #(
   end
 
   // ---------------------------------------------------------------- metadata check
-  wire [NumRows*VRowBits-1:0] w_vals = w_head[NumRows*VRowBits-1:0];
+  // on the weight queue's slice, before its FIFO (w_q); the head carries the result
+  wire [NumRows*VRowBits-1:0] w_vals = w_slice[NumRows*VRowBits-1:0];
   wire [NumRows*IRowBits-1:0] w_idx;
   wire [NumRows*VRowBits-1:0] chk_vals;
   wire [NumRows*IRowBits-1:0] chk_idx;
@@ -433,7 +447,7 @@ module s24_core #(
     if (IdxWidth == 0) begin : g_no_meta
       assign w_idx = {(NumRows*IRowBits){1'b0}};
     end else begin : g_meta
-      assign w_idx = w_head[WBits-1:NumRows*VRowBits];
+      assign w_idx = w_slice[WBits-1:NumRows*VRowBits];
     end
   endgenerate
 
@@ -458,9 +472,26 @@ module s24_core #(
     end
   endgenerate
 
+  // the queue's entry {error flags, relative indices, values}; dense: the values only
+  wire [NumRows*VRowBits-1:0] head_vals = w_head[NumRows*VRowBits-1:0];
+  wire [NumRows*RRowBits-1:0] head_rel;
+  wire [NumRows-1:0]          head_bad;
+  generate
+    if (IdxWidth == 0) begin : g_q_dense
+      assign w_q      = chk_vals;
+      assign head_rel = {(NumRows*RRowBits){1'b0}};
+      assign head_bad = {NumRows{1'b0}};
+      wire unused_chk = ^{chk_rel, meta_bad};
+    end else begin : g_q_sparse
+      assign w_q      = {meta_bad, chk_rel, chk_vals};
+      assign head_rel = w_head[NumRows*VRowBits +: NumRows*RRowBits];
+      assign head_bad = w_head[NumRows*(VRowBits+RRowBits) +: NumRows];
+    end
+  endgenerate
+
   always @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) bad_q <= {NumRows{1'b0}};
-    else         bad_q <= (inj && !init) ? meta_bad : {NumRows{1'b0}};
+    else         bad_q <= (inj && !init) ? head_bad : {NumRows{1'b0}};
   end
 
   // flags of the injected beat: {last, valid}; bubbles are all zero
@@ -482,7 +513,7 @@ module s24_core #(
       wire [1:0]          sk_flags;
       s24_skew #(.DataBits(VRowBits + RRowBits), .FlagBits(2), .Depth(r + 1)) u_skew_w (
         .clk_i(clk_i), .rst_ni(rst_ni), .clear_i(arr_clr),
-        .data_i({chk_rel[r*RRowBits +: RRowBits], chk_vals[r*VRowBits +: VRowBits]}),
+        .data_i({head_rel[r*RRowBits +: RRowBits], head_vals[r*VRowBits +: VRowBits]}),
         .flags_i(inj_flags),
         .data_o({sk_rel, sk_vals}), .flags_o(sk_flags)
       );
@@ -697,6 +728,7 @@ module s24_core #(
       `S24_ASSERT(!(inj && (w_fifo_empty || a_fifo_empty)), "injection without input beats")
       // credits never go negative or above the buffer's capacity
       `S24_ASSERT(cred_q <= CredCap[CredW-1:0], "result credits above the buffer capacity")
+      `S24_ASSERT(r_tiles_m2 == tiles_m2_q, "the result side's copy of T - 2 differs from the schedule's")
       `S24_ASSERT(!(reserve && cred_q < CredRows), "tile injected without room for its rows")
       // the registered credit check always matches the credits
       `S24_ASSERT(cred_ok_q == (cred_q >= CredRows), "cred_ok_q out of step with the credits")

@@ -10,8 +10,9 @@
 // ready_o drops after exactly (max0_i + 1) * (max1_i + 1) accepted beats (the job's tiles times
 // beats) and rises again only with the next arm_i.
 module s24_inq #(
-  parameter integer Width     = 8,  // bits per beat
-  parameter integer AddrWidth = 2   // log2(FIFO depth); depth >= 3 keeps one beat per cycle
+  parameter integer Width     = 8,      // bits per beat
+  parameter integer QWidth    = Width,  // bits per FIFO entry (q_data_i: the caller's function of sl_data_o)
+  parameter integer AddrWidth = 2       // log2(FIFO depth); depth >= 3 keeps one beat per cycle
 ) (
   input  wire             clk_i,
   input  wire             rst_ni,
@@ -24,8 +25,11 @@ module s24_inq #(
   input  wire             valid_i,
   output wire             ready_o,
   input  wire [Width-1:0] data_i,
+  output wire [Width-1:0] sl_data_o, // the slice's beat, on its way into the FIFO ...
+  input  wire [QWidth-1:0] q_data_i, // ... as the caller stores it (e.g. checked): logic between
+                                     // a flop and the FIFO's write port, none after its read
   input  wire             pop_i,     // take the head (caller ensures !empty_o)
-  output wire [Width-1:0] data_o,
+  output wire [QWidth-1:0] data_o,
   output wire             empty_o
 );
   localparam integer Depth = 1 << AddrWidth;
@@ -88,8 +92,9 @@ module s24_inq #(
 
   wire unused_full;
   wire [AddrWidth:0] fifo_level;   // the FIFO's own count (formal properties only)
-  s24_fifo #(.Width(Width), .AddrWidth(AddrWidth), .Checked(0)) u_fifo (
-    .clk_i(clk_i), .rst_ni(rst_ni), .clear_i(clear_i), .push_i(sl_valid_q), .data_i(sl_data_q),
+  assign sl_data_o = sl_data_q;
+  s24_fifo #(.Width(QWidth), .AddrWidth(AddrWidth), .Checked(0)) u_fifo (
+    .clk_i(clk_i), .rst_ni(rst_ni), .clear_i(clear_i), .push_i(sl_valid_q), .data_i(q_data_i),
     .pop_i(pop), .data_o(data_o), .empty_o(empty_o), .full_o(unused_full),
     .level_o(fifo_level)
   );

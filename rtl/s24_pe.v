@@ -58,7 +58,18 @@ module s24_pe #(
   wire [2*MulLat-1:0]         fm_q;
   reg  [1:0]                  wf_d, fs_d, fa_d;
   reg  [2*MulLat-1:0]         fm_d;
-  reg                         clr_q;  // zero the accumulator (after reset and after a clear)
+  // run_q: 0 after reset and in the cycle after clear_i, when the accumulator restarts at 0 (an
+  // s24_ff of each PE: equal in every PE, so a plain flop would be merged into one that drives
+  // all of them from one place; it resets to 0, hence stored as the opposite of "clear")
+  wire                        run_q;
+  // fz_q: a second copy of fa_q, read only by the accumulator's restart (its 32 synchronous
+  // resets), so that decision is one LUT of flops placed by the accumulator; fa_q drives the
+  // shadow's enables and cap_o
+  wire [1:0]                  fz_q;
+  // cap_q: a third copy, the capture flag (fa_q's {last, valid} both set) read only by the drain's
+  // select chain in the core (cap_o), so that flop can sit by the chain while fa_q stays by the
+  // shadow register it enables
+  wire                        cap_q;
 
   wire [SparseN*ProdWidth-1:0] prod;
 
@@ -113,23 +124,19 @@ module s24_pe #(
     // accumulator: restarts at 0 after a tile's last beat; the shadow takes the tile's sum
     acc_d    = acc_q + {{(AccWidth-SumWidth){psum_q[SumWidth-1]}}, psum_q};
     shadow_d = shadow_q;
-    if (fa_q[0] && fa_q[1]) begin
-      shadow_d = acc_d;
-      acc_d    = {AccWidth{1'b0}};
-    end
-    if (clr_q) acc_d = {AccWidth{1'b0}};
+    if (fa_q[0] && fa_q[1]) shadow_d = acc_d;
+    if ((fz_q[0] && fz_q[1]) || !run_q) acc_d = {AccWidth{1'b0}};
   end
 
   // control: reset
   s24_ff #(.Width(2*MulLat + 6)) u_flags (
     .clk_i(clk_i), .rst_ni(rst_ni), .d_i({fa_d, fm_d, fs_d, wf_d}), .q_o({fa_q, fm_q, fs_q, wf_q})
   );
-  always @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) clr_q <= 1'b1;
-    else         clr_q <= clear_i;
-  end
+  s24_ff #(.Width(4)) u_acc_ctl (
+    .clk_i(clk_i), .rst_ni(rst_ni), .d_i({fa_d[0] && fa_d[1], fa_d, !clear_i}), .q_o({cap_q, fz_q, run_q})
+  );
 
-  // datapath: not reset (acc_q is zeroed synchronously by clr_q one cycle after reset or clear)
+  // datapath: not reset (acc_q is zeroed synchronously while !run_q: after reset and after a clear)
   always @(posedge clk_i) begin
     wv_q     <= wv_i;
     wi_q     <= wi_i;
@@ -145,7 +152,7 @@ module s24_pe #(
   assign wi_o     = wi_q;
   assign wf_o     = wf_q;
   assign a_o      = a_q;
-  assign cap_o    = fa_q[0] && fa_q[1];
+  assign cap_o    = cap_q;
   assign shadow_o = shadow_q;
 
 `ifdef FORMAL
@@ -166,9 +173,11 @@ module s24_pe #(
         end
       end
     end
-    // last only on valid beats
+    // last only on valid beats; the accumulator's copy of the acc stage's flags is exact
     if (fv_live_q) begin
       `S24_ASSERT(wf_q[0] || !wf_q[1], "PE: last flag on a bubble")
+      `S24_ASSERT(fz_q == fa_q, "PE: the accumulator's copy of the acc stage flags differs")
+      `S24_ASSERT(cap_q == (fa_q[0] && fa_q[1]), "PE: the drain's capture flag differs from the acc stage's")
     end
   end
 `endif
