@@ -614,7 +614,7 @@ module s24_epilogue #(
       `S24_ASSERT({{(32-RowWidth){1'b0}}, row_q} < NumRows, "epilogue: tile row out of range")
       `S24_ASSERT({{(32-PhWidth){1'b0}}, ph_q} < Phases, "epilogue: phase out of range")
       `S24_ASSERT(colt_q <= col_last_q || !en_q, "epilogue: column tile beyond the row tile")
-      `S24_ASSERT(!issue || en_q, "epilogue: issue outside a fused job")
+      `S24_ASSERT(en_q || !busy_o, "epilogue: fused data in flight outside a fused job (pass-through would drop it)")
       // the arithmetic after the multipliers
       if (fv_age_q >= 4'd3) begin
         `S24_ASSERT(rnd5_q == fv_rnd2_q, "epilogue: rounded product differs from hh<<32 + (hl+lh)<<16 + ll + 2^(t-1)")
