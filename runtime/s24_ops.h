@@ -1,0 +1,58 @@
+// sparse24 network runtime: the host kernels of the operators that do not run on the array
+// (SPEC §8), each bit-exact with LiteRT 2.x's reference kernel (BUILTIN_REF): TFLite's
+// kernels/internal/reference/ sources and the Prepare steps of kernels/*.cc are the
+// specification, ported here in plain C11 with no global state.
+//
+// Handled: DEPTHWISE_CONV_2D, ADD, AVERAGE_POOL_2D, MAX_POOL_2D, PAD, MEAN, RESHAPE, SOFTMAX,
+// QUANTIZE, DEQUANTIZE, SHAPE, STRIDED_SLICE, PACK (int8 activations; float32 only at
+// QUANTIZE's input and DEQUANTIZE's output; int32 for the shape operators).
+// The executor (s24_net.c) calls s24_op_check for every host operator before anything runs,
+// then s24_op_run once per inference.
+#ifndef S24_OPS_H_
+#define S24_OPS_H_
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "s24_model.h"
+#include "s24_tflite.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** 1 if op.opcode is one of the host operators above. */
+int s24_op_is_host(int32_t opcode);
+
+/** Checks everything host operator `index` of m needs before anything runs: its input and
+ *  output counts, tensor types, ranks and shapes (the declared output shape must equal the one
+ *  the operator computes from its inputs and options, so s24_op_run never writes outside the
+ *  output's `bytes`), options, quantization parameters (per-tensor where the kernel needs it),
+ *  constant inputs where the operator needs them constant. S24_ERR_UNSUPPORTED for an option
+ *  or type the kernel does not implement, S24_ERR_FORMAT for an inconsistent model; err gets
+ *  one line naming the operator ("operator 7 (ADD): ..."). */
+S24_WARN_UNUSED s24_status_t s24_op_check(const s24_tfl_model_t *m, size_t index, char *err,
+                                          size_t errlen);
+
+/** Runs host operator `index` of m (after a successful s24_op_check) for one inference:
+ *  data[t] points to tensor t's data, tensors[t].bytes bytes (the constant data for constant
+ *  tensors; the executor's buffers otherwise). Writes only the operator's outputs. */
+S24_WARN_UNUSED s24_status_t s24_op_run(const s24_tfl_model_t *m, size_t index,
+                                        void *const *data);
+
+/** TFLite's QuantizeMultiplier (kernels/internal/quantization_util.cc) of a double: *q and
+ *  *shift with x ~= q * 2^(shift - 31), 2^30 <= q < 2^31 (0 and 0 for x == 0). Also used by
+ *  the executor for CONV_2D and FULLY_CONNECTED. */
+void s24_quantize_multiplier(double x, int32_t *q, int32_t *shift);
+
+/** TFLite's CalculateActivationRangeQuantized for an int8 output of scale s and zero point zp
+ *  (kernels/kernel_util.cc): *lo, *hi for activation act (NONE, RELU, RELU6, RELU_N1_TO_1).
+ *  S24_ERR_UNSUPPORTED for another activation. */
+S24_WARN_UNUSED s24_status_t s24_act_range_i8(int32_t act, float s, int32_t zp, int32_t *lo,
+                                              int32_t *hi);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif  // S24_OPS_H_
