@@ -5,8 +5,9 @@
 #include "s24_model.h"
 
 int s24_linear_params_ok(const int32_t *mult, const int32_t *shift, size_t m_rows, int32_t zi,
-                         int32_t zo, size_t *bad_row) {
-  if (zi < -128 || zi > 127 || zo < -128 || zo > 127) {
+                         int32_t zo, int32_t act_min, int32_t act_max, size_t *bad_row) {
+  if (zi < -128 || zi > 127 || zo < -128 || zo > 127 || act_min < -128 || act_max > 127 ||
+      act_min > act_max) {
     if (bad_row != NULL) *bad_row = SIZE_MAX;
     return 0;
   }
@@ -19,16 +20,16 @@ int s24_linear_params_ok(const int32_t *mult, const int32_t *shift, size_t m_row
   return 1;
 }
 
-int8_t s24_requant(int32_t acc, int32_t mult, int32_t shift, int32_t zo, int relu) {
+int8_t s24_requant(int32_t acc, int32_t mult, int32_t shift, int32_t zo, int32_t act_min,
+                   int32_t act_max) {
   const int t = 31 - shift;                              // 1 .. 62
   const int64_t prod = (int64_t)acc * (int64_t)mult;     // |prod| < 2^62: exact
   const int64_t sum = prod + ((int64_t)1 << (t - 1));    // < 2^63: no overflow
   // floor shift (arithmetic >> of a negative value is implementation-defined in C: spell it)
   const int64_t r = sum >= 0 ? sum >> t : -(((-(sum + 1)) >> t) + 1);
-  const int64_t lo = relu ? (zo > -128 ? zo : -128) : -128;
   int64_t y = r + zo;
-  if (y < lo) y = lo;
-  if (y > 127) y = 127;
+  if (y < act_min) y = act_min;
+  if (y > act_max) y = act_max;
   return (int8_t)y;
 }
 
@@ -40,12 +41,15 @@ uint32_t s24_linear_fold_bias(const int8_t *w_row, size_t k, int32_t bias, int32
 
 s24_status_t s24_linear_ref(const int8_t *x, size_t batch, const int8_t *w, size_t m_rows,
                             size_t k, const int32_t *bias, const int32_t *mult,
-                            const int32_t *shift, int32_t zi, int32_t zo, int relu, int8_t *y) {
+                            const int32_t *shift, int32_t zi, int32_t zo, int32_t act_min,
+                            int32_t act_max, int8_t *y) {
   if (x == NULL || w == NULL || mult == NULL || shift == NULL || y == NULL || batch == 0 ||
       m_rows == 0 || k == 0) {
     return S24_ERR_ARG;
   }
-  if (!s24_linear_params_ok(mult, shift, m_rows, zi, zo, NULL)) return S24_ERR_ARG;
+  if (!s24_linear_params_ok(mult, shift, m_rows, zi, zo, act_min, act_max, NULL)) {
+    return S24_ERR_ARG;
+  }
   for (size_t b = 0; b < batch; b++) {
     for (size_t m = 0; m < m_rows; m++) {
       // acc = sum_k W[m][k] * (X[b][k] - ZI) + BIAS[m], modulo 2^32
@@ -55,7 +59,7 @@ s24_status_t s24_linear_ref(const int8_t *x, size_t batch, const int8_t *w, size
       }
       int32_t acc_s;
       memcpy(&acc_s, &acc, sizeof acc_s);
-      y[b * m_rows + m] = s24_requant(acc_s, mult[m], shift[m], zo, relu);
+      y[b * m_rows + m] = s24_requant(acc_s, mult[m], shift[m], zo, act_min, act_max);
     }
   }
   return S24_OK;

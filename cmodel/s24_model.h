@@ -191,13 +191,17 @@ S24_WARN_UNUSED s24_status_t s24_gemm_cycles_shape(s24_array_t hw, s24_pattern_t
 
 /* ---- Fused int8 layer (SPEC §7: TFLite int8 FULLY_CONNECTED, per-channel) -------------- */
 
-/** 1 when ZI, ZO are in [-128, 127] and every MULT in [0, 2^31), SHIFT in [-31, 30];
- *  otherwise 0 with *bad_row (if not NULL) = the first bad channel, SIZE_MAX for a zero point. */
+/** 1 when ZI, ZO, ACT_MIN, ACT_MAX are in [-128, 127], ACT_MIN <= ACT_MAX and every MULT in
+ *  [0, 2^31), SHIFT in [-31, 30]; otherwise 0 with *bad_row (if not NULL) = the first bad
+ *  channel, SIZE_MAX for a zero point or a clamp bound. */
 int s24_linear_params_ok(const int32_t *mult, const int32_t *shift, size_t m_rows, int32_t zi,
-                         int32_t zo, size_t *bad_row);
-/** One output: clamp(((acc*mult + 2^(t-1)) >> t) + zo, lo, 127), t = 31 - shift (64-bit
- *  product, floor shift), lo = max(-128, zo) with relu, else -128. Parameters in range. */
-int8_t s24_requant(int32_t acc, int32_t mult, int32_t shift, int32_t zo, int relu);
+                         int32_t zo, int32_t act_min, int32_t act_max, size_t *bad_row);
+/** One output: clamp(((acc*mult + 2^(t-1)) >> t) + zo, act_min, act_max), t = 31 - shift
+ *  (64-bit product, floor shift). [act_min, act_max] is the int8 range of the fused activation
+ *  (TFLite's CalculateActivationRangeQuantized): -128..127 none, max(-128, zo)..127 ReLU, and
+ *  RELU6 / RELU_N1_TO_1 from the output scale. Parameters in range (s24_linear_params_ok). */
+int8_t s24_requant(int32_t acc, int32_t mult, int32_t shift, int32_t zo, int32_t act_min,
+                   int32_t act_max);
 /** The bias the hardware adds: bias - zi * sum_k w_row[k], modulo 2^32 (the input zero point
  *  folded in: sum_k w*(x - zi) + bias == sum_k w*x + this, in int32 wraparound). */
 uint32_t s24_linear_fold_bias(const int8_t *w_row, size_t k, int32_t bias, int32_t zi);
@@ -207,7 +211,8 @@ uint32_t s24_linear_fold_bias(const int8_t *w_row, size_t k, int32_t bias, int32
 S24_WARN_UNUSED s24_status_t s24_linear_ref(const int8_t *x, size_t batch, const int8_t *w,
                                             size_t m_rows, size_t k, const int32_t *bias,
                                             const int32_t *mult, const int32_t *shift,
-                                            int32_t zi, int32_t zo, int relu, int8_t *y);
+                                            int32_t zi, int32_t zo, int32_t act_min,
+                                            int32_t act_max, int8_t *y);
 
 #ifdef __cplusplus
 }

@@ -411,8 +411,12 @@ static s24_status_t epi_setup(s24_dev_t *dev, const s24_weights_t *w, const epi_
     if (st == S24_OK) st = wr(dev, S24_REG_EPI_MULT, mult);
     if (st == S24_OK) st = wr(dev, S24_REG_EPI_SHIFT, shift & S24_EPI_SHIFT_SHIFT_MASK);
   }
-  const uint32_t cfg = S24_CFG_EPI_EN_MASK | (p->relu ? S24_CFG_EPI_RELU_MASK : 0u) |
+  const uint32_t cfg = S24_CFG_EPI_EN_MASK |
                        (((uint32_t)p->zo << S24_CFG_EPI_ZO_LSB) & S24_CFG_EPI_ZO_MASK);
+  const uint32_t act =
+      (((uint32_t)p->act_min << S24_CFG_ACT_ACT_MIN_LSB) & S24_CFG_ACT_ACT_MIN_MASK) |
+      (((uint32_t)p->act_max << S24_CFG_ACT_ACT_MAX_LSB) & S24_CFG_ACT_ACT_MAX_MASK);
+  if (st == S24_OK) st = wr(dev, S24_REG_CFG_ACT, act);
   if (st == S24_OK) st = wr(dev, S24_REG_CFG_EPI, cfg);
   if (st == S24_OK) st = wr(dev, S24_REG_CFG_COL_TILES, (uint32_t)col_tiles);
   return st;
@@ -536,11 +540,13 @@ s24_status_t s24_linear(s24_dev_t *dev, const s24_weights_t *w, const int8_t *x,
       batch == 0 || prm == NULL || prm->mult == NULL || prm->shift == NULL || y == NULL) {
     return S24_ERR_ARG;
   }
-  if (!s24_linear_params_ok(prm->mult, prm->shift, w->m_rows, prm->zi, prm->zo, NULL)) {
+  if (!s24_linear_params_ok(prm->mult, prm->shift, w->m_rows, prm->zi, prm->zo, prm->act_min,
+                            prm->act_max, NULL)) {
     return S24_ERR_ARG;
   }
-  if (dev->hw.epi_depth == 0) {  // HW_EPI is read on first use (VERSION minor >= 1)
-    if (FIELD(dev->hw.version, VERSION_MINOR) < 1) return S24_ERR_UNSUPPORTED;
+  if (dev->hw.epi_depth == 0) {  // HW_EPI is read on first use
+    // map 1.1 added the epilogue (HW_EPI, CFG_EPI, EPI_*), 1.2 the programmable clamp (CFG_ACT)
+    if (FIELD(dev->hw.version, VERSION_MINOR) < 2) return S24_ERR_UNSUPPORTED;
     uint32_t v = 0;
     s24_status_t st = rd(dev, S24_REG_HW_EPI, &v);
     if (st != S24_OK) return st;

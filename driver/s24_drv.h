@@ -201,7 +201,10 @@ typedef struct {
   const int32_t *mult;   /**< 0 <= MULT < 2^31 */
   const int32_t *shift;  /**< -31 <= SHIFT <= 30 */
   int32_t zi, zo;        /**< input and output zero points, -128 .. 127 */
-  int relu;              /**< clamp below at max(-128, ZO) */
+  /** The int8 output clamp, -128 <= act_min <= act_max <= 127: the fused activation's range as
+   *  TFLite's CalculateActivationRangeQuantized gives it (NONE: -128, 127; RELU: max(-128, zo),
+   *  127; RELU6, RELU_N1_TO_1: from the output scale). */
+  int32_t act_min, act_max;
 } s24_linear_params_t;
 
 /** The fused int8 layer of SPEC §7 in hardware: Y[b][m] (batch x m_rows int8) for X (batch x k
@@ -209,8 +212,10 @@ typedef struct {
  *  B = X^T through the epilogue (docs/architecture.md §4): the driver folds the input zero point
  *  into the bias (BIAS[m] - ZI*sum_k W[m][k], int32 wraparound), loads the per-channel
  *  parameters of each job's row tiles into the parameter RAM (a job has at most
- *  HW_EPI.DEPTH / NumRows row tiles) and receives int8. S24_ERR_ARG for a parameter out of
- *  range. Counters as s24_gemm, plus job_cycles. */
+ *  HW_EPI.DEPTH / NumRows row tiles), programs the clamp (CFG_ACT) and receives int8.
+ *  S24_ERR_ARG for a parameter out of range (s24_linear_params_ok, before any register access),
+ *  S24_ERR_UNSUPPORTED on a device whose register map is older than 1.2 (no CFG_ACT).
+ *  Counters as s24_gemm, plus job_cycles. */
 S24_WARN_UNUSED s24_status_t s24_linear(s24_dev_t *dev, const s24_weights_t *w, const int8_t *x,
                                         size_t batch, const s24_linear_params_t *prm,
                                         int8_t *y);

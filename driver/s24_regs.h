@@ -5,7 +5,7 @@
 #define S24_REG_ADDR_BITS 8u
 #define S24_MAGIC 0x53323441u
 #define S24_VERSION_MAJOR 1u
-#define S24_VERSION_MINOR 1u
+#define S24_VERSION_MINOR 2u
 
 /* ID @ 0x00: Identification magic; reads 0x53323441 ("S24A" in ASCII). */
 #define S24_REG_ID 0x00u
@@ -110,11 +110,9 @@
 
 /* CFG_EPI @ 0x38: Fused int8 layer mode of the next job (SPEC section 7); sampled at START. With EN the result stream carries int8: tile rows 4q..4q+3 in one beat, row r column c at bits [((r%4)*NumCols+c)*8 +: 8], ceil(NumRows/4) beats per tile. */
 #define S24_REG_CFG_EPI 0x38u
-#define S24_CFG_EPI_RW_MASK 0x0000FF03u
-#define S24_CFG_EPI_EN_LSB 0u  /* rw: requantize every result: acc + bias, rounding multiply and shift, + ZO, clamp, int8 packing */
+#define S24_CFG_EPI_RW_MASK 0x0000FF01u
+#define S24_CFG_EPI_EN_LSB 0u  /* rw: requantize every result: acc + bias, rounding multiply and shift, + ZO, clamp to [CFG_ACT.ACT_MIN, CFG_ACT.ACT_MAX], int8 packing */
 #define S24_CFG_EPI_EN_MASK 0x00000001u
-#define S24_CFG_EPI_RELU_LSB 1u  /* rw: clamp below at max(-128, ZO) instead of -128 */
-#define S24_CFG_EPI_RELU_MASK 0x00000002u
 #define S24_CFG_EPI_ZO_LSB 8u  /* rw: output zero point, two's complement int8 */
 #define S24_CFG_EPI_ZO_MASK 0x0000FF00u
 
@@ -198,6 +196,14 @@
 #define S24_HW_EPI_LANES_LSB 16u  /* ro: EpiLanes: result lanes requantized per cycle (a tile row takes NumCols/EpiLanes cycles) */
 #define S24_HW_EPI_LANES_MASK 0x00FF0000u
 
+/* CFG_ACT @ 0x74: With CFG_EPI.EN: the int8 output clamp of the next job (the fused activation: -128..127 none, max(-128, ZO)..127 ReLU, TFLite's RELU6 and RELU_N1_TO_1 ranges); sampled at START. y = ACT_MAX if r + ZO > ACT_MAX, else ACT_MIN if r + ZO < ACT_MIN, else r + ZO (the driver keeps ACT_MIN <= ACT_MAX). Map version 1.2 on; it replaces CFG_EPI.RELU of 1.1. */
+#define S24_REG_CFG_ACT 0x74u
+#define S24_CFG_ACT_RW_MASK 0x0000FFFFu
+#define S24_CFG_ACT_ACT_MIN_LSB 0u  /* rw: lower bound, two's complement int8 (reset -128) */
+#define S24_CFG_ACT_ACT_MIN_MASK 0x000000FFu
+#define S24_CFG_ACT_ACT_MAX_LSB 8u  /* rw: upper bound, two's complement int8 (reset 127) */
+#define S24_CFG_ACT_ACT_MAX_MASK 0x0000FF00u
+
 /* X-macro over every register: X(NAME, OFFSET, WRITABLE_MASK) */
 #define S24_REG_LIST(X) \
   X(ID, 0x00u, 0x00000000u) \
@@ -211,7 +217,7 @@
   X(IRQ, 0x2Cu, 0x00000003u) \
   X(CFG_BEATS, 0x30u, 0xFFFFFFFFu) \
   X(CFG_TILES, 0x34u, 0xFFFFFFFFu) \
-  X(CFG_EPI, 0x38u, 0x0000FF03u) \
+  X(CFG_EPI, 0x38u, 0x0000FF01u) \
   X(CNT_CYCLES, 0x40u, 0x00000000u) \
   X(CNT_BEATS, 0x44u, 0x00000000u) \
   X(CNT_STALL_W, 0x48u, 0x00000000u) \
@@ -225,7 +231,8 @@
   X(EPI_MULT, 0x68u, 0x7FFFFFFFu) \
   X(EPI_SHIFT, 0x6Cu, 0x0000003Fu) \
   X(HW_EPI, 0x70u, 0x00000000u) \
+  X(CFG_ACT, 0x74u, 0x0000FFFFu) \
 
-#define S24_REG_COUNT 25u
+#define S24_REG_COUNT 26u
 
 #endif  // S24_REGS_H_

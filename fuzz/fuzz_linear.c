@@ -6,7 +6,10 @@
 // Input: 8 header bytes, then the parameter file.
 //   byte 0: which parameter the file is (0 BIAS, 1 MULT, 2 SHIFT; mod 3)
 //   byte 1: M = 1 + b % 8   byte 2: batch = 1 + b % 4   byte 3: K = 1 + b % 16
-//   byte 4: ZI (int8)       byte 5: ZO (int8)           byte 6: bit 0: ReLU
+//   byte 4: ZI (int8)       byte 5: ZO (int8)
+//   byte 6: the clamp [ACT_MIN, ACT_MAX]: bits 1:0 = 0 none (-128, 127), 1 ReLU (max(-128, ZO),
+//           127), 2 RELU6-like (max(-128, ZO), min(127, ZO + bits 7:2)), 3 a single value
+//           (both = byte 6 with bits 1:0 cleared, as int8)
 //   byte 7: seed of X, W and the two other parameters (in range; MULT and SHIFT often at
 //           their limits)
 // Oracles beyond ASan/UBSan:
@@ -49,16 +52,16 @@ static __int128 floor_shift(__int128 a, int t) {
 
 // SPEC §7 for one output, evaluated directly
 static int8_t spec_y(const int8_t *x, const int8_t *w, size_t k, int32_t bias, int32_t mult,
-                     int32_t shift, int32_t zi, int32_t zo, int relu) {
+                     int32_t shift, int32_t zi, int32_t zo, int32_t act_min,
+                     int32_t act_max) {
   int64_t sum = bias;
   for (size_t i = 0; i < k; i++) sum += (int64_t)w[i] * ((int64_t)x[i] - zi);
   const int32_t acc = (int32_t)(uint32_t)(uint64_t)sum;  // modulo 2^32, as int32
   const int t = 31 - shift;                              // 1 .. 62
   const __int128 r = floor_shift((__int128)acc * mult + ((__int128)1 << (t - 1)), t);
-  const __int128 lo = relu ? (zo > -128 ? zo : -128) : -128;
   __int128 y = r + zo;
-  if (y < lo) y = lo;
-  if (y > 127) y = 127;
+  if (y < act_min) y = act_min;
+  if (y > act_max) y = act_max;
   return (int8_t)y;
 }
 
@@ -68,7 +71,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   const int which = data[0] % 3;
   const size_t m = 1 + data[1] % MAX_M, batch = 1 + data[2] % MAX_B, k = 1 + data[3] % MAX_K;
   const int32_t zi = (int8_t)data[4], zo = (int8_t)data[5];
-  const int relu = data[6] & 1;
+  const int32_t relu_lo = zo > -128 ? zo : -128;
+  int32_t act_min = -128, act_max = 127;
+  switch (data[6] & 3) {
+    case 1: act_min = relu_lo; break;
+    case 2:
+      act_min = relu_lo;
+      act_max = zo + (data[6] >> 2) < 127 ? zo + (data[6] >> 2) : 127;
+      break;
+    case 3: act_min = act_max = (int8_t)(data[6] & 0xFC); break;
+    default: break;
+  }
   g_rng = 0x9e3779b9u ^ data[7];
   static const char *const kName[3] = {"BIAS", "MULT", "SHIFT"};
   static const long kLo[3] = {INT32_MIN, 0, -31}, kHi[3] = {INT32_MAX, INT32_MAX, 30};
@@ -111,12 +124,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   memcpy(mine, got.data, m * sizeof(int32_t));
   s24_npy_free(&got);
 
-  if (!s24_linear_params_ok(mult, shift, m, zi, zo, NULL)) abort();
-  if (s24_linear_ref(x, batch, w, m, k, bias, mult, shift, zi, zo, relu, y) != S24_OK) abort();
+  if (!s24_linear_params_ok(mult, shift, m, zi, zo, act_min, act_max, NULL)) abort();
+  if (s24_linear_ref(x, batch, w, m, k, bias, mult, shift, zi, zo, act_min, act_max, y) != S24_OK) {
+    abort();
+  }
   for (size_t b = 0; b < batch; b++) {
     for (size_t o = 0; o < m; o++) {
       const int8_t *xr = x + b * k, *wr = w + o * k;
-      if (y[b * m + o] != spec_y(xr, wr, k, bias[o], mult[o], shift[o], zi, zo, relu)) abort();
+      if (y[b * m + o] != spec_y(xr, wr, k, bias[o], mult[o], shift[o], zi, zo, act_min, act_max)) abort();
       // the folded bias: sum w*x + fold == sum w*(x - zi) + bias, modulo 2^32
       uint32_t plain = 0, direct = (uint32_t)bias[o];
       for (size_t i = 0; i < k; i++) {

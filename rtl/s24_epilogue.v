@@ -6,7 +6,11 @@
 //
 //   sum = acc + bias[p]                           (int32 wraparound; bias already holds -ZI*sum W)
 //   r64 = (sum * mult[p] + 2^(t[p]-1)) >>> t[p]   (64-bit product, t = 31 - SHIFT in 1..62)
-//   y   = clamp(r64 + ZO, relu ? max(-128, ZO) : -128, 127)
+//   y   = r64 + ZO > act_max ? act_max : r64 + ZO < act_min ? act_min : r64 + ZO
+//
+// i.e. clamp(r64 + ZO, act_min, act_max) for act_min <= act_max (the int8 bounds of the job's
+// fused activation: -128..127 none, max(-128, ZO)..127 ReLU, TFLite's RELU6 / RELU_N1_TO_1
+// ranges; a job with act_min > act_max gets act_max above it and act_min below, as written)
 //
 // where p = (tile / cfg_col_tiles_i) * NumRows + r is the parameter row of the RAM written
 // through pw_*: tiles run row tile outer, column tile inner, so the parameter rows advance by
@@ -33,8 +37,9 @@ module s24_epilogue #(
   input  wire                  clear_i,          // soft reset: drops everything in flight
   input  wire                  start_i,          // a job starts: latch the configuration
   input  wire                  cfg_en_i,         // fused mode for the job
-  input  wire                  cfg_relu_i,
   input  wire [7:0]            cfg_zo_i,         // int8
+  input  wire [7:0]            cfg_act_min_i,    // int8, lower bound of the output clamp
+  input  wire [7:0]            cfg_act_max_i,    // int8, upper bound of the output clamp
   input  wire [31:0]           cfg_col_tiles_i,  // tiles per row tile (>= 1 with cfg_en_i)
   // parameter RAM write port (registers EPI_*; written while idle)
   input  wire                  pw_en_i,
@@ -77,8 +82,9 @@ module s24_epilogue #(
 
   // ---------------------------------------------------------------- job configuration
   reg        en_q, en_d;
-  reg        relu_q, relu_d;
   reg [7:0]  zo_q, zo_d;
+  reg [7:0]  act_min_q, act_min_d;     // int8 clamp bounds
+  reg [7:0]  act_max_q, act_max_d;
   reg [31:0] col_last_q, col_last_d;   // column tiles per row tile, minus 1
 
   // ---------------------------------------------------------------- parameter RAM
@@ -141,8 +147,9 @@ module s24_epilogue #(
     base_d = base_q;
     occ_d = occ_q;
     en_d = en_q;
-    relu_d = relu_q;
     zo_d = zo_q;
+    act_min_d = act_min_q;
+    act_max_d = act_max_q;
     col_last_d = col_last_q;
     if (issue) begin
       ph_d = last_ph ? {PhWidth{1'b0}} : ph_q + 1'b1;
@@ -162,8 +169,9 @@ module s24_epilogue #(
     if (!(issue && beat_end) && out_pop) occ_d = occ_q - 1'b1;
     if (start_i) begin
       en_d = cfg_en_i;
-      relu_d = cfg_relu_i;
       zo_d = cfg_zo_i;
+      act_min_d = cfg_act_min_i;
+      act_max_d = cfg_act_max_i;
       col_last_d = cfg_col_tiles_i - 32'd1;  // registered: no adder before the compare
       ph_d = {PhWidth{1'b0}};
       row_d = {RowWidth{1'b0}};
@@ -183,8 +191,9 @@ module s24_epilogue #(
   always @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       en_q <= 1'b0;
-      relu_q <= 1'b0;
       zo_q <= 8'd0;
+      act_min_q <= 8'h80;
+      act_max_q <= 8'h7F;
       col_last_q <= 32'd0;
       ph_q <= {PhWidth{1'b0}};
       row_q <= {RowWidth{1'b0}};
@@ -193,8 +202,9 @@ module s24_epilogue #(
       occ_q <= {(OutAw+1){1'b0}};
     end else begin
       en_q <= en_d;
-      relu_q <= relu_d;
       zo_q <= zo_d;
+      act_min_q <= act_min_d;
+      act_max_q <= act_max_d;
       col_last_q <= col_last_d;
       ph_q <= ph_d;
       row_q <= row_d;
@@ -240,21 +250,24 @@ module s24_epilogue #(
   reg [Lanes*10-1:0]   sat7_q;
   // stage 8: + ZO; stage 9: clamped int8
   reg [Lanes*11-1:0]   zo8_q;
-  reg [Lanes-1:0]      over8_q, under8_q;   // r > 127 - ZO, r < lo - ZO (compared in stage 8)
+  reg [Lanes-1:0]      over8_q, under8_q;   // r > act_max - ZO, r < act_min - ZO (stage 8)
   // per job: the clamp bounds moved to r's side (so stage 9 is a multiplexer only), registered
-  // with the job's ZO and ReLU (computed from their next values: no subtract before the compare)
+  // with the job's ZO and bounds (computed from their next values: no subtract before the
+  // compare). Both differences are within [-255, 255], so r saturated to [-512, 511] keeps
+  // every decision.
   wire signed [10:0]   zo_s_d = {{3{zo_d[7]}}, zo_d};
+  wire signed [10:0]   act_min_s_d = {{3{act_min_d[7]}}, act_min_d};
+  wire signed [10:0]   act_max_s_d = {{3{act_max_d[7]}}, act_max_d};
   reg  signed [10:0]   hi_r_q, lo_r_q;
   always @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       hi_r_q <= 11'sd127;
       lo_r_q <= -11'sd128;
     end else begin
-      hi_r_q <= 11'sd127 - zo_s_d;
-      lo_r_q <= relu_d ? 11'sd0 : -11'sd128 - zo_s_d;
+      hi_r_q <= act_max_s_d - zo_s_d;
+      lo_r_q <= act_min_s_d - zo_s_d;
     end
   end
-  wire [7:0]           lo_y = relu_q ? zo_q : 8'h80;
   reg [Lanes*8-1:0]    y9_q;
 
   // the head row's lanes of this phase
@@ -351,9 +364,9 @@ module s24_epilogue #(
       zo_sum_d[l*11 +: 11] = zsum;
       over_d[l] = $signed({sat7_q[l*10+9], sat7_q[l*10 +: 10]}) > hi_r_q;
       under_d[l] = $signed({sat7_q[l*10+9], sat7_q[l*10 +: 10]}) < lo_r_q;
-      // stage 9: clamp to [lo, 127]
-      if (over8_q[l]) y = 8'd127;
-      else if (under8_q[l]) y = lo_y;
+      // stage 9: clamp to [act_min, act_max]
+      if (over8_q[l]) y = act_max_q;
+      else if (under8_q[l]) y = act_min_q;
       else y = zo8_q[l*11 +: 8];
       y_d[l*8 +: 8] = y;
     end
@@ -478,7 +491,8 @@ module s24_epilogue #(
   // never pushed full), the output beats of a tile (ceil(NumRows / 4), TLAST on the last) follow
   // the issued rows through the pipeline, and the arithmetic after the multipliers: for any
   // partial products, the rounded product is hh * 2^32 + (hl + lh) * 2^16 + ll + 2^(t-1), and the
-  // int8 lane is clamp((that >>> t) + ZO, ReLU ? max(-128, ZO) : -128, 127).
+  // int8 lane is clamp((that >>> t) + ZO, act_min, act_max) (act_max tested first, so a job
+  // with act_min > act_max is specified too).
 `ifdef S24_FV_TOP_S24_EPILOGUE
   `define S24_FV_ASSUME_INPUTS
 `endif
@@ -564,7 +578,7 @@ module s24_epilogue #(
                                 p_hh > -34'sd1073741824 && p_hh < 34'sd1073741824;    // signed 16 x 15
       reg  signed [63:0] ex_rnd_d, ex_rnd_q, ex_rnd2_q;
       reg  signed [63:0] ex_r;
-      reg  signed [65:0] ex_v, ex_lo;
+      reg  signed [65:0] ex_v, ex_lo, ex_hi;
       reg  [7:0]         ex_y_d, ex_y6_q, ex_y7_q, ex_y8_q, ex_y9_q;
       always @* begin
         ex_rnd_d = ($signed({{30{p_hh[33]}}, p_hh}) <<< 32) + ($signed({{30{p_hl[33]}}, p_hl}) <<< 16) +
@@ -572,8 +586,9 @@ module s24_epilogue #(
                    ((t3_q == 6'd0) ? 64'sd0 : 64'sd1 <<< (t3_q - 6'd1));
         ex_r  = $signed(rnd5_q[fv_l*64 +: 64]) >>> t5_q;
         ex_v  = {{2{ex_r[63]}}, ex_r} + {{58{zo_q[7]}}, zo_q};
-        ex_lo = relu_q ? {{58{zo_q[7]}}, zo_q} : -66'sd128;  // ReLU: max(-128, ZO) = ZO
-        if (ex_v > 66'sd127)     ex_y_d = 8'd127;
+        ex_lo = {{58{act_min_q[7]}}, act_min_q};
+        ex_hi = {{58{act_max_q[7]}}, act_max_q};
+        if (ex_v > ex_hi)        ex_y_d = ex_hi[7:0];
         else if (ex_v < ex_lo)   ex_y_d = ex_lo[7:0];
         else                     ex_y_d = ex_v[7:0];
       end
@@ -620,12 +635,13 @@ module s24_epilogue #(
         `S24_ASSERT(rnd5_q == fv_rnd2_q, "epilogue: rounded product differs from hh<<32 + (hl+lh)<<16 + ll + 2^(t-1)")
       end
       if (fv_age_q >= 4'd5) begin
-        `S24_ASSERT(y9_q == fv_y9_q, "epilogue: int8 lane differs from clamp((x >>> t) + ZO)")
+        `S24_ASSERT(y9_q == fv_y9_q, "epilogue: int8 lane differs from clamp((x >>> t) + ZO, act_min, act_max)")
       end
       `S24_COVER(o_valid && o_tile_end && en_q)                 // a fused tile completes
       `S24_COVER(out_full && m_valid_o && !m_ready_i)           // output stalled with the FIFO full
-      `S24_COVER(v_q[Stages] && over8_q[0])                      // clamped at 127
-      `S24_COVER(v_q[Stages] && under8_q[0] && relu_q)           // clamped at ZO (ReLU)
+      `S24_COVER(v_q[Stages] && over8_q[0] && act_max_q == 8'h7F)  // clamped at 127
+      `S24_COVER(v_q[Stages] && over8_q[0] && act_max_q == 8'h06)  // clamped at a lower act_max
+      `S24_COVER(v_q[Stages] && under8_q[0] && act_min_q == zo_q)  // clamped at ZO (ReLU)
       `S24_COVER(!en_q && m_valid_o && m_ready_i)                // an int32 row passes through
     end
   end

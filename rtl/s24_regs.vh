@@ -4,7 +4,7 @@
 localparam integer RegAddrBits = 8;
 localparam [31:0] RegMagic = 32'h53323441;
 localparam [15:0] RegVersionMajor = 16'd1;
-localparam [15:0] RegVersionMinor = 16'd1;
+localparam [15:0] RegVersionMinor = 16'd2;
 
 // ID @ 0x00: Identification magic; reads 0x53323441 ("S24A" in ASCII).
 localparam [7:0] RegId = 8'h00;
@@ -109,11 +109,9 @@ localparam integer CfgTilesValueWidth = 32;
 
 // CFG_EPI @ 0x38: Fused int8 layer mode of the next job (SPEC section 7); sampled at START. With EN the result stream carries int8: tile rows 4q..4q+3 in one beat, row r column c at bits [((r%4)*NumCols+c)*8 +: 8], ceil(NumRows/4) beats per tile.
 localparam [7:0] RegCfgEpi = 8'h38;
-localparam [31:0] CfgEpiRwMask = 32'h0000FF03;
-localparam integer CfgEpiEnLsb = 0;  // rw, 1 bit(s): requantize every result: acc + bias, rounding multiply and shift, + ZO, clamp, int8 packing
+localparam [31:0] CfgEpiRwMask = 32'h0000FF01;
+localparam integer CfgEpiEnLsb = 0;  // rw, 1 bit(s): requantize every result: acc + bias, rounding multiply and shift, + ZO, clamp to [CFG_ACT.ACT_MIN, CFG_ACT.ACT_MAX], int8 packing
 localparam integer CfgEpiEnWidth = 1;
-localparam integer CfgEpiReluLsb = 1;  // rw, 1 bit(s): clamp below at max(-128, ZO) instead of -128
-localparam integer CfgEpiReluWidth = 1;
 localparam integer CfgEpiZoLsb = 8;  // rw, 8 bit(s): output zero point, two's complement int8
 localparam integer CfgEpiZoWidth = 8;
 
@@ -197,6 +195,14 @@ localparam integer HwEpiDepthWidth = 16;
 localparam integer HwEpiLanesLsb = 16;  // ro, 8 bit(s): EpiLanes: result lanes requantized per cycle (a tile row takes NumCols/EpiLanes cycles)
 localparam integer HwEpiLanesWidth = 8;
 
+// CFG_ACT @ 0x74: With CFG_EPI.EN: the int8 output clamp of the next job (the fused activation: -128..127 none, max(-128, ZO)..127 ReLU, TFLite's RELU6 and RELU_N1_TO_1 ranges); sampled at START. y = ACT_MAX if r + ZO > ACT_MAX, else ACT_MIN if r + ZO < ACT_MIN, else r + ZO (the driver keeps ACT_MIN <= ACT_MAX). Map version 1.2 on; it replaces CFG_EPI.RELU of 1.1.
+localparam [7:0] RegCfgAct = 8'h74;
+localparam [31:0] CfgActRwMask = 32'h0000FFFF;
+localparam integer CfgActActMinLsb = 0;  // rw, 8 bit(s): lower bound, two's complement int8 (reset -128)
+localparam integer CfgActActMinWidth = 8;
+localparam integer CfgActActMaxLsb = 8;  // rw, 8 bit(s): upper bound, two's complement int8 (reset 127)
+localparam integer CfgActActMaxWidth = 8;
+
 // 1 when `addr` (a byte offset) is a register of the map; others answer SLVERR.
 function automatic reg_mapped;
   input [7:0] addr;
@@ -226,7 +232,8 @@ function automatic reg_mapped;
       RegEpiBias,
       RegEpiMult,
       RegEpiShift,
-      RegHwEpi: reg_mapped = 1'b1;
+      RegHwEpi,
+      RegCfgAct: reg_mapped = 1'b1;
       default: reg_mapped = 1'b0;
     endcase
   end

@@ -132,6 +132,7 @@ module s24_top #(
   wire wr_tiles = wr_en && wr_addr == RegCfgTiles;
   wire wr_epi = wr_en && wr_addr == RegCfgEpi;
   wire wr_col_tiles = wr_en && wr_addr == RegCfgColTiles;
+  wire wr_act = wr_en && wr_addr == RegCfgAct;
   wire wr_epi_addr = wr_en && wr_addr == RegEpiAddr;
   wire wr_epi_bias = wr_en && wr_addr == RegEpiBias;
   wire wr_epi_mult = wr_en && wr_addr == RegEpiMult;
@@ -146,7 +147,8 @@ module s24_top #(
   wire [31:0] cnt_cycles, cnt_beats, cnt_stall_w, cnt_stall_a, cnt_stall_r;
   reg  [31:0] cfg_beats_q, cfg_beats_d;
   reg  [31:0] cfg_tiles_q, cfg_tiles_d;
-  reg  [15:0] cfg_epi_q, cfg_epi_d;           // CFG_EPI bits 15:0 (EN, RELU, ZO)
+  reg  [15:0] cfg_epi_q, cfg_epi_d;           // CFG_EPI bits 15:0 (EN, ZO)
+  reg  [15:0] cfg_act_q, cfg_act_d;           // CFG_ACT bits 15:0 (ACT_MIN, ACT_MAX)
   reg  [31:0] cfg_col_tiles_q, cfg_col_tiles_d;
   wire epi_busy;
   reg  job_pend_q, job_pend_d;                // the core is done, the epilogue still drains
@@ -233,8 +235,9 @@ module s24_top #(
     .clear_i         (soft_reset),
     .start_i         (start_ok),
     .cfg_en_i        (cfg_epi_q[CfgEpiEnLsb]),
-    .cfg_relu_i      (cfg_epi_q[CfgEpiReluLsb]),
     .cfg_zo_i        (cfg_epi_q[CfgEpiZoLsb +: 8]),
+    .cfg_act_min_i   (cfg_act_q[CfgActActMinLsb +: 8]),
+    .cfg_act_max_i   (cfg_act_q[CfgActActMaxLsb +: 8]),
     .cfg_col_tiles_i (cfg_col_tiles_q),
     .pw_en_i         (pw_en),
     .pw_addr_i       (epi_addr_q[EpiAw-1:0]),
@@ -304,6 +307,7 @@ module s24_top #(
     tiles_out_d = tiles_out_q;
     cnt_job_d = cnt_job_q;
     cfg_epi_d = cfg_epi_q;
+    cfg_act_d = cfg_act_q;
     cfg_col_tiles_d = cfg_col_tiles_q;
     epi_addr_d = epi_addr_q;
     epi_bias_d = epi_bias_q;
@@ -316,6 +320,7 @@ module s24_top #(
     if (wr_beats) cfg_beats_d = (cfg_beats_q & ~wr_mask) | wr_bits;
     if (wr_tiles) cfg_tiles_d = (cfg_tiles_q & ~wr_mask) | wr_bits;
     if (wr_epi) cfg_epi_d = (cfg_epi_q & ~wr_mask[15:0]) | (wr_bits[15:0] & CfgEpiRwMask[15:0]);
+    if (wr_act) cfg_act_d = (cfg_act_q & ~wr_mask[15:0]) | (wr_bits[15:0] & CfgActRwMask[15:0]);
     if (wr_col_tiles) cfg_col_tiles_d = (cfg_col_tiles_q & ~wr_mask) | wr_bits;
     if (wr_epi_addr) epi_addr_d = (epi_addr_q & ~wr_mask[15:0]) | wr_bits[15:0];
     if (wr_epi_bias) epi_bias_d = (epi_bias_q & ~wr_mask) | wr_bits;
@@ -375,6 +380,7 @@ module s24_top #(
       tiles_out_q <= 32'd0;
       cnt_job_q <= 32'd0;
       cfg_epi_q <= 16'd0;
+      cfg_act_q <= 16'h7F80;  // ACT_MAX 127, ACT_MIN -128: no activation
       cfg_col_tiles_q <= 32'd0;
       epi_addr_q <= 16'd0;
       epi_bias_q <= 32'd0;
@@ -395,6 +401,7 @@ module s24_top #(
       tiles_out_q <= tiles_out_d;
       cnt_job_q <= cnt_job_d;
       cfg_epi_q <= cfg_epi_d;
+      cfg_act_q <= cfg_act_d;
       cfg_col_tiles_q <= cfg_col_tiles_d;
       epi_addr_q <= epi_addr_d;
       epi_bias_q <= epi_bias_d;
@@ -457,6 +464,7 @@ module s24_top #(
       RegCntJobCycles: rd_data = cnt_job_q;
       RegCfgEpi: rd_data[15:0] = cfg_epi_q;
       RegCfgColTiles: rd_data = cfg_col_tiles_q;
+      RegCfgAct: rd_data[15:0] = cfg_act_q;
       RegEpiAddr: rd_data[15:0] = epi_addr_q;
       RegEpiBias: rd_data = epi_bias_q;
       RegEpiMult: rd_data[30:0] = epi_mult_q;

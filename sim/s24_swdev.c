@@ -29,6 +29,8 @@ s24_status_t s24_swdev_init(s24_swdev_t *d, uint32_t rows, uint32_t cols, uint32
   d->q[S24_PORT_R].words_per_beat = d->r_words;
   d->acc = calloc((size_t)rows * cols, sizeof(uint32_t));
   d->epi_depth = EPI_DEPTH;
+  // CFG_ACT's reset: ACT_MIN -128, ACT_MAX 127 (no activation)
+  d->cfg_act = 0x80u << S24_CFG_ACT_ACT_MIN_LSB | 0x7Fu << S24_CFG_ACT_ACT_MAX_LSB;
   d->epi_ram = calloc((size_t)d->epi_depth * 3, sizeof(uint32_t));
   if (d->acc == NULL || d->epi_ram == NULL) {
     s24_swdev_free(d);
@@ -97,8 +99,9 @@ static uint32_t epi_lanes(uint32_t cols) {
 }
 
 // The RTL epilogue's arithmetic for any 6-bit SHIFT (s24_epilogue.v): t = (31 - SHIFT) mod 64,
-// the rounding constant 0 for t == 0, the 64-bit sum wrapping, a floor shift, the clamp.
-static uint8_t epi_requant(uint32_t acc, const uint32_t *prm, uint32_t cfg) {
+// the rounding constant 0 for t == 0, the 64-bit sum wrapping, a floor shift, the clamp to
+// [ACT_MIN, ACT_MAX] of CFG_ACT (ACT_MAX tested first: any pair of bounds, as the RTL).
+static uint8_t epi_requant(uint32_t acc, const uint32_t *prm, uint32_t cfg, uint32_t act) {
   int32_t sum, mult = (int32_t)(prm[1] & 0x7FFFFFFFu);
   uint32_t s = acc + prm[0];
   memcpy(&sum, &s, sizeof sum);
@@ -108,11 +111,12 @@ static uint8_t epi_requant(uint32_t acc, const uint32_t *prm, uint32_t cfg) {
   memcpy(&v, &u, sizeof v);
   const int64_t r = v >= 0 ? v >> t : -(((-(v + 1)) >> t) + 1);
   const int32_t zo = (int8_t)(uint8_t)((cfg & S24_CFG_EPI_ZO_MASK) >> S24_CFG_EPI_ZO_LSB);
-  const int64_t lo = (cfg & S24_CFG_EPI_RELU_MASK) ? zo : -128;
+  const int64_t lo = (int8_t)(uint8_t)((act & S24_CFG_ACT_ACT_MIN_MASK) >> S24_CFG_ACT_ACT_MIN_LSB);
+  const int64_t hi = (int8_t)(uint8_t)((act & S24_CFG_ACT_ACT_MAX_MASK) >> S24_CFG_ACT_ACT_MAX_LSB);
   int64_t y = r + zo;
   if (r > 511 || r < -512) y = (r > 0 ? 511 : -512) + zo;  // the RTL saturates r to 10 bits
-  if (y < lo) y = lo;
-  if (y > 127) y = 127;
+  if (y > hi) y = hi;
+  else if (y < lo) y = lo;
   return (uint8_t)(int8_t)y;
 }
 
@@ -127,7 +131,7 @@ static s24_status_t epi_tile(s24_swdev_t *d) {
       const uint32_t *prm = d->epi_ram + ((base + r) % d->epi_depth) * 3;
       for (uint32_t c = 0; c < C; c++) {
         const uint32_t bit = ((r % 4) * C + c) * 8;
-        beat[bit / 32] |= (uint32_t)epi_requant(d->acc[r * C + c], prm, d->job_epi) << (bit % 32);
+        beat[bit / 32] |= (uint32_t)epi_requant(d->acc[r * C + c], prm, d->job_epi, d->job_act) << (bit % 32);
       }
     }
     s24_status_t st = q_push(&d->q[S24_PORT_R], beat, q == nb - 1);
@@ -252,6 +256,7 @@ static s24_status_t sw_read32(void *ctx, uint32_t addr, uint32_t *value) {
       v = d->epi_depth << S24_HW_EPI_DEPTH_LSB | epi_lanes(d->cols) << S24_HW_EPI_LANES_LSB;
       break;
     case S24_REG_CFG_EPI: v = d->cfg_epi; break;
+    case S24_REG_CFG_ACT: v = d->cfg_act; break;
     case S24_REG_CFG_COL_TILES: v = d->cfg_col_tiles; break;
     case S24_REG_CNT_JOB_CYCLES: v = d->cnt_job_cycles; break;
     case S24_REG_EPI_ADDR: v = d->epi_addr; break;
@@ -303,6 +308,7 @@ static s24_status_t sw_write32(void *ctx, uint32_t addr, uint32_t v) {
           d->beat_i = d->tile_i = 0;
           d->cnt_cycles = d->cnt_beats = d->tiles_out = d->cnt_job_cycles = 0;
           d->job_epi = d->cfg_epi;
+          d->job_act = d->cfg_act;
           d->job_col_tiles = d->cfg_col_tiles;
           memset(d->acc, 0, (size_t)d->rows * d->cols * sizeof(uint32_t));
         }
@@ -313,6 +319,7 @@ static s24_status_t sw_write32(void *ctx, uint32_t addr, uint32_t v) {
     case S24_REG_CFG_BEATS: d->cfg_beats = v; break;
     case S24_REG_CFG_TILES: d->cfg_tiles = v; break;
     case S24_REG_CFG_EPI: d->cfg_epi = v & S24_CFG_EPI_RW_MASK; break;
+    case S24_REG_CFG_ACT: d->cfg_act = v & S24_CFG_ACT_RW_MASK; break;
     case S24_REG_CFG_COL_TILES: d->cfg_col_tiles = v; break;
     case S24_REG_EPI_ADDR: d->epi_addr = v & S24_EPI_ADDR_ROW_MASK; break;
     case S24_REG_EPI_BIAS: d->epi_bias = v; break;

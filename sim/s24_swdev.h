@@ -34,9 +34,10 @@ typedef struct {
   uint32_t cnt_cycles, cnt_beats, tiles_out;
   uint32_t beats, tiles, beat_i, tile_i;
   uint32_t *acc;  // rows x cols
-  // fused epilogue (CFG_EPI, CFG_COL_TILES, EPI_*): configuration, the job's copy, parameter RAM
-  uint32_t epi_depth, cfg_epi, cfg_col_tiles, epi_addr, epi_bias, epi_mult, epi_shift;
-  uint32_t job_epi, job_col_tiles, cnt_job_cycles;
+  // fused epilogue (CFG_EPI, CFG_ACT, CFG_COL_TILES, EPI_*): configuration, the job's copy,
+  // parameter RAM
+  uint32_t epi_depth, cfg_epi, cfg_act, cfg_col_tiles, epi_addr, epi_bias, epi_mult, epi_shift;
+  uint32_t job_epi, job_act, job_col_tiles, cnt_job_cycles;
   uint32_t *epi_ram;  // epi_depth x {bias, mult, shift}
   s24_swq_t q[3]; // S24_PORT_W, S24_PORT_A, S24_PORT_R
   uint64_t time_ns;

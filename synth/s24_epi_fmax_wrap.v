@@ -16,9 +16,9 @@ module s24_epi_fmax_wrap #(
 );
   localparam integer RBits = NumCols * 32;
   localparam integer Aw = (Depth > 1) ? $clog2(Depth) : 1;
-  // clear, start, en, relu, zo, col_tiles, pw_en, pw_addr, bias, mult, shift, s_valid, s_data,
-  // s_last, m_ready
-  localparam integer InBits = 4 + 8 + 32 + 1 + Aw + 32 + 31 + 6 + 1 + RBits + 1 + 1;
+  // clear, start, en, zo, act_min, act_max, col_tiles, pw_en, pw_addr, bias, mult, shift, s_valid,
+  // s_data, s_last, m_ready
+  localparam integer InBits = 3 + 8 + 8 + 8 + 32 + 1 + Aw + 32 + 31 + 6 + 1 + RBits + 1 + 1;
   // s_ready, m_valid, m_data, m_last, busy
   localparam integer OutBits = 2 + RBits + 2;
 
@@ -47,20 +47,21 @@ module s24_epi_fmax_wrap #(
     .clear_i         (in_q[0]),
     .start_i         (in_q[1]),
     .cfg_en_i        (in_q[2]),
-    .cfg_relu_i      (in_q[3]),
-    .cfg_zo_i        (in_q[4 +: 8]),
-    .cfg_col_tiles_i (in_q[12 +: 32]),
-    .pw_en_i         (in_q[44]),
-    .pw_addr_i       (in_q[45 +: Aw]),
-    .pw_bias_i       (in_q[45 + Aw +: 32]),
-    .pw_mult_i       (in_q[77 + Aw +: 31]),
-    .pw_shift_i      (in_q[108 + Aw +: 6]),
-    .s_valid_i       (in_q[114 + Aw]),
+    .cfg_zo_i        (in_q[3 +: 8]),
+    .cfg_act_min_i   (in_q[11 +: 8]),
+    .cfg_act_max_i   (in_q[19 +: 8]),
+    .cfg_col_tiles_i (in_q[27 +: 32]),
+    .pw_en_i         (in_q[59]),
+    .pw_addr_i       (in_q[60 +: Aw]),
+    .pw_bias_i       (in_q[60 + Aw +: 32]),
+    .pw_mult_i       (in_q[92 + Aw +: 31]),
+    .pw_shift_i      (in_q[123 + Aw +: 6]),
+    .s_valid_i       (in_q[129 + Aw]),
     .s_ready_o       (out[0]),
-    .s_data_i        (in_q[115 + Aw +: RBits]),
-    .s_last_i        (in_q[115 + Aw + RBits]),
+    .s_data_i        (in_q[130 + Aw +: RBits]),
+    .s_last_i        (in_q[130 + Aw + RBits]),
     .m_valid_o       (out[1]),
-    .m_ready_i       (in_q[116 + Aw + RBits]),
+    .m_ready_i       (in_q[131 + Aw + RBits]),
     .m_data_o        (out[2 +: RBits]),
     .m_last_o        (out[2 + RBits]),
     .busy_o          (out[3 + RBits])

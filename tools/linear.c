@@ -23,10 +23,11 @@ static const char *const kUsageLinear =
     "\n"
     "A quantized int8 layer (SPEC §7, TFLite int8 FULLY_CONNECTED with per-channel weights):\n"
     "  acc     = sum_k W[m][k] * (X[b][k] - ZI) + BIAS[m]          (int32 wraparound)\n"
-    "  Y[b][m] = clamp(((acc * MULT[m] + 2^(t-1)) >> t) + ZO, lo, 127),  t = 31 - SHIFT[m]\n"
+    "  Y[b][m] = clamp(((acc * MULT[m] + 2^(t-1)) >> t) + ZO, lo, hi),  t = 31 - SHIFT[m]\n"
     "X int8 [B x K] (batch rows), W int8 [M x K] N:M sparse along K (or compressed), Y int8\n"
     "[B x M]; BIAS, MULT, SHIFT int32 [M] (1-D). With --backend rtl the zero-point correction,\n"
-    "bias, requantization, ReLU and int8 packing run in the RTL epilogue.\n"
+    "bias, requantization, clamp (the fused activation) and int8 packing run in the RTL\n"
+    "epilogue.\n"
     "\n"
     "options:\n"
     "  -o, --output Y.npy    output, int8 [B x M]\n"
@@ -35,7 +36,9 @@ static const char *const kUsageLinear =
     "  --shift SHIFT.npy     int32 [M], -31 <= SHIFT <= 30\n"
     "  --zp-in ZI            input zero point, -128 .. 127 (default 0)\n"
     "  --zp-out ZO           output zero point, -128 .. 127 (default 0)\n"
-    "  --relu                clamp below at max(-128, ZO)\n"
+    "  --relu                lo = max(-128, ZO) (default lo = -128)\n"
+    "  --act-min LO          lo, -128 .. 127: the fused activation's int8 range, e.g. TFLite's\n"
+    "  --act-max HI          hi, LO .. 127 (default 127)   RELU6 or RELU_N1_TO_1 range\n"
     "  --values V.npy --meta MD.npy --k K   compressed W (SPEC §2) in place of W.npy\n"
     "  --pattern N:M         sparsity pattern of W (default 2:4)\n"
     "  --backend model|rtl   C golden model (default) or the Verilated RTL through the driver\n"
@@ -47,6 +50,7 @@ typedef struct {
   const char *pos[2];
   int npos;
   const char *out, *bias, *mult, *shift, *zi, *zo, *values, *meta, *k, *pattern, *backend;
+  const char *act_min, *act_max;
   int relu, stats, help;
 } largs_t;
 
@@ -54,9 +58,11 @@ typedef struct {
 static const char **opt_slot(largs_t *a, const char *name, size_t len) {
   static const char *const names[] = {"--output", "--bias",   "--mult",   "--shift",
                                       "--zp-in",  "--zp-out", "--values", "--meta",
-                                      "--k",      "--pattern", "--backend"};
+                                      "--k",      "--pattern", "--backend", "--act-min",
+                                      "--act-max"};
   const char **slots[] = {&a->out,    &a->bias, &a->mult, &a->shift,   &a->zi,     &a->zo,
-                          &a->values, &a->meta, &a->k,    &a->pattern, &a->backend};
+                          &a->values, &a->meta, &a->k,    &a->pattern, &a->backend,
+                          &a->act_min, &a->act_max};
   for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
     if (strlen(names[i]) == len && strncmp(name, names[i], len) == 0) return slots[i];
   }
@@ -206,6 +212,20 @@ int s24_cmd_linear(int argc, char **argv) {
   if (a.zo && !parse_int(a.zo, -128, 127, &zo)) {
     return s24_cli_usage("linear", "--zp-out '%s' is not an integer in [-128, 127]", a.zo);
   }
+  // the clamp: --relu keeps its meaning (lo = max(-128, ZO), hi = 127); --act-min/--act-max
+  // give any int8 range (TFLite's RELU6, RELU_N1_TO_1)
+  long act_lo = a.relu ? (zo > -128 ? zo : -128) : -128, act_hi = 127;
+  if (a.relu && a.act_min) return s24_cli_usage("linear", "--relu and --act-min exclude each other");
+  if (a.act_min && !parse_int(a.act_min, -128, 127, &act_lo)) {
+    return s24_cli_usage("linear", "--act-min '%s' is not an integer in [-128, 127]", a.act_min);
+  }
+  if (a.act_max && !parse_int(a.act_max, -128, 127, &act_hi)) {
+    return s24_cli_usage("linear", "--act-max '%s' is not an integer in [-128, 127]", a.act_max);
+  }
+  if (act_lo > act_hi) {
+    return s24_cli_usage("linear", "the clamp's low end %ld%s is above its high end %ld", act_lo,
+                         a.relu ? " (--relu: max(-128, ZO))" : "", act_hi);
+  }
   if (compressed && !parse_int(a.k, 1, 1L << 30, &kk)) {
     return s24_cli_usage("linear", "--k '%s' is not a positive integer", a.k);
   }
@@ -307,7 +327,7 @@ int s24_cmd_linear(int argc, char **argv) {
   const int32_t *bias_v = a.bias ? bias.data : NULL;
   if (be == S24_BACKEND_MODEL) {
     st = s24_linear_ref(x.data, bt, wd, m, k, bias_v, mult.data, shift.data, (int32_t)zi,
-                        (int32_t)zo, a.relu, y);
+                        (int32_t)zo, (int32_t)act_lo, (int32_t)act_hi, y);
     snprintf(msg, sizeof msg, "%s", s24_strerror(st));
     if (st == S24_OK && stats != NULL) {
       size_t nnz = 0;
@@ -329,8 +349,9 @@ int s24_cmd_linear(int argc, char **argv) {
       st = compressed ? s24_weights_load(&dev, p, vals, meta, m, k, &wt, &where)
                       : s24_weights_load_dense(&dev, wd, m, k, &wt);
       if (st == S24_OK) {
-        const s24_linear_params_t prm = {bias_v, mult.data, shift.data, (int32_t)zi,
-                                         (int32_t)zo, a.relu};
+        const s24_linear_params_t prm = {bias_v,      mult.data,         shift.data,
+                                         (int32_t)zi, (int32_t)zo,       (int32_t)act_lo,
+                                         (int32_t)act_hi};
         st = s24_linear(&dev, &wt, x.data, bt, &prm, y);
         s24_weights_free(&wt);
       }
@@ -501,13 +522,13 @@ int s24_linear_bench_main(int argc, char **argv) {
     }
     const s24_counters_t g = dev.counters;
     if (st == S24_OK) {
-      st = s24_linear_ref(x, m, w, n, k, bias, mult, shift, 3, -5, 1, want);
+      st = s24_linear_ref(x, m, w, n, k, bias, mult, shift, 3, -5, -5, 127, want);  // ReLU
     }
     if (st == S24_OK) {
       s24_weights_t wt;
       s24_where_t where;
       st = s24_weights_load(&dev, (s24_pattern_t){2, 4}, vals, meta, n, k, &wt, &where);
-      const s24_linear_params_t prm = {bias, mult, shift, 3, -5, 1};
+      const s24_linear_params_t prm = {bias, mult, shift, 3, -5, -5, 127};
       if (st == S24_OK) st = s24_linear(&dev, &wt, x, m, &prm, y);
       s24_weights_free(&wt);
     }

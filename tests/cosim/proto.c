@@ -48,6 +48,16 @@ static void soft_reset(void) {
 static void register_map(const s24_dev_t *dev) {
   CHECK(rd(S24_REG_ID) == S24_MAGIC, "ID");
   CHECK(rd(S24_REG_VERSION) >> S24_VERSION_MAJOR_LSB == S24_VERSION_MAJOR, "VERSION");
+  CHECK((rd(S24_REG_VERSION) & S24_VERSION_MINOR_MASK) == S24_VERSION_MINOR, "VERSION.MINOR");
+  // CFG_ACT resets to the full int8 range (ACT_MIN -128, ACT_MAX 127) and keeps its 16 bits
+  CHECK(rd(S24_REG_CFG_ACT) == 0x00007F80u, "CFG_ACT reset 0x%08X", rd(S24_REG_CFG_ACT));
+  wr(S24_REG_CFG_ACT, 0xFFFF06FFu);
+  CHECK(rd(S24_REG_CFG_ACT) == 0x000006FFu, "CFG_ACT readback 0x%08X", rd(S24_REG_CFG_ACT));
+  wr(S24_REG_CFG_ACT, 0x00007F80u);
+  // CFG_EPI: bit 1 (RELU up to map 1.1) is reserved: written 1, reads 0
+  wr(S24_REG_CFG_EPI, 0x0000FF02u);
+  CHECK(rd(S24_REG_CFG_EPI) == 0x0000FF00u, "CFG_EPI readback 0x%08X", rd(S24_REG_CFG_EPI));
+  wr(S24_REG_CFG_EPI, 0);
   CHECK(dev->hw.rows == 8 && dev->hw.cols == 8 && dev->hw.sparse_n == 2 && dev->hw.sparse_m == 4,
         "HW_ARRAY %ux%u %u:%u", dev->hw.rows, dev->hw.cols, dev->hw.sparse_n, dev->hw.sparse_m);
   CHECK(dev->hw.w_words == 5 && dev->hw.a_words == 8 && dev->hw.r_words == 8, "HW_BEAT");

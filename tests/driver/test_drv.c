@@ -211,6 +211,33 @@ static void open_rejects_wrong_magic_version_params(void **state) {
   assert_int_equal(s24_dev_open(&dev, &kSeam), S24_ERR_HW);
 }
 
+// ------------------------------------------------------------------------------ fused layer
+// s24_linear checks the clamp bounds (and every other parameter) before any register access,
+// and refuses a device whose register map predates CFG_ACT (1.1: CFG_EPI.RELU only).
+static void linear_checks_clamp_and_map_version_first(void **state) {
+  (void)state;
+  s24_dev_t dev;
+  mock_device(2, 2);
+  g.regs[S24_REG_VERSION / 4] = S24_VERSION_MAJOR << S24_VERSION_MAJOR_LSB | 1u;  // map 1.1
+  assert_int_equal(s24_dev_open(&dev, &kSeam), S24_OK);
+  const int8_t a[8] = {1, 0, 2, 0, 0, 3, 0, 4}, x[4] = {1, 2, 3, 4};
+  const int32_t mult[2] = {1 << 30, 1 << 30}, shift[2] = {0, 0};
+  int8_t y[2];
+  s24_weights_t w;
+  assert_int_equal(s24_weights_load_dense(&dev, a, 2, 4, &w), S24_OK);
+  static const int32_t bad[5][2] = {{1, 0}, {127, -128}, {-129, 0}, {0, 128}, {-200, 300}};
+  g.nlog = 0;
+  for (int i = 0; i < 5; i++) {
+    const s24_linear_params_t p = {NULL, mult, shift, 0, 0, bad[i][0], bad[i][1]};
+    assert_int_equal(s24_linear(&dev, &w, x, 1, &p, y), S24_ERR_ARG);
+  }
+  const s24_linear_params_t ok = {NULL, mult, shift, 0, 0, -3, -3};  // act_min == act_max
+  assert_int_equal(s24_linear(&dev, &w, x, 1, &ok, y), S24_ERR_UNSUPPORTED);
+  assert_int_equal(g.nlog, 0);  // nothing touched the hardware
+  s24_weights_free(&w);
+  s24_dev_close(&dev);
+}
+
 // ------------------------------------------------------------------------------ GEMM sequence
 // A 2x4 2:4 matrix times B 4x2 on a 2x2 core: one row tile, one column tile, one group = 1 beat.
 static const int8_t kA[8] = {0, 5, 0, -3, 7, 0, 0, 2};
@@ -831,6 +858,7 @@ int main(void) {
       cmocka_unit_test(open_reads_id_version_params_then_resets),
       cmocka_unit_test(open_rejects_bad_args_and_incomplete_seam),
       cmocka_unit_test(open_rejects_wrong_magic_version_params),
+      cmocka_unit_test(linear_checks_clamp_and_map_version_first),
       cmocka_unit_test(gemm_register_sequence_and_packing),
       cmocka_unit_test(dense_group_takes_two_beats_sharing_the_activation),
       cmocka_unit_test(invalid_metadata_is_never_sent),

@@ -77,6 +77,16 @@ run rtl_compressed "$S24" linear x.npy --values v.npy --meta md.npy --k 32 -o y_
 if cmp -s y_model.npy y_c.npy; then ok compressed_equals_dense; else bad compressed_equals_dense "outputs differ"; fi
 run model_stats "$S24" linear x.npy w.npy -o y_s.npy $P --stats
 if grep -q '^macs_dense: 1920$' out.txt; then ok model_stats_text; else bad model_stats_text "$(cat out.txt)"; fi
+# the clamp: --relu is --act-min max(-128, ZO); a RELU6-like range on both backends
+run act_relu "$S24" linear x.npy w.npy -o y_a.npy --bias bias.npy --mult mult.npy --shift shift.npy --zp-in -7 --zp-out 3 --act-min 3
+if cmp -s y_model.npy y_a.npy; then ok relu_equals_act_min_zo; else bad relu_equals_act_min_zo "outputs differ"; fi
+A="--bias bias.npy --mult mult.npy --shift shift.npy --zp-in -7 --zp-out 3 --act-min -2 --act-max 9"
+run act_model "$S24" linear x.npy w.npy -o y_am.npy $A
+run act_rtl "$S24" linear x.npy w.npy -o y_ar.npy $A --backend rtl
+if cmp -s y_am.npy y_ar.npy; then ok act_model_equals_rtl; else bad act_model_equals_rtl "outputs differ"; fi
+run act_none "$S24" linear x.npy w.npy -o y_n.npy --bias bias.npy --mult mult.npy --shift shift.npy --zp-in -7 --zp-out 3
+if "$PY" -c "import numpy as np, sys; a = np.load('y_am.npy'); n = np.load('y_n.npy'); sys.exit(0 if np.array_equal(a, np.clip(n, -2, 9)) and (a == -2).any() and (a == 9).any() else 1)"; then
+  ok act_range_applied; else bad act_range_applied "not the unclamped result clipped to [-2, 9] at both ends"; fi
 
 expect_err shift_31 1 "SHIFT[11] = 31 is out of range" "$S24" linear x.npy w.npy -o y.npy --mult mult.npy --shift shift_31.npy
 expect_err shift_m32 1 "SHIFT[0] = -32 is out of range" "$S24" linear x.npy w.npy -o y.npy --mult mult.npy --shift shift_m32.npy --backend rtl
@@ -95,6 +105,11 @@ expect_err missing_mult 2 "missing --mult" "$S24" linear x.npy w.npy -o y.npy --
 expect_err missing_out 2 "missing -o" "$S24" linear x.npy w.npy --mult mult.npy --shift shift.npy
 expect_err unknown_opt 2 "unknown option '--zp'" "$S24" linear x.npy w.npy -o y.npy --mult mult.npy --shift shift.npy --zp 3
 expect_err relu_value 2 "takes no value" "$S24" linear x.npy w.npy -o y.npy --mult mult.npy --shift shift.npy --relu=1
+expect_err act_min_128 2 "--act-min '128'" "$S24" linear x.npy w.npy -o y.npy --mult mult.npy --shift shift.npy --act-min 128
+expect_err act_max_m129 2 "--act-max '-129'" "$S24" linear x.npy w.npy -o y.npy --mult mult.npy --shift shift.npy --act-max -129
+expect_err act_inverted 2 "low end 5 is above its high end 4" "$S24" linear x.npy w.npy -o y.npy --mult mult.npy --shift shift.npy --act-min 5 --act-max 4
+expect_err act_relu_above 2 "low end 10 (--relu: max(-128, ZO)) is above its high end 4" "$S24" linear x.npy w.npy -o y.npy --mult mult.npy --shift shift.npy --zp-out 10 --relu --act-max 4
+expect_err act_relu_both 2 "--relu and --act-min exclude each other" "$S24" linear x.npy w.npy -o y.npy --mult mult.npy --shift shift.npy --relu --act-min 0
 expect_err no_file 1 "nope.npy: cannot open" "$S24" linear nope.npy w.npy -o y.npy --mult mult.npy --shift shift.npy
 expect_err k_multiple 2 "--k 30 is not a multiple" "$S24" linear x.npy --values v.npy --meta md.npy --k 30 -o y.npy --mult mult.npy --shift shift.npy
 expect_err new_output 1 "SHIFT[11]" "$S24" linear x.npy w.npy -o new.npy --mult mult.npy --shift shift_31.npy

@@ -1,6 +1,8 @@
 // The fused int8 layer (SPEC §7): model (s24_linear_ref) == driver on the software device ==
-// driver on the Verilated RTL, for random layers and directed extremes, plus the model's
-// requantization against a 128-bit evaluation of the SPEC formula.
+// driver on the Verilated RTL, for random layers and directed extremes, with random and directed
+// output clamps [act_min, act_max] (none, ReLU, RELU6-like act_max < 127, RELU_N1_TO_1-like,
+// act_min == act_max), plus the model's requantization against a 128-bit evaluation of the
+// SPEC formula and the refusal of bad clamp bounds.
 // Usage: test_linear [+seed=N] [+cases=N] [+case=I] [+bp=PCT]
 //   +seed  base seed (printed; default from the clock)   +cases  random layers (default 300)
 //   +case  only case I of the seed                        +bp     RTL result backpressure %
@@ -27,15 +29,37 @@ static int8_t rnd_i8(rng_t *r) { return (int8_t)(below(r, 256) - 128); }
 typedef struct {
   int passed, failed;
   uint64_t outputs, sat_hi, sat_lo, inside;
+  uint64_t job_cycles, array_cycles;  // the RTL's CNT_JOB_CYCLES and CNT_CYCLES, all layers
 } tally_t;
+
+// A random clamp around ZO, as the fused activations give them: none, ReLU, RELU6-like (act_max
+// below 127), RELU_N1_TO_1-like (symmetric about ZO), a single value, any ordered pair.
+static void random_clamp(rng_t *r, int32_t zo, int32_t *act_min, int32_t *act_max) {
+  const int32_t relu_lo = zo > -128 ? zo : -128;
+  int32_t a = rnd_i8(r), b = rnd_i8(r), d = (int32_t)below(r, 64);
+  switch (below(r, 6)) {
+    case 0: *act_min = -128, *act_max = 127; break;
+    case 1: *act_min = relu_lo, *act_max = 127; break;
+    case 2: *act_min = relu_lo, *act_max = zo + 2 * d < 127 ? zo + 2 * d : 127; break;
+    case 3:
+      *act_min = zo - d > -128 ? zo - d : -128;
+      *act_max = zo + d < 127 ? zo + d : 127;
+      break;
+    case 4: *act_min = *act_max = a; break;
+    default:
+      *act_min = a < b ? a : b;
+      *act_max = a < b ? b : a;
+      break;
+  }
+}
 
 // A layer: X batch x k, W m x k (dense, pruned or not), per-channel parameters.
 typedef struct {
   size_t batch, m, k;
   int8_t *x, *w;
   int32_t *bias, *mult, *shift;
-  int32_t zi, zo;
-  int relu, no_bias;
+  int32_t zi, zo, act_min, act_max;
+  int no_bias;
 } layer_t;
 
 static void layer_free(layer_t *L) {
@@ -70,10 +94,10 @@ static int run_layer(s24_dev_t *sw, s24_dev_t *hw, const layer_t *L, s24_pattern
   int ok = 0;
   s24_status_t st = S24_ERR_NOMEM;
   s24_linear_params_t prm = {L->no_bias ? NULL : L->bias, L->mult, L->shift, L->zi, L->zo,
-                             L->relu};
+                             L->act_min, L->act_max};
   if (want && got_sw && got_hw && vals && meta) {
     st = s24_linear_ref(L->x, L->batch, L->w, L->m, L->k, prm.bias, L->mult, L->shift, L->zi,
-                        L->zo, L->relu, want);
+                        L->zo, L->act_min, L->act_max, want);
   }
   if (st != S24_OK) {
     snprintf(why, why_len, "model: %s", s24_strerror(st));
@@ -110,19 +134,23 @@ static int run_layer(s24_dev_t *sw, s24_dev_t *hw, const layer_t *L, s24_pattern
                tiles, d->counters.job_cycles, d->counters.cycles);
       goto out;
     }
+    if (dev) {
+      t->job_cycles += d->counters.job_cycles;
+      t->array_cycles += d->counters.cycles;
+    }
   }
   for (size_t i = 0; i < n; i++) {
     if (got_sw[i] != want[i] || got_hw[i] != want[i]) {
       const size_t b = i / L->m, m = i % L->m;
       snprintf(why, why_len, "Y[%zu][%zu]: model %d swdev %d rtl %d (mult %" PRId32
-               " shift %" PRId32 " zi %" PRId32 " zo %" PRId32 " relu %d)",
+               " shift %" PRId32 " zi %" PRId32 " zo %" PRId32 " act %" PRId32 "..%" PRId32 ")",
                b, m, want[i], got_sw[i], got_hw[i], L->mult[m], L->shift[m], L->zi, L->zo,
-               L->relu);
+               L->act_min, L->act_max);
       goto out;
     }
     t->outputs++;
-    if (want[i] == 127) t->sat_hi++;
-    else if (want[i] == (L->relu && L->zo > -128 ? L->zo : -128)) t->sat_lo++;
+    if (want[i] == L->act_max) t->sat_hi++;
+    else if (want[i] == L->act_min) t->sat_lo++;
     else t->inside++;
   }
   ok = 1;
@@ -136,14 +164,15 @@ out:
 }
 
 // SPEC §7 with 128-bit integers, independent of the model's 64-bit code.
-static int8_t requant128(int32_t acc, int32_t mult, int32_t shift, int32_t zo, int relu) {
+static int8_t requant128(int32_t acc, int32_t mult, int32_t shift, int32_t zo, int32_t act_min,
+                         int32_t act_max) {
   const int t = 31 - shift;
   __int128 v = (__int128)acc * mult + ((__int128)1 << (t - 1));
   __int128 q = v / ((__int128)1 << t);
   if (q * ((__int128)1 << t) > v) q -= 1;  // floor
-  __int128 y = q + zo, lo = relu ? (zo > -128 ? zo : -128) : -128;
-  if (y < lo) y = lo;
-  if (y > 127) y = 127;
+  __int128 y = q + zo;
+  if (y < act_min) y = act_min;
+  if (y > act_max) y = act_max;
   return (int8_t)y;
 }
 
@@ -157,13 +186,14 @@ static int check_requant(uint64_t seed, int count) {
     int32_t acc = i < 13 * 5 * 62 ? accs[i % 13] : (int32_t)(uint32_t)rnd(&r);
     int32_t mult = i < 13 * 5 * 62 ? mults[(i / 13) % 5] : (int32_t)(rnd(&r) & 0x7FFFFFFF);
     int32_t shift = i < 13 * 5 * 62 ? -31 + (i / 65) % 62 : -31 + (int32_t)below(&r, 62);
-    int32_t zo = (int32_t)below(&r, 256) - 128;
-    int relu = (int)below(&r, 2);
-    if (s24_requant(acc, mult, shift, zo, relu) != requant128(acc, mult, shift, zo, relu)) {
+    int32_t zo = (int32_t)below(&r, 256) - 128, lo, hi;
+    random_clamp(&r, zo, &lo, &hi);
+    if (s24_requant(acc, mult, shift, zo, lo, hi) != requant128(acc, mult, shift, zo, lo, hi)) {
       if (bad++ < 5) {
         printf("FAIL requant acc %" PRId32 " mult %" PRId32 " shift %" PRId32 " zo %" PRId32
-               " relu %d: model %d, 128-bit %d\n", acc, mult, shift, zo, relu,
-               s24_requant(acc, mult, shift, zo, relu), requant128(acc, mult, shift, zo, relu));
+               " act %" PRId32 "..%" PRId32 ": model %d, 128-bit %d\n", acc, mult, shift, zo, lo,
+               hi, s24_requant(acc, mult, shift, zo, lo, hi),
+               requant128(acc, mult, shift, zo, lo, hi));
       }
     }
   }
@@ -190,7 +220,7 @@ static int random_layer(rng_t *r, const s24_dev_t *d, layer_t *L, s24_pattern_t 
   }
   L->zi = (int32_t)below(r, 256) - 128;
   L->zo = (int32_t)below(r, 256) - 128;
-  L->relu = (int)below(r, 2);
+  const int relu = (int)below(r, 2);  // drawn here as before: the shapes and data stay the same
   L->no_bias = below(r, 5) == 0;
   const int wild = below(r, 4) == 0;
   for (size_t i = 0; i < m; i++) {
@@ -203,22 +233,37 @@ static int random_layer(rng_t *r, const s24_dev_t *d, layer_t *L, s24_pattern_t 
       L->shift[i] = -(int32_t)(7 + below(r, 8));
     }
   }
+  // the clamp: half the layers none or ReLU as drawn above, half a random clamp
+  L->act_min = relu && L->zo > -128 ? L->zo : -128;
+  L->act_max = 127;
+  if (below(r, 2)) random_clamp(r, L->zo, &L->act_min, &L->act_max);
   return 1;
 }
 
-// Directed extremes: every channel a different (MULT, SHIFT) corner; ZI/ZO/ReLU/bias corners
-// per layer; saturation both ends; int32 wraparound of acc through the bias.
-static void directed(s24_dev_t *sw, s24_dev_t *hw, tally_t *t) {
+// Directed extremes: every channel a different (MULT, SHIFT) corner; ZI/ZO/bias corners and a
+// clamp per layer; saturation both ends; int32 wraparound of acc through the bias. clamps 0: none
+// and ReLU (the first 90 layers); 1: RELU6-like, RELU_N1_TO_1-like, single values, a middle range.
+static void directed(s24_dev_t *sw, s24_dev_t *hw, tally_t *t, int clamps) {
   static const int32_t mults[] = {0, 1, 1073741824, 2147483647};
   static const int32_t shifts[] = {-31, -20, -8, -1, 0, 1, 30};
   static const int32_t zps[] = {-128, 0, 127};
   static const int64_t biases[] = {0, 2147483647, -2147483647 - 1, 2147480000, -2147480000};
   const size_t M = 4 * 7, K = 8, B = 3;
   rng_t r = {12345};
+  const int nclamp = clamps ? 7 : 2;
   for (size_t zi = 0; zi < 3; zi++) {
     for (size_t zo = 0; zo < 3; zo++) {
-      for (int relu = 0; relu < 2; relu++) {
+      for (int cl = 0; cl < nclamp; cl++) {
         for (size_t bi = 0; bi < 5; bi++) {
+          if (clamps && (zi != 1 || bi % 2 != 0)) continue;  // ZI 0; bias 0, -2^31, -2^31+3648
+          const int32_t z = zps[zo], relu_lo = z > -128 ? z : -128;
+          // {act_min, act_max}: none, ReLU | RELU6-like, RELU_N1_TO_1-like, ZO only, -128 only,
+          // 127 only, 0 only, -100..100
+          const int32_t lo_hi[9][2] = {{-128, 127}, {relu_lo, 127},
+                                       {relu_lo, z + 47 < 127 ? z + 47 : 127},
+                                       {z - 3 > -128 ? z - 3 : -128, z + 3 < 127 ? z + 3 : 127},
+                                       {z, z}, {-128, -128}, {127, 127}, {0, 0}, {-100, 100}};
+          const int c = clamps ? 2 + cl : cl;
           layer_t L;
           if (!layer_alloc(&L, B, M, K)) {
             t->failed++;
@@ -226,7 +271,8 @@ static void directed(s24_dev_t *sw, s24_dev_t *hw, tally_t *t) {
           }
           L.zi = zps[zi];
           L.zo = zps[zo];
-          L.relu = relu;
+          L.act_min = lo_hi[c][0];
+          L.act_max = lo_hi[c][1];
           // X and W at the int8 extremes so that the sum is large and its sign known
           for (size_t i = 0; i < B * K; i++) L.x[i] = (i % 2) ? 127 : -128;
           for (size_t i = 0; i < M * K; i++) L.w[i] = rnd_i8(&r);
@@ -238,8 +284,8 @@ static void directed(s24_dev_t *sw, s24_dev_t *hw, tally_t *t) {
           }
           char why[240];
           char name[96];
-          snprintf(name, sizeof name, "directed_zi%d_zo%d_relu%d_bias%d", (int)L.zi, (int)L.zo,
-                   relu, (int)bi);
+          snprintf(name, sizeof name, "directed_zi%d_zo%d_act%d..%d_bias%d", (int)L.zi,
+                   (int)L.zo, (int)L.act_min, (int)L.act_max, (int)bi);
           if (run_layer(sw, hw, &L, (s24_pattern_t){2, 4}, 0, t, why, sizeof why)) {
             t->passed++;
           } else {
@@ -250,6 +296,39 @@ static void directed(s24_dev_t *sw, s24_dev_t *hw, tally_t *t) {
         }
       }
     }
+  }
+}
+
+// Bad clamp bounds are refused by the model and the driver (S24_ERR_ARG, nothing run) on both
+// devices; a good layer still runs afterwards (run_layer after this in main).
+static void bad_clamps(s24_dev_t *sw, s24_dev_t *hw, tally_t *t) {
+  static const int32_t bad[4][2] = {{1, 0}, {127, -128}, {-129, 0}, {0, 128}};
+  const int8_t x[8] = {1, 2, 3, 4, 5, 6, 7, 8}, w[8] = {1, 0, 2, 0, 0, 3, 0, 4};
+  const int32_t mult[1] = {1 << 30}, shift[1] = {0};
+  int8_t y[1];
+  for (int dev = 0; dev < 2; dev++) {
+    s24_dev_t *d = dev ? hw : sw;
+    s24_weights_t wt;
+    if (s24_weights_load_dense(d, w, 1, 8, &wt) != S24_OK) {
+      t->failed++;
+      printf("FAIL bad_clamps: cannot load weights\n");
+      return;
+    }
+    for (int i = 0; i < 4; i++) {
+      const s24_linear_params_t prm = {NULL, mult, shift, 0, 0, bad[i][0], bad[i][1]};
+      const s24_status_t sm =
+          s24_linear_ref(x, 1, w, 1, 8, NULL, mult, shift, 0, 0, bad[i][0], bad[i][1], y);
+      const s24_status_t sd = s24_linear(d, &wt, x, 1, &prm, y);
+      if (sm != S24_ERR_ARG || sd != S24_ERR_ARG) {
+        t->failed++;
+        printf("FAIL bad_clamps: act %" PRId32 "..%" PRId32 ": model %s, %s %s (want %s)\n",
+               bad[i][0], bad[i][1], s24_strerror(sm), dev ? "rtl" : "swdev",
+               s24_strerror(sd), s24_strerror(S24_ERR_ARG));
+      } else {
+        t->passed++;
+      }
+    }
+    s24_weights_free(&wt);
   }
 }
 
@@ -295,9 +374,9 @@ int main(int argc, char **argv) {
   }
   if (only < 0) {
     tally_t before = t;
-    directed(&sw, &hw, &t);
+    directed(&sw, &hw, &t, 0);
     printf("directed: %d layers (MULT 0/1/2^30/2^31-1 x SHIFT -31..30 per channel, ZI/ZO "
-           "-128/0/127, ReLU, bias 0/+-2^31 limits), %d failed\n",
+           "-128/0/127, none/ReLU, bias 0/+-2^31 limits), %d failed\n",
            t.passed - before.passed + t.failed - before.failed, t.failed - before.failed);
   }
   for (int i = 0; i < cases; i++) {
@@ -323,8 +402,21 @@ int main(int argc, char **argv) {
     layer_free(&L);
   }
   printf("outputs compared: %" PRIu64 " (%" PRIu64 " inside the range, %" PRIu64
-         " clamped at 127, %" PRIu64 " at the low end); RTL cycles %" PRIu64 "\n",
-         t.outputs, t.inside, t.sat_hi, t.sat_lo, s24_cosim_cycles(sim));
+         " clamped at act_max, %" PRIu64 " at act_min); RTL cycles %" PRIu64 " (jobs: %" PRIu64
+         " START to last beat, %" PRIu64 " array)\n",
+         t.outputs, t.inside, t.sat_hi, t.sat_lo, s24_cosim_cycles(sim), t.job_cycles,
+         t.array_cycles);
+  if (only < 0) {  // after the random cases, so that the lines above compare with older runs
+    tally_t before = t;
+    directed(&sw, &hw, &t, 1);
+    bad_clamps(&sw, &hw, &t);
+    printf("directed clamps: %d layers and bad bounds (ZO -128/0/127 x act RELU6-like, "
+           "RELU_N1_TO_1-like, {ZO}, {-128}, {127}, {0}, -100..100; act_min > act_max, "
+           "out of int8), %d failed; %" PRIu64 " outputs (%" PRIu64 " at act_max, %" PRIu64
+           " at act_min)\n",
+           t.passed - before.passed + t.failed - before.failed, t.failed - before.failed,
+           t.outputs - before.outputs, t.sat_hi - before.sat_hi, t.sat_lo - before.sat_lo);
+  }
   s24_dev_close(&hw);
   s24_dev_close(&sw);
   s24_swdev_free(&swd);

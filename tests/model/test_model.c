@@ -320,34 +320,53 @@ static void argument_guards(void **state) {
 }
 
 // Fused layer parameters (SPEC §7): the range checks name the first bad channel, or SIZE_MAX for
-// a zero point; s24_linear_ref refuses them and bad arguments; a tiny layer by hand.
+// a zero point or a clamp bound; s24_linear_ref refuses them and bad arguments; a tiny layer by
+// hand, clamped to several ranges.
 static void linear_params(void **state) {
   (void)state;
   int32_t mult[3] = {1 << 30, 0, 2147483647}, shift[3] = {-31, 0, 30};
   size_t bad = 7;
-  assert_int_equal(s24_linear_params_ok(mult, shift, 3, -128, 127, &bad), 1);
-  assert_int_equal(s24_linear_params_ok(mult, shift, 3, -129, 0, &bad), 0);
+  assert_int_equal(s24_linear_params_ok(mult, shift, 3, -128, 127, -128, 127, &bad), 1);
+  assert_int_equal(s24_linear_params_ok(mult, shift, 3, -129, 0, -128, 127, &bad), 0);
   assert_int_equal(bad, SIZE_MAX);
-  assert_int_equal(s24_linear_params_ok(mult, shift, 3, 0, 128, NULL), 0);
+  assert_int_equal(s24_linear_params_ok(mult, shift, 3, 0, 128, -128, 127, NULL), 0);
   mult[1] = -1;
-  assert_int_equal(s24_linear_params_ok(mult, shift, 3, 0, 0, &bad), 0);
+  assert_int_equal(s24_linear_params_ok(mult, shift, 3, 0, 0, -128, 127, &bad), 0);
   assert_int_equal(bad, 1);
   mult[1] = 0;
   shift[2] = 31;
-  assert_int_equal(s24_linear_params_ok(mult, shift, 3, 0, 0, &bad), 0);
+  assert_int_equal(s24_linear_params_ok(mult, shift, 3, 0, 0, -128, 127, &bad), 0);
   assert_int_equal(bad, 2);
   shift[2] = -32;
-  assert_int_equal(s24_linear_params_ok(mult, shift, 3, 0, 0, &bad), 0);
+  assert_int_equal(s24_linear_params_ok(mult, shift, 3, 0, 0, -128, 127, &bad), 0);
   shift[2] = 0;
+  // the clamp bounds: int8, act_min <= act_max (equal allowed); a bad one is not a channel's
+  assert_int_equal(s24_linear_params_ok(mult, shift, 3, 0, 0, 7, 7, &bad), 1);
+  bad = 7;
+  assert_int_equal(s24_linear_params_ok(mult, shift, 3, 0, 0, 8, 7, &bad), 0);
+  assert_int_equal(bad, SIZE_MAX);
+  assert_int_equal(s24_linear_params_ok(mult, shift, 3, 0, 0, -129, 0, NULL), 0);
+  assert_int_equal(s24_linear_params_ok(mult, shift, 3, 0, 0, 0, 128, NULL), 0);
   // y = clamp(round(acc * 2^30 / 2^31) + zo): acc = (1 - 2)*3 + (2 - 2)*(-1) + bias 10 = 7 -> 3.5 -> 4
   const int8_t x[2] = {1, 2}, w[2] = {3, -1};
   const int32_t bias[1] = {10}, m1[1] = {1 << 30}, s1[1] = {0};
   int8_t y[1] = {0};
-  assert_int_equal(s24_linear_ref(x, 1, w, 1, 2, bias, m1, s1, 2, 5, 0, y), S24_OK);
+  assert_int_equal(s24_linear_ref(x, 1, w, 1, 2, bias, m1, s1, 2, 5, -128, 127, y), S24_OK);
   assert_int_equal(y[0], 4 + 5);
-  assert_int_equal(s24_linear_ref(x, 1, w, 1, 2, bias, m1, s1, 200, 5, 0, y), S24_ERR_ARG);
-  assert_int_equal(s24_linear_ref(NULL, 1, w, 1, 2, bias, m1, s1, 2, 5, 0, y), S24_ERR_ARG);
-  assert_int_equal(s24_linear_ref(x, 0, w, 1, 2, bias, m1, s1, 2, 5, 0, y), S24_ERR_ARG);
+  // the same output 9 clamped: RELU6-like [5, 8], above [12, 20], a single value [-3, -3]
+  assert_int_equal(s24_linear_ref(x, 1, w, 1, 2, bias, m1, s1, 2, 5, 5, 8, y), S24_OK);
+  assert_int_equal(y[0], 8);
+  assert_int_equal(s24_linear_ref(x, 1, w, 1, 2, bias, m1, s1, 2, 5, 12, 20, y), S24_OK);
+  assert_int_equal(y[0], 12);
+  assert_int_equal(s24_linear_ref(x, 1, w, 1, 2, bias, m1, s1, 2, 5, -3, -3, y), S24_OK);
+  assert_int_equal(y[0], -3);
+  assert_int_equal(s24_requant(7, 1 << 30, 0, 5, -128, 127), 9);
+  assert_int_equal(s24_requant(7, 1 << 30, 0, 5, 9, 9), 9);
+  assert_int_equal(s24_linear_ref(x, 1, w, 1, 2, bias, m1, s1, 2, 5, 1, 0, y), S24_ERR_ARG);
+  assert_int_equal(s24_linear_ref(x, 1, w, 1, 2, bias, m1, s1, 2, 5, -128, 128, y), S24_ERR_ARG);
+  assert_int_equal(s24_linear_ref(x, 1, w, 1, 2, bias, m1, s1, 200, 5, -128, 127, y), S24_ERR_ARG);
+  assert_int_equal(s24_linear_ref(NULL, 1, w, 1, 2, bias, m1, s1, 2, 5, -128, 127, y), S24_ERR_ARG);
+  assert_int_equal(s24_linear_ref(x, 0, w, 1, 2, bias, m1, s1, 2, 5, -128, 127, y), S24_ERR_ARG);
   // the folded bias: bias - ZI * sum(W), modulo 2^32
   assert_int_equal(s24_linear_fold_bias(w, 2, 10, 2), (uint32_t)(10 - 2 * 2));
   assert_int_equal(s24_linear_fold_bias(w, 2, INT32_MIN, -128), (uint32_t)INT32_MIN + 256u);
