@@ -1,5 +1,5 @@
 """LiteRT byte-for-byte: generated int8 per-channel FULLY_CONNECTED models (pruned N:M weights,
-random scales, zero points, bias, ReLU on/off) run in LiteRT with the reference and the
+random scales, zero points, bias, fused activation NONE/RELU/RELU6/RELU_N1_TO_1) run in LiteRT with the reference and the
 optimized kernels (with and without the XNNPACK delegate), and `sparse24 linear` on the model and rtl backends (SPEC §7).
 
 usage: test_litert.py SPARSE24 WORKDIR [--models N] [--seed S]
@@ -56,7 +56,26 @@ SHAPES = [
     ("p14_sat_4x32x9", 4, 32, 9, (1, 4)),
     ("p24_dense_like_6x8x6", 6, 8, 6, (2, 4)),
     ("p28_gemv_1x512x9", 1, 512, 9, (2, 8)),
+    # fused RELU6 and RELU_N1_TO_1 (the clamp [act_min, act_max] of TFLite's activation range,
+    # `--act-min/--act-max`); "flat": an output scale so large that the range is ZO alone
+    ("p24_relu6_8x64x24", 8, 64, 24, (2, 4)),
+    ("p24_relu6_gemv_1x128x40", 1, 128, 40, (2, 4)),
+    ("p14_relu6_odd_5x36x13", 5, 36, 13, (1, 4)),
+    ("p28_relu6_7x48x17", 7, 48, 17, (2, 8)),
+    ("p24_relun1_6x64x20", 6, 64, 20, (2, 4)),
+    ("p28_relun1_odd_3x48x11", 3, 48, 11, (2, 8)),
+    ("p14_relun1_gemv_1x64x24", 1, 64, 24, (1, 4)),
+    ("p24_relun1_flat_4x32x9", 4, 32, 9, (2, 4)),
 ]
+
+
+def activation(name, rng):
+    """The fused activation of a case: by name, else RELU or NONE at random."""
+    if "relu6" in name:
+        return "RELU6"
+    if "relun1" in name:
+        return "RELU_N1_TO_1"
+    return "RELU" if "relu" in name or bool(rng.integers(0, 2)) else "NONE"
 
 
 def make_case(rng, name, batch, k, m, pat):
@@ -77,8 +96,16 @@ def make_case(rng, name, batch, k, m, pat):
     s_out = max(float(np.percentile(np.abs(real), 98)) / 100.0, 1e-6)
     if "sat" in name:
         s_out /= 20.0
-    relu = "relu" in name or bool(rng.integers(0, 2))
-    return dict(w=w, x=x, zi=zi, zo=zo, s_in=s_in, s_out=s_out, s_w=s_w, bias=bias, relu=relu)
+    act = activation(name, rng)
+    if act in ("RELU6", "RELU_N1_TO_1"):
+        # real values a little beyond the activation's range (|real| 98th percentile ~1.5x its
+        # top), and an output scale that puts that top 30..100 steps above ZO (act_max < 127
+        # for most ZO); "flat": a scale above 2, so that round(1/scale) = 0: act_min = act_max
+        top = 6.0 if act == "RELU6" else 1.0
+        p98 = max(float(np.percentile(np.abs(real), 98)), 1e-12)
+        s_w = (s_w * (1.5 * top / p98)).astype(np.float32)
+        s_out = float(rng.uniform(2.5, 4.0)) if "flat" in name else top / float(rng.uniform(30, 100))
+    return dict(w=w, x=x, zi=zi, zo=zo, s_in=s_in, s_out=s_out, s_w=s_w, bias=bias, act=act)
 
 
 def main():
@@ -97,7 +124,8 @@ def main():
         d = os.path.join(a.workdir, name)
         os.makedirs(d, exist_ok=True)
         layer = dict(w=c["w"], s_w=c["s_w"], bias=c["bias"], s_out=c["s_out"], zo=c["zo"],
-                     relu=c["relu"])
+                     act=c["act"])
+        lo, hi = tflite_fc.act_range(c["act"], c["s_out"], c["zo"])
         model = tflite_fc.build_model(batch, [layer], c["s_in"], c["zi"])
         with open(os.path.join(d, "model.tflite"), "wb") as f:
             f.write(model)
@@ -117,8 +145,7 @@ def main():
         acc = ((c["x"].astype(np.int64) - c["zi"]) @ c["w"].astype(np.int64).T
                + c["bias"].astype(np.int64))
         acc = (acc + (1 << 31)) % (1 << 32) - (1 << 31)
-        lo = c["zo"] if c["relu"] else -128
-        y_dbl = tflite_fc.requant_double_rounding(acc, mult, shift, c["zo"], lo)
+        y_dbl = tflite_fc.requant_double_rounding(acc, mult, shift, c["zo"], lo, hi)
         if not np.array_equal(ys["opt"], y_dbl):
             bad = np.argwhere(ys["opt"] != y_dbl)[:3].tolist()
             problems.append(f"LiteRT optimized builtin kernel != double rounding at {bad}")
@@ -130,8 +157,10 @@ def main():
                    "--mult", os.path.join(d, "mult.npy"), "--shift", os.path.join(d, "shift.npy"),
                    "--zp-in", str(c["zi"]), "--zp-out", str(c["zo"]),
                    "--pattern", f"{pat[0]}:{pat[1]}", "--backend", be]
-            if c["relu"]:
+            if c["act"] == "RELU":  # the ReLU shorthand; the other ranges as numbers
                 cmd.append("--relu")
+            elif c["act"] != "NONE":
+                cmd += ["--act-min", str(lo), "--act-max", str(hi)]
             r = subprocess.run(cmd, capture_output=True, text=True)
             if r.returncode != 0:
                 problems.append(f"{be}: exit {r.returncode}: {r.stderr.strip()} ({' '.join(cmd)})")
@@ -146,9 +175,11 @@ def main():
                                 f"LiteRT {y_ref[i]} ({' '.join(cmd)})")
         outputs += y_ref.size
         double_diff += ndbl
-        inside += int(np.count_nonzero((y_ref > lo) & (y_ref < 127)))
+        inside += int(np.count_nonzero((y_ref > lo) & (y_ref < hi)))
+        at = (f" (at act_min {int(np.count_nonzero(y_ref == lo))}, at act_max "
+              f"{int(np.count_nonzero(y_ref == hi))})") if c["act"] in ("RELU6", "RELU_N1_TO_1") else ""
         desc = (f"{name}: {batch}x{k}x{m} {pat[0]}:{pat[1]} zi {c['zi']} zo {c['zo']} "
-                f"relu {int(c['relu'])} shift {shift.min()}..{shift.max()}")
+                f"{c['act']} [{lo}, {hi}]{at} shift {shift.min()}..{shift.max()}")
         if problems:
             failed += 1
             print(f"FAIL {desc}")

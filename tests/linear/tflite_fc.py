@@ -41,6 +41,44 @@ def layer_params(s_in, s_w, s_out):
     return mult, shift
 
 
+# TFLite's fused activations of FULLY_CONNECTED (schema ActivationFunctionType)
+ACTIVATIONS = ("NONE", "RELU", "RELU6", "RELU_N1_TO_1")
+
+
+def _round_away(v):
+    """TfLiteRound of a float: half away from zero (v is a float32, exact in double)."""
+    r = math.floor(abs(v) + 0.5)
+    return int(r) if v >= 0 else -int(r)
+
+
+def act_range(act, s_out, zo):
+    """TFLite's CalculateActivationRangeQuantized (kernels/kernel_util.cc) for an int8 output of
+    scale s_out and zero point zo: (act_min, act_max), the bounds of SPEC §7's clamp. The
+    quantized value of f is zo + TfLiteRound(f / scale), computed in float32 as LiteRT does."""
+    s = np.float32(s_out)
+
+    def quantize(f):
+        return zo + _round_away(float(np.float32(np.float32(f) / s)))
+
+    if act == "NONE":
+        return -128, 127
+    if act == "RELU":
+        return max(-128, quantize(0.0)), 127
+    if act == "RELU6":
+        return max(-128, quantize(0.0)), min(127, quantize(6.0))
+    if act == "RELU_N1_TO_1":
+        return max(-128, quantize(-1.0)), min(127, quantize(1.0))
+    raise ValueError(f"activation {act}")
+
+
+def layer_act(L):
+    """A layer's fused activation: L["act"] (one of ACTIVATIONS), else RELU when L["relu"]."""
+    act = L.get("act", "RELU" if L.get("relu") else "NONE")
+    if act not in ACTIVATIONS:
+        raise ValueError(f"activation {act}")
+    return act
+
+
 def _quant(scales, zps, dim=0):
     q = sch.QuantizationParametersT()
     q.scale = [float(np.float32(s)) for s in scales]
@@ -53,7 +91,8 @@ def build_model(batch, layers, s_in, zi):
     """A .tflite model (bytes) of FULLY_CONNECTED int8 layers in a chain.
 
     layers: list of dicts with w (int8 [M, K]), s_w (float [M]), bias (int32 [M]),
-    s_out (float), zo (int), relu (bool). The input is int8 [batch, K0] with scale s_in and
+    s_out (float), zo (int), and the fused activation: act (one of ACTIVATIONS) or relu (bool,
+    RELU when true). The input is int8 [batch, K0] with scale s_in and
     zero point zi; the output is the last layer's int8 [batch, M_last]."""
     model = sch.ModelT()
     model.version = 3
@@ -102,8 +141,7 @@ def build_model(batch, layers, s_in, zi):
         op.outputs = [yt]
         op.builtinOptionsType = sch.BuiltinOptions.FullyConnectedOptions
         opt = sch.FullyConnectedOptionsT()
-        opt.fusedActivationFunction = (sch.ActivationFunctionType.RELU if L["relu"]
-                                       else sch.ActivationFunctionType.NONE)
+        opt.fusedActivationFunction = getattr(sch.ActivationFunctionType, layer_act(L))
         opt.weightsFormat = sch.FullyConnectedOptionsWeightsFormat.DEFAULT
         opt.keepNumDims = False
         op.builtinOptions = opt
@@ -122,7 +160,7 @@ def build_model(batch, layers, s_in, zi):
     return bytes(b.Output())
 
 
-def requant_double_rounding(acc, mult, shift, zo, lo):
+def requant_double_rounding(acc, mult, shift, zo, lo, top=127):
     """gemmlowp's two-step rounding (SaturatingRoundingDoublingHighMul, then
     RoundingDivideByPOT), which TFLite uses when built without TFLITE_SINGLE_ROUNDING. It can
     differ from SPEC §7's single rounding by 1 when the first step rounds onto a tie of the second.
@@ -140,7 +178,7 @@ def requant_double_rounding(acc, mult, shift, zo, lo):
         mask = (1 << e) - 1
         thr = (mask >> 1) + (1 if hi < 0 else 0)
         r = (hi >> e) + (1 if (hi & mask) > thr else 0)
-        out[b, m] = min(127, max(lo, r + zo))
+        out[b, m] = min(top, max(lo, r + zo))
     return out
 
 
