@@ -1,5 +1,6 @@
 // sparse24 golden model of the fused int8 layer, written from SPEC §7 alone (TFLite int8
-// FULLY_CONNECTED, per-channel weights, single-rounding MultiplyByQuantizedMultiplier).
+// FULLY_CONNECTED, per-channel weights, single-rounding MultiplyByQuantizedMultiplier), plus
+// gemmlowp's double rounding (LiteRT's reference CONV_2D) in closed form (s24_round_t).
 #include <string.h>
 
 #include "s24_model.h"
@@ -20,13 +21,28 @@ int s24_linear_params_ok(const int32_t *mult, const int32_t *shift, size_t m_row
   return 1;
 }
 
+// floor(v / 2^t) (arithmetic >> of a negative value is implementation-defined in C: spell it)
+static int64_t floor_shift(int64_t v, int t) { return v >= 0 ? v >> t : -(((-(v + 1)) >> t) + 1); }
+
 int8_t s24_requant(int32_t acc, int32_t mult, int32_t shift, int32_t zo, int32_t act_min,
-                   int32_t act_max) {
+                   int32_t act_max, s24_round_t round) {
   const int t = 31 - shift;                              // 1 .. 62
   const int64_t prod = (int64_t)acc * (int64_t)mult;     // |prod| < 2^62: exact
-  const int64_t sum = prod + ((int64_t)1 << (t - 1));    // < 2^63: no overflow
-  // floor shift (arithmetic >> of a negative value is implementation-defined in C: spell it)
-  const int64_t r = sum >= 0 ? sum >> t : -(((-(sum + 1)) >> t) + 1);
+  int64_t r;
+  if (round == S24_ROUND_DOUBLE && shift > 0) {
+    // gemmlowp: acc * 2^SHIFT in int32 (wraps), then the rounding doubling high multiply
+    const uint32_t xu = (uint32_t)acc << shift;
+    int32_t x;
+    memcpy(&x, &xu, sizeof x);
+    r = floor_shift((int64_t)x * (int64_t)mult + ((int64_t)1 << 30), 31);
+  } else if (round == S24_ROUND_DOUBLE && shift < 0) {
+    // the high multiply's rounding (+2^30), then RoundingDivideByPOT's (+2^(t-1), and one less
+    // below zero: p < -2^30 is exactly "the high multiply is negative"); < 2^63: no overflow
+    const int64_t neg = prod < -((int64_t)1 << 30) ? (int64_t)1 << 31 : 0;
+    r = floor_shift(prod + ((int64_t)1 << 30) + ((int64_t)1 << (t - 1)) - neg, t);
+  } else {
+    r = floor_shift(prod + ((int64_t)1 << (t - 1)), t);  // < 2^63: no overflow
+  }
   int64_t y = r + zo;
   if (y < act_min) y = act_min;
   if (y > act_max) y = act_max;
@@ -42,11 +58,12 @@ uint32_t s24_linear_fold_bias(const int8_t *w_row, size_t k, int32_t bias, int32
 s24_status_t s24_linear_ref(const int8_t *x, size_t batch, const int8_t *w, size_t m_rows,
                             size_t k, const int32_t *bias, const int32_t *mult,
                             const int32_t *shift, int32_t zi, int32_t zo, int32_t act_min,
-                            int32_t act_max, int8_t *y) {
+                            int32_t act_max, s24_round_t round, int8_t *y) {
   if (x == NULL || w == NULL || mult == NULL || shift == NULL || y == NULL || batch == 0 ||
       m_rows == 0 || k == 0) {
     return S24_ERR_ARG;
   }
+  if (round != S24_ROUND_SINGLE && round != S24_ROUND_DOUBLE) return S24_ERR_ARG;
   if (!s24_linear_params_ok(mult, shift, m_rows, zi, zo, act_min, act_max, NULL)) {
     return S24_ERR_ARG;
   }
@@ -59,7 +76,7 @@ s24_status_t s24_linear_ref(const int8_t *x, size_t batch, const int8_t *w, size
       }
       int32_t acc_s;
       memcpy(&acc_s, &acc, sizeof acc_s);
-      y[b * m_rows + m] = s24_requant(acc_s, mult[m], shift[m], zo, act_min, act_max);
+      y[b * m_rows + m] = s24_requant(acc_s, mult[m], shift[m], zo, act_min, act_max, round);
     }
   }
   return S24_OK;

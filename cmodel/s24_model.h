@@ -191,28 +191,45 @@ S24_WARN_UNUSED s24_status_t s24_gemm_cycles_shape(s24_array_t hw, s24_pattern_t
 
 /* ---- Fused int8 layer (SPEC §7: TFLite int8 FULLY_CONNECTED, per-channel) -------------- */
 
+/** The requantization's rounding (CFG_EPI.ROUND, docs/architecture.md §4), per layer. With
+ *  t = 31 - SHIFT, p = acc * MULT (exact) and floor divisions:
+ *  - S24_ROUND_SINGLE: floor((p + 2^(t-1)) / 2^t), SPEC §7: TFLite's single-rounding
+ *    MultiplyByQuantizedMultiplier, as LiteRT's reference FULLY_CONNECTED computes it;
+ *  - S24_ROUND_DOUBLE: gemmlowp's RoundingDivideByPOT(SaturatingRoundingDoublingHighMul(
+ *    acc * 2^max(SHIFT, 0), MULT), max(-SHIFT, 0)) with the int32 product acc * 2^SHIFT wrapping,
+ *    as LiteRT's reference CONV_2D computes it; in closed form: SHIFT > 0: x = acc * 2^SHIFT
+ *    modulo 2^32 as int32, floor((x * MULT + 2^30) / 2^31); SHIFT = 0: as single; SHIFT < 0:
+ *    floor((p + 2^30 + 2^(t-1) - 2^31 * [p < -2^30]) / 2^t). Differs from single by at most 1. */
+typedef enum {
+  S24_ROUND_SINGLE = 0,
+  S24_ROUND_DOUBLE = 1,
+} s24_round_t;
+
 /** 1 when ZI, ZO, ACT_MIN, ACT_MAX are in [-128, 127], ACT_MIN <= ACT_MAX and every MULT in
  *  [0, 2^31), SHIFT in [-31, 30]; otherwise 0 with *bad_row (if not NULL) = the first bad
  *  channel, SIZE_MAX for a zero point or a clamp bound. */
 int s24_linear_params_ok(const int32_t *mult, const int32_t *shift, size_t m_rows, int32_t zi,
                          int32_t zo, int32_t act_min, int32_t act_max, size_t *bad_row);
-/** One output: clamp(((acc*mult + 2^(t-1)) >> t) + zo, act_min, act_max), t = 31 - shift
- *  (64-bit product, floor shift). [act_min, act_max] is the int8 range of the fused activation
- *  (TFLite's CalculateActivationRangeQuantized): -128..127 none, max(-128, zo)..127 ReLU, and
- *  RELU6 / RELU_N1_TO_1 from the output scale. Parameters in range (s24_linear_params_ok). */
+/** One output: clamp(r + zo, act_min, act_max) with r = ((acc*mult + 2^(t-1)) >> t),
+ *  t = 31 - shift (64-bit product, floor shift) for S24_ROUND_SINGLE, gemmlowp's double rounding
+ *  for S24_ROUND_DOUBLE (s24_round_t). [act_min, act_max] is the int8 range of the fused
+ *  activation (TFLite's CalculateActivationRangeQuantized): -128..127 none, max(-128, zo)..127
+ *  ReLU, and RELU6 / RELU_N1_TO_1 from the output scale. Parameters in range
+ *  (s24_linear_params_ok; a round other than the two is taken as single). */
 int8_t s24_requant(int32_t acc, int32_t mult, int32_t shift, int32_t zo, int32_t act_min,
-                   int32_t act_max);
+                   int32_t act_max, s24_round_t round);
 /** The bias the hardware adds: bias - zi * sum_k w_row[k], modulo 2^32 (the input zero point
  *  folded in: sum_k w*(x - zi) + bias == sum_k w*x + this, in int32 wraparound). */
 uint32_t s24_linear_fold_bias(const int8_t *w_row, size_t k, int32_t bias, int32_t zi);
 /** Y[b][m] (batch x m_rows int8) of SPEC §7 for X (batch x k int8), W (m_rows x k int8, any
- *  values), bias (m_rows int32 or NULL = zeros), mult, shift (m_rows). S24_ERR_ARG for a NULL,
- *  a zero size or a parameter out of range (s24_linear_params_ok). */
+ *  values), bias (m_rows int32 or NULL = zeros), mult, shift (m_rows), requantized with the
+ *  given rounding (s24_requant). S24_ERR_ARG for a NULL, a zero size, a parameter out of range
+ *  (s24_linear_params_ok) or a round that is not an s24_round_t. */
 S24_WARN_UNUSED s24_status_t s24_linear_ref(const int8_t *x, size_t batch, const int8_t *w,
                                             size_t m_rows, size_t k, const int32_t *bias,
                                             const int32_t *mult, const int32_t *shift,
                                             int32_t zi, int32_t zo, int32_t act_min,
-                                            int32_t act_max, int8_t *y);
+                                            int32_t act_max, s24_round_t round, int8_t *y);
 
 #ifdef __cplusplus
 }

@@ -412,6 +412,7 @@ static s24_status_t epi_setup(s24_dev_t *dev, const s24_weights_t *w, const epi_
     if (st == S24_OK) st = wr(dev, S24_REG_EPI_SHIFT, shift & S24_EPI_SHIFT_SHIFT_MASK);
   }
   const uint32_t cfg = S24_CFG_EPI_EN_MASK |
+                       (p->round == S24_ROUND_DOUBLE ? S24_CFG_EPI_ROUND_MASK : 0u) |
                        (((uint32_t)p->zo << S24_CFG_EPI_ZO_LSB) & S24_CFG_EPI_ZO_MASK);
   const uint32_t act =
       (((uint32_t)p->act_min << S24_CFG_ACT_ACT_MIN_LSB) & S24_CFG_ACT_ACT_MIN_MASK) |
@@ -541,8 +542,13 @@ s24_status_t s24_linear(s24_dev_t *dev, const s24_weights_t *w, const int8_t *x,
     return S24_ERR_ARG;
   }
   if (!s24_linear_params_ok(prm->mult, prm->shift, w->m_rows, prm->zi, prm->zo, prm->act_min,
-                            prm->act_max, NULL)) {
+                            prm->act_max, NULL) ||
+      (prm->round != S24_ROUND_SINGLE && prm->round != S24_ROUND_DOUBLE)) {
     return S24_ERR_ARG;
+  }
+  // map 1.3 added CFG_EPI.ROUND: an older device would ignore the bit and round once
+  if (prm->round == S24_ROUND_DOUBLE && FIELD(dev->hw.version, VERSION_MINOR) < 3) {
+    return S24_ERR_UNSUPPORTED;
   }
   if (dev->hw.epi_depth == 0) {  // HW_EPI is read on first use
     // map 1.1 added the epilogue (HW_EPI, CFG_EPI, EPI_*), 1.2 the programmable clamp (CFG_ACT)

@@ -205,6 +205,9 @@ typedef struct {
    *  TFLite's CalculateActivationRangeQuantized gives it (NONE: -128, 127; RELU: max(-128, zo),
    *  127; RELU6, RELU_N1_TO_1: from the output scale). */
   int32_t act_min, act_max;
+  /** The requantization's rounding (CFG_EPI.ROUND): S24_ROUND_SINGLE (0, SPEC §7, TFLite
+   *  FULLY_CONNECTED) or S24_ROUND_DOUBLE (gemmlowp's, LiteRT's reference CONV_2D); s24_round_t. */
+  s24_round_t round;
 } s24_linear_params_t;
 
 /** The fused int8 layer of SPEC §7 in hardware: Y[b][m] (batch x m_rows int8) for X (batch x k
@@ -212,9 +215,11 @@ typedef struct {
  *  B = X^T through the epilogue (docs/architecture.md §4): the driver folds the input zero point
  *  into the bias (BIAS[m] - ZI*sum_k W[m][k], int32 wraparound), loads the per-channel
  *  parameters of each job's row tiles into the parameter RAM (a job has at most
- *  HW_EPI.DEPTH / NumRows row tiles), programs the clamp (CFG_ACT) and receives int8.
- *  S24_ERR_ARG for a parameter out of range (s24_linear_params_ok, before any register access),
- *  S24_ERR_UNSUPPORTED on a device whose register map is older than 1.2 (no CFG_ACT).
+ *  HW_EPI.DEPTH / NumRows row tiles), programs the clamp (CFG_ACT) and the rounding
+ *  (CFG_EPI.ROUND) of every job and receives int8. S24_ERR_ARG for a parameter out of range
+ *  (s24_linear_params_ok, or a round that is not an s24_round_t; before any register access),
+ *  S24_ERR_UNSUPPORTED on a device whose register map is older than 1.2 (no CFG_ACT), or older
+ *  than 1.3 (no CFG_EPI.ROUND) for S24_ROUND_DOUBLE.
  *  Counters as s24_gemm, plus job_cycles. */
 S24_WARN_UNUSED s24_status_t s24_linear(s24_dev_t *dev, const s24_weights_t *w, const int8_t *x,
                                         size_t batch, const s24_linear_params_t *prm,

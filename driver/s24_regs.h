@@ -5,7 +5,7 @@
 #define S24_REG_ADDR_BITS 8u
 #define S24_MAGIC 0x53323441u
 #define S24_VERSION_MAJOR 1u
-#define S24_VERSION_MINOR 2u
+#define S24_VERSION_MINOR 3u
 
 /* ID @ 0x00: Identification magic; reads 0x53323441 ("S24A" in ASCII). */
 #define S24_REG_ID 0x00u
@@ -110,9 +110,11 @@
 
 /* CFG_EPI @ 0x38: Fused int8 layer mode of the next job (SPEC section 7); sampled at START. With EN the result stream carries int8: tile rows 4q..4q+3 in one beat, row r column c at bits [((r%4)*NumCols+c)*8 +: 8], ceil(NumRows/4) beats per tile. */
 #define S24_REG_CFG_EPI 0x38u
-#define S24_CFG_EPI_RW_MASK 0x0000FF01u
+#define S24_CFG_EPI_RW_MASK 0x0000FF05u
 #define S24_CFG_EPI_EN_LSB 0u  /* rw: requantize every result: acc + bias, rounding multiply and shift, + ZO, clamp to [CFG_ACT.ACT_MIN, CFG_ACT.ACT_MAX], int8 packing */
 #define S24_CFG_EPI_EN_MASK 0x00000001u
+#define S24_CFG_EPI_ROUND_LSB 2u  /* rw: rounding of the requantization (map 1.3 on): 0 single, (acc*MULT + 2^(t-1)) >> t, t = 31 - SHIFT (SPEC section 7, TFLite FULLY_CONNECTED); 1 double, gemmlowp's RoundingDivideByPOT(SaturatingRoundingDoublingHighMul(acc * 2^max(SHIFT,0) wrapped to int32, MULT), max(-SHIFT,0)) (LiteRT's reference CONV_2D); docs/architecture.md section 4 */
+#define S24_CFG_EPI_ROUND_MASK 0x00000004u
 #define S24_CFG_EPI_ZO_LSB 8u  /* rw: output zero point, two's complement int8 */
 #define S24_CFG_EPI_ZO_MASK 0x0000FF00u
 
@@ -217,7 +219,7 @@
   X(IRQ, 0x2Cu, 0x00000003u) \
   X(CFG_BEATS, 0x30u, 0xFFFFFFFFu) \
   X(CFG_TILES, 0x34u, 0xFFFFFFFFu) \
-  X(CFG_EPI, 0x38u, 0x0000FF01u) \
+  X(CFG_EPI, 0x38u, 0x0000FF05u) \
   X(CNT_CYCLES, 0x40u, 0x00000000u) \
   X(CNT_BEATS, 0x44u, 0x00000000u) \
   X(CNT_STALL_W, 0x48u, 0x00000000u) \

@@ -28,7 +28,7 @@ FUZZ_RUN_OPTS := -print_final_stats=1 -max_len=4096 -timeout=10 -rss_limit_mb=10
 $(FUZZ_DIR)/bin/npy_fuzz.o: tools/npy.c tools/npy.h fuzz/fuzz.mk
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -D_GNU_SOURCE -c tools/npy.c -Dfopen=s24_fuzz_fopen -o $@
-$(FUZZ_DIR)/bin/fuzz_npy $(FUZZ_DIR)/bin/fuzz_linear: $(FUZZ_DIR)/bin/%: fuzz/%.c fuzz/fuzz_file.c fuzz/fuzz_file.h $(FUZZ_DIR)/bin/npy_fuzz.o $(MODEL_SRCS) cmodel/s24_model.h
+$(FUZZ_DIR)/bin/fuzz_npy $(FUZZ_DIR)/bin/fuzz_linear: $(FUZZ_DIR)/bin/%: fuzz/%.c fuzz/fuzz_file.c fuzz/fuzz_file.h $(FUZZ_DIR)/bin/npy_fuzz.o $(MODEL_SRCS) cmodel/s24_model.h tests/linear/gemmlowp_ref.h
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -D_GNU_SOURCE $< fuzz/fuzz_file.c $(FUZZ_DIR)/bin/npy_fuzz.o $(MODEL_SRCS) -o $@
 $(FUZZ_DIR)/bin/fuzz_meta: fuzz/fuzz_meta.c $(MODEL_SRCS) cmodel/s24_model.h fuzz/fuzz.mk
 	@mkdir -p $(@D)

@@ -4,7 +4,8 @@
 // vector.
 //
 // Input: 8 header bytes, then the parameter file.
-//   byte 0: which parameter the file is (0 BIAS, 1 MULT, 2 SHIFT; mod 3)
+//   byte 0: which parameter the file is (0 BIAS, 1 MULT, 2 SHIFT; mod 3); bit 7: the rounding
+//           (0 single, SPEC §7; 1 double, gemmlowp's)
 //   byte 1: M = 1 + b % 8   byte 2: batch = 1 + b % 4   byte 3: K = 1 + b % 16
 //   byte 4: ZI (int8)       byte 5: ZO (int8)
 //   byte 6: the clamp [ACT_MIN, ACT_MAX]: bits 1:0 = 0 none (-128, 127), 1 ReLU (max(-128, ZO),
@@ -17,14 +18,17 @@
 //    vector of M entries all in range, and then returns the same values; on a refusal it keeps
 //    nothing and says why;
 //  - an accepted vector drives s24_linear_ref, which must equal SPEC §7's formula evaluated
-//    here independently (128-bit products, floor division), and the bias folding the hardware
-//    uses (s24_linear_fold_bias) must give the same int32 sums.
+//    here independently (128-bit products, floor division), or with double rounding gemmlowp's
+//    functions as TFLite's MultiplyByQuantizedMultiplier calls them (tests/linear/
+//    gemmlowp_ref.h), and the bias folding the hardware uses (s24_linear_fold_bias) must give
+//    the same int32 sums.
 // The file is the harnesses' in-memory file (fuzz/fuzz_file.h).
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "../tests/linear/gemmlowp_ref.h"
 #include "fuzz_file.h"
 #include "npy.h"
 #include "s24_model.h"
@@ -50,15 +54,16 @@ static __int128 floor_shift(__int128 a, int t) {
   return q;
 }
 
-// SPEC §7 for one output, evaluated directly
+// SPEC §7 for one output, evaluated directly (double: gemmlowp's functions)
 static int8_t spec_y(const int8_t *x, const int8_t *w, size_t k, int32_t bias, int32_t mult,
                      int32_t shift, int32_t zi, int32_t zo, int32_t act_min,
-                     int32_t act_max) {
+                     int32_t act_max, int dbl) {
   int64_t sum = bias;
   for (size_t i = 0; i < k; i++) sum += (int64_t)w[i] * ((int64_t)x[i] - zi);
   const int32_t acc = (int32_t)(uint32_t)(uint64_t)sum;  // modulo 2^32, as int32
   const int t = 31 - shift;                              // 1 .. 62
-  const __int128 r = floor_shift((__int128)acc * mult + ((__int128)1 << (t - 1)), t);
+  const __int128 r = dbl ? (__int128)gl_mbqm(acc, mult, shift)
+                         : floor_shift((__int128)acc * mult + ((__int128)1 << (t - 1)), t);
   __int128 y = r + zo;
   if (y < act_min) y = act_min;
   if (y > act_max) y = act_max;
@@ -69,6 +74,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (size < HDR) return 0;
   const int which = data[0] % 3;
+  const s24_round_t round = (data[0] & 0x80) ? S24_ROUND_DOUBLE : S24_ROUND_SINGLE;
   const size_t m = 1 + data[1] % MAX_M, batch = 1 + data[2] % MAX_B, k = 1 + data[3] % MAX_K;
   const int32_t zi = (int8_t)data[4], zo = (int8_t)data[5];
   const int32_t relu_lo = zo > -128 ? zo : -128;
@@ -125,13 +131,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   s24_npy_free(&got);
 
   if (!s24_linear_params_ok(mult, shift, m, zi, zo, act_min, act_max, NULL)) abort();
-  if (s24_linear_ref(x, batch, w, m, k, bias, mult, shift, zi, zo, act_min, act_max, y) != S24_OK) {
+  if (s24_linear_ref(x, batch, w, m, k, bias, mult, shift, zi, zo, act_min, act_max, round, y) !=
+      S24_OK) {
     abort();
   }
   for (size_t b = 0; b < batch; b++) {
     for (size_t o = 0; o < m; o++) {
       const int8_t *xr = x + b * k, *wr = w + o * k;
-      if (y[b * m + o] != spec_y(xr, wr, k, bias[o], mult[o], shift[o], zi, zo, act_min, act_max)) abort();
+      if (y[b * m + o] != spec_y(xr, wr, k, bias[o], mult[o], shift[o], zi, zo, act_min, act_max,
+                                 round == S24_ROUND_DOUBLE)) {
+        abort();
+      }
       // the folded bias: sum w*x + fold == sum w*(x - zi) + bias, modulo 2^32
       uint32_t plain = 0, direct = (uint32_t)bias[o];
       for (size_t i = 0; i < k; i++) {

@@ -8,6 +8,12 @@
 //   r64 = (sum * mult[p] + 2^(t[p]-1)) >>> t[p]   (64-bit product, t = 31 - SHIFT in 1..62)
 //   y   = r64 + ZO > act_max ? act_max : r64 + ZO < act_min ? act_min : r64 + ZO
 //
+// or, with cfg_round_i (gemmlowp's double rounding, LiteRT's reference CONV_2D), p = sum * mult:
+//
+//   t <= 30 (SHIFT > 0):  x = sum * 2^SHIFT wrapped to int32, r64 = (x * mult + 2^30) >>> 31
+//   t == 31 (SHIFT = 0):  as single rounding
+//   t >= 32 (SHIFT < 0):  r64 = (p + 2^30 + 2^(t-1) - (p < -2^30 ? 2^31 : 0)) >>> t
+//
 // i.e. clamp(r64 + ZO, act_min, act_max) for act_min <= act_max (the int8 bounds of the job's
 // fused activation: -128..127 none, max(-128, ZO)..127 ReLU, TFLite's RELU6 / RELU_N1_TO_1
 // ranges; a job with act_min > act_max gets act_max above it and act_min below, as written)
@@ -37,6 +43,7 @@ module s24_epilogue #(
   input  wire                  clear_i,          // soft reset: drops everything in flight
   input  wire                  start_i,          // a job starts: latch the configuration
   input  wire                  cfg_en_i,         // fused mode for the job
+  input  wire                  cfg_round_i,      // 0 single rounding (SPEC section 7), 1 double (gemmlowp)
   input  wire [7:0]            cfg_zo_i,         // int8
   input  wire [7:0]            cfg_act_min_i,    // int8, lower bound of the output clamp
   input  wire [7:0]            cfg_act_max_i,    // int8, upper bound of the output clamp
@@ -82,6 +89,7 @@ module s24_epilogue #(
 
   // ---------------------------------------------------------------- job configuration
   reg        en_q, en_d;
+  reg        dbl_q, dbl_d;             // double rounding (CFG_EPI.ROUND)
   reg [7:0]  zo_q, zo_d;
   reg [7:0]  act_min_q, act_min_d;     // int8 clamp bounds
   reg [7:0]  act_max_q, act_max_d;
@@ -147,6 +155,7 @@ module s24_epilogue #(
     base_d = base_q;
     occ_d = occ_q;
     en_d = en_q;
+    dbl_d = dbl_q;
     zo_d = zo_q;
     act_min_d = act_min_q;
     act_max_d = act_max_q;
@@ -169,6 +178,7 @@ module s24_epilogue #(
     if (!(issue && beat_end) && out_pop) occ_d = occ_q - 1'b1;
     if (start_i) begin
       en_d = cfg_en_i;
+      dbl_d = cfg_round_i;
       zo_d = cfg_zo_i;
       act_min_d = cfg_act_min_i;
       act_max_d = cfg_act_max_i;
@@ -191,6 +201,7 @@ module s24_epilogue #(
   always @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       en_q <= 1'b0;
+      dbl_q <= 1'b0;
       zo_q <= 8'd0;
       act_min_q <= 8'h80;
       act_max_q <= 8'h7F;
@@ -202,6 +213,7 @@ module s24_epilogue #(
       occ_q <= {(OutAw+1){1'b0}};
     end else begin
       en_q <= en_d;
+      dbl_q <= dbl_d;
       zo_q <= zo_d;
       act_min_q <= act_min_d;
       act_max_q <= act_max_d;
@@ -226,7 +238,8 @@ module s24_epilogue #(
   // stage 1: both again (the EBR's clock-to-output is ~4 ns on ECP5: nothing may follow it)
   reg [LaneBits-1:0]   acc0_q, acc1_q;
   reg [68:0]           prm0_q, prm1_q;
-  // stage 2: sum = acc + bias
+  // stage 2: sum = acc + bias, the multiplier's operand (with double rounding and t <= 30, i.e.
+  // SHIFT > 0: bits t .. 0 of sum with bit t inverted, see the rounding constant below)
   reg [LaneBits-1:0]   sum2_q;
   reg [30:0]           mult2_q;
   reg [5:0]            t2_q;
@@ -234,12 +247,26 @@ module s24_epilogue #(
   // one more fabric register after it)
   wire [Lanes*34-1:0]  pll3_q, plh3_q, phl3_q, phh3_q;
   reg [5:0]            t2b_q, t2c_q, t3_q;
-  // stage 4: carry-save layer of {hh,ll} + (hl + lh) << 16 + 2^(t-1)
+  // beside the multipliers, once per element (all lanes share the parameter row): the rounding
+  // constant. Single rounding: 2^(t-1). Double rounding (gemmlowp, docs/architecture.md section 4)
+  // with t >= 32 (SHIFT < 0): 2^(t-1) + 2^30 (and 2^31 less below zero: stage 8); with t <= 30
+  // (SHIFT > 0): x = sum * 2^SHIFT wrapped to int32 and rounded at bit 31 is sum sign-extended
+  // from bit t, ext, rounded at bit t; ext = op - 2^t with op = bits t .. 0 of sum, bit t
+  // inverted (0 <= op < 2^31), so ext*MULT + 2^(t-1) = op*MULT + (-MULT * 2^t + 2^(t-1)): the
+  // operand is op and the constant -MULT * 2^t + 2^(t-1), computed over the multipliers' stages
+  // (negate, shift, assemble).
+  reg [31:0]           nm2b_q;             // -MULT
+  reg [63:0]           sh2c_q;             // -MULT * 2^t[4:0]
+  reg [63:0]           cst3_q;             // the constant
+  // stage 4: carry-save layer of {hh,ll} + (hl + lh) << 16 + the constant
   reg [Lanes*64-1:0]   cs4_s_q, cs4_c_q, cs4_m_q;
   reg [5:0]            t4_q;
-  // stage 5: the rounded product
+  // stage 5: the rounded product; with double rounding and t >= 32, the bits 31 .. t-1 that the
+  // correction looks at (cmask5_q, a thermometer of t - 31) and its enable
   reg [Lanes*64-1:0]   rnd5_q;
   reg [5:0]            t5_q;
+  reg [31:0]           cmask5_q;
+  reg                  cen5_q;
   // stage 6: bits 8*t[5:3] .. +16 of the rounded product, and whether every bit above them
   // equals its sign; stage 7: the 10 bits from t on, saturated (r = (sum >>> t) clamped to
   // [-512, 511], which keeps every decision of the final clamp). No 64-bit shifter is built:
@@ -248,6 +275,12 @@ module s24_epilogue #(
   reg [Lanes-1:0]      ok6_q, sgn6_q;
   reg [2:0]            t6_q;
   reg [Lanes*10-1:0]   sat7_q;
+  // double rounding with t >= 32: r = (rnd >>> t) - corr (stage 6 computes corr, stage 8 applies
+  // it). gemmlowp's r = floor((rnd - 2^31 * [p < -2^30]) / 2^t), rnd = p + 2^30 + 2^(t-1); the
+  // 2^31 matters only when bits t-1 .. 31 of rnd are all 0, and p < -2^30 is rnd < 2^(t-1):
+  // below zero that is always so, at or above zero it means bits 63 .. t-1 are 0. Hence
+  // corr = sign ? (bits t-1 .. 31 all 0) : (bits 63 .. 31 all 0). No adder: two zero tests.
+  reg [Lanes-1:0]      corr6_q, corr7_q;
   // stage 8: + ZO; stage 9: clamped int8
   reg [Lanes*11-1:0]   zo8_q;
   reg [Lanes-1:0]      over8_q, under8_q;   // r > act_max - ZO, r < act_min - ZO (stage 8)
@@ -258,20 +291,61 @@ module s24_epilogue #(
   wire signed [10:0]   zo_s_d = {{3{zo_d[7]}}, zo_d};
   wire signed [10:0]   act_min_s_d = {{3{act_min_d[7]}}, act_min_d};
   wire signed [10:0]   act_max_s_d = {{3{act_max_d[7]}}, act_max_d};
-  reg  signed [10:0]   hi_r_q, lo_r_q;
+  // With the double rounding's correction (r - 1 in place of r) stage 8 compares r against the
+  // bounds plus one (r - 1 > hi is r > hi + 1) and adds ZO - 1: a second comparator and a
+  // multiplexer per bound, no subtraction after the saturation (r >= -512, so r - 1 fits too).
+  reg  signed [10:0]   hi_r_q, lo_r_q, hi1_r_q, lo1_r_q, zom1_q;
   always @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       hi_r_q <= 11'sd127;
       lo_r_q <= -11'sd128;
+      hi1_r_q <= 11'sd128;
+      lo1_r_q <= -11'sd127;
+      zom1_q <= -11'sd1;
     end else begin
       hi_r_q <= act_max_s_d - zo_s_d;
       lo_r_q <= act_min_s_d - zo_s_d;
+      hi1_r_q <= act_max_s_d - zo_s_d + 11'sd1;
+      lo1_r_q <= act_min_s_d - zo_s_d + 11'sd1;
+      zom1_q <= zo_s_d - 11'sd1;
     end
   end
   reg [Lanes*8-1:0]    y9_q;
 
   // the head row's lanes of this phase
   wire [LaneBits-1:0] lanes0 = in_head[ph_q * LaneBits +: LaneBits];
+
+  // per element, shared by the lanes: the operand masks of stage 2 (from the parameter row's
+  // fabric copy, beside the bias adder), the rounding constant (stages 2b, 2c, 3) and the
+  // correction's bit mask (stage 5)
+  wire [5:0]  t1 = prm1_q[68:63];
+  wire        dp1 = dbl_q && !t1[5] && (t1[4:0] != 5'd31);   // double rounding, t <= 30
+  reg  [31:0] keep_m, flip_m;   // operand bit i: sum[i] (keep), ~sum[i] (flip) or 0
+  reg  [63:0] sh_d, cst_d;
+  reg  [31:0] cmask_d;
+  integer     mi;
+  always @* begin
+    keep_m = {32{1'b1}};
+    flip_m = 32'd0;
+    for (mi = 0; mi < 32; mi = mi + 1) begin
+      if (dp1) begin
+        keep_m[mi] = mi[5:0] < t1;
+        flip_m[mi] = mi[5:0] == t1;
+      end
+    end
+    // -MULT * 2^t for t <= 30 (t[4:0] = t then); other t: unused
+    sh_d = {{32{nm2b_q[31]}}, nm2b_q} << t2b_q[4:0];
+    // 2^(t-1) (0 for t = 0) and the double rounding's terms (bits never overlap: -MULT * 2^t has
+    // zeros below bit t; 2^30 only with t >= 32)
+    cst_d = (t2c_q == 6'd0) ? 64'd0 : 64'd1 << (t2c_q - 6'd1);
+    if (dbl_q && !t2c_q[5] && t2c_q[4:0] != 5'd31) cst_d = cst_d | sh2c_q;
+    if (dbl_q && t2c_q[5]) cst_d = cst_d | (64'd1 << 30);
+    // bit j: rnd bit 31 + j is one of bits 31 .. t-1 (t >= 32: j <= t - 32)
+    cmask_d = 32'd0;
+    for (mi = 0; mi < 32; mi = mi + 1) begin
+      cmask_d[mi] = dbl_q && t4_q[5] && (mi[4:0] <= t4_q[4:0]);
+    end
+  end
 
   integer l;
   reg [63:0] hl_sum, mid, rnd_c, s_tmp, c_tmp;
@@ -291,9 +365,13 @@ module s24_epilogue #(
   reg [Lanes-1:0]    over_d, under_d;
   reg [Lanes*8-1:0]  y_d;
   reg [LaneBits-1:0] sum_d;
+  reg [31:0]         sum32;
+  reg [Lanes-1:0]    corr_d;
 
   always @* begin
     sum_d = {LaneBits{1'b0}};
+    sum32 = 32'd0;
+    corr_d = {Lanes{1'b0}};
     cs_s_d = {(Lanes*64){1'b0}};
     cs_c_d = {(Lanes*64){1'b0}};
     cs_m_d = {(Lanes*64){1'b0}};
@@ -321,12 +399,13 @@ module s24_epilogue #(
     y = 8'd0;
     for (l = 0; l < Lanes; l = l + 1) begin
       // stage 2
-      sum_d[l*32 +: 32] = acc1_q[l*32 +: 32] + prm1_q[31:0];
+      sum32 = acc1_q[l*32 +: 32] + prm1_q[31:0];
+      sum_d[l*32 +: 32] = (sum32 & keep_m) | (~sum32 & flip_m);
       // stage 4: three addends, compressed to two; |hh| < 2^30 and 0 <= ll < 2^32
       hl_sum = {phh3_q[l*34 +: 32], pll3_q[l*34 +: 32]};
       mid = {{14{phl3_q[l*34+33]}}, phl3_q[l*34 +: 34], 16'd0} +
             {{14{plh3_q[l*34+33]}}, plh3_q[l*34 +: 34], 16'd0};
-      rnd_c = (t3_q == 6'd0) ? 64'd0 : 64'd1 << (t3_q - 6'd1);
+      rnd_c = cst3_q;
       cs_s_d[l*64 +: 64] = hl_sum;
       cs_m_d[l*64 +: 64] = mid;
       cs_c_d[l*64 +: 64] = rnd_c;
@@ -351,6 +430,9 @@ module s24_epilogue #(
       win_d[l*17 +: 17] = w17;
       ok_d[l] = ok;
       sgn_d[l] = sgn;
+      // double rounding, t >= 32: one less when (sign ? bits t-1 .. 31 : bits 63 .. 31) are 0
+      corr_d[l] = cen5_q && (sgn ? ((rnd5_q[l*64+31 +: 32] & cmask5_q) == 32'd0)
+                                 : (rnd5_q[l*64+31 +: 33] == 33'd0));
       // stage 7: fine window at t[2:0]; in range when bits t+9 .. 16 also equal the sign
       // (hi_mask: bits 9 .. 16 of the window at or above t+9; small shifts, no adders)
       w17 = win6_q[l*17 +: 17];
@@ -360,10 +442,12 @@ module s24_epilogue #(
       else sat = sgn6_q[l] ? 10'h200 : 10'h1FF;
       sat_d[l*10 +: 10] = sat;
       // stage 8: + ZO
-      zsum = {sat7_q[l*10+9], sat7_q[l*10 +: 10]} + {{3{zo_q[7]}}, zo_q};
+      zsum = {sat7_q[l*10+9], sat7_q[l*10 +: 10]} + (corr7_q[l] ? zom1_q : {{3{zo_q[7]}}, zo_q});
       zo_sum_d[l*11 +: 11] = zsum;
-      over_d[l] = $signed({sat7_q[l*10+9], sat7_q[l*10 +: 10]}) > hi_r_q;
-      under_d[l] = $signed({sat7_q[l*10+9], sat7_q[l*10 +: 10]}) < lo_r_q;
+      over_d[l] = corr7_q[l] ? $signed({sat7_q[l*10+9], sat7_q[l*10 +: 10]}) > hi1_r_q
+                             : $signed({sat7_q[l*10+9], sat7_q[l*10 +: 10]}) > hi_r_q;
+      under_d[l] = corr7_q[l] ? $signed({sat7_q[l*10+9], sat7_q[l*10 +: 10]}) < lo1_r_q
+                              : $signed({sat7_q[l*10+9], sat7_q[l*10 +: 10]}) < lo_r_q;
       // stage 9: clamp to [act_min, act_max]
       if (over8_q[l]) y = act_max_q;
       else if (under8_q[l]) y = act_min_q;
@@ -395,17 +479,24 @@ module s24_epilogue #(
     t2b_q <= t2_q;
     t2c_q <= t2b_q;
     t3_q <= t2c_q;
+    nm2b_q <= 32'd0 - {1'b0, mult2_q};
+    sh2c_q <= sh_d;
+    cst3_q <= cst_d;
     cs4_s_q <= cs_s_d;
     cs4_m_q <= cs_m_d;
     cs4_c_q <= cs_c_d;
     t4_q <= t3_q;
     rnd5_q <= rnd_d;
     t5_q <= t4_q;
+    cmask5_q <= cmask_d;
+    cen5_q <= dbl_q && t4_q[5];
     win6_q <= win_d;
     ok6_q <= ok_d;
     sgn6_q <= sgn_d;
     t6_q <= t5_q[2:0];
     sat7_q <= sat_d;
+    corr6_q <= corr_d;
+    corr7_q <= corr6_q;
     zo8_q <= zo_sum_d;
     over8_q <= over_d;
     under8_q <= under_d;
@@ -490,9 +581,13 @@ module s24_epilogue #(
   // credit counter is exactly the output FIFO's fill plus the beat ends in flight (so the FIFO is
   // never pushed full), the output beats of a tile (ceil(NumRows / 4), TLAST on the last) follow
   // the issued rows through the pipeline, and the arithmetic after the multipliers: for any
-  // partial products, the rounded product is hh * 2^32 + (hl + lh) * 2^16 + ll + 2^(t-1), and the
-  // int8 lane is clamp((that >>> t) + ZO, act_min, act_max) (act_max tested first, so a job
-  // with act_min > act_max is specified too).
+  // partial products, the rounded product is hh * 2^32 + (hl + lh) * 2^16 + ll + the mode's
+  // constant (2^(t-1); double rounding: + 2^30 for t >= 32, - MULT * 2^t for t <= 30), and the
+  // int8 lane is clamp((that >>> t) + ZO, act_min, act_max), with double rounding and t >= 32
+  // (that - 2^31 [p < -2^30]) >>> t (act_max tested first, so a job with act_min > act_max is
+  // specified too); and before them, the multiplier's operand: acc + bias, with double rounding
+  // and t <= 30 the value op with op - 2^t = ((acc + bias) * 2^SHIFT wrapped to int32) >>> SHIFT
+  // (so op * MULT - MULT * 2^t + 2^(t-1), shifted by t, is gemmlowp's rounding at bit 31 of x).
 `ifdef S24_FV_TOP_S24_EPILOGUE
   `define S24_FV_ASSUME_INPUTS
 `endif
@@ -565,6 +660,22 @@ module s24_epilogue #(
   wire [Lanes*64-1:0] fv_rnd2_q;
   wire [Lanes*8-1:0]  fv_y9_q;
   wire [Lanes-1:0]    fv_prod_ok;   // the lane's partial products are within their operands' ranges
+  wire [Lanes-1:0]    fv_op_ok;     // the lane's multiplier operand is the rounding mode's
+  // MULT beside the multipliers (aligned with t3_q), and the rounding constant expected of t3_q:
+  // 2^(t-1); double rounding: + 2^30 for t >= 32, - MULT * 2^t for t <= 30 (the operand's - 2^t
+  // times MULT)
+  reg  [30:0]         fv_m2b_q, fv_m2c_q, fv_m3_q;
+  reg  signed [63:0]  fv_cst;
+  always @(posedge clk_i) begin
+    fv_m2b_q <= mult2_q;
+    fv_m2c_q <= fv_m2b_q;
+    fv_m3_q  <= fv_m2c_q;
+  end
+  always @* begin
+    fv_cst = (t3_q == 6'd0) ? 64'sd0 : 64'sd1 <<< (t3_q - 6'd1);
+    if (dbl_q && t3_q >= 6'd32) fv_cst = fv_cst + 64'sd1073741824;
+    if (dbl_q && t3_q <= 6'd30) fv_cst = fv_cst - ($signed({33'd0, fv_m3_q}) <<< t3_q);
+  end
   genvar fv_l;
   generate
     for (fv_l = 0; fv_l < Lanes; fv_l = fv_l + 1) begin : g_fv_lane
@@ -578,14 +689,33 @@ module s24_epilogue #(
                                 p_hh > -34'sd1073741824 && p_hh < 34'sd1073741824;    // signed 16 x 15
       reg  signed [63:0] ex_rnd_d, ex_rnd_q, ex_rnd2_q;
       reg  signed [63:0] ex_r;
+      reg                ex_neg, ex_corr;
       reg  signed [65:0] ex_v, ex_lo, ex_hi;
       reg  [7:0]         ex_y_d, ex_y6_q, ex_y7_q, ex_y8_q, ex_y9_q;
+      // the operand (stage 2): sum = acc + bias, or with double rounding and t <= 30 (SHIFT =
+      // 31 - t > 0) op such that op - 2^t = (sum * 2^SHIFT wrapped to int32) >>> SHIFT
+      reg  [31:0]        ex_sum2_q;
+      reg  signed [31:0] ex_x;
+      always @(posedge clk_i) ex_sum2_q <= acc1_q[fv_l*32 +: 32] + prm1_q[31:0];
       always @* begin
+        ex_x = $signed(ex_sum2_q << (6'd31 - t2_q)) >>> (6'd31 - t2_q);
+      end
+      assign fv_op_ok[fv_l] = (dbl_q && t2_q <= 6'd30)
+          ? ($signed({1'b0, sum2_q[fv_l*32 +: 32]}) - (33'sd1 <<< t2_q) == {ex_x[31], ex_x})
+          : (sum2_q[fv_l*32 +: 32] == ex_sum2_q);
+      always @* begin
+        // the constant is cst3_q, itself asserted equal to fv_cst
         ex_rnd_d = ($signed({{30{p_hh[33]}}, p_hh}) <<< 32) + ($signed({{30{p_hl[33]}}, p_hl}) <<< 16) +
                    ($signed({{30{p_lh[33]}}, p_lh}) <<< 16) + $signed({{30{p_ll[33]}}, p_ll}) +
-                   ((t3_q == 6'd0) ? 64'sd0 : 64'sd1 <<< (t3_q - 6'd1));
+                   $signed(cst3_q);
+        // double rounding, t >= 32: gemmlowp's floor((p + 2^30 + 2^(t-1) - 2^31 [p < -2^30]) / 2^t)
+        // with rnd = p + 2^30 + 2^(t-1) (the assertion on rnd5_q): p < -2^30 is rnd < 2^(t-1), and
+        // floor((rnd - 2^31) / 2^t) = floor(rnd / 2^t) - [rnd mod 2^t < 2^31] (written so, the
+        // subtraction before the shift costs the solver a 65-bit adder in front of a shifter)
+        ex_neg  = dbl_q && t5_q >= 6'd32 && $signed(rnd5_q[fv_l*64 +: 64]) < (64'sd1 <<< (t5_q - 6'd1));
+        ex_corr = ex_neg && ((rnd5_q[fv_l*64 +: 64] & ((64'd1 << t5_q) - 64'd1)) < 64'd2147483648);
         ex_r  = $signed(rnd5_q[fv_l*64 +: 64]) >>> t5_q;
-        ex_v  = {{2{ex_r[63]}}, ex_r} + {{58{zo_q[7]}}, zo_q};
+        ex_v  = {{2{ex_r[63]}}, ex_r} - (ex_corr ? 66'sd1 : 66'sd0) + {{58{zo_q[7]}}, zo_q};
         ex_lo = {{58{act_min_q[7]}}, act_min_q};
         ex_hi = {{58{act_max_q[7]}}, act_max_q};
         if (ex_v > ex_hi)        ex_y_d = ex_hi[7:0];
@@ -631,11 +761,15 @@ module s24_epilogue #(
       `S24_ASSERT(colt_q <= col_last_q || !en_q, "epilogue: column tile beyond the row tile")
       `S24_ASSERT(en_q || !busy_o, "epilogue: fused data in flight outside a fused job (pass-through would drop it)")
       // the arithmetic after the multipliers
+      if (fv_age_q >= 4'd1) begin
+        `S24_ASSERT(&fv_op_ok, "epilogue: multiplier operand differs from acc + bias (double rounding, SHIFT > 0: sign-extended from bit t, + 2^t)")
+        `S24_ASSERT(cst3_q == fv_cst, "epilogue: rounding constant differs from 2^(t-1) (+ 2^30, t >= 32; - MULT * 2^t, t <= 30: double rounding)")
+      end
       if (fv_age_q >= 4'd3) begin
-        `S24_ASSERT(rnd5_q == fv_rnd2_q, "epilogue: rounded product differs from hh<<32 + (hl+lh)<<16 + ll + 2^(t-1)")
+        `S24_ASSERT(rnd5_q == fv_rnd2_q, "epilogue: rounded product differs from hh<<32 + (hl+lh)<<16 + ll + the mode's constant")
       end
       if (fv_age_q >= 4'd5) begin
-        `S24_ASSERT(y9_q == fv_y9_q, "epilogue: int8 lane differs from clamp((x >>> t) + ZO, act_min, act_max)")
+        `S24_ASSERT(y9_q == fv_y9_q, "epilogue: int8 lane differs from clamp(round(x, t, mode) + ZO, act_min, act_max)")
       end
       `S24_COVER(o_valid && o_tile_end && en_q)                 // a fused tile completes
       `S24_COVER(out_full && m_valid_o && !m_ready_i)           // output stalled with the FIFO full
@@ -643,6 +777,7 @@ module s24_epilogue #(
       `S24_COVER(v_q[Stages] && over8_q[0] && act_max_q == 8'h06)  // clamped at a lower act_max
       `S24_COVER(v_q[Stages] && under8_q[0] && act_min_q == zo_q)  // clamped at ZO (ReLU)
       `S24_COVER(!en_q && m_valid_o && m_ready_i)                // an int32 row passes through
+      `S24_COVER(v_q[10] && corr7_q[0])                          // double rounding's correction on a result
     end
   end
 `endif

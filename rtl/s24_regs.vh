@@ -4,7 +4,7 @@
 localparam integer RegAddrBits = 8;
 localparam [31:0] RegMagic = 32'h53323441;
 localparam [15:0] RegVersionMajor = 16'd1;
-localparam [15:0] RegVersionMinor = 16'd2;
+localparam [15:0] RegVersionMinor = 16'd3;
 
 // ID @ 0x00: Identification magic; reads 0x53323441 ("S24A" in ASCII).
 localparam [7:0] RegId = 8'h00;
@@ -109,9 +109,11 @@ localparam integer CfgTilesValueWidth = 32;
 
 // CFG_EPI @ 0x38: Fused int8 layer mode of the next job (SPEC section 7); sampled at START. With EN the result stream carries int8: tile rows 4q..4q+3 in one beat, row r column c at bits [((r%4)*NumCols+c)*8 +: 8], ceil(NumRows/4) beats per tile.
 localparam [7:0] RegCfgEpi = 8'h38;
-localparam [31:0] CfgEpiRwMask = 32'h0000FF01;
+localparam [31:0] CfgEpiRwMask = 32'h0000FF05;
 localparam integer CfgEpiEnLsb = 0;  // rw, 1 bit(s): requantize every result: acc + bias, rounding multiply and shift, + ZO, clamp to [CFG_ACT.ACT_MIN, CFG_ACT.ACT_MAX], int8 packing
 localparam integer CfgEpiEnWidth = 1;
+localparam integer CfgEpiRoundLsb = 2;  // rw, 1 bit(s): rounding of the requantization (map 1.3 on): 0 single, (acc*MULT + 2^(t-1)) >> t, t = 31 - SHIFT (SPEC section 7, TFLite FULLY_CONNECTED); 1 double, gemmlowp's RoundingDivideByPOT(SaturatingRoundingDoublingHighMul(acc * 2^max(SHIFT,0) wrapped to int32, MULT), max(-SHIFT,0)) (LiteRT's reference CONV_2D); docs/architecture.md section 4
+localparam integer CfgEpiRoundWidth = 1;
 localparam integer CfgEpiZoLsb = 8;  // rw, 8 bit(s): output zero point, two's complement int8
 localparam integer CfgEpiZoWidth = 8;
 

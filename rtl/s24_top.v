@@ -147,7 +147,7 @@ module s24_top #(
   wire [31:0] cnt_cycles, cnt_beats, cnt_stall_w, cnt_stall_a, cnt_stall_r;
   reg  [31:0] cfg_beats_q, cfg_beats_d;
   reg  [31:0] cfg_tiles_q, cfg_tiles_d;
-  reg  [15:0] cfg_epi_q, cfg_epi_d;           // CFG_EPI bits 15:0 (EN, ZO)
+  reg  [15:0] cfg_epi_q, cfg_epi_d;           // CFG_EPI bits 15:0 (EN, ROUND, ZO)
   reg  [15:0] cfg_act_q, cfg_act_d;           // CFG_ACT bits 15:0 (ACT_MIN, ACT_MAX)
   reg  [31:0] cfg_col_tiles_q, cfg_col_tiles_d;
   wire epi_busy;
@@ -235,6 +235,7 @@ module s24_top #(
     .clear_i         (soft_reset),
     .start_i         (start_ok),
     .cfg_en_i        (cfg_epi_q[CfgEpiEnLsb]),
+    .cfg_round_i     (cfg_epi_q[CfgEpiRoundLsb]),
     .cfg_zo_i        (cfg_epi_q[CfgEpiZoLsb +: 8]),
     .cfg_act_min_i   (cfg_act_q[CfgActActMinLsb +: 8]),
     .cfg_act_max_i   (cfg_act_q[CfgActActMaxLsb +: 8]),

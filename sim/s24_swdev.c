@@ -100,13 +100,29 @@ static uint32_t epi_lanes(uint32_t cols) {
 
 // The RTL epilogue's arithmetic for any 6-bit SHIFT (s24_epilogue.v): t = (31 - SHIFT) mod 64,
 // the rounding constant 0 for t == 0, the 64-bit sum wrapping, a floor shift, the clamp to
-// [ACT_MIN, ACT_MAX] of CFG_ACT (ACT_MAX tested first: any pair of bounds, as the RTL).
+// [ACT_MIN, ACT_MAX] of CFG_ACT (ACT_MAX tested first: any pair of bounds, as the RTL). With
+// CFG_EPI.ROUND (gemmlowp's double rounding), by t as the RTL decides: t <= 30 (SHIFT > 0, and
+// SHIFT = 31): sum sign-extended from bit t (= sum * 2^SHIFT wrapped to int32, shifted back),
+// times MULT, + 2^(t-1) (0 for t = 0); t == 31: as single; t >= 32: + 2^30 + 2^(t-1), and
+// 2^31 less when the product is below -2^30 (no overflow for any t up to 63).
 static uint8_t epi_requant(uint32_t acc, const uint32_t *prm, uint32_t cfg, uint32_t act) {
   int32_t sum, mult = (int32_t)(prm[1] & 0x7FFFFFFFu);
   uint32_t s = acc + prm[0];
   memcpy(&sum, &s, sizeof sum);
   const uint32_t t = (31u - prm[2]) & 63u;
-  uint64_t u = (uint64_t)((int64_t)sum * mult) + (t ? (uint64_t)1 << (t - 1) : 0u);
+  const int dbl = (cfg & S24_CFG_EPI_ROUND_MASK) != 0;
+  int64_t prod = (int64_t)sum * mult;
+  uint64_t c = t ? (uint64_t)1 << (t - 1) : 0u;
+  if (dbl && t <= 30) {
+    const uint64_t m = ((uint64_t)2 << t) - 1u;  // bits t .. 0
+    const uint64_t low = (uint64_t)(uint32_t)s & m;
+    const int64_t ext = (low >> t) ? (int64_t)low - ((int64_t)2 << t) : (int64_t)low;
+    prod = ext * mult;
+  } else if (dbl && t >= 32) {
+    c += (uint64_t)1 << 30;
+    if (prod < -((int64_t)1 << 30)) c -= (uint64_t)1 << 31;
+  }
+  uint64_t u = (uint64_t)prod + c;
   int64_t v;
   memcpy(&v, &u, sizeof v);
   const int64_t r = v >= 0 ? v >> t : -(((-(v + 1)) >> t) + 1);

@@ -17,8 +17,8 @@ module s24_epi_fmax_wrap #(
   localparam integer RBits = NumCols * 32;
   localparam integer Aw = (Depth > 1) ? $clog2(Depth) : 1;
   // clear, start, en, zo, act_min, act_max, col_tiles, pw_en, pw_addr, bias, mult, shift, s_valid,
-  // s_data, s_last, m_ready
-  localparam integer InBits = 3 + 8 + 8 + 8 + 32 + 1 + Aw + 32 + 31 + 6 + 1 + RBits + 1 + 1;
+  // s_data, s_last, m_ready, round
+  localparam integer InBits = 3 + 8 + 8 + 8 + 32 + 1 + Aw + 32 + 31 + 6 + 1 + RBits + 1 + 1 + 1;
   // s_ready, m_valid, m_data, m_last, busy
   localparam integer OutBits = 2 + RBits + 2;
 
@@ -47,6 +47,7 @@ module s24_epi_fmax_wrap #(
     .clear_i         (in_q[0]),
     .start_i         (in_q[1]),
     .cfg_en_i        (in_q[2]),
+    .cfg_round_i     (in_q[132 + Aw + RBits]),
     .cfg_zo_i        (in_q[3 +: 8]),
     .cfg_act_min_i   (in_q[11 +: 8]),
     .cfg_act_max_i   (in_q[19 +: 8]),

@@ -327,7 +327,7 @@ int s24_cmd_linear(int argc, char **argv) {
   const int32_t *bias_v = a.bias ? bias.data : NULL;
   if (be == S24_BACKEND_MODEL) {
     st = s24_linear_ref(x.data, bt, wd, m, k, bias_v, mult.data, shift.data, (int32_t)zi,
-                        (int32_t)zo, (int32_t)act_lo, (int32_t)act_hi, y);
+                        (int32_t)zo, (int32_t)act_lo, (int32_t)act_hi, S24_ROUND_SINGLE, y);
     snprintf(msg, sizeof msg, "%s", s24_strerror(st));
     if (st == S24_OK && stats != NULL) {
       size_t nnz = 0;
@@ -351,7 +351,7 @@ int s24_cmd_linear(int argc, char **argv) {
       if (st == S24_OK) {
         const s24_linear_params_t prm = {bias_v,      mult.data,         shift.data,
                                          (int32_t)zi, (int32_t)zo,       (int32_t)act_lo,
-                                         (int32_t)act_hi};
+                                         (int32_t)act_hi, S24_ROUND_SINGLE};
         st = s24_linear(&dev, &wt, x.data, bt, &prm, y);
         s24_weights_free(&wt);
       }
@@ -522,13 +522,14 @@ int s24_linear_bench_main(int argc, char **argv) {
     }
     const s24_counters_t g = dev.counters;
     if (st == S24_OK) {
-      st = s24_linear_ref(x, m, w, n, k, bias, mult, shift, 3, -5, -5, 127, want);  // ReLU
+      st = s24_linear_ref(x, m, w, n, k, bias, mult, shift, 3, -5, -5, 127, S24_ROUND_SINGLE,
+                          want);  // ReLU
     }
     if (st == S24_OK) {
       s24_weights_t wt;
       s24_where_t where;
       st = s24_weights_load(&dev, (s24_pattern_t){2, 4}, vals, meta, n, k, &wt, &where);
-      const s24_linear_params_t prm = {bias, mult, shift, 3, -5, -5, 127};
+      const s24_linear_params_t prm = {bias, mult, shift, 3, -5, -5, 127, S24_ROUND_SINGLE};
       if (st == S24_OK) st = s24_linear(&dev, &wt, x, m, &prm, y);
       s24_weights_free(&wt);
     }

@@ -228,11 +228,39 @@ static void linear_checks_clamp_and_map_version_first(void **state) {
   static const int32_t bad[5][2] = {{1, 0}, {127, -128}, {-129, 0}, {0, 128}, {-200, 300}};
   g.nlog = 0;
   for (int i = 0; i < 5; i++) {
-    const s24_linear_params_t p = {NULL, mult, shift, 0, 0, bad[i][0], bad[i][1]};
+    const s24_linear_params_t p = {NULL, mult, shift, 0, 0, bad[i][0], bad[i][1],
+                                   S24_ROUND_SINGLE};
     assert_int_equal(s24_linear(&dev, &w, x, 1, &p, y), S24_ERR_ARG);
   }
-  const s24_linear_params_t ok = {NULL, mult, shift, 0, 0, -3, -3};  // act_min == act_max
+  const s24_linear_params_t ok = {NULL, mult, shift, 0, 0, -3, -3,  // act_min == act_max
+                                  S24_ROUND_SINGLE};
   assert_int_equal(s24_linear(&dev, &w, x, 1, &ok, y), S24_ERR_UNSUPPORTED);
+  assert_int_equal(g.nlog, 0);  // nothing touched the hardware
+  s24_weights_free(&w);
+  s24_dev_close(&dev);
+}
+
+// s24_linear checks the rounding mode before any register access (S24_ERR_ARG for a value that
+// is not an s24_round_t) and refuses double rounding on a device whose register map predates
+// CFG_EPI.ROUND (1.2: it would ignore the bit and round once).
+static void linear_checks_round_mode_and_map_version_first(void **state) {
+  (void)state;
+  s24_dev_t dev;
+  mock_device(2, 2);
+  g.regs[S24_REG_VERSION / 4] = S24_VERSION_MAJOR << S24_VERSION_MAJOR_LSB | 2u;  // map 1.2
+  assert_int_equal(s24_dev_open(&dev, &kSeam), S24_OK);
+  const int8_t a[8] = {1, 0, 2, 0, 0, 3, 0, 4}, x[4] = {1, 2, 3, 4};
+  const int32_t mult[2] = {1 << 30, 1 << 30}, shift[2] = {-1, 3};
+  int8_t y[2];
+  s24_weights_t w;
+  assert_int_equal(s24_weights_load_dense(&dev, a, 2, 4, &w), S24_OK);
+  g.nlog = 0;
+  const s24_linear_params_t bad = {NULL, mult, shift, 0, 0, -128, 127, (s24_round_t)2};
+  assert_int_equal(s24_linear(&dev, &w, x, 1, &bad, y), S24_ERR_ARG);
+  const s24_linear_params_t bad_neg = {NULL, mult, shift, 0, 0, -128, 127, (s24_round_t)-1};
+  assert_int_equal(s24_linear(&dev, &w, x, 1, &bad_neg, y), S24_ERR_ARG);
+  const s24_linear_params_t dbl = {NULL, mult, shift, 0, 0, -128, 127, S24_ROUND_DOUBLE};
+  assert_int_equal(s24_linear(&dev, &w, x, 1, &dbl, y), S24_ERR_UNSUPPORTED);
   assert_int_equal(g.nlog, 0);  // nothing touched the hardware
   s24_weights_free(&w);
   s24_dev_close(&dev);
@@ -859,6 +887,7 @@ int main(void) {
       cmocka_unit_test(open_rejects_bad_args_and_incomplete_seam),
       cmocka_unit_test(open_rejects_wrong_magic_version_params),
       cmocka_unit_test(linear_checks_clamp_and_map_version_first),
+      cmocka_unit_test(linear_checks_round_mode_and_map_version_first),
       cmocka_unit_test(gemm_register_sequence_and_packing),
       cmocka_unit_test(dense_group_takes_two_beats_sharing_the_activation),
       cmocka_unit_test(invalid_metadata_is_never_sent),

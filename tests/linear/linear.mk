@@ -8,7 +8,7 @@ LINEAR_TEST_BIN := $(LINEAR_DIR)/test_linear
 .PHONY: test-linear test-linear-long
 
 # C code with the sanitizers, the Verilated library without
-$(LINEAR_TEST_BIN): tests/linear/test_linear.c $(DRV_SRCS) $(SWDEV_SRCS) $(MODEL_SRCS) $(COSIM_LIB)
+$(LINEAR_TEST_BIN): tests/linear/test_linear.c tests/linear/gemmlowp_ref.h $(DRV_SRCS) $(SWDEV_SRCS) $(MODEL_SRCS) $(COSIM_LIB)
 	@mkdir -p $(@D)
 	$(TEST_CC) $(filter %.c,$^) $(COSIM_LIB) $(COSIM_LDLIBS) -o $@
 
@@ -20,7 +20,7 @@ test-linear: $(LINEAR_TEST_BIN)
 # ... and on the other Verilated arrays (dense 4:4, 3x5 1:4: one lane, three rows per beat;
 # 2x4 2:8: two rows per beat), built with the FORMAL assertion tails live
 LINEAR_LONG_BINS := $(foreach c,$(COSIM_LONG_CFGS),$(LINEAR_DIR)/test_linear_$(call cfg_name,$(c)))
-$(LINEAR_DIR)/test_linear_%: tests/linear/test_linear.c $(DRV_SRCS) $(SWDEV_SRCS) $(MODEL_SRCS) $(BUILD)/cosim_%/libs24cosim.a
+$(LINEAR_DIR)/test_linear_%: tests/linear/test_linear.c tests/linear/gemmlowp_ref.h $(DRV_SRCS) $(SWDEV_SRCS) $(MODEL_SRCS) $(BUILD)/cosim_%/libs24cosim.a
 	@mkdir -p $(@D)
 	$(TEST_CC) $(filter %.c,$^) $(filter %.a,$^) $(COSIM_LDLIBS) -o $@
 

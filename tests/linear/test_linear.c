@@ -1,8 +1,10 @@
 // The fused int8 layer (SPEC §7): model (s24_linear_ref) == driver on the software device ==
 // driver on the Verilated RTL, for random layers and directed extremes, with random and directed
 // output clamps [act_min, act_max] (none, ReLU, RELU6-like act_max < 127, RELU_N1_TO_1-like,
-// act_min == act_max), plus the model's requantization against a 128-bit evaluation of the
-// SPEC formula and the refusal of bad clamp bounds.
+// act_min == act_max), each layer with single or double rounding (S24_ROUND_*, so consecutive
+// jobs switch modes), plus the model's requantization against a 128-bit evaluation of the SPEC
+// formula (single) and against gemmlowp's functions (double, tests/linear/gemmlowp_ref.h), and the
+// refusal of bad clamp bounds and rounding modes.
 // Usage: test_linear [+seed=N] [+cases=N] [+case=I] [+bp=PCT]
 //   +seed  base seed (printed; default from the clock)   +cases  random layers (default 300)
 //   +case  only case I of the seed                        +bp     RTL result backpressure %
@@ -13,6 +15,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "gemmlowp_ref.h"
 #include "s24_cosim.h"
 #include "s24_drv.h"
 #include "s24_model.h"
@@ -30,6 +33,8 @@ typedef struct {
   int passed, failed;
   uint64_t outputs, sat_hi, sat_lo, inside;
   uint64_t job_cycles, array_cycles;  // the RTL's CNT_JOB_CYCLES and CNT_CYCLES, all layers
+  // outputs of double-rounding layers that single rounding gets wrong, by SHIFT > 0 / < 0
+  uint64_t dbl_outputs, dbl_differ_pos, dbl_differ_neg;
 } tally_t;
 
 // A random clamp around ZO, as the fused activations give them: none, ReLU, RELU6-like (act_max
@@ -60,6 +65,7 @@ typedef struct {
   int32_t *bias, *mult, *shift;
   int32_t zi, zo, act_min, act_max;
   int no_bias;
+  s24_round_t round;
 } layer_t;
 
 static void layer_free(layer_t *L) {
@@ -88,16 +94,20 @@ static int layer_alloc(layer_t *L, size_t batch, size_t m, size_t k) {
 static int run_layer(s24_dev_t *sw, s24_dev_t *hw, const layer_t *L, s24_pattern_t p,
                      int compressed, tally_t *t, char *why, size_t why_len) {
   const size_t n = L->batch * L->m;
-  int8_t *want = malloc(n), *got_sw = malloc(n), *got_hw = malloc(n);
+  int8_t *want = malloc(n), *got_sw = malloc(n), *got_hw = malloc(n), *single = malloc(n);
   int8_t *vals = malloc(L->m * L->k);
   uint8_t *meta = malloc(L->m * L->k + 1);
   int ok = 0;
   s24_status_t st = S24_ERR_NOMEM;
   s24_linear_params_t prm = {L->no_bias ? NULL : L->bias, L->mult, L->shift, L->zi, L->zo,
-                             L->act_min, L->act_max};
-  if (want && got_sw && got_hw && vals && meta) {
+                             L->act_min, L->act_max, L->round};
+  if (want && got_sw && got_hw && single && vals && meta) {
     st = s24_linear_ref(L->x, L->batch, L->w, L->m, L->k, prm.bias, L->mult, L->shift, L->zi,
-                        L->zo, L->act_min, L->act_max, want);
+                        L->zo, L->act_min, L->act_max, L->round, want);
+    if (st == S24_OK) {
+      st = s24_linear_ref(L->x, L->batch, L->w, L->m, L->k, prm.bias, L->mult, L->shift, L->zi,
+                          L->zo, L->act_min, L->act_max, S24_ROUND_SINGLE, single);
+    }
   }
   if (st != S24_OK) {
     snprintf(why, why_len, "model: %s", s24_strerror(st));
@@ -143,12 +153,20 @@ static int run_layer(s24_dev_t *sw, s24_dev_t *hw, const layer_t *L, s24_pattern
     if (got_sw[i] != want[i] || got_hw[i] != want[i]) {
       const size_t b = i / L->m, m = i % L->m;
       snprintf(why, why_len, "Y[%zu][%zu]: model %d swdev %d rtl %d (mult %" PRId32
-               " shift %" PRId32 " zi %" PRId32 " zo %" PRId32 " act %" PRId32 "..%" PRId32 ")",
+               " shift %" PRId32 " zi %" PRId32 " zo %" PRId32 " act %" PRId32 "..%" PRId32
+               " round %s)",
                b, m, want[i], got_sw[i], got_hw[i], L->mult[m], L->shift[m], L->zi, L->zo,
-               L->act_min, L->act_max);
+               L->act_min, L->act_max, L->round == S24_ROUND_DOUBLE ? "double" : "single");
       goto out;
     }
     t->outputs++;
+    if (L->round == S24_ROUND_DOUBLE) {
+      t->dbl_outputs++;
+      if (want[i] != single[i]) {
+        if (L->shift[i % L->m] > 0) t->dbl_differ_pos++;
+        else t->dbl_differ_neg++;
+      }
+    }
     if (want[i] == L->act_max) t->sat_hi++;
     else if (want[i] == L->act_min) t->sat_lo++;
     else t->inside++;
@@ -158,6 +176,7 @@ out:
   free(want);
   free(got_sw);
   free(got_hw);
+  free(single);
   free(vals);
   free(meta);
   return ok;
@@ -188,14 +207,72 @@ static int check_requant(uint64_t seed, int count) {
     int32_t shift = i < 13 * 5 * 62 ? -31 + (i / 65) % 62 : -31 + (int32_t)below(&r, 62);
     int32_t zo = (int32_t)below(&r, 256) - 128, lo, hi;
     random_clamp(&r, zo, &lo, &hi);
-    if (s24_requant(acc, mult, shift, zo, lo, hi) != requant128(acc, mult, shift, zo, lo, hi)) {
+    if (s24_requant(acc, mult, shift, zo, lo, hi, S24_ROUND_SINGLE) !=
+        requant128(acc, mult, shift, zo, lo, hi)) {
       if (bad++ < 5) {
         printf("FAIL requant acc %" PRId32 " mult %" PRId32 " shift %" PRId32 " zo %" PRId32
                " act %" PRId32 "..%" PRId32 ": model %d, 128-bit %d\n", acc, mult, shift, zo, lo,
-               hi, s24_requant(acc, mult, shift, zo, lo, hi),
+               hi, s24_requant(acc, mult, shift, zo, lo, hi, S24_ROUND_SINGLE),
                requant128(acc, mult, shift, zo, lo, hi));
       }
     }
+  }
+  return bad;
+}
+
+// The model's double rounding (s24_requant, S24_ROUND_DOUBLE: a closed form) against gemmlowp's
+// two functions as TFLite's MultiplyByQuantizedMultiplier calls them (gemmlowp_ref.h), then + ZO
+// and the clamp. Corners (acc at the int32 limits and around +-2^30, MULT 0/1/2^30/2^31-1, every
+// SHIFT), random values, and ties: MULT = 2^30 makes the high multiply floor((acc + 1) / 2), so an
+// acc around 2 * (k * 2^rs + 2^(rs-1)) puts RoundingDivideByPOT exactly on (or next to) a half.
+// *differ counts the cases where single rounding would have given another int8.
+static int check_double(uint64_t seed, int count, int *differ) {
+  rng_t r = {seed ^ 0xd0b1e};
+  static const int32_t accs[] = {0, 1, -1, 2, -2, 3, -3, 127, -128, 2147483647,
+                                 (int32_t)0x80000000u, 1073741824, -1073741824, 1073741823,
+                                 -1073741823, 536870912, -536870913, 65535, -65536};
+  static const int32_t mults[] = {0, 1, 1073741824, 2147483647, 1518500250, 1073741825};
+  const int ncorner = 19 * 6 * 62;
+  int bad = 0;
+  *differ = 0;
+  for (int i = 0; i < count; i++) {
+    int32_t acc, mult, shift;
+    if (i < ncorner) {
+      acc = accs[i % 19];
+      mult = mults[(i / 19) % 6];
+      shift = -31 + (i / (19 * 6)) % 62;
+    } else if (below(&r, 4) == 0) {  // a tie of RoundingDivideByPOT, or one off it
+      shift = -(int32_t)below(&r, 32);
+      const int rs = -shift;
+      const int64_t k = (int64_t)below(&r, 9) - 4;
+      int64_t hi = rs ? k * ((int64_t)1 << rs) + ((int64_t)1 << (rs - 1)) : k;
+      int64_t a = 2 * hi + (int64_t)below(&r, 3) - 1;
+      if (a > INT32_MAX || a < INT32_MIN) a = (int64_t)(int32_t)(uint32_t)rnd(&r);
+      acc = (int32_t)a;
+      mult = 1073741824;
+    } else {
+      const uint32_t v = (uint32_t)rnd(&r);
+      acc = below(&r, 3) == 0 ? (int32_t)v : below(&r, 2) ? (int32_t)(v % 20001) - 10000
+                                                        : (int32_t)v >> below(&r, 31);
+      mult = below(&r, 3) ? (int32_t)(0x40000000u + (uint32_t)(rnd(&r) & 0x3FFFFFFF))
+                          : (int32_t)(rnd(&r) & 0x7FFFFFFF);
+      shift = below(&r, 2) ? -31 + (int32_t)below(&r, 62) : -12 + (int32_t)below(&r, 15);
+    }
+    const int32_t zo = (int32_t)below(&r, 256) - 128;
+    int32_t lo, hi;
+    random_clamp(&r, zo, &lo, &hi);
+    int64_t ref = (int64_t)gl_mbqm(acc, mult, shift) + zo;
+    if (ref < lo) ref = lo;
+    if (ref > hi) ref = hi;
+    const int8_t got = s24_requant(acc, mult, shift, zo, lo, hi, S24_ROUND_DOUBLE);
+    if (got != (int8_t)ref) {
+      if (bad++ < 5) {
+        printf("FAIL double requant acc %" PRId32 " mult %" PRId32 " shift %" PRId32
+               " zo %" PRId32 " act %" PRId32 "..%" PRId32 ": model %d, gemmlowp %d\n",
+               acc, mult, shift, zo, lo, hi, got, (int)ref);
+      }
+    }
+    if (got != s24_requant(acc, mult, shift, zo, lo, hi, S24_ROUND_SINGLE)) (*differ)++;
   }
   return bad;
 }
@@ -237,6 +314,8 @@ static int random_layer(rng_t *r, const s24_dev_t *d, layer_t *L, s24_pattern_t 
   L->act_min = relu && L->zo > -128 ? L->zo : -128;
   L->act_max = 127;
   if (below(r, 2)) random_clamp(r, L->zo, &L->act_min, &L->act_max);
+  // the rounding, drawn last (the layers above are those of older runs): half double
+  L->round = below(r, 2) ? S24_ROUND_DOUBLE : S24_ROUND_SINGLE;
   return 1;
 }
 
@@ -282,15 +361,20 @@ static void directed(s24_dev_t *sw, s24_dev_t *hw, tally_t *t, int clamps) {
             L.shift[ch] = shifts[ch / 4];
             L.bias[ch] = (int32_t)biases[bi];
           }
-          char why[240];
-          char name[96];
-          snprintf(name, sizeof name, "directed_zi%d_zo%d_act%d..%d_bias%d", (int)L.zi,
-                   (int)L.zo, (int)L.act_min, (int)L.act_max, (int)bi);
-          if (run_layer(sw, hw, &L, (s24_pattern_t){2, 4}, 0, t, why, sizeof why)) {
-            t->passed++;
-          } else {
-            t->failed++;
-            printf("FAIL %s: %s\n", name, why);
+          // each layer with single, then double rounding: every job switches the mode
+          for (int rd = 0; rd < 2; rd++) {
+            char why[240];
+            char name[112];
+            L.round = rd ? S24_ROUND_DOUBLE : S24_ROUND_SINGLE;
+            snprintf(name, sizeof name, "directed_zi%d_zo%d_act%d..%d_bias%d_%s", (int)L.zi,
+                     (int)L.zo, (int)L.act_min, (int)L.act_max, (int)bi,
+                     rd ? "double" : "single");
+            if (run_layer(sw, hw, &L, (s24_pattern_t){2, 4}, 0, t, why, sizeof why)) {
+              t->passed++;
+            } else {
+              t->failed++;
+              printf("FAIL %s: %s\n", name, why);
+            }
           }
           layer_free(&L);
         }
@@ -299,10 +383,72 @@ static void directed(s24_dev_t *sw, s24_dev_t *hw, tally_t *t, int clamps) {
   }
 }
 
-// Bad clamp bounds are refused by the model and the driver (S24_ERR_ARG, nothing run) on both
-// devices; a good layer still runs afterwards (run_layer after this in main).
+// Double rounding's corners through the whole datapath, with acc chosen exactly: X = 0 and ZI = 0
+// make acc = BIAS[m]. Channels 0 ..: MULT = 2^30 (the high multiply is floor((acc + 1) / 2)) and
+// acc around 2 * (k * 2^rs + 2^(rs-1)), i.e. RoundingDivideByPOT on, or next to, a half for
+// SHIFT = -rs, both signs (below zero the correction of the p < -2^30 term decides); then SHIFT > 0
+// with acc around +-2^(31 - SHIFT), where acc * 2^SHIFT wraps in int32 (the operand's sign
+// extension decides). Each layer single, then double; ZO 0 and -128..127 so nothing clamps.
+static void directed_round(s24_dev_t *sw, s24_dev_t *hw, tally_t *t) {
+  static const int rss[] = {1, 2, 3, 5, 8, 13, 20, 28, 29, 30, 31};
+  static const int32_t pos[] = {1, 2, 7, 15, 16, 29, 30};
+  layer_t L;
+  const size_t cap = 11 * 5 * 5 + 7 * 6, B = 2, K = 4;
+  if (!layer_alloc(&L, B, cap, K)) {
+    t->failed++;
+    return;
+  }
+  rng_t r = {777};
+  size_t m = 0;
+  for (size_t i = 0; i < 11; i++) {
+    const int rs = rss[i];
+    for (int64_t k = -3; k <= 1; k++) {
+      for (int64_t d = -3; d <= 1; d++) {  // high multiply: half - 1, half (twice), half + 1
+        const int64_t a = 2 * (k * ((int64_t)1 << rs) + ((int64_t)1 << (rs - 1))) + d;
+        if (a < INT32_MIN || a > INT32_MAX) continue;
+        L.bias[m] = (int32_t)a;
+        L.mult[m] = 1 << 30;
+        L.shift[m++] = -rs;
+      }
+    }
+  }
+  for (size_t i = 0; i < 7; i++) {
+    const int64_t edge = (int64_t)1 << (31 - pos[i]);
+    static const int64_t offs[6] = {-1, 0, 1, 2, -3, 5};
+    for (size_t j = 0; j < 6; j++) {
+      int64_t a = (j % 2 ? -edge : edge) + offs[j] * (edge > 4 ? edge / 4 : 1);
+      if (a < INT32_MIN) a = INT32_MIN;
+      if (a > INT32_MAX) a = INT32_MAX;
+      L.bias[m] = (int32_t)a;
+      // MULT small (outputs in range) or large (saturated: the sign of the wrapped x shows)
+      L.mult[m] = j < 3 ? (int32_t)(rnd(&r) & 0xFF) : (int32_t)(rnd(&r) & 0x7FFFFFFF);
+      L.shift[m++] = pos[i];
+    }
+  }
+  L.m = m;
+  memset(L.x, 0, B * K);
+  for (size_t i = 0; i < m * K; i++) L.w[i] = rnd_i8(&r);
+  L.zi = L.zo = 0;
+  L.act_min = -128;
+  L.act_max = 127;
+  for (int rd = 0; rd < 2; rd++) {
+    char why[240];
+    L.round = rd ? S24_ROUND_DOUBLE : S24_ROUND_SINGLE;
+    if (run_layer(sw, hw, &L, (s24_pattern_t){4, 4}, 0, t, why, sizeof why)) {
+      t->passed++;
+    } else {
+      t->failed++;
+      printf("FAIL directed_round_%s: %s\n", rd ? "double" : "single", why);
+    }
+  }
+  layer_free(&L);
+}
+
+// Bad clamp bounds and a rounding mode that is not an s24_round_t (the last case) are refused by
+// the model and the driver (S24_ERR_ARG, nothing run) on both devices; a good layer still runs
+// afterwards (run_layer after this in main).
 static void bad_clamps(s24_dev_t *sw, s24_dev_t *hw, tally_t *t) {
-  static const int32_t bad[4][2] = {{1, 0}, {127, -128}, {-129, 0}, {0, 128}};
+  static const int32_t bad[5][2] = {{1, 0}, {127, -128}, {-129, 0}, {0, 128}, {-128, 127}};
   const int8_t x[8] = {1, 2, 3, 4, 5, 6, 7, 8}, w[8] = {1, 0, 2, 0, 0, 3, 0, 4};
   const int32_t mult[1] = {1 << 30}, shift[1] = {0};
   int8_t y[1];
@@ -314,15 +460,16 @@ static void bad_clamps(s24_dev_t *sw, s24_dev_t *hw, tally_t *t) {
       printf("FAIL bad_clamps: cannot load weights\n");
       return;
     }
-    for (int i = 0; i < 4; i++) {
-      const s24_linear_params_t prm = {NULL, mult, shift, 0, 0, bad[i][0], bad[i][1]};
+    for (int i = 0; i < 5; i++) {
+      const s24_round_t rd = i == 4 ? (s24_round_t)2 : S24_ROUND_SINGLE;
+      const s24_linear_params_t prm = {NULL, mult, shift, 0, 0, bad[i][0], bad[i][1], rd};
       const s24_status_t sm =
-          s24_linear_ref(x, 1, w, 1, 8, NULL, mult, shift, 0, 0, bad[i][0], bad[i][1], y);
+          s24_linear_ref(x, 1, w, 1, 8, NULL, mult, shift, 0, 0, bad[i][0], bad[i][1], rd, y);
       const s24_status_t sd = s24_linear(d, &wt, x, 1, &prm, y);
       if (sm != S24_ERR_ARG || sd != S24_ERR_ARG) {
         t->failed++;
-        printf("FAIL bad_clamps: act %" PRId32 "..%" PRId32 ": model %s, %s %s (want %s)\n",
-               bad[i][0], bad[i][1], s24_strerror(sm), dev ? "rtl" : "swdev",
+        printf("FAIL bad_clamps: act %" PRId32 "..%" PRId32 " round %d: model %s, %s %s (want "
+               "%s)\n", bad[i][0], bad[i][1], (int)rd, s24_strerror(sm), dev ? "rtl" : "swdev",
                s24_strerror(sd), s24_strerror(S24_ERR_ARG));
       } else {
         t->passed++;
@@ -353,6 +500,15 @@ int main(int argc, char **argv) {
   else t.passed++;
   printf("requant: %d random and corner (acc, MULT, SHIFT) vs 128-bit SPEC formula, %d wrong\n",
          nrq, bad);
+  // double rounding: the model's closed form against gemmlowp's functions
+  const int ndq = 200000;
+  int differ = 0;
+  bad = check_double(seed, ndq, &differ);
+  if (bad) t.failed++;
+  else t.passed++;
+  printf("requant double: %d random, corner and tie (acc, MULT, SHIFT) vs gemmlowp's "
+         "RoundingDivideByPOT(SaturatingRoundingDoublingHighMul()), %d wrong (%d differ from "
+         "single rounding)\n", ndq, bad, differ);
 
   s24_cosim_t *sim = NULL;
   s24_seam_t hw_seam, sw_seam;
@@ -374,9 +530,17 @@ int main(int argc, char **argv) {
   }
   if (only < 0) {
     tally_t before = t;
+    directed_round(&sw, &hw, &t);
+    printf("directed rounding: ties of RoundingDivideByPOT (SHIFT -1 .. -31, both signs) and int32 "
+           "wraps of acc * 2^SHIFT (SHIFT 1 .. 30), single and double: %" PRIu64 " of %" PRIu64
+           " double outputs differ from single, %d failed\n",
+           t.dbl_differ_pos + t.dbl_differ_neg - before.dbl_differ_pos - before.dbl_differ_neg,
+           t.dbl_outputs - before.dbl_outputs, t.failed - before.failed);
+    before = t;
     directed(&sw, &hw, &t, 0);
     printf("directed: %d layers (MULT 0/1/2^30/2^31-1 x SHIFT -31..30 per channel, ZI/ZO "
-           "-128/0/127, none/ReLU, bias 0/+-2^31 limits), %d failed\n",
+           "-128/0/127, none/ReLU, bias 0/+-2^31 limits; single, then double rounding), "
+           "%d failed\n",
            t.passed - before.passed + t.failed - before.failed, t.failed - before.failed);
   }
   for (int i = 0; i < cases; i++) {
@@ -406,13 +570,16 @@ int main(int argc, char **argv) {
          " START to last beat, %" PRIu64 " array)\n",
          t.outputs, t.inside, t.sat_hi, t.sat_lo, s24_cosim_cycles(sim), t.job_cycles,
          t.array_cycles);
+  printf("double rounding: %" PRIu64 " outputs, %" PRIu64 " of them differ from single rounding "
+         "(%" PRIu64 " with SHIFT > 0, %" PRIu64 " with SHIFT < 0)\n", t.dbl_outputs,
+         t.dbl_differ_pos + t.dbl_differ_neg, t.dbl_differ_pos, t.dbl_differ_neg);
   if (only < 0) {  // after the random cases, so that the lines above compare with older runs
     tally_t before = t;
     directed(&sw, &hw, &t, 1);
     bad_clamps(&sw, &hw, &t);
     printf("directed clamps: %d layers and bad bounds (ZO -128/0/127 x act RELU6-like, "
            "RELU_N1_TO_1-like, {ZO}, {-128}, {127}, {0}, -100..100; act_min > act_max, "
-           "out of int8), %d failed; %" PRIu64 " outputs (%" PRIu64 " at act_max, %" PRIu64
+           "out of int8, a bad rounding mode), %d failed; %" PRIu64 " outputs (%" PRIu64 " at act_max, %" PRIu64
            " at act_min)\n",
            t.passed - before.passed + t.failed - before.failed, t.failed - before.failed,
            t.outputs - before.outputs, t.sat_hi - before.sat_hi, t.sat_lo - before.sat_lo);

@@ -351,22 +351,52 @@ static void linear_params(void **state) {
   const int8_t x[2] = {1, 2}, w[2] = {3, -1};
   const int32_t bias[1] = {10}, m1[1] = {1 << 30}, s1[1] = {0};
   int8_t y[1] = {0};
-  assert_int_equal(s24_linear_ref(x, 1, w, 1, 2, bias, m1, s1, 2, 5, -128, 127, y), S24_OK);
+  assert_int_equal(s24_linear_ref(x, 1, w, 1, 2, bias, m1, s1, 2, 5, -128, 127,
+                                  S24_ROUND_SINGLE, y), S24_OK);
   assert_int_equal(y[0], 4 + 5);
   // the same output 9 clamped: RELU6-like [5, 8], above [12, 20], a single value [-3, -3]
-  assert_int_equal(s24_linear_ref(x, 1, w, 1, 2, bias, m1, s1, 2, 5, 5, 8, y), S24_OK);
+  assert_int_equal(s24_linear_ref(x, 1, w, 1, 2, bias, m1, s1, 2, 5, 5, 8,
+                                  S24_ROUND_SINGLE, y), S24_OK);
   assert_int_equal(y[0], 8);
-  assert_int_equal(s24_linear_ref(x, 1, w, 1, 2, bias, m1, s1, 2, 5, 12, 20, y), S24_OK);
+  assert_int_equal(s24_linear_ref(x, 1, w, 1, 2, bias, m1, s1, 2, 5, 12, 20,
+                                  S24_ROUND_SINGLE, y), S24_OK);
   assert_int_equal(y[0], 12);
-  assert_int_equal(s24_linear_ref(x, 1, w, 1, 2, bias, m1, s1, 2, 5, -3, -3, y), S24_OK);
+  assert_int_equal(s24_linear_ref(x, 1, w, 1, 2, bias, m1, s1, 2, 5, -3, -3,
+                                  S24_ROUND_SINGLE, y), S24_OK);
   assert_int_equal(y[0], -3);
-  assert_int_equal(s24_requant(7, 1 << 30, 0, 5, -128, 127), 9);
-  assert_int_equal(s24_requant(7, 1 << 30, 0, 5, 9, 9), 9);
-  assert_int_equal(s24_linear_ref(x, 1, w, 1, 2, bias, m1, s1, 2, 5, 1, 0, y), S24_ERR_ARG);
-  assert_int_equal(s24_linear_ref(x, 1, w, 1, 2, bias, m1, s1, 2, 5, -128, 128, y), S24_ERR_ARG);
-  assert_int_equal(s24_linear_ref(x, 1, w, 1, 2, bias, m1, s1, 200, 5, -128, 127, y), S24_ERR_ARG);
-  assert_int_equal(s24_linear_ref(NULL, 1, w, 1, 2, bias, m1, s1, 2, 5, -128, 127, y), S24_ERR_ARG);
-  assert_int_equal(s24_linear_ref(x, 0, w, 1, 2, bias, m1, s1, 2, 5, -128, 127, y), S24_ERR_ARG);
+  assert_int_equal(s24_requant(7, 1 << 30, 0, 5, -128, 127, S24_ROUND_SINGLE), 9);
+  assert_int_equal(s24_requant(7, 1 << 30, 0, 5, 9, 9, S24_ROUND_SINGLE), 9);
+  assert_int_equal(s24_linear_ref(x, 1, w, 1, 2, bias, m1, s1, 2, 5, 1, 0,
+                                  S24_ROUND_SINGLE, y), S24_ERR_ARG);
+  assert_int_equal(s24_linear_ref(x, 1, w, 1, 2, bias, m1, s1, 2, 5, -128, 128,
+                                  S24_ROUND_SINGLE, y), S24_ERR_ARG);
+  assert_int_equal(s24_linear_ref(x, 1, w, 1, 2, bias, m1, s1, 200, 5, -128, 127,
+                                  S24_ROUND_SINGLE, y), S24_ERR_ARG);
+  assert_int_equal(s24_linear_ref(NULL, 1, w, 1, 2, bias, m1, s1, 2, 5, -128, 127,
+                                  S24_ROUND_SINGLE, y), S24_ERR_ARG);
+  assert_int_equal(s24_linear_ref(x, 0, w, 1, 2, bias, m1, s1, 2, 5, -128, 127,
+                                  S24_ROUND_SINGLE, y), S24_ERR_ARG);
+  // double rounding (gemmlowp): acc 1, MULT 2^30, SHIFT -1: the high multiply rounds 0.5 up to
+  // 1, RoundingDivideByPOT(1, 1) rounds 0.5 away from zero to 1; single: floor(0.75) = 0
+  assert_int_equal(s24_requant(1, 1 << 30, -1, 5, -128, 127, S24_ROUND_DOUBLE), 1 + 5);
+  assert_int_equal(s24_requant(1, 1 << 30, -1, 5, -128, 127, S24_ROUND_SINGLE), 0 + 5);
+  // SHIFT 1: acc * 2 = 2^31 wraps to -2^31 in int32 (as LiteRT's C++): -2^30, clamped to -128;
+  // single: 2^30, clamped to 127
+  assert_int_equal(s24_requant(1 << 30, 1 << 30, 1, 0, -128, 127, S24_ROUND_DOUBLE), -128);
+  assert_int_equal(s24_requant(1 << 30, 1 << 30, 1, 0, -128, 127, S24_ROUND_SINGLE), 127);
+  // SHIFT 0: both the same; SHIFT -2, acc -5, MULT 2^30: p = -5 * 2^30 < -2^30, the high
+  // multiply floor(-2) = -2, RoundingDivideByPOT(-2, 2) = round(-0.5) away from zero = -1;
+  // single: floor((-5 * 2^30 + 2^32) / 2^33) = -1 as well, and acc -6: -3 -> -1 (-0.75)
+  assert_int_equal(s24_requant(3, 1 << 30, 0, 0, -128, 127, S24_ROUND_DOUBLE), 2);
+  assert_int_equal(s24_requant(-5, 1 << 30, -2, 0, -128, 127, S24_ROUND_DOUBLE), -1);
+  assert_int_equal(s24_requant(-6, 1 << 30, -2, 0, -128, 127, S24_ROUND_DOUBLE), -1);
+  assert_int_equal(s24_requant(-6, 1 << 30, -2, 0, -128, 127, S24_ROUND_SINGLE), -1);
+  // the layer above with double rounding (acc 7 -> 3.5 -> 4 both ways), a bad mode refused
+  assert_int_equal(s24_linear_ref(x, 1, w, 1, 2, bias, m1, s1, 2, 5, -128, 127, S24_ROUND_DOUBLE,
+                                  y), S24_OK);
+  assert_int_equal(y[0], 4 + 5);
+  assert_int_equal(s24_linear_ref(x, 1, w, 1, 2, bias, m1, s1, 2, 5, -128, 127, (s24_round_t)2,
+                                  y), S24_ERR_ARG);
   // the folded bias: bias - ZI * sum(W), modulo 2^32
   assert_int_equal(s24_linear_fold_bias(w, 2, 10, 2), (uint32_t)(10 - 2 * 2));
   assert_int_equal(s24_linear_fold_bias(w, 2, INT32_MIN, -128), (uint32_t)INT32_MIN + 256u);
