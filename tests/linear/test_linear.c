@@ -576,13 +576,16 @@ int main(int argc, char **argv) {
   if (only < 0) {  // after the random cases, so that the lines above compare with older runs
     tally_t before = t;
     directed(&sw, &hw, &t, 1);
+    tally_t mid = t;
     bad_clamps(&sw, &hw, &t);
-    printf("directed clamps: %d layers and bad bounds (ZO -128/0/127 x act RELU6-like, "
-           "RELU_N1_TO_1-like, {ZO}, {-128}, {127}, {0}, -100..100; act_min > act_max, "
-           "out of int8, a bad rounding mode), %d failed; %" PRIu64 " outputs (%" PRIu64 " at act_max, %" PRIu64
-           " at act_min)\n",
-           t.passed - before.passed + t.failed - before.failed, t.failed - before.failed,
-           t.outputs - before.outputs, t.sat_hi - before.sat_hi, t.sat_lo - before.sat_lo);
+    printf("directed clamps: %d layers (ZO -128/0/127 x act RELU6-like, RELU_N1_TO_1-like, {ZO}, "
+           "{-128}, {127}, {0}, -100..100; single and double), %d failed, %" PRIu64 " outputs (%" PRIu64
+           " at act_max, %" PRIu64 " at act_min); %d bad bounds refused by model and driver "
+           "(act_min > act_max, out of int8, a rounding mode that is not an s24_round_t; both "
+           "devices), %d failed\n",
+           mid.passed - before.passed + mid.failed - before.failed, mid.failed - before.failed,
+           mid.outputs - before.outputs, mid.sat_hi - before.sat_hi, mid.sat_lo - before.sat_lo,
+           t.passed - mid.passed + t.failed - mid.failed, t.failed - mid.failed);
   }
   s24_dev_close(&hw);
   s24_dev_close(&sw);
