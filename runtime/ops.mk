@@ -29,5 +29,13 @@ test-ops-long: $(OPS_TEST_BIN)
 	$(OPS_TEST_BIN) $(OPS_TEST_DIR)-long > $(OPS_TEST_DIR)-long/test_ops.log || { grep -v '^ok' $(OPS_TEST_DIR)-long/test_ops.log; exit 1; }
 	@tail -n 1 $(OPS_TEST_DIR)-long/test_ops.log
 
+# The same kind of cases through the command: `sparse24 run --backend model` (sanitizer build)
+# byte for byte against LiteRT (tests/net/run_ops.py; 20 cases per operator, fixed seed)
+.PHONY: test-ops-run
+test-ops-run: $(BUILD)/tools/sparse24-san
+	rm -rf $(OPS_TEST_DIR)-run
+	$(VPYTHON) tests/net/run_ops.py $< $(OPS_TEST_DIR)-run --generate --seed $(OPS_SEED) --per-op 20
+
+# test-ops-run joins TESTS once `sparse24 run` is in the command (tools/, issue 26)
 TESTS      += test-ops
 LONG_TESTS += test-ops-long
