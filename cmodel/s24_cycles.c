@@ -65,12 +65,14 @@ static s24_status_t start_totals(s24_array_t hw, size_t n_cols, s24_gemm_cycles_
 }
 
 // Groups the row tiles (tile_beats[i] = CFG_BEATS of row tile i) into jobs by
-// s24_plan_next_job, the driver's rule, and adds every job to the totals.
+// s24_plan_next_job, the driver's rule, at most max_job_tiles row tiles a job (the fused
+// epilogue's parameter RAM; SIZE_MAX for a plain GEMM), and adds every job to the totals.
 static s24_status_t add_jobs(s24_array_t hw, const uint64_t *tile_beats, size_t row_tiles,
-                             s24_gemm_cycles_t *out) {
+                             size_t max_job_tiles, s24_gemm_cycles_t *out) {
   for (size_t first = 0; first < row_tiles;) {
     if (tile_beats[first] > UINT32_MAX) return S24_ERR_UNSUPPORTED;
-    const size_t n = s24_plan_next_job(hw, tile_beats + first, row_tiles - first, out->col_tiles);
+    const size_t left = row_tiles - first < max_job_tiles ? row_tiles - first : max_job_tiles;
+    const size_t n = s24_plan_next_job(hw, tile_beats + first, left, out->col_tiles);
     if (n == 0) return S24_ERR_ARG;
     s24_status_t st = add_job(hw, tile_beats[first], n, out);
     if (st != S24_OK) return st;
@@ -79,9 +81,10 @@ static s24_status_t add_jobs(s24_array_t hw, const uint64_t *tile_beats, size_t 
   return S24_OK;
 }
 
-s24_status_t s24_gemm_cycles_dense(s24_array_t hw, const int8_t *a, size_t m_rows, size_t k,
-                                   size_t n_cols, s24_gemm_cycles_t *out) {
-  if (!s24_array_ok(hw) || a == NULL || m_rows == 0 || k == 0 || n_cols == 0 || out == NULL) {
+static s24_status_t cycles_dense(s24_array_t hw, const int8_t *a, size_t m_rows, size_t k,
+                                 size_t n_cols, size_t max_job_tiles, s24_gemm_cycles_t *out) {
+  if (!s24_array_ok(hw) || a == NULL || m_rows == 0 || k == 0 || n_cols == 0 || out == NULL ||
+      max_job_tiles == 0) {
     return S24_ERR_ARG;
   }
   const size_t tiles = ceil_div(m_rows, hw.rows);
@@ -93,10 +96,21 @@ s24_status_t s24_gemm_cycles_dense(s24_array_t hw, const int8_t *a, size_t m_row
   for (size_t i = 0; i < tiles && st == S24_OK; i++) {
     st = s24_plan_row_tile(hw, a, m_rows, k, i, NULL, &tile_beats[i]);
   }
-  if (st == S24_OK) st = add_jobs(hw, tile_beats, tiles, &t);
+  if (st == S24_OK) st = add_jobs(hw, tile_beats, tiles, max_job_tiles, &t);
   free(tile_beats);
   if (st == S24_OK) *out = t;
   return st;
+}
+
+s24_status_t s24_gemm_cycles_dense(s24_array_t hw, const int8_t *a, size_t m_rows, size_t k,
+                                   size_t n_cols, s24_gemm_cycles_t *out) {
+  return cycles_dense(hw, a, m_rows, k, n_cols, SIZE_MAX, out);
+}
+
+s24_status_t s24_linear_cycles(s24_array_t hw, uint32_t epi_depth, const int8_t *w,
+                               size_t m_rows, size_t k, size_t batch, s24_gemm_cycles_t *out) {
+  if (epi_depth < hw.rows || hw.rows == 0) return S24_ERR_ARG;
+  return cycles_dense(hw, w, m_rows, k, batch, s24_linear_job_tiles(hw, epi_depth), out);
 }
 
 s24_status_t s24_gemm_cycles_compressed(s24_array_t hw, s24_pattern_t p, const int8_t *values,
@@ -133,7 +147,7 @@ s24_status_t s24_gemm_cycles_compressed(s24_array_t hw, s24_pattern_t p, const i
     }
     st = s24_plan_row_tile(hw, dense, nr, k, 0, NULL, &tile_beats[i]);
   }
-  if (st == S24_OK) st = add_jobs(hw, tile_beats, tiles, &t);
+  if (st == S24_OK) st = add_jobs(hw, tile_beats, tiles, SIZE_MAX, &t);
   free(dense);
   free(tile_beats);
   if (st == S24_OK) *out = t;

@@ -189,6 +189,16 @@ S24_WARN_UNUSED s24_status_t s24_gemm_cycles_shape(s24_array_t hw, s24_pattern_t
                                                    size_t m_rows, size_t k, size_t n_cols,
                                                    s24_gemm_cycles_t *out);
 
+/** Exact busy cycles of the fused int8 layer (SPEC §7) with weights w (m_rows x k, dense int8,
+ *  any values) over `batch` rows of X, as the driver's s24_linear runs it on hw with an
+ *  epilogue parameter RAM of epi_depth rows: the GEMM A = W, B = X^T (n_cols = batch) planned
+ *  as s24_gemm_cycles_dense, with at most s24_linear_job_tiles(hw, epi_depth) row tiles a job.
+ *  Sums what CNT_CYCLES reports (the array's busy cycles; the epilogue's drain after a job's
+ *  last result is not included). S24_ERR_ARG if epi_depth < rows. */
+S24_WARN_UNUSED s24_status_t s24_linear_cycles(s24_array_t hw, uint32_t epi_depth,
+                                               const int8_t *w, size_t m_rows, size_t k,
+                                               size_t batch, s24_gemm_cycles_t *out);
+
 /* ---- Fused int8 layer (SPEC §7: TFLite int8 FULLY_CONNECTED, per-channel) -------------- */
 
 /** 1 when ZI, ZO are in [-128, 127] and every MULT in [0, 2^31), SHIFT in [-31, 30];

@@ -20,6 +20,7 @@
 #include "cli.h"
 #include "demo.h"
 #include "linear.h"
+#include "net.h"
 #include "npy.h"
 #include "outfile.h"
 #include "s24_model.h"
@@ -37,6 +38,8 @@ static const char *const kUsageTop =
     "  decompress  values + metadata -> dense matrix\n"
     "  gemm        C = A*B (+ C0) on a backend (model or rtl)\n"
     "  linear      fused int8 layer Y = requant(X*W^T + BIAS) (SPEC §7), model or rtl\n"
+    "  info        the operators of an int8 .tflite model and where each runs (SPEC §8)\n"
+    "  run         an int8 .tflite model on X.npy: CONV_2D and FULLY_CONNECTED on the array\n"
     "  demo        run a built-in 2:4 transformer layer end to end and check it\n"
     "  bench       performance benchmark: 2:4 vs dense cycles (model + RTL), targets;\n"
     "              --model-speed times one GEMM of a backend\n"
@@ -46,6 +49,11 @@ static const char *const kUsageTop =
 
 static const char *const kUsagePrune =
     "usage: sparse24 prune IN.npy -o OUT.npy [--pattern N:M]\n"
+    "       sparse24 prune MODEL.tflite -o OUT.tflite [--pattern N:M]\n"
+    "\n"
+    "A .tflite model (recognised by its TFL3 identifier): every FULLY_CONNECTED and CONV_2D\n"
+    "weight tensor pruned as below, per output channel along its flattened K (a last group\n"
+    "shorter than M padded with zeros for the choice); every other byte unchanged.\n"
     "\n"
     "Magnitude pruning: in every aligned group of M along each row of IN (int8, R x K,\n"
     "K a multiple of M) keep the N elements of largest |value| (|-128| = 128 is the largest;\n"
@@ -53,6 +61,29 @@ static const char *const kUsagePrune =
     "\n"
     "  -o, --output OUT.npy  output file (written atomically)\n"
     "  --pattern N:M         sparsity pattern (default 2:4)\n";
+
+static const char *const kUsageInfo =
+    "usage: sparse24 info MODEL.tflite\n"
+    "\n"
+    "One line per operator of an int8 .tflite model (SPEC §8): index, name, where it runs\n"
+    "(array: FULLY_CONNECTED, CONV_2D; host: the others), GEMM shape MxKxN of one inference,\n"
+    "the sparsest N:M pattern its weights hold, MACs, and the cycle model's busy cycles on the\n"
+    "default 8x8 2:4 array; then the totals.\n";
+
+static const char *const kUsageRun =
+    "usage: sparse24 run MODEL.tflite X.npy -o Y.npy [--backend model|rtl] [--stats]\n"
+    "\n"
+    "Runs an int8 .tflite model (SPEC §8). X has the model input's dtype (int8 or float32) and\n"
+    "shape, or that shape with a batch B in place of a leading 1 (B inferences); Y has the\n"
+    "output's dtype and shape with the same B. FULLY_CONNECTED and CONV_2D (im2col) run as the\n"
+    "fused int8 layer of SPEC §7 on the backend, each as its weights are (2:4-sparse: one beat\n"
+    "per group; dense: two); the other operators run on the host (not timed), each bit-exact\n"
+    "with LiteRT's reference kernels.\n"
+    "\n"
+    "  -o, --output Y.npy    output (written atomically)\n"
+    "  --backend model|rtl   C golden model (default) or the Verilated RTL through the driver\n"
+    "  --stats               key: value lines: each array layer's cycles (rtl) and the cycle\n"
+    "                        model's prediction, then the totals\n";
 
 static const char *const kUsageCompress =
     "usage: sparse24 compress IN.npy --values V.npy --meta MD.npy [--pattern N:M]\n"
@@ -420,6 +451,10 @@ static int cmd_prune(int argc, char **argv) {
   const char *names[S24_OUTS_MAX];
   s24_outs_init(&outs);
   if ((rc = out_add("prune", &outs, names, "-o", opt_val(&a, O_OUT), 0)) != 0) return rc;
+  if (s24_net_file_is_tflite(in)) {  // a network: its FULLY_CONNECTED and CONV_2D weights
+    rc = s24_net_cmd_prune(in, p, &outs);
+    goto out;
+  }
   s24_npy_t arr;
   if ((rc = load(in, S24_NPY_I8, &arr)) != 0) goto out;
   if ((rc = check_k(in, arr.cols, p)) == 0) {
@@ -761,6 +796,37 @@ done:
   return rc;
 }
 
+static int cmd_info(int argc, char **argv) {
+  args_t a;
+  int rc = parse_args("info", argc, argv, 0, 1, &a);
+  if (rc != 0) return rc;
+  if (a.help) return fputs(kUsageInfo, stdout), 0;
+  if (a.npos != 1) return s24_cli_usage("info", "expected one model file");
+  return s24_net_cmd_info(a.pos[0]);
+}
+
+static int cmd_run(int argc, char **argv) {
+  args_t a;
+  int rc = parse_args("run", argc, argv, O_OUT | O_BACKEND | O_STATS, 2, &a);
+  if (rc != 0) return rc;
+  if (a.help) return fputs(kUsageRun, stdout), 0;
+  if (a.npos != 2) return s24_cli_usage("run", "expected MODEL.tflite and X.npy");
+  if (!(a.given & O_OUT)) return s24_cli_usage("run", "missing -o Y.npy");
+  s24_backend_t be;
+  if ((rc = get_backend("run", &a, &be)) != 0) return rc;
+  s24_outs_t outs;
+  const char *names[S24_OUTS_MAX];
+  s24_outs_init(&outs);
+  if ((rc = out_add("run", &outs, names, "-o", opt_val(&a, O_OUT), 0)) != 0) return rc;
+  if (s24_outs_is(&outs, 0, a.pos[0]) || s24_outs_is(&outs, 0, a.pos[1])) {
+    s24_outs_abort(&outs);
+    return s24_cli_usage("run", "-o names an input file");
+  }
+  rc = s24_net_cmd_run(a.pos[0], a.pos[1], &outs, be, (a.given & O_STATS) != 0);
+  s24_outs_abort(&outs);
+  return rc;
+}
+
 static int cmd_demo(int argc, char **argv) {
   args_t a;
   int rc = parse_args("demo", argc, argv, O_BACKEND, 0, &a);
@@ -893,6 +959,8 @@ static int run(int argc, char **argv) {
   if (strcmp(cmd, "decompress") == 0) return cmd_decompress(argc, argv);
   if (strcmp(cmd, "gemm") == 0) return cmd_gemm(argc, argv);
   if (strcmp(cmd, "linear") == 0) return s24_cmd_linear(argc, argv);
+  if (strcmp(cmd, "info") == 0) return cmd_info(argc, argv);
+  if (strcmp(cmd, "run") == 0) return cmd_run(argc, argv);
   if (strcmp(cmd, "demo") == 0) return cmd_demo(argc, argv);
   if (strcmp(cmd, "bench") == 0) return cmd_bench(argc, argv);
   fprintf(stderr, "sparse24: error: unknown command '%s' (see sparse24 --help)\n", cmd);
