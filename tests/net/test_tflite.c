@@ -1538,7 +1538,8 @@ static void test_kws_byte_flips(void **state) {
   uint8_t *is_data = calloc(len, 1);
   assert_non_null(is_data);
   for (size_t i = 0; i < m.n_tensors; i++) {
-    if (m.tensors[i].data != NULL) memset(is_data + m.tensors[i].data_offset, 1, m.tensors[i].data_len);
+    const s24_tfl_tensor_t *t = &m.tensors[i];
+    if (t->data != NULL) memset(is_data + t->data_offset, 1, t->data_len);
   }
   s24_tfl_free(&m);
   size_t *meta = malloc(len * sizeof *meta), n_meta = 0;
