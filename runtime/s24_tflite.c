@@ -5,8 +5,10 @@
 //    2^31 and pointing inside the file (flatbuffers' Verifier::VerifyOffset). uoffsets only point
 //    forward, and the reader follows fixed paths of references from the root (the deepest: Model
 //    -> subgraphs -> SubGraph -> tensors -> Tensor -> quantization -> scale), without recursion,
-//    once per tensor or operator, so no file makes it loop; shared tables cost no more than
-//    unshared ones (one bound: the quantization vectors copied, see parse_quant);
+//    once per tensor or operator, so no file makes it loop. Entries of a vector may share one
+//    table, so what a small file makes the reader allocate is bounded separately: at most
+//    S24_TFL_MAX_TENSORS tensors and S24_TFL_MAX_OPS operators, and quantization vectors copied
+//    of at most one entry per 4 bytes of the file (parse_quant);
 //  - table: its soffset inside the file, the vtable it names inside the file, with an even
 //    size >= 4, and the table's inline size (>= 4) inside the file; a field's offset lies inside
 //    the inline size with room for the field's whole value;
@@ -89,11 +91,10 @@ const char *s24_tfl_op_name(int32_t opcode) {
   return kOpNames[opcode];
 }
 
-static const char *const kTypeNames[] = {
-    "FLOAT32", "FLOAT16", "INT32",   "UINT8",    "INT64", "STRING",     "BOOL",
-    "INT16",   "COMPLEX64", "INT8",  "FLOAT64",  "COMPLEX128", "UINT64", "RESOURCE",
-    "VARIANT", "UINT32",  "UINT16",  "INT4",     "BFLOAT16", "INT2",   "UINT4",
-    "FLOAT8_E4M3FN", "FLOAT8_E5M2",
+static const char *const kTypeNames[] = {  // TensorType 0 .. 22
+    "FLOAT32", "FLOAT16", "INT32", "UINT8", "INT64", "STRING", "BOOL", "INT16", "COMPLEX64",
+    "INT8", "FLOAT64", "COMPLEX128", "UINT64", "RESOURCE", "VARIANT", "UINT32", "UINT16", "INT4",
+    "BFLOAT16", "INT2", "UINT4", "FLOAT8_E4M3FN", "FLOAT8_E5M2",
 };
 // bytes per element, 0 for the types without a fixed size (strings, handles, packed sub-byte)
 static const uint8_t kTypeSizes[] = {
@@ -373,8 +374,8 @@ typedef struct {
   vec_t opcodes, buffers;
 } ctx_t;
 
-// a constant buffer: Buffer.data, or Buffer.offset/size into the file (offset > 1, as LiteRT:
-// 1 is the converter's placeholder); *len 0: empty
+// a constant buffer: Buffer.data when not empty, else Buffer.offset/size into the file (offset
+// > 1, as LiteRT: 1 is the converter's placeholder); *len 0: empty
 static s24_status_t parse_buffer(rd_t *r, const ctx_t *c, uint32_t index, size_t *at, size_t *len) {
   char field[40];
   tbl_t t;
@@ -695,6 +696,12 @@ static s24_status_t parse_model(rd_t *r, s24_tfl_model_t *m) {
   if ((st = get_vec(r, &sg, SG_TENSORS, 4, "tensors", &tensors)) != S24_OK ||
       (st = get_vec(r, &sg, SG_OPERATORS, 4, "operators", &ops)) != S24_OK) {
     return st;
+  }
+  if (tensors.n > S24_TFL_MAX_TENSORS) {
+    return fail(r, "tensors", "%u, more than %d", (unsigned)tensors.n, S24_TFL_MAX_TENSORS);
+  }
+  if (ops.n > S24_TFL_MAX_OPS) {
+    return fail(r, "operators", "%u, more than %d", (unsigned)ops.n, S24_TFL_MAX_OPS);
   }
   if (tensors.n > 0) {
     m->tensors = calloc(tensors.n, sizeof *m->tensors);

@@ -77,6 +77,10 @@ typedef enum { S24_PAD_SAME = 0, S24_PAD_VALID = 1 } s24_tfl_padding_t;
 #define S24_TFL_MAX_DIMS 6     /**< tensors of higher rank are refused */
 #define S24_TFL_MAX_OP_IO 16   /**< inputs or outputs of one operator; more is refused */
 #define S24_TFL_MAX_NEW_SHAPE 8
+#define S24_TFL_MAX_TENSORS 65536  /**< tensors of the subgraph; more is refused */
+#define S24_TFL_MAX_OPS 65536      /**< operators of the subgraph; more is refused (these bound
+                                        the memory a small file can make the reader allocate:
+                                        many entries of a vector may share one table) */
 
 typedef struct {
   const char *name;       /**< into the file buffer, name_len bytes (the file has a NUL after

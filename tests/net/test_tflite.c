@@ -930,7 +930,7 @@ static void test_model_kws(void **state) {
 // Objects are laid out front to back: the root offset and identifier, then each table's vtable
 // right before the table, then what the table's references point to (uoffsets point forward).
 typedef struct {
-  uint8_t b[8192];
+  uint8_t b[1 << 19];
   size_t n;
   size_t vt;  // the vtable of the last table written
 } fb_t;
@@ -1027,6 +1027,8 @@ typedef struct {
   uint32_t opcode_index;
   uint8_t options_type;         // 8 FullyConnected, 1 Conv2D (strides only), 17 Reshape
   uint32_t n_new_shape;
+  uint32_t extra_tensors;       // more entries of the tensors vector, all tensor 1's table
+  uint32_t extra_ops;           // more entries of the operators vector, all operator 0's table
 } spec_t;
 
 typedef struct {
@@ -1071,7 +1073,7 @@ static size_t build(const spec_t *s, fb_t *f, lay_t *lay) {
   fb_ref(f, p[1], fb_vec(f, 1, 4, (int64_t[]){0}));
   fb_ref(f, p[2], fb_vec(f, 1, 4, (int64_t[]){2}));
 
-  size_t tv = fb_vec(f, 4, 4, NULL);
+  size_t tv = fb_vec(f, 4 + s->extra_tensors, 4, NULL);
   fb_ref(f, sg_t, tv);
   for (int i = 0; i < 4; i++) {
     // Tensor { shape 0, type 1, buffer 2, name 3, quantization 4 }
@@ -1079,6 +1081,9 @@ static size_t build(const spec_t *s, fb_t *f, lay_t *lay) {
     size_t shape = p[0], name = p[3], quant = p[4];
     fb_ref(f, tv + 4 + 4 * (size_t)i, t);
     if (i == 0) lay->t0_tbl = t;
+    for (uint32_t k = 0; i == 1 && k < s->extra_tensors; k++) {
+      fb_ref(f, tv + 4 + 4 * (4 + (size_t)k), t);
+    }
     fb_set(f, p[1], i == 3 ? 2 : 9, 1);
     fb_set(f, p[2], i == 1 ? 1 : i == 3 ? 2 : 0, 4);
     if (i == 3) {
@@ -1112,13 +1117,13 @@ static size_t build(const spec_t *s, fb_t *f, lay_t *lay) {
     }
   }
 
-  size_t ov = fb_vec(f, 1, 4, NULL);
+  size_t ov = fb_vec(f, 1 + s->extra_ops, 4, NULL);
   fb_ref(f, sg_ops, ov);
   // Operator { opcode_index 0, inputs 1, outputs 2, builtin_options_type 3, builtin_options 4 }
   size_t op = fb_table(f, 5, (int[]){0, 1, 2, 3, 4}, (int[]){4, 4, 4, 1, 4}, p), op_vt = f->vt;
   size_t o_opt = p[4];
   lay->op_tbl = op;
-  fb_ref(f, ov + 4, op);
+  for (uint32_t k = 0; k <= s->extra_ops; k++) fb_ref(f, ov + 4 + 4 * (size_t)k, op);
   fb_set(f, p[0], s->opcode_index, 4);
   fb_set(f, p[3], s->options_type, 1);
   int64_t in[32] = {0, s->in1, -1};
@@ -1446,6 +1451,33 @@ static void test_built_refused(void **state) {
   expect_refused(f.b, n, "tensor 0: vtable of the table at byte");
 }
 
+// vectors whose entries share one table: parsed as often as they appear, within the limits
+static void test_shared_tables(void **state) {
+  (void)state;
+  s24_tfl_model_t m;
+  char err[256];
+  uint8_t *c;
+  spec_t s = default_spec();
+  s.extra_ops = 999;
+  s.extra_tensors = 20;
+  if (parse_spec(&s, &m, err, sizeof err, &c) != S24_OK) fail_msg("%s", err);
+  assert_int_equal(m.n_ops, 1000);
+  assert_int_equal(m.n_tensors, 24);
+  assert_int_equal(m.ops[999].in[1], 1);
+  assert_int_equal(m.tensors[23].n_quant, 2);
+  assert_ptr_equal(m.tensors[23].data, m.tensors[1].data);
+  done(&m, c);
+  s.extra_ops = S24_TFL_MAX_OPS;
+  expect_spec_refused(&s, "subgraph 0 operators: 65537, more than 65536");
+  s = default_spec();
+  s.extra_tensors = S24_TFL_MAX_TENSORS;
+  expect_spec_refused(&s, "subgraph 0 tensors: 65540, more than 65536");
+  // the quantization vectors copied stay within one entry per 4 bytes of the file
+  s.extra_tensors = 2000;
+  expect_spec_refused(&s, "quantization: the tensors' quantization parameters together hold more "
+                          "entries than the file has room for");
+}
+
 // every truncation of the small model, and of it with data by offset: refused, nothing leaks
 static void test_built_truncations(void **state) {
   (void)state;
@@ -1770,6 +1802,7 @@ int main(int argc, char **argv) {
       cmocka_unit_test(test_quantization),
       cmocka_unit_test(test_options),
       cmocka_unit_test(test_built_refused),
+      cmocka_unit_test(test_shared_tables),
       cmocka_unit_test(test_built_truncations),
       cmocka_unit_test(test_identifier_and_root),
       cmocka_unit_test(test_kws_truncations),
