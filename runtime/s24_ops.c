@@ -879,7 +879,9 @@ static s24_status_t prep_softmax(const ctx_t *c, softmax_t *p) {
   return S24_OK;
 }
 
-static void run_softmax(const softmax_t *p, const int8_t *x, int8_t *y) {
+// S24_ERR_UNSUPPORTED for a row whose exponentials sum to 2^9 or more (possible only with more
+// than 256 classes): LiteRT's reference kernel aborts there (TFLITE_CHECK on the exponent).
+static s24_status_t run_softmax(const softmax_t *p, const int8_t *x, int8_t *y) {
   for (size_t i = 0; i < p->outer; ++i) {
     const int8_t *row = x + i * p->depth;
     int8_t *orow = y + i * p->depth;
@@ -901,6 +903,7 @@ static void run_softmax(const softmax_t *p, const int8_t *x, int8_t *y) {
         (int32_t)(((uint32_t)sum << (headroom & 31)) - (UINT32_C(1) << 31));
     const int32_t scale = one_over_one_plus_x(shifted_minus_one);
     const int exponent = bits_over_unit + 31 - 8;
+    if (exponent < 0 || exponent > 31) return S24_ERR_UNSUPPORTED;
     for (size_t k = 0; k < p->depth; ++k) {
       const int32_t diff = row[k] - max_in;
       if (diff >= p->diff_min) {
@@ -915,6 +918,7 @@ static void run_softmax(const softmax_t *p, const int8_t *x, int8_t *y) {
       }
     }
   }
+  return S24_OK;
 }
 
 // ------------------------------------------------------------------------------ QUANTIZE, DEQUANTIZE
@@ -1368,7 +1372,7 @@ static s24_status_t check_or_run(const s24_tfl_model_t *m, size_t index, void *c
     case S24_OP_SOFTMAX: {
       softmax_t p = {0};
       TRY(prep_softmax(c, &p));
-      if (data != NULL) run_softmax(&p, data[op->in[0]], data[op->out[0]]);
+      if (data != NULL) return run_softmax(&p, data[op->in[0]], data[op->out[0]]);
       return S24_OK;
     }
     case S24_OP_QUANTIZE: {

@@ -156,6 +156,8 @@ def case_depthwise(rng, B):
     wgt[wgt == -128] = -127
     acc_std = 73.0 * 128.0 * np.sqrt(kh * kw) / 2
     s_out = float(np.float32(s_in * float(np.mean(s_w)) * acc_std / 50.0 * rng.uniform(0.3, 3)))
+    if rng.integers(0, 8) == 0:  # an effective multiplier above 1 (a left shift)
+        s_out = float(np.float32(s_in * float(np.min(s_w)) * rng.uniform(0.05, 0.9)))
     z_out = zp(rng)
     m = Model()
     x = m.tensor("x", (1, h, w, c), TT.INT8, s_in, z_in)
@@ -188,7 +190,11 @@ def case_add(rng, B):
     elif kind == 2 and rank > 1:
         other = shape[int(rng.integers(1, rank)):]
     s1, s2 = scale(rng), scale(rng)
+    if rng.integers(0, 5) == 0:  # far apart scales
+        s2 = float(np.float32(s1 * 10.0 ** rng.uniform(-3, 3)))
     s_o = float(np.float32(max(s1, s2) * rng.uniform(0.5, 3)))
+    if rng.integers(0, 6) == 0:
+        s_o = float(np.float32(max(s1, s2) * 10.0 ** rng.uniform(-2, 2)))
     z1, z2, z_o = zp(rng), zp(rng), zp(rng)
     m = Model()
     x = m.tensor("x", shape, TT.INT8, s1, z1)
@@ -206,6 +212,9 @@ def case_pool(rng, B, code):
     fh, fw = int(rng.integers(1, 6)), int(rng.integers(1, 6))
     sh, sw = int(rng.integers(1, 4)), int(rng.integers(1, 4))
     pad = int(rng.integers(0, 2))
+    if rng.integers(0, 6) == 0:  # global pooling, as the MLPerf models end (25 x 5 in kws)
+        h, w = int(rng.integers(1, 30)), int(rng.integers(1, 30))
+        fh, fw, sh, sw, pad = h, w, h, w, 1
     if pad == 1 and (h < fh or w < fw):
         pad = 0
     if pad == 0:
@@ -232,7 +241,7 @@ def case_maxpool(rng, B):
 
 
 def case_pad(rng, B):
-    rank = int(rng.integers(1, 5))
+    rank = int(rng.integers(1, 6))
     shape = [1] + [int(rng.integers(1, 6)) for _ in range(rank - 1)]
     pads = rng.integers(0, 4, size=(rank, 2)).astype(np.int32)
     pads[0] = 0  # the batch dimension stays 1
@@ -248,6 +257,8 @@ def case_pad(rng, B):
 def case_mean(rng, B):
     rank = int(rng.integers(2, 5))
     shape = [1] + [int(rng.integers(1, 8)) for _ in range(rank - 1)]
+    if rng.integers(0, 6) == 0:  # large reductions (kws: 25 x 5; up to 60 x 50)
+        rank, shape = 4, [1, int(rng.integers(10, 61)), int(rng.integers(5, 51)), int(rng.integers(1, 4))]
     if rank == 4 and rng.integers(0, 2):
         axes, keep = [1, 2], bool(rng.integers(0, 3) != 0)  # global average pooling
     else:
@@ -259,6 +270,8 @@ def case_mean(rng, B):
         axes_f = axes_f[::-1]
     s_i, z_i = scale(rng), zp(rng)
     s_o = float(np.float32(s_i * rng.uniform(0.3, 3))) if rng.integers(0, 3) else s_i
+    if rng.integers(0, 6) == 0:
+        s_o = float(np.float32(s_i * 10.0 ** rng.uniform(-2.5, 2.5)))
     z_o = zp(rng) if rng.integers(0, 3) else z_i
     out = [1 if i in axes else d for i, d in enumerate(shape)] if keep else \
         [d for i, d in enumerate(shape) if i not in axes]
@@ -298,7 +311,11 @@ def case_reshape(rng, B):
 def case_softmax(rng, B):
     shape = [1, int(rng.integers(1, 40))] if rng.integers(0, 2) else \
         [1, int(rng.integers(1, 5)), int(rng.integers(1, 20))]
+    if rng.integers(0, 6) == 0:
+        shape = [1, int(rng.integers(100, 257))]  # above 256 LiteRT may abort (s24_ops.c)
     s_i, z_i = scale(rng, -2.5, 0.5), zp(rng)
+    if rng.integers(0, 6) == 0:
+        s_i = scale(rng, -5.5, 0.5)
     beta = float(np.float32(rng.choice([1.0, 1.0, 0.5, 2.0, rng.uniform(0.1, 3)])))
     m = Model()
     x = m.tensor("x", shape, TT.INT8, s_i, z_i)
@@ -323,6 +340,10 @@ def case_quantize(rng, B):
         frac = rng.choice([0.0, 0.5, -0.5, 0.25, 0.4999, 0.5001], size=q.shape)
         xs = ((q + frac - z_o) * s_o).astype(np.float32)  # many ties exactly at .5 steps
         xs.flat[0] = np.float32(rng.normal() * 1000)
+        if rng.integers(0, 4) == 0:  # outside int32 after the division, infinities, NaN
+            special = np.float32([np.inf, -np.inf, np.nan, 1e20, -1e20, 3e9, -3e9, 2.2e9])
+            k = min(xs.size, len(special))
+            xs.flat[:k] = special[rng.permutation(len(special))[:k]]
     y = m.tensor("y", shape, TT.INT8, s_o, z_o)
     m.op(OP.QUANTIZE, [x], [y], version=2)
     return m.finish(x, y), xs

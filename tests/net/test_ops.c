@@ -1,12 +1,14 @@
 // Host kernels of the network runtime (runtime/s24_ops.c) against LiteRT's BUILTIN_REF outputs:
 // every case directory that tests/net/ops_models.py wrote (model.tflite, X.npy, Y.npy) is parsed
 // with s24_tfl_parse, every operator checked with s24_op_check and run with s24_op_run on each
-// batch element of X, and the output compared byte for byte with Y. Then the declared output
-// shape of the first operator is changed by one and s24_op_check must refuse it with one line
-// naming the operator.
+// batch element of X, and the output compared byte for byte with Y. Then s24_op_check must
+// refuse, with one line naming the operator, the model changed in one place: the first
+// operator's declared output shape (last dimension + 1), an operator's first input made INT16,
+// its builtin options of a foreign type, a TANH fused activation.
 //
 // usage: test_ops CASES_DIR   (the directory with cases.txt)
 //        test_ops CASE_DIR... (single cases)
+//        test_ops --models MODEL.tflite...  (s24_op_check on every host operator of each)
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -228,6 +230,44 @@ static void run_case(const char *dir) {
         FAILF("message for a wrong output shape: '%s'", err);
     }
   }
+  // more refusals, each with one line naming the operator: an INT16 first input (SHAPE reads
+  // no data and takes any), an options table of another operator, a TANH fused activation
+  for (size_t i = 0; i < m.n_ops; ++i) {
+    s24_tfl_op_t *op = &m.ops[i];
+    char prefix[32];
+    snprintf(prefix, sizeof prefix, "operator %zu (", i);
+    if (op->opcode != S24_OP_SHAPE) {
+      s24_tfl_tensor_t *t = &m.tensors[op->in[0]];
+      const int32_t old_type = t->type;
+      const size_t old_bytes = t->bytes;
+      t->type = S24_TFL_INT16;
+      t->bytes = t->elems * 2;
+      err[0] = '\0';
+      const s24_status_t st = s24_op_check(&m, i, err, sizeof err);
+      t->type = old_type;
+      t->bytes = old_bytes;
+      if (st == S24_OK) FAILF("operator %zu: an INT16 input was accepted", i);
+      if (strncmp(err, prefix, strlen(prefix)) != 0) FAILF("message '%s'", err);
+    }
+    if (op->opcode != S24_OP_QUANTIZE && op->opcode != S24_OP_DEQUANTIZE &&
+        op->opcode != S24_OP_SHAPE) {
+      const uint8_t old = op->options_type;
+      op->options_type = 99;
+      const s24_status_t st = s24_op_check(&m, i, err, sizeof err);
+      op->options_type = old;
+      if (st == S24_OK) FAILF("operator %zu: foreign builtin options accepted", i);
+      if (strncmp(err, prefix, strlen(prefix)) != 0) FAILF("message '%s'", err);
+    }
+    if (op->opcode == S24_OP_DEPTHWISE_CONV_2D || op->opcode == S24_OP_ADD ||
+        op->opcode == S24_OP_AVERAGE_POOL_2D || op->opcode == S24_OP_MAX_POOL_2D) {
+      const int32_t old = op->opt.activation;
+      op->opt.activation = S24_ACT_TANH;
+      const s24_status_t st = s24_op_check(&m, i, err, sizeof err);
+      op->opt.activation = old;
+      if (st != S24_ERR_UNSUPPORTED) FAILF("operator %zu: a TANH activation: status %d", i, st);
+      if (strncmp(err, prefix, strlen(prefix)) != 0) FAILF("message '%s'", err);
+    }
+  }
   printf("ok   %s (%zu ops, batch %zu)\n", name, m.n_ops, x.dims[0]);
 out:
   if (data != NULL) {
@@ -241,7 +281,35 @@ out:
   free(y.data);
 }
 
+// Every host operator of a real model (the MLPerf Tiny .tflite files) must pass s24_op_check.
+static void check_model(const char *path) {
+  const char *name = path;
+  size_t flen = 0;
+  uint8_t *file = read_file(path, &flen);
+  s24_tfl_model_t m;
+  memset(&m, 0, sizeof m);
+  char err[512];
+  size_t n_host = 0;
+  if (file == NULL) FAILF("cannot read");
+  if (s24_tfl_parse(file, flen, &m, err, sizeof err) != S24_OK) FAILF("parse: %s", err);
+  for (size_t i = 0; i < m.n_ops; ++i) {
+    if (!s24_op_is_host(m.ops[i].opcode)) continue;
+    ++n_host;
+    const s24_status_t st = s24_op_check(&m, i, err, sizeof err);
+    if (st != S24_OK) FAILF("%s (%s)", err, s24_strerror(st));
+  }
+  printf("ok   %s (%zu host operators of %zu checked)\n", name, n_host, m.n_ops);
+out:
+  s24_tfl_free(&m);
+  free(file);
+}
+
 int main(int argc, char **argv) {
+  if (argc >= 2 && strcmp(argv[1], "--models") == 0) {
+    for (int i = 2; i < argc; ++i) check_model(argv[i]);
+    printf("test_ops --models: %d models, %d failed\n", argc - 2, failures);
+    return failures == 0 && argc > 2 ? 0 : 1;
+  }
   if (argc < 2) {
     fprintf(stderr, "usage: %s CASES_DIR | CASE_DIR...\n", argv[0]);
     return 2;
