@@ -1706,6 +1706,7 @@ static void test_kws_targeted(void **state) {
   // the input's shape 1x50x10x1 (tensors 0 and 35): a negative dim, rank 7, dims that overflow
   k = find_all(buf, len, (int32_t[]){4, 1, 50, 10, 1}, 5, at, 8);
   assert_int_equal(k, 2);
+  refused = 0;
   for (size_t i = 0; i < k; i++) {
     put32(buf + at[i] + 8, (uint32_t)-50);
     expect_refused(buf, len, "shape: dimension 1 is negative (-50)");
@@ -1715,11 +1716,22 @@ static void test_kws_targeted(void **state) {
     put32(buf + at[i], 4);
     for (int d = 0; d < 4; d++) put32(buf + at[i] + 4 + 4 * (size_t)d, 0x7fffffffu);
     expect_refused(buf, len, "shape: element count overflows");
+    put32(buf + at[i] + 4, 1);  // (2^31 - 1)^2 * 4 elements: int8 fits size_t, float32 not
+    put32(buf + at[i] + 16, 4);
+    uint8_t *c;
+    if (parse_exact(buf, len, &m, err, sizeof err, &c) == S24_OK) {
+      assert_int_equal(m.tensors[0].elems, (size_t)0x7fffffff * 0x7fffffff * 4);
+      done(&m, c);
+    } else {
+      assert_non_null(strstr(err, "tensor 35 (input_1) shape: byte size overflows"));
+      refused++;
+    }
     put32(buf + at[i] + 4, 1);
     put32(buf + at[i] + 8, 50);
     put32(buf + at[i] + 12, 10);
     put32(buf + at[i] + 16, 1);
   }
+  assert_int_equal(refused, 1);  // tensor 35, FLOAT32
   assert_int_equal(s24_tfl_parse(buf, len, &m, err, sizeof err), S24_OK);  // all restored
   s24_tfl_free(&m);
   free(buf);
