@@ -2,8 +2,9 @@
 # LiteRT's BUILTIN_REF kernels: tests/net/ops_models.py writes random single-operator (and small
 # multi-operator) int8 models of every host operator with LiteRT's outputs, tests/net/test_ops.c
 # runs them through s24_op_check/s24_op_run (ASan/UBSan) and compares byte for byte.
-# Uses TEST_CC (tests/tests.mk, expanded when the recipe runs), MODEL_SRCS, MODEL_INC (cmodel/),
-# VPYTHON (the venv with LiteRT).
+# Also s24_op_check on every host operator of the four MLPerf Tiny models.
+# Uses TEST_CC (tests/tests.mk), TFLITE_MODELS (runtime/tflite.mk), both expanded when the recipe
+# runs, MODEL_SRCS, MODEL_INC (cmodel/), VPYTHON (the venv with LiteRT).
 
 OPS_TEST_BIN := $(BUILD)/tests/net/test_ops
 OPS_TEST_DIR := $(BUILD)/tests/net/ops
@@ -21,6 +22,7 @@ test-ops: $(OPS_TEST_BIN)
 	$(VPYTHON) tests/net/ops_models.py $(OPS_TEST_DIR) --seed $(OPS_SEED) --per-op $(OPS_PER_OP)
 	$(OPS_TEST_BIN) $(OPS_TEST_DIR) > $(OPS_TEST_DIR)/test_ops.log || { grep -v '^ok' $(OPS_TEST_DIR)/test_ops.log; exit 1; }
 	@tail -n 1 $(OPS_TEST_DIR)/test_ops.log
+	$(OPS_TEST_BIN) --models $(addsuffix .tflite,$(addprefix $(TFLITE_MODELS)/,ad ic kws vww))
 
 # 500 cases per operator on a new seed each run (printed)
 test-ops-long: $(OPS_TEST_BIN)
