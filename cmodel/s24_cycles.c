@@ -38,13 +38,32 @@ uint32_t s24_feed_window_tiles(uint32_t rows, uint32_t cols) {
 // (s24_layout.c); the predictors below plan with the same functions, so prediction and
 // hardware cannot drift apart.
 
-// Adds one job of `row_tiles` row tiles of `beats` beats (row_tiles * out->col_tiles tiles).
+s24_status_t s24_core_cycles_epi(uint32_t rows, uint32_t cols, uint32_t lanes, uint64_t beats,
+                                 uint64_t tiles, s24_cycles_t *out) {
+  if (lanes == 0 || cols % lanes != 0) return S24_ERR_ARG;
+  s24_status_t st = s24_core_cycles(rows, cols, beats, tiles, out);
+  if (st != S24_OK) return st;
+  const uint64_t step = cols / lanes;  // cycles per tile row in the epilogue
+  if (tiles > UINT64_MAX / rows || tiles * rows > UINT64_MAX / step) return S24_ERR_NOMEM;
+  // last row in at: first row's cycle + (every row but the last R) * step + S24_EPI_FULL_CYCLES
+  const uint64_t queued = tiles * rows;  // >= rows
+  const uint64_t paced = beats + cols + S24_EPI_FULL_CYCLES + (queued - 1) * step;
+  const uint64_t buffered = (uint64_t)rows * step;  // the row buffer's rows leave after the core
+  const uint64_t stalled = paced > buffered ? paced - buffered : 0;
+  if (stalled > out->busy_cycles) out->busy_cycles = stalled;
+  return S24_OK;
+}
+
+// Adds one job of `row_tiles` row tiles of `beats` beats (row_tiles * out->col_tiles tiles);
+// epi_lanes 0 for a GEMM, else the fused epilogue's lanes (s24_core_cycles_epi).
 static s24_status_t add_job(s24_array_t hw, uint64_t beats, uint64_t row_tiles,
-                            s24_gemm_cycles_t *out) {
+                            uint32_t epi_lanes, s24_gemm_cycles_t *out) {
   if (beats > UINT32_MAX) return S24_ERR_UNSUPPORTED;  // CFG_BEATS is a 32-bit register
   const uint64_t tiles = row_tiles * out->col_tiles;    // <= 2^32 - 1 by the planning rule
   s24_cycles_t c;
-  s24_status_t st = s24_core_cycles(hw.rows, hw.cols, beats, tiles, &c);
+  s24_status_t st = epi_lanes == 0
+                        ? s24_core_cycles(hw.rows, hw.cols, beats, tiles, &c)
+                        : s24_core_cycles_epi(hw.rows, hw.cols, epi_lanes, beats, tiles, &c);
   if (st != S24_OK) return st;
   if (out->busy_cycles > UINT64_MAX - c.busy_cycles || out->beats > UINT64_MAX - c.mac_beats) {
     return S24_ERR_NOMEM;
@@ -68,13 +87,13 @@ static s24_status_t start_totals(s24_array_t hw, size_t n_cols, s24_gemm_cycles_
 // s24_plan_next_job, the driver's rule, at most max_job_tiles row tiles a job (the fused
 // epilogue's parameter RAM; SIZE_MAX for a plain GEMM), and adds every job to the totals.
 static s24_status_t add_jobs(s24_array_t hw, const uint64_t *tile_beats, size_t row_tiles,
-                             size_t max_job_tiles, s24_gemm_cycles_t *out) {
+                             size_t max_job_tiles, uint32_t epi_lanes, s24_gemm_cycles_t *out) {
   for (size_t first = 0; first < row_tiles;) {
     if (tile_beats[first] > UINT32_MAX) return S24_ERR_UNSUPPORTED;
     const size_t left = row_tiles - first < max_job_tiles ? row_tiles - first : max_job_tiles;
     const size_t n = s24_plan_next_job(hw, tile_beats + first, left, out->col_tiles);
     if (n == 0) return S24_ERR_ARG;
-    s24_status_t st = add_job(hw, tile_beats[first], n, out);
+    s24_status_t st = add_job(hw, tile_beats[first], n, epi_lanes, out);
     if (st != S24_OK) return st;
     first += n;
   }
@@ -82,7 +101,8 @@ static s24_status_t add_jobs(s24_array_t hw, const uint64_t *tile_beats, size_t 
 }
 
 static s24_status_t cycles_dense(s24_array_t hw, const int8_t *a, size_t m_rows, size_t k,
-                                 size_t n_cols, size_t max_job_tiles, s24_gemm_cycles_t *out) {
+                                 size_t n_cols, size_t max_job_tiles, uint32_t epi_lanes,
+                                 s24_gemm_cycles_t *out) {
   if (!s24_array_ok(hw) || a == NULL || m_rows == 0 || k == 0 || n_cols == 0 || out == NULL ||
       max_job_tiles == 0) {
     return S24_ERR_ARG;
@@ -96,7 +116,7 @@ static s24_status_t cycles_dense(s24_array_t hw, const int8_t *a, size_t m_rows,
   for (size_t i = 0; i < tiles && st == S24_OK; i++) {
     st = s24_plan_row_tile(hw, a, m_rows, k, i, NULL, &tile_beats[i]);
   }
-  if (st == S24_OK) st = add_jobs(hw, tile_beats, tiles, max_job_tiles, &t);
+  if (st == S24_OK) st = add_jobs(hw, tile_beats, tiles, max_job_tiles, epi_lanes, &t);
   free(tile_beats);
   if (st == S24_OK) *out = t;
   return st;
@@ -104,13 +124,17 @@ static s24_status_t cycles_dense(s24_array_t hw, const int8_t *a, size_t m_rows,
 
 s24_status_t s24_gemm_cycles_dense(s24_array_t hw, const int8_t *a, size_t m_rows, size_t k,
                                    size_t n_cols, s24_gemm_cycles_t *out) {
-  return cycles_dense(hw, a, m_rows, k, n_cols, SIZE_MAX, out);
+  return cycles_dense(hw, a, m_rows, k, n_cols, SIZE_MAX, 0, out);
 }
 
-s24_status_t s24_linear_cycles(s24_array_t hw, uint32_t epi_depth, const int8_t *w,
-                               size_t m_rows, size_t k, size_t batch, s24_gemm_cycles_t *out) {
-  if (epi_depth < hw.rows || hw.rows == 0) return S24_ERR_ARG;
-  return cycles_dense(hw, w, m_rows, k, batch, s24_linear_job_tiles(hw, epi_depth), out);
+s24_status_t s24_linear_cycles(s24_array_t hw, uint32_t epi_depth, uint32_t epi_lanes,
+                               const int8_t *w, size_t m_rows, size_t k, size_t batch,
+                               s24_gemm_cycles_t *out) {
+  if (epi_depth < hw.rows || hw.rows == 0 || epi_lanes == 0 || hw.cols % epi_lanes != 0) {
+    return S24_ERR_ARG;
+  }
+  return cycles_dense(hw, w, m_rows, k, batch, s24_linear_job_tiles(hw, epi_depth), epi_lanes,
+                      out);
 }
 
 s24_status_t s24_gemm_cycles_compressed(s24_array_t hw, s24_pattern_t p, const int8_t *values,
@@ -147,7 +171,7 @@ s24_status_t s24_gemm_cycles_compressed(s24_array_t hw, s24_pattern_t p, const i
     }
     st = s24_plan_row_tile(hw, dense, nr, k, 0, NULL, &tile_beats[i]);
   }
-  if (st == S24_OK) st = add_jobs(hw, tile_beats, tiles, SIZE_MAX, &t);
+  if (st == S24_OK) st = add_jobs(hw, tile_beats, tiles, SIZE_MAX, 0, &t);
   free(dense);
   free(tile_beats);
   if (st == S24_OK) *out = t;
@@ -189,7 +213,7 @@ s24_status_t s24_gemm_cycles_shape(s24_array_t hw, s24_pattern_t data, size_t m_
   const size_t tiles = ceil_div(m_rows, hw.rows);
   for (size_t first = 0; first < tiles && st == S24_OK;) {
     const size_t n = (tiles - first < cap) ? tiles - first : (size_t)cap;
-    st = add_job(hw, beats, n, &t);
+    st = add_job(hw, beats, n, 0, &t);
     first += n;
   }
   if (st == S24_OK) *out = t;

@@ -189,15 +189,34 @@ S24_WARN_UNUSED s24_status_t s24_gemm_cycles_shape(s24_array_t hw, s24_pattern_t
                                                    size_t m_rows, size_t k, size_t n_cols,
                                                    s24_gemm_cycles_t *out);
 
+/** Cycles after a job's first result row is valid until its last row is taken, when the
+ *  fused epilogue paces the result stream (s24_core_cycles_epi); fitted to the Verilated
+ *  8x8 2:4 core with 4 lanes on 550 layers (tests/linear checks every configuration). */
+#define S24_EPI_FULL_CYCLES 17u
+
+/** Busy cycles (CNT_CYCLES) of one s24_core job whose results go through the fused epilogue
+ *  of `lanes` lanes (HW_EPI.LANES; cols % lanes == 0). The epilogue takes one tile row every
+ *  cols / lanes cycles into a row buffer of `rows` rows; while a tile period P is at least
+ *  rows * cols / lanes it never holds the core up and the job takes s24_core_cycles. Below
+ *  that the result stream paces the core: its last row is taken once every earlier row but the
+ *  buffer's `rows` has been requantized, beats + cols + S24_EPI_FULL_CYCLES +
+ *  (tiles * rows - 1 - rows) * (cols / lanes) cycles. busy = the larger of the two. */
+S24_WARN_UNUSED s24_status_t s24_core_cycles_epi(uint32_t rows, uint32_t cols, uint32_t lanes,
+                                                 uint64_t beats, uint64_t tiles,
+                                                 s24_cycles_t *out);
+
 /** Exact busy cycles of the fused int8 layer (SPEC §7) with weights w (m_rows x k, dense int8,
  *  any values) over `batch` rows of X, as the driver's s24_linear runs it on hw with an
- *  epilogue parameter RAM of epi_depth rows: the GEMM A = W, B = X^T (n_cols = batch) planned
- *  as s24_gemm_cycles_dense, with at most s24_linear_job_tiles(hw, epi_depth) row tiles a job.
- *  Sums what CNT_CYCLES reports (the array's busy cycles; the epilogue's drain after a job's
- *  last result is not included). S24_ERR_ARG if epi_depth < rows. */
+ *  epilogue of epi_depth parameter rows and epi_lanes lanes (HW_EPI): the GEMM A = W,
+ *  B = X^T (n_cols = batch) planned as s24_gemm_cycles_dense, with at most
+ *  s24_linear_job_tiles(hw, epi_depth) row tiles a job, each job's busy cycles
+ *  s24_core_cycles_epi. Sums what CNT_CYCLES reports (the epilogue's drain after a job's last
+ *  row is in CNT_JOB_CYCLES only). S24_ERR_ARG if epi_depth < rows or lanes do not divide
+ *  cols. */
 S24_WARN_UNUSED s24_status_t s24_linear_cycles(s24_array_t hw, uint32_t epi_depth,
-                                               const int8_t *w, size_t m_rows, size_t k,
-                                               size_t batch, s24_gemm_cycles_t *out);
+                                               uint32_t epi_lanes, const int8_t *w,
+                                               size_t m_rows, size_t k, size_t batch,
+                                               s24_gemm_cycles_t *out);
 
 /* ---- Fused int8 layer (SPEC §7: TFLite int8 FULLY_CONNECTED, per-channel) -------------- */
 

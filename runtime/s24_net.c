@@ -114,6 +114,12 @@ static s24_status_t plan_array(s24_net_t *net, size_t i, char *err, size_t errle
     return fail(S24_ERR_FORMAT, err, errlen, "operator %zu (%s): %u inputs and %u outputs", i, nm,
                 (unsigned)op->n_in, (unsigned)op->n_out);
   }
+  const uint8_t want_opt = op->opcode == S24_OP_CONV_2D ? S24_TFL_OPT_CONV_2D
+                                                        : S24_TFL_OPT_FULLY_CONNECTED;
+  if (op->options_type != S24_TFL_OPT_NONE && op->options_type != want_opt) {
+    return fail(S24_ERR_FORMAT, err, errlen, "operator %zu (%s): builtin options of type %u, "
+                "expected %u", i, nm, (unsigned)op->options_type, (unsigned)want_opt);
+  }
   const s24_tfl_tensor_t *in = &m->tensors[op->in[0]], *w = &m->tensors[op->in[1]],
                          *out = &m->tensors[op->out[0]];
   const s24_tfl_tensor_t *b = op->n_in == 3 && op->in[2] >= 0 ? &m->tensors[op->in[2]] : NULL;
@@ -479,9 +485,10 @@ static uint64_t host_macs(const s24_tfl_model_t *m, size_t i) {
 }
 
 static s24_status_t layer_predict(const layer_t *L, s24_array_t hw, uint32_t epi_depth,
-                                  uint64_t *cycles) {
+                                  uint32_t epi_lanes, uint64_t *cycles) {
   s24_gemm_cycles_t c;
-  s24_status_t st = s24_linear_cycles(hw, epi_depth, L->w, L->l.m, L->l.k, L->l.n, &c);
+  s24_status_t st =
+      s24_linear_cycles(hw, epi_depth, epi_lanes, L->w, L->l.m, L->l.k, L->l.n, &c);
   if (st == S24_OK) *cycles = c.busy_cycles;
   return st;
 }
@@ -504,7 +511,7 @@ s24_status_t s24_net_totals(const s24_net_t *net, const s24_engine_t *engine,
     if (net->is_array[i]) {
       const layer_t *L = &net->layers[i];
       uint64_t pred = 0;
-      s24_status_t st = layer_predict(L, engine->hw, engine->epi_depth, &pred);
+      s24_status_t st = layer_predict(L, engine->hw, engine->epi_depth, engine->epi_lanes, &pred);
       if (st != S24_OK) return st;
       out->ip_macs += inf * (uint64_t)L->l.m * L->l.k * L->l.n;
       out->predicted_cycles += inf * pred;
@@ -528,7 +535,7 @@ s24_status_t s24_net_stats(const s24_net_t *net, const s24_engine_t *engine, FIL
     if (!net->is_array[i]) continue;
     const layer_t *L = &net->layers[i];
     uint64_t pred = 0;
-    s24_status_t st = layer_predict(L, engine->hw, engine->epi_depth, &pred);
+    s24_status_t st = layer_predict(L, engine->hw, engine->epi_depth, engine->epi_lanes, &pred);
     if (st != S24_OK) return st;
     char pat[16];
     pattern_str(L->l.pattern, pat, sizeof pat);
@@ -557,7 +564,8 @@ s24_status_t s24_net_stats(const s24_net_t *net, const s24_engine_t *engine, FIL
   return S24_OK;
 }
 
-s24_status_t s24_net_info(const s24_net_t *net, s24_array_t hw, uint32_t epi_depth, FILE *f) {
+s24_status_t s24_net_info(const s24_net_t *net, s24_array_t hw, uint32_t epi_depth,
+                          uint32_t epi_lanes, FILE *f) {
   if (net == NULL || f == NULL) return S24_ERR_ARG;
   const s24_tfl_model_t *m = &net->m;
   const s24_tfl_tensor_t *in = s24_net_input(net), *out = s24_net_output(net);
@@ -567,8 +575,9 @@ s24_status_t s24_net_info(const s24_net_t *net, s24_array_t hw, uint32_t epi_dep
   fprintf(f, "], output %s [", s24_tfl_type_name(out->type));
   for (uint32_t d = 0; d < out->rank; d++) fprintf(f, d ? ", %d" : "%d", (int)out->dims[d]);
   fprintf(f, "]\n");
-  fprintf(f, "cycle model: %ux%u %u:%u array, epilogue depth %u\n", (unsigned)hw.rows,
-          (unsigned)hw.cols, (unsigned)hw.sparse_n, (unsigned)hw.sparse_m, (unsigned)epi_depth);
+  fprintf(f, "cycle model: %ux%u %u:%u array, epilogue depth %u, %u lanes\n", (unsigned)hw.rows,
+          (unsigned)hw.cols, (unsigned)hw.sparse_n, (unsigned)hw.sparse_m, (unsigned)epi_depth,
+          (unsigned)epi_lanes);
   fprintf(f, "%-4s %-18s %-5s %-16s %-8s %12s %12s\n", "op", "name", "runs", "gemm MxKxN",
           "pattern", "macs", "cycles");
   uint64_t ip = 0, host = 0, cyc = 0;
@@ -576,7 +585,7 @@ s24_status_t s24_net_info(const s24_net_t *net, s24_array_t hw, uint32_t epi_dep
     if (net->is_array[i]) {
       const layer_t *L = &net->layers[i];
       uint64_t pred = 0;
-      s24_status_t st = layer_predict(L, hw, epi_depth, &pred);
+      s24_status_t st = layer_predict(L, hw, epi_depth, epi_lanes, &pred);
       if (st != S24_OK) return st;
       const uint64_t macs = (uint64_t)L->l.m * L->l.k * L->l.n;
       char shape[64], pat[16];

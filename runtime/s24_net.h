@@ -57,6 +57,7 @@ typedef struct {
                          uint64_t *cycles, uint64_t *job_cycles, char *err, size_t errlen);
   s24_array_t hw;          /**< the array the cycle model predicts for */
   uint32_t epi_depth;      /**< its epilogue parameter RAM rows (HW_EPI.DEPTH) */
+  uint32_t epi_lanes;      /**< its epilogue lanes (HW_EPI.LANES) */
   int measures;            /**< 1 if linear reports hardware cycles (rtl) */
   const char *name;        /**< "model" or "rtl" */
 } s24_engine_t;
@@ -101,7 +102,7 @@ S24_WARN_UNUSED s24_status_t s24_net_stats(const s24_net_t *net, const s24_engin
 /** `info`: one line per operator (index, name, where it runs, GEMM shape MxKxN, pattern found
  *  in the weights, MACs) and the totals, with the cycle model's prediction for hw. */
 S24_WARN_UNUSED s24_status_t s24_net_info(const s24_net_t *net, s24_array_t hw,
-                                          uint32_t epi_depth, FILE *f);
+                                          uint32_t epi_depth, uint32_t epi_lanes, FILE *f);
 
 /** `prune`: a copy of the file (out: len bytes) in which the weights of every
  *  FULLY_CONNECTED and CONV_2D are pruned to pattern p as SPEC §3 says, per output channel

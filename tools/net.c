@@ -187,7 +187,8 @@ int s24_net_cmd_info(const char *model) {
   s24_net_t *net = NULL;
   int rc = load_net(model, &buf, &net);
   if (rc != 0) return rc;
-  if (s24_net_info(net, kDefaultArray, S24_DEFAULT_EPI_DEPTH, stdout) != S24_OK) {
+  if (s24_net_info(net, kDefaultArray, S24_DEFAULT_EPI_DEPTH, S24_DEFAULT_EPI_LANES, stdout) !=
+      S24_OK) {
     rc = s24_cli_file(model, "cannot plan the array layers");
   }
   s24_net_free(net);
@@ -277,7 +278,8 @@ int s24_net_cmd_run(const char *model, const char *xpath, s24_outs_t *outs, s24_
     rc = s24_cli_file(model, "out of memory for the output");
     goto done;
   }
-  s24_engine_t eng = {NULL, model_linear, kDefaultArray, S24_DEFAULT_EPI_DEPTH, 0, "model"};
+  s24_engine_t eng = {NULL,  model_linear, kDefaultArray, S24_DEFAULT_EPI_DEPTH,
+                      S24_DEFAULT_EPI_LANES, 0, "model"};
   rtl_ctx_t rtl = {0};
   if (be == S24_BACKEND_RTL) {
     size_t kmax = 1;
@@ -299,6 +301,7 @@ int s24_net_cmd_run(const char *model, const char *xpath, s24_outs_t *outs, s24_
                          {rtl.dev.hw.rows, rtl.dev.hw.cols, rtl.dev.hw.sparse_n,
                           rtl.dev.hw.sparse_m},
                          0,
+                         0,
                          1,
                          "rtl"};
   }
@@ -312,7 +315,10 @@ int s24_net_cmd_run(const char *model, const char *xpath, s24_outs_t *outs, s24_
   size_t slen = 0;
   FILE *sf = NULL;
   if (st == S24_OK && stats) {
-    if (be == S24_BACKEND_RTL) eng.epi_depth = rtl.dev.hw.epi_depth;
+    if (be == S24_BACKEND_RTL) {  // HW_EPI is read by the first s24_linear
+      eng.epi_depth = rtl.dev.hw.epi_depth;
+      eng.epi_lanes = rtl.dev.hw.epi_lanes;
+    }
     sf = open_memstream(&sbuf, &slen);
     if (sf == NULL || s24_net_stats(net, &eng, sf) != S24_OK) {
       snprintf(msg, sizeof msg, "cannot compute the statistics");

@@ -16,6 +16,7 @@ $(LINEAR_TEST_BIN): tests/linear/test_linear.c $(DRV_SRCS) $(SWDEV_SRCS) $(MODEL
 # extremes, 200000 requantizations against 128-bit arithmetic (rerun any seed: +seed=N)
 test-linear: $(LINEAR_TEST_BIN)
 	$(LINEAR_TEST_BIN) +cases=2000 +bp=30 +seed=$(if $(SEED),$(SEED),11)
+	$(LINEAR_TEST_BIN) +cases=300 +bp=0 +seed=$(if $(SEED),$(SEED),12)
 
 # ... and on the other Verilated arrays (dense 4:4, 3x5 1:4: one lane, three rows per beat;
 # 2x4 2:8: two rows per beat), built with the FORMAL assertion tails live
@@ -30,6 +31,8 @@ test-linear-long: $(LINEAR_TEST_BIN) $(LINEAR_LONG_BINS)
 	@for b in $(LINEAR_LONG_BINS); do \
 	  $$b +cases=1000 +bp=30 $(if $(SEED),+seed=$(SEED)) >$$b.log 2>&1 || { cat $$b.log; exit 1; }; \
 	  echo "$$b: $$(tail -n 1 $$b.log)"; \
+	  $$b +cases=300 +bp=0 $(if $(SEED),+seed=$(SEED)) >$$b.log 2>&1 || { cat $$b.log; exit 1; }; \
+	  echo "$$b +bp=0 (cycles == s24_linear_cycles): $$(tail -n 1 $$b.log)"; \
 	done
 
 TESTS      += test-linear
