@@ -475,13 +475,13 @@ static void run_dw(const dw_t *p, const int32_t *mult, const int32_t *shift, con
         for (int32_t ic = 0; ic < p->ic; ++ic)
           for (int32_t mm = 0; mm < p->depth_mult; ++mm) {
             const int32_t oc = mm + ic * p->depth_mult;
-            const int32_t x0 = ox * p->sw - p->pw;
-            const int32_t y0 = oy * p->sh - p->ph;
+            const int64_t x0 = (int64_t)ox * p->sw - p->pw;
+            const int64_t y0 = (int64_t)oy * p->sh - p->ph;
             int32_t acc = 0;
             for (int32_t fy = 0; fy < p->kh; ++fy)
               for (int32_t fx = 0; fx < p->kw; ++fx) {
-                const int32_t iy = y0 + p->dh * fy;
-                const int32_t ix = x0 + p->dw * fx;
+                const int64_t iy = y0 + (int64_t)p->dh * fy;
+                const int64_t ix = x0 + (int64_t)p->dw * fx;
                 if (ix < 0 || ix >= p->iw || iy < 0 || iy >= p->ih) continue;
                 const int32_t xv =
                     x[(((size_t)b * p->ih + (size_t)iy) * p->iw + (size_t)ix) * p->ic + ic];
@@ -642,23 +642,23 @@ static void run_pool(const pool_t *p, int is_max, const int8_t *x, int8_t *y) {
     for (int32_t oy = 0; oy < p->oh; ++oy)
       for (int32_t ox = 0; ox < p->ow; ++ox)
         for (int32_t ch = 0; ch < p->ch; ++ch) {
-          const int32_t x0 = ox * p->sw - p->pw;
-          const int32_t y0 = oy * p->sh - p->ph;
-          const int32_t fx0 = x0 < 0 ? -x0 : 0;
-          const int32_t fx1 = p->fw < p->iw - x0 ? p->fw : p->iw - x0;
-          const int32_t fy0 = y0 < 0 ? -y0 : 0;
-          const int32_t fy1 = p->fh < p->ih - y0 ? p->fh : p->ih - y0;
+          const int64_t x0 = (int64_t)ox * p->sw - p->pw;
+          const int64_t y0 = (int64_t)oy * p->sh - p->ph;
+          const int64_t fx0 = x0 < 0 ? -x0 : 0;
+          const int64_t fx1 = p->fw < p->iw - x0 ? p->fw : p->iw - x0;
+          const int64_t fy0 = y0 < 0 ? -y0 : 0;
+          const int64_t fy1 = p->fh < p->ih - y0 ? p->fh : p->ih - y0;
           int32_t acc = is_max ? -128 : 0;
           int32_t count = 0;
-          for (int32_t fy = fy0; fy < fy1; ++fy)
-            for (int32_t fx = fx0; fx < fx1; ++fx) {
+          for (int64_t fy = fy0; fy < fy1; ++fy)
+            for (int64_t fx = fx0; fx < fx1; ++fx) {
               const int32_t v =
                   x[(((size_t)b * p->ih + (size_t)(y0 + fy)) * p->iw + (size_t)(x0 + fx)) *
                         p->ch + ch];
               if (is_max) {
                 if (v > acc) acc = v;
               } else {
-                acc += v;
+                acc = wrap_add(acc, v);
               }
               ++count;
             }

@@ -9,6 +9,8 @@
 // usage: test_ops CASES_DIR   (the directory with cases.txt)
 //        test_ops CASE_DIR... (single cases)
 //        test_ops --models MODEL.tflite...  (s24_op_check on every host operator of each)
+//        test_ops --mutate N SEED CASES_DIR (N random changes of each case's model: every one
+//        s24_op_check accepts runs in buffers of exactly the tensor sizes, under ASan)
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -150,7 +152,7 @@ static int io_matches(const s24_tfl_tensor_t *t, const npy_t *a) {
 
 static void run_case(const char *dir) {
   const char *name = dir;
-  char path[4096];
+  char path[8192];
   size_t flen = 0;
   uint8_t *file = NULL;
   s24_tfl_model_t m;
@@ -304,7 +306,194 @@ out:
   free(file);
 }
 
+// ---- mutations: whatever s24_op_check accepts, s24_op_run must run inside the buffers
+
+static uint64_t rng_state;
+static long n_accepted, n_refused;
+static uint32_t rnd(void) {  // xorshift64*
+  rng_state ^= rng_state >> 12;
+  rng_state ^= rng_state << 25;
+  rng_state ^= rng_state >> 27;
+  return (uint32_t)((rng_state * 2685821657736338717ULL) >> 32);
+}
+static int32_t rnd_small(void) {  // mostly small values, some extremes
+  static const int32_t odd[] = {0, -1, 1, 2, -2, 255, -129, 128, 65536, INT32_MAX, INT32_MIN, 31, 32};
+  return rnd() % 4 == 0 ? odd[rnd() % (sizeof odd / sizeof odd[0])] : (int32_t)(rnd() % 9) - 2;
+}
+
+static void set_dims(s24_tfl_tensor_t *t) {
+  t->elems = 1;
+  for (uint32_t k = 0; k < t->rank; ++k) t->elems *= (size_t)t->dims[k];
+  t->bytes = t->elems * s24_tfl_type_size(t->type);
+}
+
+// One random change of operator i's tensors or options; *undo restores it.
+typedef struct {
+  s24_tfl_op_t op;
+  s24_tfl_tensor_t t;
+  int32_t tidx;
+  uint8_t *cbyte;
+  uint8_t cold;
+} undo_t;
+
+static void mutate(s24_tfl_model_t *m, size_t i, undo_t *u) {
+  s24_tfl_op_t *op = &m->ops[i];
+  u->op = *op;
+  u->tidx = -1;
+  u->cbyte = NULL;
+  const uint32_t nt = op->n_in + op->n_out;
+  const uint32_t pick = nt ? rnd() % nt : 0;
+  const int32_t t = pick < op->n_in ? op->in[pick] : op->out[pick - op->n_in];
+  s24_tfl_tensor_t *tt = t >= 0 ? &m->tensors[t] : NULL;
+  if (tt != NULL) {
+    u->tidx = t;
+    u->t = *tt;
+  }
+  switch (rnd() % 8) {
+    case 0:  // a dimension of a non-constant tensor
+    case 1:
+      if (tt != NULL && tt->data == NULL && tt->rank > 0) {
+        int32_t v = (int32_t)(rnd() % 12);
+        if (rnd() % 8 == 0) v = 0;
+        tt->dims[rnd() % tt->rank] = v;
+        set_dims(tt);
+      }
+      break;
+    case 2:  // rank of a non-constant tensor
+      if (tt != NULL && tt->data == NULL) {
+        tt->rank = rnd() % 6;
+        for (uint32_t k = 0; k < tt->rank; ++k)
+          if (tt->dims[k] <= 0 || tt->dims[k] > 12) tt->dims[k] = 1 + (int32_t)(rnd() % 4);
+        set_dims(tt);
+      }
+      break;
+    case 3:  // a byte of constant data (paddings, axes, shapes, slice indices, bias, weights)
+      if (tt != NULL && tt->data != NULL && tt->data_len > 0) {
+        u->cbyte = (uint8_t *)(uintptr_t)tt->data + rnd() % tt->data_len;
+        u->cold = *u->cbyte;
+        *u->cbyte = (uint8_t)(rnd() % 4 == 0 ? 0x80 | rnd() : rnd() % 8);
+      }
+      break;
+    case 4:  // type of a non-constant tensor
+      if (tt != NULL && tt->data == NULL) {
+        static const int32_t types[] = {S24_TFL_INT8, S24_TFL_INT32, S24_TFL_FLOAT32,
+                                        S24_TFL_INT16, S24_TFL_UINT8};
+        tt->type = types[rnd() % 5];
+        set_dims(tt);
+      }
+      break;
+    case 5:  // quantization: absent, or another zero point
+      if (tt != NULL && tt->n_quant > 0) {
+        if (rnd() % 2) {
+          tt->n_quant = 0;
+        } else {
+          static int64_t zp;
+          zp = (int64_t)rnd_small();
+          tt->zero_point = &zp;
+        }
+      }
+      break;
+    default: {  // an option
+      s24_tfl_options_t *o = &op->opt;
+      int32_t *f[] = {&o->padding, &o->stride_w, &o->stride_h, &o->dilation_w,
+                      &o->dilation_h, &o->depth_multiplier, &o->filter_w, &o->filter_h,
+                      &o->activation, &o->keep_dims, &o->begin_mask, &o->end_mask,
+                      &o->shrink_axis_mask, &o->values_count, &o->axis, &o->new_shape[0],
+                      &o->new_shape[1], &o->ellipsis_mask};
+      *f[rnd() % (sizeof f / sizeof f[0])] = rnd_small();
+      if (rnd() % 4 == 0) o->n_new_shape = rnd() % 4;
+      break;
+    }
+  }
+}
+
+static void undo(s24_tfl_model_t *m, size_t i, const undo_t *u) {
+  m->ops[i] = u->op;
+  if (u->tidx >= 0) m->tensors[u->tidx] = u->t;
+  if (u->cbyte != NULL) *u->cbyte = u->cold;
+}
+
+// n mutations of the case's model; each one s24_op_check accepts is run with buffers of exactly
+// the tensors' sizes (ASan catches any access outside them) holding random bytes.
+static void mutate_case(const char *dir, int n) {
+  const char *name = dir;
+  char path[8192];
+  size_t flen = 0;
+  s24_tfl_model_t m;
+  memset(&m, 0, sizeof m);
+  char err[512];
+  snprintf(path, sizeof path, "%s/model.tflite", dir);
+  uint8_t *file = read_file(path, &flen);
+  if (file == NULL) FAILF("cannot read %s", path);
+  if (s24_tfl_parse(file, flen, &m, err, sizeof err) != S24_OK) FAILF("parse: %s", err);
+  for (int k = 0; k < n; ++k) {
+    const size_t i = rnd() % m.n_ops;
+    undo_t u;
+    mutate(&m, i, &u);
+    if (s24_op_check(&m, i, err, sizeof err) == S24_OK) {
+      const s24_tfl_op_t *op = &m.ops[i];
+      void *data[64];
+      uint8_t *own[2 * S24_TFL_MAX_OP_IO];
+      size_t n_own = 0;
+      if (m.n_tensors > 64) FAILF("too many tensors for the mutation test");
+      memset(data, 0, sizeof data);
+      for (uint32_t j = 0; j < op->n_in + op->n_out; ++j) {
+        const int32_t t = j < op->n_in ? op->in[j] : op->out[j - op->n_in];
+        if (t < 0 || data[t] != NULL) continue;
+        const s24_tfl_tensor_t *tt = &m.tensors[t];
+        if (tt->data != NULL && j < op->n_in) {
+          data[t] = (void *)(uintptr_t)tt->data;
+        } else {
+          uint8_t *b = malloc(tt->bytes ? tt->bytes : 1);
+          if (b == NULL) FAILF("out of memory");
+          for (size_t q = 0; q < tt->bytes; ++q) b[q] = (uint8_t)rnd();
+          own[n_own++] = b;
+          data[t] = b;
+        }
+      }
+      ++n_accepted;
+      const s24_status_t st = s24_op_run(&m, i, data);
+      (void)st;  // may refuse data-dependent cases (SOFTMAX, RESHAPE); must not overrun
+      for (size_t q = 0; q < n_own; ++q) free(own[q]);
+    } else if (++n_refused, strncmp(err, "operator ", 9) != 0 || strchr(err, '\n') != NULL) {
+      undo(&m, i, &u);
+      FAILF("refusal message '%s'", err);
+    }
+    undo(&m, i, &u);
+  }
+  printf("ok   %s (%d mutations)\n", name, n);
+out:
+  s24_tfl_free(&m);
+  free(file);
+}
+
 int main(int argc, char **argv) {
+  if (argc >= 5 && strcmp(argv[1], "--mutate") == 0) {
+    const int n = atoi(argv[2]);
+    rng_state = strtoull(argv[3], NULL, 10) * 0x9E3779B97F4A7C15ULL + 1;
+    printf("test_ops --mutate: seed %s\n", argv[3]);
+    char path[4096];
+    snprintf(path, sizeof path, "%s/cases.txt", argv[4]);
+    FILE *f = fopen(path, "r");
+    if (f == NULL) {
+      fprintf(stderr, "cannot read %s\n", path);
+      return 1;
+    }
+    int ran = 0;
+    char line[512];
+    while (fgets(line, sizeof line, f) != NULL) {
+      line[strcspn(line, "\r\n")] = '\0';
+      if (line[0] == '\0') continue;
+      char dir[4096 + 512];
+      snprintf(dir, sizeof dir, "%s/%s", argv[4], line);
+      mutate_case(dir, n);
+      ++ran;
+    }
+    fclose(f);
+    printf("test_ops --mutate: %d cases x %d mutations (%ld accepted and run, %ld refused), "
+           "%d failed\n", ran, n, n_accepted, n_refused, failures);
+    return failures == 0 && ran > 0 ? 0 : 1;
+  }
   if (argc >= 2 && strcmp(argv[1], "--models") == 0) {
     for (int i = 2; i < argc; ++i) check_model(argv[i]);
     printf("test_ops --models: %d models, %d failed\n", argc - 2, failures);
@@ -315,7 +504,7 @@ int main(int argc, char **argv) {
     return 2;
   }
   int ran = 0;
-  char path[4096];
+  char path[8192];
   snprintf(path, sizeof path, "%s/cases.txt", argv[1]);
   FILE *f = argc == 2 ? fopen(path, "r") : NULL;
   if (f != NULL) {
