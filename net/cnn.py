@@ -338,6 +338,33 @@ def sparse24_run(exe, model_path, x_path, y_path, backend="rtl"):
     return np.load(y_path), stats, int(total) if total is not None else None
 
 
+def _read(path):
+    with open(path, "rb") as f:
+        return f.read()
+
+
+def check_prune(exe, out, results):
+    """`sparse24 prune MODEL --pattern N:M` (SPEC §8) leaves every pruned variant's .tflite byte
+    for byte unchanged: the NumPy pruning (K padded to a multiple of m for the choice) and the
+    int8 export keep exactly the pattern the command would cut. Returns False on a difference."""
+    ok = True
+    checked = []
+    for name, r in results.items():
+        if "lite" not in r or r["pattern"] == "dense":
+            continue
+        dst = os.path.join(out, f"mnist_cnn_{name}_pruned.tflite")
+        cmd = [exe, "prune", r["path"], "-o", dst, "--pattern", r["pattern"]]
+        p = subprocess.run(cmd, capture_output=True, text=True)
+        same = p.returncode == 0 and _read(dst) == _read(r["path"])
+        if not same:
+            log(f"{name}: {' '.join(cmd)}: {p.stderr.strip() or 'the model changed'}")
+            ok = False
+        checked.append(name)
+    log(f"sparse24 prune leaves the pruned models unchanged ({', '.join(checked)}): "
+        f"{'yes' if ok else 'NO'}")
+    return ok
+
+
 def run_on_sparse24(exe, out, results, inputs, backends):
     """The int8 variants through `sparse24 run --backend B` for B in backends, on the test images
     inputs[B] = (X.npy path, count), the output bytes compared with LiteRT's. Fills
@@ -348,7 +375,7 @@ def run_on_sparse24(exe, out, results, inputs, backends):
         log(f"sparse24 run: {exe} has no 'run' command yet (SPEC §8); bitexact_litert and cycles "
             f"stay n/a")
         return True
-    ok = True
+    ok = check_prune(exe, out, results)
     for name, r in results.items():
         if "lite" not in r:
             continue
