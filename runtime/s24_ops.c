@@ -1292,6 +1292,7 @@ int s24_op_is_host(int32_t opcode) {
 }
 
 // DEPTHWISE_CONV_2D keeps its per-channel multipliers on the stack up to this many channels
+// (on the heap above)
 #define DW_STACK_CH 1024
 
 static s24_status_t check_or_run(const s24_tfl_model_t *m, size_t index, void *const *data,
@@ -1327,16 +1328,30 @@ static s24_status_t check_or_run(const s24_tfl_model_t *m, size_t index, void *c
   switch (op->opcode) {
     case S24_OP_DEPTHWISE_CONV_2D: {
       dw_t p = {0};
-      int32_t mult[DW_STACK_CH], shift[DW_STACK_CH];
       TRY(prep_dw(c, &p, NULL, NULL, 0));
-      if (p.oc > DW_STACK_CH)
-        return FAIL(c, S24_ERR_UNSUPPORTED, "%d channels (at most %d)", (int)p.oc,
-                    DW_STACK_CH);
       if (data == NULL) return S24_OK;
-      TRY(prep_dw(c, &p, mult, shift, DW_STACK_CH));
-      run_dw(&p, mult, shift, data[op->in[0]], data[op->in[1]],
-             p.bias != NULL ? data[op->in[2]] : NULL, data[op->out[0]]);
-      return S24_OK;
+      // per-channel multipliers: on the stack up to DW_STACK_CH channels
+      int32_t stack_mult[DW_STACK_CH], stack_shift[DW_STACK_CH];
+      int32_t *mult = stack_mult, *shift = stack_shift;
+      const size_t n_ch = (size_t)p.oc;
+      if (n_ch > DW_STACK_CH) {
+        mult = malloc(n_ch * sizeof *mult);
+        shift = malloc(n_ch * sizeof *shift);
+        if (mult == NULL || shift == NULL) {
+          free(mult);
+          free(shift);
+          return S24_ERR_NOMEM;
+        }
+      }
+      s24_status_t st = prep_dw(c, &p, mult, shift, n_ch);
+      if (st == S24_OK)
+        run_dw(&p, mult, shift, data[op->in[0]], data[op->in[1]],
+               p.bias != NULL ? data[op->in[2]] : NULL, data[op->out[0]]);
+      if (mult != stack_mult) {
+        free(mult);
+        free(shift);
+      }
+      return st;
     }
     case S24_OP_ADD: {
       add_t p = {0};
