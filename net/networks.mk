@@ -11,11 +11,13 @@ NETWORKS_RTL ?= ad    # comma-separated
 .PHONY: networks test-networks test-networks-long test-net-cli
 
 # build/networks/results.csv: every model dense and 2:4 on the RTL, 3 random inputs each,
-# bit-exact with LiteRT and every layer's cycles equal to the cycle model's
+# bit-exact with LiteRT and every layer's cycles equal to the cycle model's; then the table
+# (results.md) and the plot (networks.png) beside the published MLPerf Tiny latencies
 networks: deps $(BUILD)/sparse24
 	@mkdir -p $(NETWORKS_DIR)
 	$(NET_PYENV) $(VPYTHON) net/networks.py $(BUILD)/sparse24 $(TFLITE_MODELS) $(NETWORKS_DIR) \
 	  --backend rtl --inputs 3 --models $(NETWORKS_RTL) --csv $(NETWORKS_DIR)/results.csv
+	$(VPYTHON) net/networks_report.py $(NETWORKS_DIR)/results.csv $(NETWORKS_DIR)
 
 # model backend: 100 random inputs per model and variant; rtl backend: 3 per model
 test-networks: $(BUILD)/sparse24
