@@ -44,6 +44,6 @@ test-ops-run: $(BUILD)/tools/sparse24-san
 	rm -rf $(OPS_TEST_DIR)-run
 	$(VPYTHON) tests/net/run_ops.py $< $(OPS_TEST_DIR)-run --generate --seed $(OPS_SEED) --per-op 20
 
-# test-ops-run joins TESTS once `sparse24 run` is in the command (tools/, issue 26)
-TESTS      += test-ops
+
+TESTS      += test-ops test-ops-run
 LONG_TESTS += test-ops-long
