@@ -13,7 +13,7 @@ TOOLS_SRCS += tools/backend_rtl.c
 TOOLS_RTL  := $(COSIM_LIB)
 endif
 TOOLS_OBJS := $(TOOLS_SRCS:tools/%.c=$(BUILD)/tools/%.o)
-TOOLS_INC  := -Itools $(DRV_INC) -Iruntime
+TOOLS_INC  := -Itools $(DRV_INC) -Iruntime -Iapi
 
 ALL += $(BUILD)/sparse24
 
@@ -21,11 +21,11 @@ $(BUILD)/tools/%.o: INC := $(TOOLS_INC)
 # only the rtl backend sees the co-simulation's header
 $(BUILD)/tools/backend_rtl.o: INC := $(TOOLS_INC) $(SIM_INC)
 
-$(BUILD)/sparse24: $(TOOLS_OBJS) $(RUNTIME_LIB) $(DRV_LIB) $(TOOLS_RTL) $(MODEL_LIB)
+$(BUILD)/sparse24: $(TOOLS_OBJS) $(ENGINE_OBJ) $(RUNTIME_LIB) $(DRV_LIB) $(TOOLS_RTL) $(MODEL_LIB)
 	$(CC) $(CFLAGS) $(filter %.o %.a,$^) $(if $(TOOLS_RTL),$(COSIM_LDLIBS)) -lm -o $@
 
 # The same command built with the sanitizers, run by the end-to-end tests (tests/tests.mk)
-$(BUILD)/tools/sparse24-san: $(TOOLS_SRCS) $(RUNTIME_SRCS) $(MODEL_SRCS) $(DRV_SRCS) $(TOOLS_RTL)
+$(BUILD)/tools/sparse24-san: $(TOOLS_SRCS) $(ENGINE_SRCS) $(RUNTIME_SRCS) $(MODEL_SRCS) $(DRV_SRCS) $(TOOLS_RTL)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(SANFLAGS) $(TOOLS_INC) $(SIM_INC) $(filter %.c,$^) $(TOOLS_RTL) $(if $(TOOLS_RTL),$(COSIM_LDLIBS)) -lm -o $@
 

@@ -1,0 +1,48 @@
+# api: the public C API of include/sparse24.h (api/s24_api.c) and the network engines it shares
+# with the command (api/s24_engine.c), built with the parts under it into
+#   build/lib/libsparse24.so  position-independent, the co-simulation (COSIM_LIB, built -fPIC by
+#                             sim/sim.mk) linked in, exporting only s24_api_* and s24_strerror
+#   build/lib/libsparse24.a   the same objects and COSIM_LIB in one archive; link it with
+#                             $(COSIM_LDLIBS) -lm
+# Other fragments use ENGINE_SRCS and ENGINE_OBJ (tools/), API_SO and API_INC (python/).
+#
+# This fragment is read before the parts it is built from (the Makefile includes */*.mk in
+# alphabetical order), so the library's prerequisites name their variables with $$ and are
+# expanded after every fragment has been read (.SECONDEXPANSION; no other prerequisite in the
+# tree contains a $, so the second expansion changes nothing else).
+
+ENGINE_SRCS := api/s24_engine.c
+ENGINE_OBJ  := $(BUILD)/api/s24_engine.o
+API_SRCS    := api/s24_api.c $(ENGINE_SRCS)
+API_SO      := $(BUILD)/lib/libsparse24.so
+API_A       := $(BUILD)/lib/libsparse24.a
+# recursive: the parts' variables are defined by fragments read later
+API_INC      = -Iinclude -Iapi -Itools $(RUNTIME_INC) $(DRV_INC) $(SIM_INC)
+# the library: this part, the model, the driver, the network runtime and the command's backend
+# seam (tools/backend.c, tools/backend_rtl.c: s24_backend_gemm, s24_rtl_open)
+API_LIB_SRCS = $(API_SRCS) $(MODEL_SRCS) $(DRV_SRCS) $(RUNTIME_SRCS) tools/backend.c tools/backend_rtl.c
+API_PIC_OBJS = $(patsubst %.c,$(BUILD)/lib/pic/%.o,$(API_LIB_SRCS))
+
+ALL += $(API_SO) $(API_A)
+
+$(BUILD)/api/%.o: INC = $(API_INC)
+
+# position-independent objects of every source of the library
+$(BUILD)/lib/pic/%.o: %.c
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -fPIC $(API_INC) -c $< -o $@
+
+.SECONDEXPANSION:
+
+$(API_SO): $$(API_PIC_OBJS) $$(COSIM_LIB) api/libsparse24.map
+	@mkdir -p $(@D)
+	$(CC) -shared -Wl,--version-script=api/libsparse24.map -Wl,--no-undefined -Wl,-soname,libsparse24.so $(filter %.o %.a,$^) $(COSIM_LDLIBS) -lm -o $@
+
+$(API_A): $$(API_PIC_OBJS) $$(COSIM_LIB)
+	@mkdir -p $(@D)
+	rm -f $@
+	printf 'create $@\naddlib $(COSIM_LIB)\nsave\nend\n' | ar -M
+	ar rs $@ $(API_PIC_OBJS)
+
+.PHONY: lib
+lib: $(API_SO) $(API_A)
