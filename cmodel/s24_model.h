@@ -189,18 +189,19 @@ S24_WARN_UNUSED s24_status_t s24_gemm_cycles_shape(s24_array_t hw, s24_pattern_t
                                                    size_t m_rows, size_t k, size_t n_cols,
                                                    s24_gemm_cycles_t *out);
 
-/** Cycles after a job's first result row is valid until its last row is taken, when the
- *  fused epilogue paces the result stream (s24_core_cycles_epi); fitted to the Verilated
- *  8x8 2:4 core with 4 lanes on 550 layers (tests/linear checks every configuration). */
-#define S24_EPI_FULL_CYCLES 17u
-
 /** Busy cycles (CNT_CYCLES) of one s24_core job whose results go through the fused epilogue
- *  of `lanes` lanes (HW_EPI.LANES; cols % lanes == 0). The epilogue takes one tile row every
- *  cols / lanes cycles into a row buffer of `rows` rows; while a tile period P is at least
- *  rows * cols / lanes it never holds the core up and the job takes s24_core_cycles. Below
- *  that the result stream paces the core: its last row is taken once every earlier row but the
- *  buffer's `rows` has been requantized, beats + cols + S24_EPI_FULL_CYCLES +
- *  (tiles * rows - 1 - rows) * (cols / lanes) cycles. busy = the larger of the two. */
+ *  of `lanes` lanes (HW_EPI.LANES; cols % lanes == 0), fed and read as the driver's s24_linear
+ *  does with its default in-flight window; exact. The job ends when the epilogue takes its last
+ *  row from the core. The epilogue's row buffer (2^ceil(log2 rows) rows) is the core's r_ready;
+ *  it issues one row every cols / lanes cycles while fewer than 4 int8 beats are in flight (13
+ *  cycles each). A tile period shorter than that fills the row buffer, then the core's result
+ *  buffer, whose credits then delay tiles' last beats; and a tile's int8 beats leave
+ *  cols / lanes + 13 cycles after its last row, which can starve the array of the tiles the
+ *  driver queues only once a tile has been read. Every mechanism is stated in s24_cycles.c; the
+ *  model is an event simulation of the result rows, O(tiles * rows * cols / lanes) time, two
+ *  small allocations. Equals s24_core_cycles while the tile period is long enough for all of
+ *  them. S24_ERR_ARG / S24_ERR_NOMEM as s24_core_cycles, S24_ERR_NOMEM also if an allocation
+ *  fails or the cycles could overflow. */
 S24_WARN_UNUSED s24_status_t s24_core_cycles_epi(uint32_t rows, uint32_t cols, uint32_t lanes,
                                                  uint64_t beats, uint64_t tiles,
                                                  s24_cycles_t *out);
