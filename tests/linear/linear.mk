@@ -21,7 +21,7 @@ test-linear: $(LINEAR_TEST_BIN)
 # ... and on the other Verilated arrays (dense 4:4, 3x5 1:4: one lane, three rows per beat;
 # 2x4 2:8: two rows per beat), built with the FORMAL assertion tails live
 LINEAR_LONG_BINS := $(foreach c,$(COSIM_LONG_CFGS),$(LINEAR_DIR)/test_linear_$(call cfg_name,$(c)))
-$(LINEAR_DIR)/test_linear_%: tests/linear/test_linear.c $(DRV_SRCS) $(SWDEV_SRCS) $(MODEL_SRCS) $(BUILD)/cosim_%/libs24cosim.a
+$(LINEAR_LONG_BINS): $(LINEAR_DIR)/test_linear_%: tests/linear/test_linear.c $(DRV_SRCS) $(SWDEV_SRCS) $(MODEL_SRCS) $(BUILD)/cosim_%/libs24cosim.a
 	@mkdir -p $(@D)
 	$(TEST_CC) $(filter %.c,$^) $(filter %.a,$^) $(COSIM_LDLIBS) -o $@
 
