@@ -46,3 +46,24 @@ $(API_A): $$(API_PIC_OBJS) $$(COSIM_LIB)
 
 .PHONY: lib
 lib: $(API_SO) $(API_A)
+
+# ---------------------------------------------------------------- tests
+# api/test_api.c against libsparse24.a (the archive alone is enough to link a C front end) and
+# built from the library's sources with the sanitizers; the header also compiles as C++.
+API_TEST_DIR := $(BUILD)/tests/api
+
+$(API_TEST_DIR)/test_api_static: api/test_api.c $(API_A)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -Iinclude $(MODEL_INC) $< $(API_A) $(COSIM_LDLIBS) -lm -o $@
+
+$(API_TEST_DIR)/test_api_san: api/test_api.c $$(API_LIB_SRCS) $$(COSIM_LIB)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(SANFLAGS) $(API_INC) $(filter %.c,$^) $(COSIM_LIB) $(COSIM_LDLIBS) -lm -o $@
+
+.PHONY: test-api
+test-api: $(API_TEST_DIR)/test_api_static $(API_TEST_DIR)/test_api_san
+	$(CXX) -std=c++17 -Wall -Wextra -Werror -Iinclude $(MODEL_INC) -x c++ -fsyntax-only include/sparse24.h
+	$(API_TEST_DIR)/test_api_static $(TFLITE_MODELS)/kws.tflite
+	$(API_TEST_DIR)/test_api_san $(TFLITE_MODELS)/kws.tflite
+
+TESTS += test-api
