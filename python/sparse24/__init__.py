@@ -254,24 +254,21 @@ def _zero_point(what, z):
     return int(z)
 
 
-# ------------------------------------------------------------------ devices
+# ------------------------------------------------------------------ handles
 
-class Device:
-    """An open device on a backend: "model" (the C golden model) or "rtl" (the Verilated RTL
-    through the host driver). Usable as a context manager; close() frees it."""
+class _Handle:
+    """A library object (self._h) freed by close(), on leaving a with block, or when
+    collected; _free(h) is the library's call and _what names the object in messages."""
 
-    def __init__(self, backend="model"):
-        lib = _load()
-        if not isinstance(backend, str):
-            raise Error(f"backend {backend!r}: expected 'model' or 'rtl'")
-        h = ctypes.c_void_p()
-        _call(lib.s24_api_open, backend.encode(), ctypes.byref(h))
-        self._h = h
-        self.backend = backend
+    _h = None
+    _what = "handle"
+
+    def _free(self, h):
+        raise NotImplementedError
 
     def close(self):
-        if getattr(self, "_h", None):
-            _load().s24_api_close(self._h)
+        if self._h:
+            self._free(self._h)
             self._h = None
 
     def __del__(self):
@@ -285,8 +282,29 @@ class Device:
 
     def _handle(self):
         if not self._h:
-            raise Error("the device is closed")
+            raise Error(f"the {self._what} is closed")
         return self._h
+
+
+# ------------------------------------------------------------------ devices
+
+class Device(_Handle):
+    """An open device on a backend: "model" (the C golden model) or "rtl" (the Verilated RTL
+    through the host driver). Usable as a context manager; close() frees it."""
+
+    def __init__(self, backend="model"):
+        lib = _load()
+        if not isinstance(backend, str):
+            raise Error(f"backend {backend!r}: expected 'model' or 'rtl'")
+        h = ctypes.c_void_p()
+        _call(lib.s24_api_open, backend.encode(), ctypes.byref(h))
+        self._h = h
+        self.backend = backend
+
+    _what = "device"
+
+    def _free(self, h):
+        _load().s24_api_close(h)
 
     def stats(self):
         """Numbers of the last gemm/linear: the s24_api_stats_t fields, and for a gemm the
@@ -446,7 +464,7 @@ def decompress(values, meta, k, pattern="2:4"):
 _DTYPES = {0: np.dtype(np.int8), 1: np.dtype(np.float32)}
 
 
-class Network:
+class Network(_Handle):
     """An int8 .tflite network (SPEC §8): model is the file's bytes or a path. run(x) runs
     inferences on the backend's array layers (the rest on the host) as `sparse24 run` does."""
 
@@ -478,21 +496,16 @@ class Network:
         self.output_shape = tuple(tout.dims[i] for i in range(tout.rank))
         self._in_bytes, self._out_bytes = tin.bytes, tout.bytes
 
+    _what = "network"
+    device = None
+
+    def _free(self, h):
+        _load().s24_api_net_free(h)
+
     def close(self):
-        if getattr(self, "_h", None):
-            _load().s24_api_net_free(self._h)
-            self._h = None
-        if getattr(self, "device", None) is not None:
+        super().close()
+        if self.device is not None:
             self.device.close()
-
-    def __del__(self):
-        self.close()
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.close()
 
     def _batch(self, x):
         """The batch B of x: the input's shape, or that shape with B in place of a leading 1."""
@@ -524,11 +537,6 @@ class Network:
         _call(_load().s24_api_net_run, self.device._handle(), self._handle(), _ptr(x), x.nbytes,
               batch, _ptr(y), y.nbytes)
         return y
-
-    def _handle(self):
-        if not self._h:
-            raise Error("the network is closed")
-        return self._h
 
     def stats(self):
         """The last run's `sparse24 run --stats` lines as a dict (per layer opN_name,
