@@ -52,6 +52,7 @@ SESSION = [
     f"ad = sparse24.Network('{MODELS}/ad.tflite', backend='rtl')",
     "y = ad.run(np.random.default_rng(3).normal(0, 1, (1, 5, 128, 1)).astype(np.float32))",
     "{k: ad.stats()[k] for k in ('cycles', 'predicted_cycles', 'utilization', 'sim_cycles')}",
+    "list(ad.layers().items())[:2]",
     "pruned = sparse24.Network(net.prune('2:4'))",
     "pruned.stats_text() == '', len(net.prune('2:4'))",
     "pruned.run(np.zeros((1, 50, 10, 1), np.float32)).shape",

@@ -543,6 +543,16 @@ class Network(_Handle):
         opN_gemm_mkn, opN_pattern, opN_cycles (rtl), opN_predicted_cycles; then the totals)."""
         return _kv(self.stats_text())
 
+    def layers(self):
+        """The last run's array layers: {operator index: {"name", "gemm_mkn", "pattern",
+        "cycles" (rtl), "predicted_cycles"}}, from the opN_* lines of stats()."""
+        out = {}
+        for key, value in self.stats().items():
+            op, sep, field = key.partition("_")
+            if sep and op.startswith("op") and op[2:].isdigit():
+                out.setdefault(int(op[2:]), {})[field] = value
+        return out
+
     def stats_text(self):
         return _text(_load().s24_api_net_stats, self._handle())
 

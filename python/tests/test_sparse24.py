@@ -318,6 +318,9 @@ class TestNetwork(Base):
         t = net.totals()
         self.assertGreater(t["cycles"], 0)
         self.assertEqual(t["cycles"], net.stats()["cycles"])
+        layers = net.layers()
+        self.assertEqual({v["name"] for v in layers.values()}, {"FULLY_CONNECTED"})
+        self.assertEqual(sum(v["cycles"] for v in layers.values()), t["cycles"])
 
     def test_prune_info(self):
         model = self.models / "kws.tflite"
