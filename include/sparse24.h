@@ -21,7 +21,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "s24_model.h"  // s24_status_t, s24_strerror, s24_pattern_t
+// s24_status_t, s24_strerror, s24_pattern_t. Of the functions that header declares, the shared
+// library exports s24_strerror only (api/libsparse24.map); the rest are the model's own.
+#include "s24_model.h"
 
 #ifdef __cplusplus
 extern "C" {
