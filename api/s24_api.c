@@ -219,15 +219,11 @@ static s24_status_t run_gemm(s24_api_dev_t *dev, s24_gemm_job_t *job, char *err,
   return S24_OK;
 }
 
-s24_status_t s24_api_gemm_compressed(s24_api_dev_t *dev, s24_pattern_t pattern,
-                                     const int8_t *values, const uint8_t *meta, size_t m,
-                                     size_t k, const int8_t *b, size_t n, const int32_t *c0,
-                                     int32_t *c, char *err, size_t errlen) {
-  s24_status_t st = check_gemm_args(dev, values, m, k, b, n, c, err, errlen);
-  if (st != S24_OK) return st;
-  if (meta == NULL) return fail(S24_ERR_ARG, err, errlen, "A metadata is NULL");
-  if ((st = check_pattern_k(pattern, k, "A", err, errlen)) != S24_OK) return st;
-  if ((st = check_meta(pattern, meta, m, k, "A metadata", err, errlen)) != S24_OK) return st;
+// A compressed A whose arguments are checked: the job through the backend seam.
+static s24_status_t gemm_compressed(s24_api_dev_t *dev, s24_pattern_t pattern,
+                                    const int8_t *values, const uint8_t *meta, size_t m,
+                                    size_t k, const int8_t *b, size_t n, const int32_t *c0,
+                                    int32_t *c, char *err, size_t errlen) {
   s24_gemm_job_t job;
   memset(&job, 0, sizeof job);
   job.pattern = pattern;
@@ -240,6 +236,18 @@ s24_status_t s24_api_gemm_compressed(s24_api_dev_t *dev, s24_pattern_t pattern,
   job.c0 = c0;
   job.c = c;
   return run_gemm(dev, &job, err, errlen);
+}
+
+s24_status_t s24_api_gemm_compressed(s24_api_dev_t *dev, s24_pattern_t pattern,
+                                     const int8_t *values, const uint8_t *meta, size_t m,
+                                     size_t k, const int8_t *b, size_t n, const int32_t *c0,
+                                     int32_t *c, char *err, size_t errlen) {
+  s24_status_t st = check_gemm_args(dev, values, m, k, b, n, c, err, errlen);
+  if (st != S24_OK) return st;
+  if (meta == NULL) return fail(S24_ERR_ARG, err, errlen, "A metadata is NULL");
+  if ((st = check_pattern_k(pattern, k, "A", err, errlen)) != S24_OK) return st;
+  if ((st = check_meta(pattern, meta, m, k, "A metadata", err, errlen)) != S24_OK) return st;
+  return gemm_compressed(dev, pattern, values, meta, m, k, b, n, c0, c, err, errlen);
 }
 
 s24_status_t s24_api_gemm(s24_api_dev_t *dev, const s24_pattern_t *pattern, const int8_t *a,
@@ -273,7 +281,7 @@ s24_status_t s24_api_gemm(s24_api_dev_t *dev, const s24_pattern_t *pattern, cons
   } else if (st != S24_OK) {
     st = fail(st, err, errlen, "A: %s", s24_strerror(st));
   } else {
-    st = s24_api_gemm_compressed(dev, p, values, meta, m, k, b, n, c0, c, err, errlen);
+    st = gemm_compressed(dev, p, values, meta, m, k, b, n, c0, c, err, errlen);  // meta is ours
   }
   free(values);
   free(meta);
