@@ -287,7 +287,7 @@ static int out_add(const char *cmd, s24_outs_t *o, const char **opts, const char
   if (st == S24_ERR_ARG && dup < i) {
     return s24_cli_usage(cmd, "%s and %s name the same file", opts[dup], opt);
   }
-  if (st != S24_OK) return s24_cli_file(path, "%s", msg);
+  if (st != S24_OK) return s24_cli_file(o->err_name != NULL ? o->err_name : path, "%s", msg);
   opts[i] = opt;
   return 0;
 }
@@ -711,8 +711,10 @@ static int cmd_gemm(int argc, char **argv) {
     rc = s24_cli_file("gemm", "cannot buffer statistics");
     goto done;
   }
-  // staged before the run: the simulation writes the trace into its temporary
-  if ((rc = out_begin(&outs)) != 0) goto done;
+  // With --trace the outputs are staged before the run (the simulation writes the trace into
+  // its temporary); without, only once the run succeeded. Either way a signal during the run
+  // leaves nothing behind (tools/outfile.h).
+  if ((a.given & O_TRACE) && (rc = out_begin(&outs)) != 0) goto done;
   if (a.given & O_TRACE) {
     char line[600];
     snprintf(line, sizeof line,
@@ -734,7 +736,8 @@ static int cmd_gemm(int argc, char **argv) {
   if (st != S24_OK) {
     // an I/O failure of the rtl backend is the trace file's; anything else concerns A
     const int trace_io = st == S24_ERR_IO && job.trace_path != NULL;
-    rc = s24_cli_file(trace_io ? opt_val(&a, O_TRACE) : apath, "%s", msg);
+    rc = s24_cli_file(trace_io ? opt_val(&a, O_TRACE) : st == S24_ERR_NOMEM ? "gemm" : apath, "%s",
+                      msg);
     goto done;
   }
   // the waveform writer reports no I/O error (full disk, size limit): check the file it left
@@ -742,6 +745,7 @@ static int cmd_gemm(int argc, char **argv) {
     rc = s24_cli_file(opt_val(&a, O_TRACE), "%s", msg);
     goto done;
   }
+  if (!(a.given & O_TRACE) && (rc = out_begin(&outs)) != 0) goto done;
   if ((rc = out_put(&outs, 0, S24_NPY_I32, m, n, c)) != 0) goto done;
   if ((rc = out_commit(&outs)) != 0) goto done;
   if (stats != NULL) {
@@ -849,20 +853,6 @@ static int cmd_bench(int argc, char **argv) {
   return 0;
 }
 
-// A closed standard descriptor would be reused by the first file the command opens (an output
-// temporary would receive the statistics): fill it with /dev/null, read-only for stdout and
-// stderr, so that writing to a closed stdout still fails (EBADF) and is reported at exit.
-static void guard_std_fds(void) {
-  for (int fd = 0; fd <= 2; fd++) {
-    if (fcntl(fd, F_GETFD) != -1 || errno != EBADF) continue;
-    const int nfd = open("/dev/null", O_RDONLY);
-    if (nfd >= 0 && nfd != fd) {
-      dup2(nfd, fd);
-      close(nfd);
-    }
-  }
-}
-
 // Everything the command printed must have reached stdout (a full disk, a closed descriptor):
 // otherwise exit 1 with one error line, unless an error was already reported.
 static int check_stdout(int rc) {
@@ -900,7 +890,9 @@ static int run(int argc, char **argv) {
 }
 
 int main(int argc, char **argv) {
-  guard_std_fds();
+  // a closed standard descriptor would be reused by the first file the command opens (an
+  // output temporary would receive the statistics): filled, read-only (tools/outfile.h)
+  s24_outs_guard_std_fds();
   s24_outs_signals();
   return check_stdout(run(argc, argv));
 }
