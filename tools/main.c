@@ -12,7 +12,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include "backend.h"
@@ -563,6 +565,45 @@ static int cmd_decompress(int argc, char **argv) {
   return rc;
 }
 
+// What can have stopped the FST writer (it reports no error): the limits in force, a full disk.
+static void trace_causes(const char *path, char *buf, size_t len) {
+  char part[4][96];
+  int n = 0;
+  struct rlimit rl;
+  if (getrlimit(RLIMIT_FSIZE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY) {
+    snprintf(part[n++], sizeof part[0], "the file size limit (ulimit -f) of %llu bytes",
+             (unsigned long long)rl.rlim_cur);
+  }
+  if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur < 64) {
+    snprintf(part[n++], sizeof part[0], "the limit of %llu open files (ulimit -n)",
+             (unsigned long long)rl.rlim_cur);
+  }
+  if (getrlimit(RLIMIT_AS, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY) {
+    snprintf(part[n++], sizeof part[0], "the memory limit (ulimit -v) of %llu KiB",
+             (unsigned long long)rl.rlim_cur / 1024);
+  }
+  char dir[4096];
+  snprintf(dir, sizeof dir, "%s", path);
+  char *slash = strrchr(dir, '/');
+  if (slash == NULL) {
+    strcpy(dir, ".");
+  } else {
+    slash[slash == dir] = '\0';
+  }
+  struct statvfs vfs;
+  if (statvfs(dir, &vfs) == 0 && (unsigned long long)vfs.f_bavail * vfs.f_frsize < (1u << 20)) {
+    snprintf(part[n++], sizeof part[0], "a full disk");
+  }
+  if (n == 0) snprintf(part[n++], sizeof part[0], "a failed write or allocation");
+  size_t used = 0;
+  buf[0] = '\0';
+  for (int i = 0; i < n && used < len; i++) {
+    const int w = snprintf(buf + used, len - used, "%s%s", i > 0 ? " or " : "", part[i]);
+    if (w < 0) break;
+    used += (size_t)w;
+  }
+}
+
 // Whether an FST waveform file is complete: from the header block to exactly the end of the
 // file a chain of blocks (type byte, 8-byte big-endian length that counts itself), none left
 // unfinished (FST_BL_SKIP = 255), ending with the geometry and hierarchy blocks that the
@@ -591,10 +632,10 @@ static int fst_complete(const char *path, char *why, size_t len) {
   }
   fclose(f);
   if (!ok || off != size || !geom || !hier) {
-    snprintf(why, len,
-             "the waveform is incomplete (%lld bytes): it could not be written (disk full or a "
-             "file size limit?)",
-             size);
+    char causes[400];
+    trace_causes(path, causes, sizeof causes);
+    snprintf(why, len, "the waveform is incomplete (%lld bytes): it could not be written (%s?)",
+             size, causes);
     return 0;
   }
   return 1;
