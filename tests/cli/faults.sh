@@ -305,6 +305,9 @@ if [ -n "$PLAIN" ]; then
   same sim_exception_is_an_error "cat rc.txt; cat err.txt; cat vc.npy; no_temps && echo clean" \
     "printf '1\nsparse24: error: gemm: rtl gemm failed: out of memory in the Verilator runtime (ulimit -v?)\nold C\nclean\n'"
   rm -f va.npy vb.npy
+  (ulimit -v 16000; "$PLAIN" demo --backend rtl >/dev/null 2>err.txt; echo $? >rc.txt)
+  same sim_exception_demo "cat rc.txt; cat err.txt" \
+    "printf '1\nsparse24: error: demo: rtl gemm failed: out of memory in the Verilator runtime (ulimit -v?)\n'"
 else
   skip sim_exception_is_an_error "no plain build given"
 fi
