@@ -12,7 +12,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include "backend.h"
@@ -30,10 +32,11 @@ static const char *const kUsageTop =
     "usage: sparse24 <command> [options]\n"
     "\n"
     "N:M structured-sparse int8 GEMM: C[MxN] (int32) = A[MxK] (int8, N:M sparse along K)\n"
-    "* B[KxN] (int8). Matrices are .npy files (int8 |i1, uint8 |u1, int32 <i4, C order).\n"
+    "* B[KxN] (int8). Matrices are .npy files (int8 |i1, uint8 |u1, int32 <i4, C order);\n"
+    "networks are int8 .tflite models, their inputs and outputs .npy (float32 <f4 or int8).\n"
     "\n"
     "commands:\n"
-    "  prune       keep the N largest magnitudes of every group of M\n"
+    "  prune       keep the N largest magnitudes of every group of M (.npy or .tflite)\n"
     "  compress    dense N:M matrix -> values + metadata (NVIDIA 2:4 layout)\n"
     "  decompress  values + metadata -> dense matrix\n"
     "  gemm        C = A*B (+ C0) on a backend (model or rtl)\n"
@@ -318,7 +321,7 @@ static int out_add(const char *cmd, s24_outs_t *o, const char **opts, const char
   if (st == S24_ERR_ARG && dup < i) {
     return s24_cli_usage(cmd, "%s and %s name the same file", opts[dup], opt);
   }
-  if (st != S24_OK) return s24_cli_file(path, "%s", msg);
+  if (st != S24_OK) return s24_cli_file(o->err_name != NULL ? o->err_name : path, "%s", msg);
   opts[i] = opt;
   return 0;
 }
@@ -598,6 +601,45 @@ static int cmd_decompress(int argc, char **argv) {
   return rc;
 }
 
+// What can have stopped the FST writer (it reports no error): the limits in force, a full disk.
+static void trace_causes(const char *path, char *buf, size_t len) {
+  char part[4][96];
+  int n = 0;
+  struct rlimit rl;
+  if (getrlimit(RLIMIT_FSIZE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY) {
+    snprintf(part[n++], sizeof part[0], "the file size limit (ulimit -f) of %llu bytes",
+             (unsigned long long)rl.rlim_cur);
+  }
+  if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur < 64) {
+    snprintf(part[n++], sizeof part[0], "the limit of %llu open files (ulimit -n)",
+             (unsigned long long)rl.rlim_cur);
+  }
+  if (getrlimit(RLIMIT_AS, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY) {
+    snprintf(part[n++], sizeof part[0], "the memory limit (ulimit -v) of %llu KiB",
+             (unsigned long long)rl.rlim_cur / 1024);
+  }
+  char dir[4096];
+  snprintf(dir, sizeof dir, "%s", path);
+  char *slash = strrchr(dir, '/');
+  if (slash == NULL) {
+    strcpy(dir, ".");
+  } else {
+    slash[slash == dir] = '\0';
+  }
+  struct statvfs vfs;
+  if (statvfs(dir, &vfs) == 0 && (unsigned long long)vfs.f_bavail * vfs.f_frsize < (1u << 20)) {
+    snprintf(part[n++], sizeof part[0], "a full disk");
+  }
+  if (n == 0) snprintf(part[n++], sizeof part[0], "a failed write or allocation");
+  size_t used = 0;
+  buf[0] = '\0';
+  for (int i = 0; i < n && used < len; i++) {
+    const int w = snprintf(buf + used, len - used, "%s%s", i > 0 ? " or " : "", part[i]);
+    if (w < 0) break;
+    used += (size_t)w;
+  }
+}
+
 // Whether an FST waveform file is complete: from the header block to exactly the end of the
 // file a chain of blocks (type byte, 8-byte big-endian length that counts itself), none left
 // unfinished (FST_BL_SKIP = 255), ending with the geometry and hierarchy blocks that the
@@ -626,10 +668,10 @@ static int fst_complete(const char *path, char *why, size_t len) {
   }
   fclose(f);
   if (!ok || off != size || !geom || !hier) {
-    snprintf(why, len,
-             "the waveform is incomplete (%lld bytes): it could not be written (disk full or a "
-             "file size limit?)",
-             size);
+    char causes[400];
+    trace_causes(path, causes, sizeof causes);
+    snprintf(why, len, "the waveform is incomplete (%lld bytes): it could not be written (%s?)",
+             size, causes);
     return 0;
   }
   return 1;
@@ -746,8 +788,10 @@ static int cmd_gemm(int argc, char **argv) {
     rc = s24_cli_file("gemm", "cannot buffer statistics");
     goto done;
   }
-  // staged before the run: the simulation writes the trace into its temporary
-  if ((rc = out_begin(&outs)) != 0) goto done;
+  // With --trace the outputs are staged before the run (the simulation writes the trace into
+  // its temporary); without, only once the run succeeded. Either way a signal during the run
+  // leaves nothing behind (tools/outfile.h).
+  if ((a.given & O_TRACE) && (rc = out_begin(&outs)) != 0) goto done;
   if (a.given & O_TRACE) {
     char line[600];
     snprintf(line, sizeof line,
@@ -769,7 +813,8 @@ static int cmd_gemm(int argc, char **argv) {
   if (st != S24_OK) {
     // an I/O failure of the rtl backend is the trace file's; anything else concerns A
     const int trace_io = st == S24_ERR_IO && job.trace_path != NULL;
-    rc = s24_cli_file(trace_io ? opt_val(&a, O_TRACE) : apath, "%s", msg);
+    rc = s24_cli_file(trace_io ? opt_val(&a, O_TRACE) : st == S24_ERR_NOMEM ? "gemm" : apath, "%s",
+                      msg);
     goto done;
   }
   // the waveform writer reports no I/O error (full disk, size limit): check the file it left
@@ -777,6 +822,7 @@ static int cmd_gemm(int argc, char **argv) {
     rc = s24_cli_file(opt_val(&a, O_TRACE), "%s", msg);
     goto done;
   }
+  if (!(a.given & O_TRACE) && (rc = out_begin(&outs)) != 0) goto done;
   if ((rc = out_put(&outs, 0, S24_NPY_I32, m, n, c)) != 0) goto done;
   if ((rc = out_commit(&outs)) != 0) goto done;
   if (stats != NULL) {
@@ -915,20 +961,6 @@ static int cmd_bench(int argc, char **argv) {
   return 0;
 }
 
-// A closed standard descriptor would be reused by the first file the command opens (an output
-// temporary would receive the statistics): fill it with /dev/null, read-only for stdout and
-// stderr, so that writing to a closed stdout still fails (EBADF) and is reported at exit.
-static void guard_std_fds(void) {
-  for (int fd = 0; fd <= 2; fd++) {
-    if (fcntl(fd, F_GETFD) != -1 || errno != EBADF) continue;
-    const int nfd = open("/dev/null", O_RDONLY);
-    if (nfd >= 0 && nfd != fd) {
-      dup2(nfd, fd);
-      close(nfd);
-    }
-  }
-}
-
 // Everything the command printed must have reached stdout (a full disk, a closed descriptor):
 // otherwise exit 1 with one error line, unless an error was already reported.
 static int check_stdout(int rc) {
@@ -968,7 +1000,9 @@ static int run(int argc, char **argv) {
 }
 
 int main(int argc, char **argv) {
-  guard_std_fds();
+  // a closed standard descriptor would be reused by the first file the command opens (an
+  // output temporary would receive the statistics): filled, read-only (tools/outfile.h)
+  s24_outs_guard_std_fds();
   s24_outs_signals();
   return check_stdout(run(argc, argv));
 }

@@ -266,6 +266,7 @@ static s24_status_t parse_header(const char *text, size_t len, size_t want_rank,
     dims[0] = 1;
   }
   if (dims_overflow) return fail(S24_ERR_FORMAT, err, errlen, "shape is too large");
+  if (rank == 1 && dims[1] == 0) return fail(S24_ERR_FORMAT, err, errlen, "empty vector, shape (0,)");
   if (dims[0] == 0 || dims[1] == 0) {
     return fail(S24_ERR_FORMAT, err, errlen, "empty matrix, shape (%zu, %zu)", dims[0], dims[1]);
   }

@@ -293,7 +293,7 @@ int main(int argc, char **argv) {
 
   s24_cosim_t *sim = NULL;
   s24_seam_t hw_seam, sw_seam;
-  s24_cosim_opts_t o = {(uint32_t)seed, bp, bp ? 10u : 0u, bp ? 1 : 0, NULL};
+  s24_cosim_opts_t o = {(uint32_t)seed, bp, bp ? 10u : 0u, bp ? 1 : 0, NULL, NULL, 0};
   s24_dev_t hw, sw;
   s24_swdev_t swd;
   if (s24_cosim_open(&o, &sim, &hw_seam) != S24_OK || s24_dev_open(&hw, &hw_seam) != S24_OK) {
