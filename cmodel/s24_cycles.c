@@ -38,13 +38,179 @@ uint32_t s24_feed_window_tiles(uint32_t rows, uint32_t cols) {
 // (s24_layout.c); the predictors below plan with the same functions, so prediction and
 // hardware cannot drift apart.
 
-// Adds one job of `row_tiles` row tiles of `beats` beats (row_tiles * out->col_tiles tiles).
+// ------------------------------------------------------------------ fused epilogue jobs
+// A fused job's busy cycles (CNT_CYCLES) end in the cycle the epilogue takes the job's last row
+// from the core. Five mechanisms of the RTL and the driver set when that is; the result side is
+// simulated cycle by cycle (where they meet), the input side in closed form:
+//  * the core's feed (docs/architecture.md §3): tile t's first beat is injected in cycle
+//    f_t = max(s_{t-1} + P - G + 1, Q_t + 3) (the spacing slots after tile t - 1's last beat;
+//    Q_t: the cycle before its beats are offered, accepted one cycle later, then the input slice
+//    and FIFO), its last beat in cycle s_t = max(f_t + G - 1, the first cycle with R result
+//    credits). The input FIFO's backpressure never delays an injection: a beat it holds back
+//    is behind four injectable ones;
+//  * the core's result credits: CredCap rows (s24_rbuf's RAM and its two registers, s24_core.v);
+//    a tile reserves R at its last beat, every row the epilogue takes returns one;
+//  * the core's result buffer (s24_rbuf): row r of tile t is pushed in cycle s_t + C + 8 + r,
+//    reaches the output register three cycles later at the earliest (RAM, read register, output
+//    register; one stage a cycle while the one after it is free or taken) and leaves only when
+//    the epilogue is ready;
+//  * the epilogue (s24_epilogue.v): r_ready is "its row buffer (2^ceil(log2 R) rows, 2 for
+//    R = 1; registered fill) is not full"; it issues one element (lanes of a row) per cycle while
+//    the row buffer is not empty (a row taken in cycle c issues from c + 1) and fewer than 4
+//    output beats are in flight. A beat (4 rows, or the tile's last rows) holds one of the
+//    4-beat output FIFO's credits from its last element's issue until it leaves m_axis_r 13
+//    cycles later (12 stages, one FIFO cycle; m_axis_r always ready);
+//  * the driver (s24_drv.c run_gemm): the first W = max(4, s24_feed_window_tiles(R, C)) tiles
+//    are queued before START (Q_t = 1), tile t + W when tile t's last int8 beat has been read:
+//    Q_{t+W} = the cycle it leaves m_axis_r. A fused tile's last beat leaves C / lanes + 13
+//    cycles after its last row (a GEMM's row leaves at once), so at short tile periods this
+//    window, sized for the GEMM, starves the array.
+// Cost: one step per cycle in which a row is on the result side; idle stretches are skipped, so
+// O(tiles * rows * cols / lanes) steps whatever the beats; two allocations (CredCap, W words).
+#define EPI_OUT_BEATS 4u          // output FIFO depth (OutAw = 2): beats in flight
+#define EPI_ISSUE_TO_OUT 13u      // issue of a beat's last element to the beat leaving m_axis_r
+#define EPI_INFLIGHT_MIN 4u       // the driver's S24_DEFAULT_INFLIGHT_TILES
+
+static uint64_t pow2_at_least(uint64_t v) {  // smallest 2^a >= v (v <= 2^63)
+  uint64_t p = 1;
+  while (p < v) p <<= 1;
+  return p;
+}
+
+// Result rows the core's buffer can take (s24_core.v: CredCap = 2^OutAw + 2).
+static uint64_t core_result_credits(uint64_t rows, uint64_t cols) {
+  const uint64_t big = rows > cols ? rows : cols;
+  const uint64_t need = rows * ((cols + S24_CORE_PIPE_CYCLES + rows + big - 1) / big + 1);
+  return (need <= 2 ? 2 : pow2_at_least(need)) + 2;
+}
+
+s24_status_t s24_core_cycles_epi(uint32_t rows, uint32_t cols, uint32_t lanes, uint64_t beats,
+                                 uint64_t tiles, s24_cycles_t *out) {
+  if (lanes == 0 || cols % lanes != 0) return S24_ERR_ARG;
+  s24_status_t st = s24_core_cycles(rows, cols, beats, tiles, out);
+  if (st != S24_OK) return st;
+  const uint64_t R = rows, C = cols, G = beats, P = out->period;
+  const uint64_t phases = C / lanes;                           // cycles per tile row
+  const uint64_t in_depth = rows == 1 ? 2 : pow2_at_least(R);  // the epilogue's row buffer
+  const uint64_t cred = core_result_credits(R, C);
+  const uint64_t fw = s24_feed_window_tiles(rows, cols);
+  const uint64_t window = fw > EPI_INFLIGHT_MIN ? fw : EPI_INFLIGHT_MIN;
+  // every cycle counted below is within `tiles` serial round trips of a tile (its beats, the
+  // array, the result buffer, its rows through the epilogue, its beats out): keep them < 2^62
+  const uint64_t lim = (uint64_t)1 << 62, row_trip = R * (phases + 1);  // < 2^64
+  if (P >= lim || row_trip >= lim - P || C + 64 >= lim - P - row_trip ||
+      tiles > lim / (P + row_trip + C + 64)) {
+    return S24_ERR_NOMEM;
+  }
+  const uint64_t pop_ring = pow2_at_least(cred + 1), out_ring = pow2_at_least(window);
+  uint64_t *pop_at = malloc((size_t)pop_ring * sizeof(uint64_t));  // cycle row n was taken
+  uint64_t *out_at = malloc((size_t)out_ring * sizeof(uint64_t));  // tile t's last beat out
+  if (pop_at == NULL || out_at == NULL) {
+    free(pop_at);
+    free(out_at);
+    return S24_ERR_NOMEM;
+  }
+  const uint64_t rows_all = tiles * R;
+  uint64_t s_tile[2] = {0, 0};  // last-beat injection of tiles tp and tp + 1
+  uint64_t resolved = 0;        // tiles whose last-beat cycle is known
+  uint64_t tp = 0, rp = 0;      // next row pushed into the result buffer
+  uint64_t rb_n = 0;            // rows in s24_rbuf's RAM
+  int ram_v = 0, out_v = 0;     // its read register and output register hold a row
+  uint64_t in_n = 0;            // rows in the epilogue's row buffer
+  uint64_t ph = 0, row = 0;     // the head row's phase and tile row
+  uint64_t ends[EPI_OUT_BEATS] = {0}, n_ends = 0;  // issue cycles of the last beat ends
+  uint64_t outs = 0;            // tiles whose last element was issued
+  uint64_t pops = 0;            // rows taken by the epilogue
+  uint64_t busy = 0;
+  for (uint64_t c = 2; pops < rows_all; c++) {
+    // the last-beat cycles whose causes (credits returned, tiles read) are known
+    while (resolved < tiles && resolved <= tp + 1) {
+      const uint64_t t = resolved;
+      uint64_t q = 1;  // queued before START
+      if (t >= window) {
+        if (outs <= t - window) break;
+        q = out_at[(t - window) % out_ring];
+      }
+      uint64_t first = q + 3;
+      if (t > 0) {
+        const uint64_t prev = s_tile[(t - 1) & 1] + P - G + 1;
+        if (prev > first) first = prev;
+      }
+      uint64_t s = first + G - 1;
+      if ((t + 1) * R > cred) {  // row (t + 1) * R - cred - 1 must have been taken before
+        const uint64_t k = (t + 1) * R - cred - 1;
+        if (pops <= k) break;
+        if (pop_at[k % pop_ring] + 1 > s) s = pop_at[k % pop_ring] + 1;
+      }
+      s_tile[t & 1] = s;
+      resolved++;
+    }
+    const int idle = rb_n == 0 && !ram_v && !out_v && in_n == 0;
+    if (idle) {  // nothing moves before the next row is pushed
+      if (resolved <= tp) break;  // cannot happen: its causes are all in the past
+      const uint64_t next = s_tile[tp & 1] + C + 8 + rp;
+      if (next > c) c = next;
+    }
+    const int push = resolved > tp && c == s_tile[tp & 1] + C + 8 + rp;
+    // s24_rbuf
+    const int ready = in_n < in_depth;
+    const int pop = out_v && ready;
+    const int move = ram_v && (!out_v || ready);
+    const int fetch = rb_n > 0 && (!ram_v || !out_v || ready);
+    // the epilogue's issue
+    uint64_t occ = 0;
+    for (uint64_t i = 0; i < n_ends && i < EPI_OUT_BEATS; i++) {
+      if (ends[i] + EPI_ISSUE_TO_OUT >= c) occ++;
+    }
+    const int issue = in_n > 0 && occ < EPI_OUT_BEATS;
+    int row_out = 0;
+    if (issue) {
+      if (ph + 1 == phases) {
+        row_out = 1;
+        if (row % 4 == 3 || row + 1 == R) ends[n_ends++ % EPI_OUT_BEATS] = c;
+        if (row + 1 == R) {
+          out_at[outs % out_ring] = c + EPI_ISSUE_TO_OUT;
+          outs++;
+          row = 0;
+        } else {
+          row++;
+        }
+        ph = 0;
+      } else {
+        ph++;
+      }
+    }
+    if (pop) {
+      pop_at[pops % pop_ring] = c;
+      pops++;
+      busy = c;
+    }
+    in_n = in_n + (uint64_t)pop - (uint64_t)row_out;
+    rb_n = rb_n + (uint64_t)push - (uint64_t)fetch;
+    ram_v = fetch || (ram_v && !move);
+    out_v = move || (out_v && !pop);
+    if (push && ++rp == R) {
+      rp = 0;
+      tp++;
+    }
+  }
+  free(pop_at);
+  free(out_at);
+  if (pops < rows_all) return S24_ERR_ARG;  // unreachable
+  out->busy_cycles = busy;
+  return S24_OK;
+}
+
+// Adds one job of `row_tiles` row tiles of `beats` beats (row_tiles * out->col_tiles tiles);
+// epi_lanes 0 for a GEMM, else the fused epilogue's lanes (s24_core_cycles_epi).
 static s24_status_t add_job(s24_array_t hw, uint64_t beats, uint64_t row_tiles,
-                            s24_gemm_cycles_t *out) {
+                            uint32_t epi_lanes, s24_gemm_cycles_t *out) {
   if (beats > UINT32_MAX) return S24_ERR_UNSUPPORTED;  // CFG_BEATS is a 32-bit register
   const uint64_t tiles = row_tiles * out->col_tiles;    // <= 2^32 - 1 by the planning rule
   s24_cycles_t c;
-  s24_status_t st = s24_core_cycles(hw.rows, hw.cols, beats, tiles, &c);
+  s24_status_t st = epi_lanes == 0
+                        ? s24_core_cycles(hw.rows, hw.cols, beats, tiles, &c)
+                        : s24_core_cycles_epi(hw.rows, hw.cols, epi_lanes, beats, tiles, &c);
   if (st != S24_OK) return st;
   if (out->busy_cycles > UINT64_MAX - c.busy_cycles || out->beats > UINT64_MAX - c.mac_beats) {
     return S24_ERR_NOMEM;
@@ -65,23 +231,27 @@ static s24_status_t start_totals(s24_array_t hw, size_t n_cols, s24_gemm_cycles_
 }
 
 // Groups the row tiles (tile_beats[i] = CFG_BEATS of row tile i) into jobs by
-// s24_plan_next_job, the driver's rule, and adds every job to the totals.
+// s24_plan_next_job, the driver's rule, at most max_job_tiles row tiles a job (the fused
+// epilogue's parameter RAM; SIZE_MAX for a plain GEMM), and adds every job to the totals.
 static s24_status_t add_jobs(s24_array_t hw, const uint64_t *tile_beats, size_t row_tiles,
-                             s24_gemm_cycles_t *out) {
+                             size_t max_job_tiles, uint32_t epi_lanes, s24_gemm_cycles_t *out) {
   for (size_t first = 0; first < row_tiles;) {
     if (tile_beats[first] > UINT32_MAX) return S24_ERR_UNSUPPORTED;
-    const size_t n = s24_plan_next_job(hw, tile_beats + first, row_tiles - first, out->col_tiles);
+    const size_t left = row_tiles - first < max_job_tiles ? row_tiles - first : max_job_tiles;
+    const size_t n = s24_plan_next_job(hw, tile_beats + first, left, out->col_tiles);
     if (n == 0) return S24_ERR_ARG;
-    s24_status_t st = add_job(hw, tile_beats[first], n, out);
+    s24_status_t st = add_job(hw, tile_beats[first], n, epi_lanes, out);
     if (st != S24_OK) return st;
     first += n;
   }
   return S24_OK;
 }
 
-s24_status_t s24_gemm_cycles_dense(s24_array_t hw, const int8_t *a, size_t m_rows, size_t k,
-                                   size_t n_cols, s24_gemm_cycles_t *out) {
-  if (!s24_array_ok(hw) || a == NULL || m_rows == 0 || k == 0 || n_cols == 0 || out == NULL) {
+static s24_status_t cycles_dense(s24_array_t hw, const int8_t *a, size_t m_rows, size_t k,
+                                 size_t n_cols, size_t max_job_tiles, uint32_t epi_lanes,
+                                 s24_gemm_cycles_t *out) {
+  if (!s24_array_ok(hw) || a == NULL || m_rows == 0 || k == 0 || n_cols == 0 || out == NULL ||
+      max_job_tiles == 0) {
     return S24_ERR_ARG;
   }
   const size_t tiles = ceil_div(m_rows, hw.rows);
@@ -93,10 +263,25 @@ s24_status_t s24_gemm_cycles_dense(s24_array_t hw, const int8_t *a, size_t m_row
   for (size_t i = 0; i < tiles && st == S24_OK; i++) {
     st = s24_plan_row_tile(hw, a, m_rows, k, i, NULL, &tile_beats[i]);
   }
-  if (st == S24_OK) st = add_jobs(hw, tile_beats, tiles, &t);
+  if (st == S24_OK) st = add_jobs(hw, tile_beats, tiles, max_job_tiles, epi_lanes, &t);
   free(tile_beats);
   if (st == S24_OK) *out = t;
   return st;
+}
+
+s24_status_t s24_gemm_cycles_dense(s24_array_t hw, const int8_t *a, size_t m_rows, size_t k,
+                                   size_t n_cols, s24_gemm_cycles_t *out) {
+  return cycles_dense(hw, a, m_rows, k, n_cols, SIZE_MAX, 0, out);
+}
+
+s24_status_t s24_linear_cycles(s24_array_t hw, uint32_t epi_depth, uint32_t epi_lanes,
+                               const int8_t *w, size_t m_rows, size_t k, size_t batch,
+                               s24_gemm_cycles_t *out) {
+  if (epi_depth < hw.rows || hw.rows == 0 || epi_lanes == 0 || hw.cols % epi_lanes != 0) {
+    return S24_ERR_ARG;
+  }
+  return cycles_dense(hw, w, m_rows, k, batch, s24_linear_job_tiles(hw, epi_depth), epi_lanes,
+                      out);
 }
 
 s24_status_t s24_gemm_cycles_compressed(s24_array_t hw, s24_pattern_t p, const int8_t *values,
@@ -133,7 +318,7 @@ s24_status_t s24_gemm_cycles_compressed(s24_array_t hw, s24_pattern_t p, const i
     }
     st = s24_plan_row_tile(hw, dense, nr, k, 0, NULL, &tile_beats[i]);
   }
-  if (st == S24_OK) st = add_jobs(hw, tile_beats, tiles, &t);
+  if (st == S24_OK) st = add_jobs(hw, tile_beats, tiles, SIZE_MAX, 0, &t);
   free(dense);
   free(tile_beats);
   if (st == S24_OK) *out = t;
@@ -175,7 +360,7 @@ s24_status_t s24_gemm_cycles_shape(s24_array_t hw, s24_pattern_t data, size_t m_
   const size_t tiles = ceil_div(m_rows, hw.rows);
   for (size_t first = 0; first < tiles && st == S24_OK;) {
     const size_t n = (tiles - first < cap) ? tiles - first : (size_t)cap;
-    st = add_job(hw, beats, n, &t);
+    st = add_job(hw, beats, n, 0, &t);
     first += n;
   }
   if (st == S24_OK) *out = t;

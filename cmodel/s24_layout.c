@@ -235,3 +235,7 @@ size_t s24_plan_next_job(s24_array_t hw, const uint64_t *tile_beats, size_t coun
   return n;
 }
 
+size_t s24_linear_job_tiles(s24_array_t hw, uint32_t epi_depth) {
+  if (!s24_array_ok(hw)) return 0;
+  return epi_depth / hw.rows;
+}

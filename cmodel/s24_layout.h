@@ -73,6 +73,12 @@ void s24_w_beat_compressed(const s24_geom_t *g, uint32_t *beat, const int8_t *va
 void s24_r_beat(const s24_geom_t *g, uint32_t *beat, const int32_t *c, size_t m_rows,
                 size_t n_cols, size_t row, size_t j0);
 
+/** The default s24_top build (rtl/s24_top.v's parameter defaults): an 8x8 2:4 array with a
+ *  512-row epilogue parameter RAM and 4 lanes. The cycle model's array when no device is open. */
+#define S24_DEFAULT_ARRAY {8, 8, 2, 4}
+#define S24_DEFAULT_EPI_DEPTH 512u
+#define S24_DEFAULT_EPI_LANES 4u
+
 // ------------------------------------------------------------------ job planner
 /** 1 if the array parameters are ones the core supports: rows, cols >= 1,
  *  sparse_m in {2, 4, 8}, 1 <= sparse_n <= sparse_m. */
@@ -106,6 +112,12 @@ uint64_t s24_job_max_row_tiles(s24_array_t hw, uint64_t beats, uint64_t col_tile
  *  (1 .. count); 0 for a bad argument. */
 size_t s24_plan_next_job(s24_array_t hw, const uint64_t *tile_beats, size_t count,
                          uint64_t col_tiles);
+
+/** THE fused layer's job cap: the most row tiles one s24_linear job may hold, so that its
+ *  output channels fit the epilogue's parameter RAM of epi_depth rows (HW_EPI.DEPTH):
+ *  epi_depth / rows. The driver plans a fused layer's jobs with s24_plan_next_job over at most
+ *  this many row tiles; s24_linear_cycles predicts with the same rule. 0 for a bad argument. */
+size_t s24_linear_job_tiles(s24_array_t hw, uint32_t epi_depth);
 
 #ifdef __cplusplus
 }

@@ -464,16 +464,19 @@ static s24_status_t run_gemm(s24_dev_t *dev, const s24_weights_t *w, const int8_
   s24_status_t st = s24_geom(arr, &geom);
   for (size_t first = 0; first < w->row_tiles && st == S24_OK;) {
     // one job: the run of consecutive row tiles with equal beats that the cycle model plans
-    // (cmodel s24_plan_next_job), each row tile against every column tile, row tile outer
-    size_t job_rows =
-        s24_plan_next_job(arr, tile_beats + first, w->row_tiles - first, col_tiles);
+    // (cmodel s24_plan_next_job), each row tile against every column tile, row tile outer;
+    // a fused layer's job also fits the epilogue's parameter RAM
+    // (s24_linear_job_tiles; s24_linear_cycles predicts with the same two rules)
+    size_t left = w->row_tiles - first;
+    if (epi != NULL && left > s24_linear_job_tiles(arr, dev->hw.epi_depth)) {
+      left = s24_linear_job_tiles(arr, dev->hw.epi_depth);
+    }
+    const size_t job_rows = s24_plan_next_job(arr, tile_beats + first, left, col_tiles);
     if (job_rows == 0) {
       st = S24_ERR_ARG;
       break;
     }
-    if (epi != NULL) {  // the job's output channels must fit the parameter RAM
-      const size_t cap = dev->hw.epi_depth / hw->rows;
-      if (job_rows > cap) job_rows = cap;
+    if (epi != NULL) {  // the job's output channels go to the parameter RAM
       st = epi_setup(dev, w, epi, first * hw->rows, job_rows * hw->rows, col_tiles);
       if (st != S24_OK) {
         (void)fail(dev, st);

@@ -6,12 +6,13 @@
 #   make fuzz-smoke              each harness for FUZZ_SMOKE_SECONDS (part of `make test`)
 # Harnesses: fuzz_npy (tools/npy.c reader), fuzz_meta (metadata validator, decompress, sparse
 # GEMM and cycle model of a compressed operand, cmodel/), fuzz_linear (`sparse24 linear`'s
-# per-channel parameter loader, tools/npy.c, and the fused layer's arithmetic it feeds, cmodel/).
-# Seeds: fuzz/corpus/<h>/.
+# per-channel parameter loader, tools/npy.c, and the fused layer's arithmetic it feeds, cmodel/),
+# fuzz_tflite (the .tflite reader, runtime/s24_tflite.c: every pointer of a parsed model read in
+# full, the header's invariants checked). Seeds: fuzz/corpus/<h>/.
 
 FUZZ_DIR      := $(BUILD)/fuzz
 FUZZ_CC       := clang-14
-FUZZ_HARNESSES := fuzz_npy fuzz_meta fuzz_linear
+FUZZ_HARNESSES := fuzz_npy fuzz_meta fuzz_linear fuzz_tflite
 FUZZ_SECONDS  ?= 330
 FUZZ_SMOKE_SECONDS ?= 3
 FUZZ_CFLAGS := -std=c11 -D_POSIX_C_SOURCE=200809L
@@ -22,7 +23,10 @@ FUZZ_CFLAGS += -fno-sanitize-recover=all           # any UB report is a crash
 FUZZ_CFLAGS += -fno-omit-frame-pointer
 FUZZ_CFLAGS += -Itools $(MODEL_INC)
 # libFuzzer options for every run: no leak-check noise from the harness itself, short reports
-FUZZ_RUN_OPTS := -print_final_stats=1 -max_len=4096 -timeout=10 -rss_limit_mb=1024
+FUZZ_RUN_OPTS := -print_final_stats=1 -timeout=10 -rss_limit_mb=1024
+# longest input per harness (FUZZ_MAX_LEN_<h> overrides): .tflite seeds are up to 8 KB
+FUZZ_MAX_LEN  := 4096
+FUZZ_MAX_LEN_fuzz_tflite := 16384
 
 # the .npy reader opens the fuzz input from memory (s24_fuzz_fopen, fuzz/fuzz_file.c)
 $(FUZZ_DIR)/bin/npy_fuzz.o: tools/npy.c tools/npy.h fuzz/fuzz.mk
@@ -33,13 +37,17 @@ $(FUZZ_DIR)/bin/fuzz_npy $(FUZZ_DIR)/bin/fuzz_linear: $(FUZZ_DIR)/bin/%: fuzz/%.
 $(FUZZ_DIR)/bin/fuzz_meta: fuzz/fuzz_meta.c $(MODEL_SRCS) cmodel/s24_model.h fuzz/fuzz.mk
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) $< $(MODEL_SRCS) -o $@
+# the .tflite reader alone (it needs only s24_model.h's status codes)
+$(FUZZ_DIR)/bin/fuzz_tflite: fuzz/fuzz_tflite.c runtime/s24_tflite.c runtime/s24_tflite.h cmodel/s24_model.h fuzz/fuzz.mk
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -Iruntime $< runtime/s24_tflite.c -o $@
 
 # $(1) harness, $(2) seconds, $(3) target name
 define FUZZ_RUN
 	@mkdir -p $(FUZZ_DIR)/$(1)/corpus
 	@echo "$(3): $(1) for $(2) s"
 	@cd $(FUZZ_DIR)/$(1) && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
-	  ../bin/$(1) $(FUZZ_RUN_OPTS) -max_total_time=$(2) -artifact_prefix=./ corpus $(CURDIR)/fuzz/corpus/$(1) \
+	  ../bin/$(1) $(FUZZ_RUN_OPTS) -max_len=$(or $(FUZZ_MAX_LEN_$(1)),$(FUZZ_MAX_LEN)) -max_total_time=$(2) -artifact_prefix=./ corpus $(CURDIR)/fuzz/corpus/$(1) \
 	  > run.log 2>&1 || { tail -n 60 run.log; echo "$(3): $(1) FAILED (input saved in $(FUZZ_DIR)/$(1)/)"; exit 1; }
 	@echo "$(3): $(1): $$$$(awk '/number_of_executed_units/ {print $$$$2}' $(FUZZ_DIR)/$(1)/run.log) executions in $(2) s, \
 	$$$$(awk '/average_exec_per_sec/ {print $$$$2}' $(FUZZ_DIR)/$(1)/run.log)/s, \

@@ -36,13 +36,20 @@ S24_WARN_UNUSED s24_status_t s24_op_check(const s24_tfl_model_t *m, size_t index
 
 /** Runs host operator `index` of m (after a successful s24_op_check) for one inference:
  *  data[t] points to tensor t's data, tensors[t].bytes bytes (the constant data for constant
- *  tensors; the executor's buffers otherwise). Writes only the operator's outputs. */
+ *  tensors; the executor's buffers otherwise; no alignment needed). Writes only the operator's
+ *  outputs. Fails only where LiteRT's reference kernel aborts on the data: S24_ERR_UNSUPPORTED
+ *  for a SOFTMAX row (more than 256 classes) whose exponentials sum to 2^9 or more; and for a
+ *  RESHAPE whose shape input is computed in the graph, S24_ERR_FORMAT if that shape is not the
+ *  output's declared one. */
 S24_WARN_UNUSED s24_status_t s24_op_run(const s24_tfl_model_t *m, size_t index,
                                         void *const *data);
 
 /** TFLite's QuantizeMultiplier (kernels/internal/quantization_util.cc) of a double: *q and
- *  *shift with x ~= q * 2^(shift - 31), 2^30 <= q < 2^31 (0 and 0 for x == 0). Also used by
- *  the executor for CONV_2D and FULLY_CONNECTED. */
+ *  *shift with x ~= q * 2^(shift - 31), 2^30 <= q < 2^31 (0 and 0 for x == 0; a shift above 30
+ *  saturates to q = 2^31 - 1, shift 30). Also used by the executor for CONV_2D and
+ *  FULLY_CONNECTED. Note: the kernels here apply it as the LiteRT 2.3.0 wheel does, with the
+ *  double-rounding MultiplyByQuantizedMultiplier (built without TFLITE_SINGLE_ROUNDING), which
+ *  BUILTIN_REF's CONV_2D uses too; its int8 FULLY_CONNECTED requantizes in double instead. */
 void s24_quantize_multiplier(double x, int32_t *q, int32_t *shift);
 
 /** TFLite's CalculateActivationRangeQuantized for an int8 output of scale s and zero point zp

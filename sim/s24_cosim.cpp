@@ -1,10 +1,14 @@
 // sparse24 co-simulation backend: drives the Verilated s24_top (see s24_cosim.h).
 #include "s24_cosim.h"
 
+#include <cerrno>
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
+#include <exception>
 #include <new>
 #include <random>
+#include <system_error>
 #include <vector>
 
 #include "Vs24_top.h"
@@ -53,6 +57,32 @@ inline void get(const QData &sig, uint32_t *w) {
 }
 inline void get(const IData &sig, uint32_t *w) { w[0] = sig; }
 
+// The status and message of the C++ exception being handled: no exception crosses a C
+// boundary of this file (every extern "C" function and every seam callback catches them all
+// and calls this). The Verilator runtime and the standard library throw std::bad_alloc when
+// memory runs out (ulimit -v) and std::system_error when a thread cannot start.
+s24_status_t status_of_exception(char *err, size_t errlen) noexcept {
+  char buf[256];
+  s24_status_t st = S24_ERR_HW;
+  try {
+    throw;
+  } catch (const std::bad_alloc &) {
+    st = S24_ERR_NOMEM;
+    std::snprintf(buf, sizeof buf, "out of memory in the Verilator runtime (ulimit -v?)");
+  } catch (const std::system_error &e) {
+    const int c = e.code().value();
+    st = c == EAGAIN || c == ENOMEM ? S24_ERR_NOMEM : S24_ERR_IO;
+    std::snprintf(buf, sizeof buf, "the Verilator runtime failed: %s%s", e.what(),
+                  c == EAGAIN ? " (a limit on processes, threads or memory: ulimit -u, -v?)" : "");
+  } catch (const std::exception &e) {
+    std::snprintf(buf, sizeof buf, "the Verilator runtime failed: %s", e.what());
+  } catch (...) {
+    std::snprintf(buf, sizeof buf, "the Verilator runtime failed (unknown exception)");
+  }
+  if (err != nullptr && errlen > 0) std::snprintf(err, errlen, "%s", buf);
+  return st;
+}
+
 }  // namespace
 
 struct s24_cosim {
@@ -63,6 +93,7 @@ struct s24_cosim {
   Queue q[3];
   bool w_busy = false, a_busy = false;  // a beat is presented (valid held until accepted)
   std::vector<uint32_t> rbeat;          // the result beat of this cycle
+  char error[256] = "";                 // why the last call failed (s24_cosim_error)
 
   s24_cosim(const s24_cosim_opts_t &o) : tb(0, nullptr), top(tb.dut()), opts(o), rng(o.seed) {}
 
@@ -162,14 +193,22 @@ namespace {
 
 s24_cosim *sim_of(void *ctx) { return static_cast<s24_cosim *>(ctx); }
 
+// The body of a seam callback or C entry point on a simulation, with every exception stopped.
+#define S24_NO_THROW(sim, ...)                                                   \
+  try {                                                                          \
+    __VA_ARGS__                                                                  \
+  } catch (...) {                                                                \
+    return status_of_exception((sim)->error, sizeof (sim)->error);               \
+  }
+
 s24_status_t cs_read32(void *ctx, uint32_t addr, uint32_t *value) {
   if (ctx == nullptr || value == nullptr || addr > 0xFF) return S24_ERR_ARG;
-  return sim_of(ctx)->axil_read(addr, value);
+  S24_NO_THROW(sim_of(ctx), return sim_of(ctx)->axil_read(addr, value);)
 }
 
 s24_status_t cs_write32(void *ctx, uint32_t addr, uint32_t value) {
   if (ctx == nullptr || addr > 0xFF) return S24_ERR_ARG;
-  return sim_of(ctx)->axil_write(addr, value);
+  S24_NO_THROW(sim_of(ctx), return sim_of(ctx)->axil_write(addr, value);)
 }
 
 s24_status_t cs_stream_write(void *ctx, s24_port_t port, const uint32_t *beats, size_t words,
@@ -178,8 +217,10 @@ s24_status_t cs_stream_write(void *ctx, s24_port_t port, const uint32_t *beats, 
   if (port != S24_PORT_W && port != S24_PORT_A) return S24_ERR_ARG;
   Queue &q = sim_of(ctx)->q[port];
   if (words != q.words) return S24_ERR_ARG;
-  for (size_t i = 0; i < n; i++) q.push(beats + i * words, i == n - 1);
-  return S24_OK;
+  S24_NO_THROW(sim_of(ctx), {
+    for (size_t i = 0; i < n; i++) q.push(beats + i * words, i == n - 1);
+    return S24_OK;
+  })
 }
 
 s24_status_t cs_stream_read(void *ctx, s24_port_t port, uint32_t *beats, size_t words, size_t n,
@@ -189,17 +230,19 @@ s24_status_t cs_stream_read(void *ctx, s24_port_t port, uint32_t *beats, size_t 
   Queue &q = s->q[S24_PORT_R];
   if (words != q.words) return S24_ERR_ARG;
   const uint64_t limit = timeout_ns / kNsPerCycle;
-  for (uint64_t t = 0; q.count() < n; t++) {
-    if (s->tb.stopped()) return S24_ERR_HW;
-    if (t >= limit) return S24_ERR_TIMEOUT;
-    s->cycle();
-  }
-  for (size_t i = 0; i < n; i++) {
-    std::memcpy(beats + i * words, q.front(), words * sizeof(uint32_t));
-    if (last != nullptr) last[i] = q.last[q.head];
-    q.pop();
-  }
-  return S24_OK;
+  S24_NO_THROW(s, {
+    for (uint64_t t = 0; q.count() < n; t++) {
+      if (s->tb.stopped()) return S24_ERR_HW;
+      if (t >= limit) return S24_ERR_TIMEOUT;
+      s->cycle();
+    }
+    for (size_t i = 0; i < n; i++) {
+      std::memcpy(beats + i * words, q.front(), words * sizeof(uint32_t));
+      if (last != nullptr) last[i] = q.last[q.head];
+      q.pop();
+    }
+    return S24_OK;
+  })
 }
 
 // Drops queued input beats (including the one presented: the block was just soft-reset) and
@@ -221,14 +264,37 @@ uint64_t cs_now_ns(void *ctx) { return sim_of(ctx)->tb.cycles() * kNsPerCycle; }
 
 }  // namespace
 
+static s24_status_t open_reset(s24_cosim *s, const s24_cosim_opts_t &o, s24_cosim_t **out,
+                               s24_seam_t *seam);
+
 extern "C" s24_status_t s24_cosim_open(const s24_cosim_opts_t *opts, s24_cosim_t **out,
                                        s24_seam_t *seam) {
   if (out == nullptr || seam == nullptr) return S24_ERR_ARG;
   s24_cosim_opts_t o{};
   if (opts != nullptr) o = *opts;
+  if (o.err != nullptr && o.errlen > 0) o.err[0] = '\0';
   if (o.r_backpressure_pct > 100 || o.in_gap_pct > 100) return S24_ERR_ARG;
-  s24_cosim *s = new (std::nothrow) s24_cosim(o);
-  if (s == nullptr) return S24_ERR_NOMEM;
+  s24_cosim *s = nullptr;
+  try {
+    s = new s24_cosim(o);
+  } catch (...) {  // the Verilator runtime could not start (memory, a thread)
+    return status_of_exception(o.err, o.errlen);
+  }
+  try {
+    return open_reset(s, o, out, seam);
+  } catch (...) {
+    const s24_status_t st = status_of_exception(o.err, o.errlen);
+    try {
+      delete s;
+    } catch (...) {
+    }
+    return st;
+  }
+}
+
+// The rest of s24_cosim_open: the simulation built, reset it and fill the seam.
+static s24_status_t open_reset(s24_cosim *s, const s24_cosim_opts_t &o, s24_cosim_t **out,
+                               s24_seam_t *seam) {
   Vs24_top *top = s->top;
   s->q[S24_PORT_W].words = sizeof(top->s_axis_w_tdata_i) / sizeof(uint32_t);
   s->q[S24_PORT_A].words = sizeof(top->s_axis_a_tdata_i) / sizeof(uint32_t);
@@ -237,6 +303,9 @@ extern "C" s24_status_t s24_cosim_open(const s24_cosim_opts_t *opts, s24_cosim_t
   if (o.trace_path != nullptr) {
     FILE *f = std::fopen(o.trace_path, "wb");  // fail cleanly before Verilator would abort
     if (f == nullptr) {
+      if (o.err != nullptr && o.errlen > 0) {
+        std::snprintf(o.err, o.errlen, "%s", std::strerror(errno));
+      }
       delete s;
       return S24_ERR_IO;
     }
@@ -259,7 +328,16 @@ extern "C" s24_status_t s24_cosim_open(const s24_cosim_opts_t *opts, s24_cosim_t
   return S24_OK;
 }
 
-extern "C" void s24_cosim_close(s24_cosim_t *sim) { delete sim; }
+extern "C" void s24_cosim_close(s24_cosim_t *sim) {
+  try {
+    delete sim;  // finishes the trace
+  } catch (...) {
+  }
+}
+
+extern "C" const char *s24_cosim_error(const s24_cosim_t *sim) {
+  return sim == nullptr ? "" : sim->error;
+}
 
 extern "C" uint64_t s24_cosim_cycles(const s24_cosim_t *sim) {
   return sim == nullptr ? 0 : sim->tb.cycles();
@@ -274,7 +352,7 @@ extern "C" s24_status_t s24_cosim_set_backpressure(s24_cosim_t *sim, uint32_t pc
 extern "C" s24_status_t s24_cosim_write_strb(s24_cosim_t *sim, uint32_t addr, uint32_t value,
                                              uint32_t strb) {
   if (sim == nullptr || addr > 0xFF || strb > 0xF) return S24_ERR_ARG;
-  return sim->axil_write(addr, value, strb);
+  S24_NO_THROW(sim, return sim->axil_write(addr, value, strb);)
 }
 
 extern "C" int s24_cosim_irq(const s24_cosim_t *sim) {

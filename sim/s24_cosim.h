@@ -16,6 +16,7 @@
 /** Simulated time of one clock cycle (100 MHz nominal). */
 #define S24_COSIM_NS_PER_CYCLE 10u
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "s24_drv.h"
@@ -32,16 +33,24 @@ typedef struct {
   uint32_t in_gap_pct;          /**< % of cycles an idle input stream withholds its next beat */
   int axil_random;              /**< random AW/W/AR order, delays, bready/rready backpressure */
   const char *trace_path;       /**< FST waveform file, or NULL for none */
+  char *err;                    /**< if not NULL: why s24_cosim_open failed (errlen bytes) */
+  size_t errlen;
 } s24_cosim_opts_t;
 
 /** Builds and resets the simulated top and fills *seam (ctx = the simulation). opts may be
- *  NULL (no randomness, no trace). S24_ERR_IO if the trace file cannot be opened. */
+ *  NULL (no randomness, no trace). S24_ERR_IO if the trace file cannot be opened. No C++
+ *  exception leaves this file: one of the Verilator runtime (std::bad_alloc under a memory
+ *  limit, std::system_error when a thread cannot start) becomes S24_ERR_NOMEM (S24_ERR_IO or
+ *  S24_ERR_HW for others) with its message in opts->err, or, for a seam call or
+ *  s24_cosim_write_strb, in s24_cosim_error(). */
 S24_WARN_UNUSED s24_status_t s24_cosim_open(const s24_cosim_opts_t *opts, s24_cosim_t **out,
                                             s24_seam_t *seam);
 /** Finishes the trace and frees the simulation; safe on NULL. */
 void s24_cosim_close(s24_cosim_t *sim);
 /** Clock cycles simulated since open. */
 uint64_t s24_cosim_cycles(const s24_cosim_t *sim);
+/** Why the last seam call on sim failed with an exception ("" if none did). */
+const char *s24_cosim_error(const s24_cosim_t *sim);
 /** Changes the result backpressure (0..100 %) from now on; 100 stalls m_axis_r forever. */
 S24_WARN_UNUSED s24_status_t s24_cosim_set_backpressure(s24_cosim_t *sim, uint32_t pct);
 /** One AXI4-Lite write with byte strobes (the seam's write32 always writes all four bytes).

@@ -21,6 +21,10 @@ template <class Dut>
 class Testb {
  public:
   Testb(int argc, char **argv) : ctx_(new VerilatedContext) {
+    // The models are Verilated single-threaded (no --threads): no worker pool, whose thread
+    // (one per extra core by default) would fail to start under a process or thread limit
+    // (ulimit -u, a container's pids limit) and only idle otherwise.
+    ctx_->threads(1);
     ctx_->commandArgs(argc, argv);
     ctx_->fatalOnError(false);  // a failed assertion sets gotFinish(); the testbench reports it
     ctx_->traceEverOn(true);

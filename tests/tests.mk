@@ -171,5 +171,13 @@ test-cli-faults: $(CLI_SAN_BIN) $(BUILD)/sparse24
 
 TESTS += test-cli-faults
 
+# issue 30: the README's example sessions (fenced blocks of `$ ` commands) run in order in one
+# directory, each command's output compared with the README's text (tests/cli/readme.py)
+.PHONY: test-readme
+test-readme: $(BUILD)/sparse24
+	python3 tests/cli/readme.py README.md $(BUILD)/sparse24 $(TEST_BUILD)/readme
+
+TESTS += test-readme
+
 # the fused int8 layer keeps its tests in their own folder
 include tests/linear/linear.mk

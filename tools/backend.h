@@ -76,6 +76,9 @@ S24_WARN_UNUSED s24_status_t s24_rtl_gemm(const s24_gemm_job_t *job, FILE *stats
                                           s24_where_t *where, char *err, size_t errlen);
 /** Clock cycles simulated since s24_rtl_open. */
 uint64_t s24_rtl_sim_cycles(const s24_cosim_t *sim);
+/** Why the last call into the simulation failed inside the Verilator runtime ("" if none did:
+ *  the failure was the device's, s24_strerror of the status says it). */
+const char *s24_rtl_error(const s24_cosim_t *sim);
 /** Closes what s24_rtl_open opened (the device is closed by s24_dev_close); safe on NULL. */
 void s24_rtl_close(s24_cosim_t *sim);
 /** The longest legitimate wait of an rtl GEMM with reduction length k, in simulated ns: the

@@ -20,6 +20,11 @@ uint64_t s24_rtl_sim_cycles(const s24_cosim_t *sim) {
 
 void s24_rtl_close(s24_cosim_t *sim) { (void)sim; }
 
+const char *s24_rtl_error(const s24_cosim_t *sim) {
+  (void)sim;
+  return "";
+}
+
 s24_status_t s24_rtl_open(const char *trace_path, size_t k_max, s24_cosim_t **sim,
                           s24_dev_t *dev, char *err, size_t errlen) {
   (void)trace_path;

@@ -13,6 +13,8 @@ int s24_rtl_available(void) { return 1; }
 
 uint64_t s24_rtl_sim_cycles(const s24_cosim_t *sim) { return s24_cosim_cycles(sim); }
 
+const char *s24_rtl_error(const s24_cosim_t *sim) { return s24_cosim_error(sim); }
+
 void s24_rtl_close(s24_cosim_t *sim) { s24_cosim_close(sim); }
 
 uint64_t s24_rtl_timeout_ns(const s24_dev_t *dev, size_t k) {
@@ -34,18 +36,22 @@ uint64_t s24_rtl_timeout_ns(const s24_dev_t *dev, size_t k) {
 s24_status_t s24_rtl_open(const char *trace_path, size_t k_max, s24_cosim_t **sim,
                           s24_dev_t *dev, char *err, size_t errlen) {
   if (sim == NULL || dev == NULL || err == NULL || errlen == 0) return S24_ERR_ARG;
-  s24_cosim_opts_t opts = {.trace_path = trace_path};  // ideal streams, the default build
+  char why[256] = "";
+  // ideal streams, the default build
+  s24_cosim_opts_t opts = {.trace_path = trace_path, .err = why, .errlen = sizeof why};
   s24_seam_t seam;
   *sim = NULL;
   s24_status_t st = s24_cosim_open(&opts, sim, &seam);
   if (st != S24_OK) {
     snprintf(err, errlen, "cannot start the co-simulation%s%s: %s",
-             trace_path ? ": trace file " : "", trace_path ? trace_path : "", s24_strerror(st));
+             trace_path ? ": trace file " : "", trace_path ? trace_path : "",
+             why[0] != '\0' ? why : s24_strerror(st));
     return st;
   }
   st = s24_dev_open(dev, &seam);
   if (st != S24_OK) {
-    snprintf(err, errlen, "cannot open the simulated device: %s", s24_strerror(st));
+    const char *e = s24_cosim_error(*sim);
+    snprintf(err, errlen, "cannot open the simulated device: %s", e[0] != '\0' ? e : s24_strerror(st));
     s24_cosim_close(*sim);
     *sim = NULL;
     return st;
@@ -74,7 +80,8 @@ s24_status_t s24_rtl_gemm(const s24_gemm_job_t *j, FILE *stats, s24_where_t *whe
     snprintf(err, errlen, "rtl gemm failed: hardware error (ERR = %s)",
              s24_err_bits_str(dev.last_err, bits, sizeof bits));
   } else if (st != S24_OK) {
-    snprintf(err, errlen, "rtl gemm failed: %s", s24_strerror(st));
+    const char *e = s24_cosim_error(sim);
+    snprintf(err, errlen, "rtl gemm failed: %s", e[0] != '\0' ? e : s24_strerror(st));
   }
   const s24_counters_t *cnt = &dev.counters;
   const s24_hw_info_t *hw = &dev.hw;

@@ -313,16 +313,18 @@ static void write_plot(FILE *f, FILE *gp, const char *dir, s24_array_t hw, const
           dir, path, dir, hw.rows, hw.cols, hw.sparse_n, hw.sparse_m, peak(hw));
 }
 
-// The output directory: DIR/results.csv, plot.dat, plot.gp checked as outputs now if DIR
-// exists, else DIR's parent must be a writable directory (DIR is created at the end).
-static int check_out_dir(const char *dir, char paths[3][4200], s24_outs_t *outs, int *added) {
-  static const char *const kNames[3] = {"results.csv", "plot.dat", "plot.gp"};
-  for (int i = 0; i < 3; i++) snprintf(paths[i], sizeof paths[i], "%s/%s", dir, kNames[i]);
+int s24_bench_check_out_dir(const char *dir, const char *const *names, int count,
+                            char (*paths)[S24_BENCH_PATH_MAX], s24_outs_t *outs, int *added) {
+  if (strlen(dir) > S24_BENCH_DIR_MAX) {
+    return s24_cli_error(EXIT_USAGE, "bench", "--out path too long (%zu bytes, at most %d)",
+                         strlen(dir), S24_BENCH_DIR_MAX);
+  }
+  for (int i = 0; i < count; i++) snprintf(paths[i], S24_BENCH_PATH_MAX, "%s/%s", dir, names[i]);
   *added = 0;
   struct stat st;
   if (stat(dir, &st) == 0) {
     if (!S_ISDIR(st.st_mode)) return s24_cli_error(EXIT_DATA, "bench", "%s: --out is not a directory", dir);
-    for (int i = 0; i < 3; i++) {
+    for (int i = 0; i < count; i++) {
       char msg[512];
       if (s24_outs_add(outs, paths[i], 0, NULL, msg, sizeof msg) != S24_OK) {
         return s24_cli_error(EXIT_DATA, "bench", "%s: %s", paths[i], msg);
@@ -354,9 +356,21 @@ static int check_out_dir(const char *dir, char paths[3][4200], s24_outs_t *outs,
   return 0;
 }
 
-// Default --out: bench/ next to the executable (build/bench for build/sparse24), so that the
-// result does not depend on the working directory.
-static const char *default_out(char *buf, size_t len) {
+int s24_bench_add_outs(const char *dir, int count, char (*paths)[S24_BENCH_PATH_MAX],
+                       s24_outs_t *outs) {
+  if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
+    return s24_cli_error(EXIT_DATA, "bench", "%s: cannot create directory: %s", dir, strerror(errno));
+  }
+  for (int i = 0; i < count; i++) {
+    char msg[512];
+    if (s24_outs_add(outs, paths[i], 0, NULL, msg, sizeof msg) != S24_OK) {
+      return s24_cli_error(EXIT_DATA, "bench", "%s: %s", paths[i], msg);
+    }
+  }
+  return 0;
+}
+
+const char *s24_bench_default_out(char *buf, size_t len) {
   char exe[4096];
   const ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
   if (n <= 0) return "build/bench";
@@ -387,6 +401,9 @@ int s24_perf_bench_main(int argc, char **argv) {
   uint64_t first = NUM_SHAPES, seed = 1;
   int model_only = 0, have_array = 0, backend_rtl = 0;
   s24_array_t arr = {8, 8, 2, 4};  // the default RTL build
+  static const char *const kOnce[] = {"--out", "--first", "--array", "--seed", "--backend",
+                                      "--model-only"};
+  int seen = 0;  // bit i: kOnce[i] given
   for (int i = 2; i < argc; i++) {
     const char *o = argv[i];
     const char *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -403,6 +420,11 @@ int s24_perf_bench_main(int argc, char **argv) {
     }
     if (inl && (strcmp(o, "--help") == 0 || strcmp(o, "--model-only") == 0)) {
       return s24_cli_error(EXIT_USAGE, "bench", "option %s takes no value", o);
+    }
+    for (size_t j = 0; j < sizeof kOnce / sizeof kOnce[0]; j++) {
+      if (strcmp(o, kOnce[j]) != 0) continue;
+      if (seen & (1 << j)) return s24_cli_error(EXIT_USAGE, "bench", "option %s given twice", o);
+      seen |= 1 << j;
     }
     if (strcmp(o, "--help") == 0 || strcmp(o, "-h") == 0) {
       fputs(s24_perf_bench_usage, stdout);
@@ -451,14 +473,14 @@ int s24_perf_bench_main(int argc, char **argv) {
   if (have_array && !model_only) {
     return s24_cli_error(EXIT_USAGE, "bench", "--array needs --model-only (the RTL array is fixed by the build)");
   }
-  if (dir == NULL) dir = default_out(dir_buf, sizeof dir_buf);
-  if (strlen(dir) > 3000) return s24_cli_error(EXIT_USAGE, "bench", "--out path too long");
+  if (dir == NULL) dir = s24_bench_default_out(dir_buf, sizeof dir_buf);
   // the output location is checked before the shapes run (minutes on the RTL), not after
-  char out_paths[3][4200];
+  static const char *const kOutNames[3] = {"results.csv", "plot.dat", "plot.gp"};
+  char out_paths[3][S24_BENCH_PATH_MAX];
   s24_outs_t outs;
   s24_outs_init(&outs);
   int outs_added = 0;
-  int orc = check_out_dir(dir, out_paths, &outs, &outs_added);
+  int orc = s24_bench_check_out_dir(dir, kOutNames, 3, out_paths, &outs, &outs_added);
   if (orc != 0) {
     s24_outs_abort(&outs);
     return orc;
@@ -534,17 +556,7 @@ int s24_perf_bench_main(int argc, char **argv) {
     s24_rtl_close(sim);
   }
   // all three files or none
-  if (rc == 0 && !outs_added) {
-    if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
-      rc = s24_cli_error(EXIT_DATA, "bench", "%s: cannot create directory: %s", dir, strerror(errno));
-    }
-    for (int i = 0; i < 3 && rc == 0; i++) {
-      char msg[512];
-      if (s24_outs_add(&outs, out_paths[i], 0, NULL, msg, sizeof msg) != S24_OK) {
-        rc = s24_cli_error(EXIT_DATA, "bench", "%s: %s", out_paths[i], msg);
-      }
-    }
-  }
+  if (rc == 0 && !outs_added) rc = s24_bench_add_outs(dir, 3, out_paths, &outs);
   if (rc == 0) {
     char msg[512];
     size_t w = 0;

@@ -40,6 +40,7 @@ static const char *const kUsageLinear =
     "  --act-min LO          lo, -128 .. 127: the fused activation's int8 range, e.g. TFLite's\n"
     "  --act-max HI          hi, LO .. 127 (default 127)   RELU6 or RELU_N1_TO_1 range\n"
     "  --values V.npy --meta MD.npy --k K   compressed W (SPEC §2) in place of W.npy\n"
+    "                        (K at most 2^30)\n"
     "  --pattern N:M         sparsity pattern of W (default 2:4)\n"
     "  --backend model|rtl   C golden model (default) or the Verilated RTL through the driver\n"
     "  --stats               print key: value lines about the run (rtl: cycles incl. epilogue)\n"
@@ -114,8 +115,11 @@ static int parse(int argc, char **argv, largs_t *a) {
   return 0;
 }
 
-// A strict decimal integer in [lo, hi].
+// A strict decimal integer in [lo, hi]: an optional '-' and digits, nothing else (no blanks,
+// no '+', as --k and every other number of the command).
 static int parse_int(const char *text, long lo, long hi, long *out) {
+  const char *d = text[0] == '-' ? text + 1 : text;
+  if (*d < '0' || *d > '9') return 0;
   char *end = NULL;
   errno = 0;
   long v = strtol(text, &end, 10);
@@ -226,8 +230,8 @@ int s24_cmd_linear(int argc, char **argv) {
     return s24_cli_usage("linear", "the clamp's low end %ld%s is above its high end %ld", act_lo,
                          a.relu ? " (--relu: max(-128, ZO))" : "", act_hi);
   }
-  if (compressed && !parse_int(a.k, 1, 1L << 30, &kk)) {
-    return s24_cli_usage("linear", "--k '%s' is not a positive integer", a.k);
+  if (compressed && (a.k[0] == '-' || !parse_int(a.k, 1, 1L << 30, &kk))) {
+    return s24_cli_usage("linear", "--k '%s' is not an integer in [1, 1073741824 = 2^30]", a.k);
   }
   if (compressed && kk % (long)p.m != 0) {
     return s24_cli_usage("linear", "--k %ld is not a multiple of m = %u (pattern %u:%u)", kk, (unsigned)p.m,
@@ -242,7 +246,7 @@ int s24_cmd_linear(int argc, char **argv) {
     size_t dup = 0;
     if (s24_outs_add(&outs, a.out, 0, &dup, omsg, sizeof omsg) != S24_OK) {
       s24_outs_abort(&outs);
-      return s24_cli_file(a.out, "%s", omsg);
+      return s24_cli_file(outs.err_name != NULL ? outs.err_name : a.out, "%s", omsg);
     }
   }
   s24_npy_t x = {0}, w = {0}, v = {0}, md = {0}, bias = {0}, mult = {0}, shift = {0};
@@ -270,6 +274,11 @@ int s24_cmd_linear(int argc, char **argv) {
     m = v.rows;
     s24_where_t where;
     s24_status_t st = s24_meta_validate(p, md.data, m, k, &where);
+    if (st == S24_ERR_META && where.count == S24_WHERE_PADDING) {
+      rc = s24_cli_file(a.meta, "row %zu, group %zu: nonzero unused metadata bits after the last "
+                    "index", where.row, where.group);
+      goto done;
+    }
     if (st == S24_ERR_META) {
       rc = s24_cli_file(a.meta, "row %zu, group %zu: invalid metadata (indices must strictly increase "
                     "and be < %u)", where.row, where.group, (unsigned)p.m);
@@ -360,7 +369,8 @@ int s24_cmd_linear(int argc, char **argv) {
         snprintf(msg, sizeof msg, "rtl linear failed: hardware error (ERR = %s)",
                  s24_err_bits_str(dev.last_err, bits, sizeof bits));
       } else if (st != S24_OK) {
-        snprintf(msg, sizeof msg, "rtl linear failed: %s", s24_strerror(st));
+        const char *e = s24_rtl_error(sim);
+        snprintf(msg, sizeof msg, "rtl linear failed: %s", e[0] != '\0' ? e : s24_strerror(st));
       } else if (stats != NULL) {
         print_stats_rtl(stats, &dev, p, 0, bt, k, m, s24_rtl_sim_cycles(sim));
       }
@@ -404,7 +414,6 @@ done:
 // sparse24 bench --linear: the fused layer against the plain GEMM on the benchmark's shapes
 
 #include <inttypes.h>
-#include <sys/stat.h>
 
 #include "bench.h"
 
@@ -427,35 +436,72 @@ static s24_status_t linear_array_cycles(s24_array_t hw, uint32_t depth, size_t m
   return S24_OK;
 }
 
+// A strict decimal unsigned integer.
+static int parse_u64_strict(const char *t, uint64_t *v) {
+  if (t == NULL || *t < '0' || *t > '9') return 0;
+  char *end = NULL;
+  errno = 0;
+  const unsigned long long x = strtoull(t, &end, 10);
+  if (errno != 0 || *end != '\0') return 0;
+  *v = x;
+  return 1;
+}
+
 int s24_linear_bench_main(int argc, char **argv) {
-  const char *dir = "build/bench";
+  char dir_buf[4096];
+  const char *dir = NULL;
   size_t first = s24_bench_shape_count();
   uint64_t seed = 1;
+  static const char *const kOpts[] = {"--out", "--first", "--seed"};
+  int seen = 0;  // bit j: kOpts[j] given
   for (int i = 2; i < argc; i++) {
-    const char *o = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-    char *end = NULL;
+    const char *o = argv[i];
     if (strcmp(o, "--linear") == 0) continue;
-    if (strcmp(o, "--out") == 0 && v != NULL && *v != '\0') {
-      dir = v;
-    } else if (strcmp(o, "--first") == 0 && v != NULL) {
-      unsigned long long f = strtoull(v, &end, 10);
-      if (*end != '\0' || f == 0 || f > s24_bench_shape_count()) {
-        return s24_cli_error(EXIT_USAGE, "bench", "invalid --first '%s'", v);
-      }
-      first = (size_t)f;
-    } else if (strcmp(o, "--seed") == 0 && v != NULL) {
-      seed = strtoull(v, &end, 10);
-      if (*end != '\0') {
-        return s24_cli_error(EXIT_USAGE, "bench", "invalid --seed '%s'", v);
-      }
-    } else {
-      return s24_cli_error(EXIT_USAGE, "bench", "with --linear only --out, --first and --seed (got '%s')", o);
+    if (strcmp(o, "--help") == 0 || strcmp(o, "-h") == 0) {
+      fputs(s24_perf_bench_usage, stdout);
+      return 0;
     }
-    i++;
+    // "--opt value" or "--opt=value"
+    const char *eq = strncmp(o, "--", 2) == 0 ? strchr(o, '=') : NULL;
+    const size_t nlen = eq != NULL ? (size_t)(eq - o) : strlen(o);
+    const char *v = eq != NULL ? eq + 1 : i + 1 < argc ? argv[i + 1] : NULL;
+    int j = -1;
+    for (int t = 0; t < 3; t++) {
+      if (strlen(kOpts[t]) == nlen && strncmp(o, kOpts[t], nlen) == 0) j = t;
+    }
+    if (j < 0) {
+      return s24_cli_usage("bench", "with --linear only --out, --first and --seed (got '%s')", o);
+    }
+    if (seen & (1 << j)) return s24_cli_usage("bench", "option %s given twice", kOpts[j]);
+    seen |= 1 << j;
+    if (v == NULL || *v == '\0') return s24_cli_usage("bench", "option %s needs a value", kOpts[j]);
+    if (eq == NULL) i++;
+    uint64_t x = 0;
+    if (j == 0) {
+      dir = v;
+    } else if (j == 1) {
+      if (!parse_u64_strict(v, &x) || x == 0 || x > s24_bench_shape_count()) {
+        return s24_cli_usage("bench", "invalid --first '%s' (1 to %zu)", v, s24_bench_shape_count());
+      }
+      first = (size_t)x;
+    } else {
+      if (!parse_u64_strict(v, &seed)) return s24_cli_usage("bench", "invalid --seed '%s'", v);
+    }
   }
-  if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
-    return s24_cli_file(dir, "cannot create directory: %s", strerror(errno));
+  if (dir == NULL) dir = s24_bench_default_out(dir_buf, sizeof dir_buf);
+  // the output goes through the one output module (tools/outfile.h): checked before the runs,
+  // written all or nothing at the end
+  static const char *const kNames[1] = {"linear.csv"};
+  char paths[1][S24_BENCH_PATH_MAX];
+  s24_outs_t outs;
+  s24_outs_init(&outs);
+  int added = 0;
+  int rc = s24_bench_check_out_dir(dir, kNames, 1, paths, &outs, &added);
+  if (rc != 0) {
+    s24_outs_abort(&outs);
+    return rc;
   }
+  const char *path = paths[0];
   size_t k_max = 0;
   for (size_t i = 0; i < first; i++) {
     size_t m, k, n;
@@ -467,22 +513,24 @@ int s24_linear_bench_main(int argc, char **argv) {
   s24_dev_t dev;
   char msg[256];
   if (s24_rtl_open(NULL, k_max, &sim, &dev, msg, sizeof msg) != S24_OK) {
+    s24_outs_abort(&outs);
     return s24_cli_error(EXIT_DATA, "bench", "%s", msg);
   }
-  const s24_array_t hw = {dev.hw.rows, dev.hw.cols, dev.hw.sparse_n, dev.hw.sparse_m};
-  char path[4096];
-  snprintf(path, sizeof path, "%s/linear.csv", dir);
-  FILE *csv = fopen(path, "w");
+  char *csv_buf = NULL;
+  size_t csv_len = 0;
+  FILE *csv = open_memstream(&csv_buf, &csv_len);
   if (csv == NULL) {
+    s24_dev_close(&dev);
     s24_rtl_close(sim);
-    return s24_cli_file(path, "cannot write: %s", strerror(errno));
+    s24_outs_abort(&outs);
+    return s24_cli_error(EXIT_DATA, "bench", "out of memory");
   }
+  const s24_array_t hw = {dev.hw.rows, dev.hw.cols, dev.hw.sparse_n, dev.hw.sparse_m};
   fprintf(csv, "shape,m,k,n,source,gemm_cycles,linear_cycles,ratio,gemm_jobs,linear_jobs,"
                "epilogue_drain_cycles\n");
   printf("sparse24 bench --linear: %ux%u %u:%u core; 2:4 layer Y[m x n] = requant(X[m x k] * "
          "W[n x k]^T), linear (START to the epilogue's last beat) vs gemm busy cycles\n",
          hw.rows, hw.cols, hw.sparse_n, hw.sparse_m);
-  int rc = 0;
   double worst_rtl = 0, worst_full = 0;
   uint64_t drain_max = 0;
   for (size_t i = 0; i < first && rc == 0; i++) {
@@ -592,7 +640,20 @@ int s24_linear_bench_main(int argc, char **argv) {
   const uint32_t lanes = dev.hw.epi_lanes, depth = dev.hw.epi_depth, rows = dev.hw.rows;
   s24_dev_close(&dev);
   s24_rtl_close(sim);
-  if (fclose(csv) != 0 && rc == 0) rc = EXIT_DATA;
+  if (fclose(csv) != 0 && rc == 0) rc = s24_cli_error(EXIT_DATA, "bench", "out of memory");
+  if (rc == 0 && !added) rc = s24_bench_add_outs(dir, 1, paths, &outs);
+  if (rc == 0) {
+    char wmsg[512];
+    size_t w = 0;
+    if (s24_outs_begin(&outs, &w, wmsg, sizeof wmsg) != S24_OK ||
+        (fwrite(csv_buf, 1, csv_len, s24_outs_file(&outs, 0)) != csv_len &&
+         snprintf(wmsg, sizeof wmsg, "cannot write output: %s", s24_outs_strerror(errno)) > 0) ||
+        s24_outs_commit(&outs, &w, wmsg, sizeof wmsg) != S24_OK) {
+      rc = s24_cli_error(EXIT_DATA, "bench", "%s: %s", path, wmsg);
+    }
+  }
+  s24_outs_abort(&outs);
+  free(csv_buf);
   if (rc == 0) {
     printf("linear vs gemm: worst %+.3f%% on the RTL (/16 shapes, measured), %+.4f%% at full size "
            "(cycle model + measured drain <= %" PRIu64 " cycles per job); target <= +1%%: %s\n",

@@ -12,7 +12,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include "backend.h"
@@ -20,6 +22,7 @@
 #include "cli.h"
 #include "demo.h"
 #include "linear.h"
+#include "net.h"
 #include "npy.h"
 #include "outfile.h"
 #include "s24_model.h"
@@ -29,14 +32,17 @@ static const char *const kUsageTop =
     "usage: sparse24 <command> [options]\n"
     "\n"
     "N:M structured-sparse int8 GEMM: C[MxN] (int32) = A[MxK] (int8, N:M sparse along K)\n"
-    "* B[KxN] (int8). Matrices are .npy files (int8 |i1, uint8 |u1, int32 <i4, C order).\n"
+    "* B[KxN] (int8). Matrices are .npy files (int8 |i1, uint8 |u1, int32 <i4, C order);\n"
+    "networks are int8 .tflite models, their inputs and outputs .npy (float32 <f4 or int8).\n"
     "\n"
     "commands:\n"
-    "  prune       keep the N largest magnitudes of every group of M\n"
+    "  prune       keep the N largest magnitudes of every group of M (.npy or .tflite)\n"
     "  compress    dense N:M matrix -> values + metadata (NVIDIA 2:4 layout)\n"
     "  decompress  values + metadata -> dense matrix\n"
     "  gemm        C = A*B (+ C0) on a backend (model or rtl)\n"
     "  linear      fused int8 layer Y = requant(X*W^T + BIAS) (SPEC §7), model or rtl\n"
+    "  info        the operators of an int8 .tflite model and where each runs (SPEC §8)\n"
+    "  run         an int8 .tflite model on X.npy: CONV_2D and FULLY_CONNECTED on the array\n"
     "  demo        run a built-in 2:4 transformer layer end to end and check it\n"
     "  bench       performance benchmark: 2:4 vs dense cycles (model + RTL), targets;\n"
     "              --model-speed times one GEMM of a backend\n"
@@ -46,6 +52,11 @@ static const char *const kUsageTop =
 
 static const char *const kUsagePrune =
     "usage: sparse24 prune IN.npy -o OUT.npy [--pattern N:M]\n"
+    "       sparse24 prune MODEL.tflite -o OUT.tflite [--pattern N:M]\n"
+    "\n"
+    "A .tflite model (recognised by its TFL3 identifier): every FULLY_CONNECTED and CONV_2D\n"
+    "weight tensor pruned as below, per output channel along its flattened K (a last group\n"
+    "shorter than M padded with zeros for the choice); every other byte unchanged.\n"
     "\n"
     "Magnitude pruning: in every aligned group of M along each row of IN (int8, R x K,\n"
     "K a multiple of M) keep the N elements of largest |value| (|-128| = 128 is the largest;\n"
@@ -53,6 +64,29 @@ static const char *const kUsagePrune =
     "\n"
     "  -o, --output OUT.npy  output file (written atomically)\n"
     "  --pattern N:M         sparsity pattern (default 2:4)\n";
+
+static const char *const kUsageInfo =
+    "usage: sparse24 info MODEL.tflite\n"
+    "\n"
+    "One line per operator of an int8 .tflite model (SPEC §8): index, name, where it runs\n"
+    "(array: FULLY_CONNECTED, CONV_2D; host: the others), GEMM shape MxKxN of one inference,\n"
+    "the sparsest N:M pattern its weights hold, MACs, and the cycle model's busy cycles on the\n"
+    "default 8x8 2:4 array; then the totals.\n";
+
+static const char *const kUsageRun =
+    "usage: sparse24 run MODEL.tflite X.npy -o Y.npy [--backend model|rtl] [--stats]\n"
+    "\n"
+    "Runs an int8 .tflite model (SPEC §8). X has the model input's dtype (int8 or float32) and\n"
+    "shape, or that shape with a batch B in place of a leading 1 (B inferences); Y has the\n"
+    "output's dtype and shape with the same B. FULLY_CONNECTED and CONV_2D (im2col) run as the\n"
+    "fused int8 layer of SPEC §7 on the backend, each as its weights are (2:4-sparse: one beat\n"
+    "per group; dense: two); the other operators run on the host (not timed), each bit-exact\n"
+    "with LiteRT's reference kernels.\n"
+    "\n"
+    "  -o, --output Y.npy    output (written atomically)\n"
+    "  --backend model|rtl   C golden model (default) or the Verilated RTL through the driver\n"
+    "  --stats               key: value lines: each array layer's cycles (rtl) and the cycle\n"
+    "                        model's prediction, then the totals\n";
 
 static const char *const kUsageCompress =
     "usage: sparse24 compress IN.npy --values V.npy --meta MD.npy [--pattern N:M]\n"
@@ -287,7 +321,7 @@ static int out_add(const char *cmd, s24_outs_t *o, const char **opts, const char
   if (st == S24_ERR_ARG && dup < i) {
     return s24_cli_usage(cmd, "%s and %s name the same file", opts[dup], opt);
   }
-  if (st != S24_OK) return s24_cli_file(path, "%s", msg);
+  if (st != S24_OK) return s24_cli_file(o->err_name != NULL ? o->err_name : path, "%s", msg);
   opts[i] = opt;
   return 0;
 }
@@ -420,6 +454,10 @@ static int cmd_prune(int argc, char **argv) {
   const char *names[S24_OUTS_MAX];
   s24_outs_init(&outs);
   if ((rc = out_add("prune", &outs, names, "-o", opt_val(&a, O_OUT), 0)) != 0) return rc;
+  if (s24_net_file_is_tflite(in)) {  // a network: its FULLY_CONNECTED and CONV_2D weights
+    rc = s24_net_cmd_prune(in, p, &outs);
+    goto out;
+  }
   s24_npy_t arr;
   if ((rc = load(in, S24_NPY_I8, &arr)) != 0) goto out;
   if ((rc = check_k(in, arr.cols, p)) == 0) {
@@ -563,6 +601,45 @@ static int cmd_decompress(int argc, char **argv) {
   return rc;
 }
 
+// What can have stopped the FST writer (it reports no error): the limits in force, a full disk.
+static void trace_causes(const char *path, char *buf, size_t len) {
+  char part[4][96];
+  int n = 0;
+  struct rlimit rl;
+  if (getrlimit(RLIMIT_FSIZE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY) {
+    snprintf(part[n++], sizeof part[0], "the file size limit (ulimit -f) of %llu bytes",
+             (unsigned long long)rl.rlim_cur);
+  }
+  if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur < 64) {
+    snprintf(part[n++], sizeof part[0], "the limit of %llu open files (ulimit -n)",
+             (unsigned long long)rl.rlim_cur);
+  }
+  if (getrlimit(RLIMIT_AS, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY) {
+    snprintf(part[n++], sizeof part[0], "the memory limit (ulimit -v) of %llu KiB",
+             (unsigned long long)rl.rlim_cur / 1024);
+  }
+  char dir[4096];
+  snprintf(dir, sizeof dir, "%s", path);
+  char *slash = strrchr(dir, '/');
+  if (slash == NULL) {
+    strcpy(dir, ".");
+  } else {
+    slash[slash == dir] = '\0';
+  }
+  struct statvfs vfs;
+  if (statvfs(dir, &vfs) == 0 && (unsigned long long)vfs.f_bavail * vfs.f_frsize < (1u << 20)) {
+    snprintf(part[n++], sizeof part[0], "a full disk");
+  }
+  if (n == 0) snprintf(part[n++], sizeof part[0], "a failed write or allocation");
+  size_t used = 0;
+  buf[0] = '\0';
+  for (int i = 0; i < n && used < len; i++) {
+    const int w = snprintf(buf + used, len - used, "%s%s", i > 0 ? " or " : "", part[i]);
+    if (w < 0) break;
+    used += (size_t)w;
+  }
+}
+
 // Whether an FST waveform file is complete: from the header block to exactly the end of the
 // file a chain of blocks (type byte, 8-byte big-endian length that counts itself), none left
 // unfinished (FST_BL_SKIP = 255), ending with the geometry and hierarchy blocks that the
@@ -591,10 +668,10 @@ static int fst_complete(const char *path, char *why, size_t len) {
   }
   fclose(f);
   if (!ok || off != size || !geom || !hier) {
-    snprintf(why, len,
-             "the waveform is incomplete (%lld bytes): it could not be written (disk full or a "
-             "file size limit?)",
-             size);
+    char causes[400];
+    trace_causes(path, causes, sizeof causes);
+    snprintf(why, len, "the waveform is incomplete (%lld bytes): it could not be written (%s?)",
+             size, causes);
     return 0;
   }
   return 1;
@@ -711,8 +788,10 @@ static int cmd_gemm(int argc, char **argv) {
     rc = s24_cli_file("gemm", "cannot buffer statistics");
     goto done;
   }
-  // staged before the run: the simulation writes the trace into its temporary
-  if ((rc = out_begin(&outs)) != 0) goto done;
+  // With --trace the outputs are staged before the run (the simulation writes the trace into
+  // its temporary); without, only once the run succeeded. Either way a signal during the run
+  // leaves nothing behind (tools/outfile.h).
+  if ((a.given & O_TRACE) && (rc = out_begin(&outs)) != 0) goto done;
   if (a.given & O_TRACE) {
     char line[600];
     snprintf(line, sizeof line,
@@ -734,7 +813,8 @@ static int cmd_gemm(int argc, char **argv) {
   if (st != S24_OK) {
     // an I/O failure of the rtl backend is the trace file's; anything else concerns A
     const int trace_io = st == S24_ERR_IO && job.trace_path != NULL;
-    rc = s24_cli_file(trace_io ? opt_val(&a, O_TRACE) : apath, "%s", msg);
+    rc = s24_cli_file(trace_io ? opt_val(&a, O_TRACE) : st == S24_ERR_NOMEM ? "gemm" : apath, "%s",
+                      msg);
     goto done;
   }
   // the waveform writer reports no I/O error (full disk, size limit): check the file it left
@@ -742,6 +822,7 @@ static int cmd_gemm(int argc, char **argv) {
     rc = s24_cli_file(opt_val(&a, O_TRACE), "%s", msg);
     goto done;
   }
+  if (!(a.given & O_TRACE) && (rc = out_begin(&outs)) != 0) goto done;
   if ((rc = out_put(&outs, 0, S24_NPY_I32, m, n, c)) != 0) goto done;
   if ((rc = out_commit(&outs)) != 0) goto done;
   if (stats != NULL) {
@@ -758,6 +839,37 @@ done:
   s24_npy_free(&md);
   s24_npy_free(&bm);
   s24_npy_free(&c0);
+  return rc;
+}
+
+static int cmd_info(int argc, char **argv) {
+  args_t a;
+  int rc = parse_args("info", argc, argv, 0, 1, &a);
+  if (rc != 0) return rc;
+  if (a.help) return fputs(kUsageInfo, stdout), 0;
+  if (a.npos != 1) return s24_cli_usage("info", "expected one model file");
+  return s24_net_cmd_info(a.pos[0]);
+}
+
+static int cmd_run(int argc, char **argv) {
+  args_t a;
+  int rc = parse_args("run", argc, argv, O_OUT | O_BACKEND | O_STATS, 2, &a);
+  if (rc != 0) return rc;
+  if (a.help) return fputs(kUsageRun, stdout), 0;
+  if (a.npos != 2) return s24_cli_usage("run", "expected MODEL.tflite and X.npy");
+  if (!(a.given & O_OUT)) return s24_cli_usage("run", "missing -o Y.npy");
+  s24_backend_t be;
+  if ((rc = get_backend("run", &a, &be)) != 0) return rc;
+  s24_outs_t outs;
+  const char *names[S24_OUTS_MAX];
+  s24_outs_init(&outs);
+  if ((rc = out_add("run", &outs, names, "-o", opt_val(&a, O_OUT), 0)) != 0) return rc;
+  if (s24_outs_is(&outs, 0, a.pos[0]) || s24_outs_is(&outs, 0, a.pos[1])) {
+    s24_outs_abort(&outs);
+    return s24_cli_usage("run", "-o names an input file");
+  }
+  rc = s24_net_cmd_run(a.pos[0], a.pos[1], &outs, be, (a.given & O_STATS) != 0);
+  s24_outs_abort(&outs);
   return rc;
 }
 
@@ -849,20 +961,6 @@ static int cmd_bench(int argc, char **argv) {
   return 0;
 }
 
-// A closed standard descriptor would be reused by the first file the command opens (an output
-// temporary would receive the statistics): fill it with /dev/null, read-only for stdout and
-// stderr, so that writing to a closed stdout still fails (EBADF) and is reported at exit.
-static void guard_std_fds(void) {
-  for (int fd = 0; fd <= 2; fd++) {
-    if (fcntl(fd, F_GETFD) != -1 || errno != EBADF) continue;
-    const int nfd = open("/dev/null", O_RDONLY);
-    if (nfd >= 0 && nfd != fd) {
-      dup2(nfd, fd);
-      close(nfd);
-    }
-  }
-}
-
 // Everything the command printed must have reached stdout (a full disk, a closed descriptor):
 // otherwise exit 1 with one error line, unless an error was already reported.
 static int check_stdout(int rc) {
@@ -893,6 +991,8 @@ static int run(int argc, char **argv) {
   if (strcmp(cmd, "decompress") == 0) return cmd_decompress(argc, argv);
   if (strcmp(cmd, "gemm") == 0) return cmd_gemm(argc, argv);
   if (strcmp(cmd, "linear") == 0) return s24_cmd_linear(argc, argv);
+  if (strcmp(cmd, "info") == 0) return cmd_info(argc, argv);
+  if (strcmp(cmd, "run") == 0) return cmd_run(argc, argv);
   if (strcmp(cmd, "demo") == 0) return cmd_demo(argc, argv);
   if (strcmp(cmd, "bench") == 0) return cmd_bench(argc, argv);
   fprintf(stderr, "sparse24: error: unknown command '%s' (see sparse24 --help)\n", cmd);
@@ -900,7 +1000,9 @@ static int run(int argc, char **argv) {
 }
 
 int main(int argc, char **argv) {
-  guard_std_fds();
+  // a closed standard descriptor would be reused by the first file the command opens (an
+  // output temporary would receive the statistics): filled, read-only (tools/outfile.h)
+  s24_outs_guard_std_fds();
   s24_outs_signals();
   return check_stdout(run(argc, argv));
 }

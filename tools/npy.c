@@ -31,6 +31,7 @@ size_t s24_npy_elem_size(s24_npy_dtype_t dtype) {
     case S24_NPY_I8: return 1;
     case S24_NPY_U8: return 1;
     case S24_NPY_I32: return 4;
+    case S24_NPY_F32: return 4;
     default: return 0;
   }
 }
@@ -40,6 +41,7 @@ const char *s24_npy_dtype_name(s24_npy_dtype_t dtype) {
     case S24_NPY_I8: return "int8 (|i1)";
     case S24_NPY_U8: return "uint8 (|u1)";
     case S24_NPY_I32: return "int32 (<i4)";
+    case S24_NPY_F32: return "float32 (<f4)";
     default: return "unknown dtype";
   }
 }
@@ -49,6 +51,7 @@ static const char *descr_of(s24_npy_dtype_t dtype) {
     case S24_NPY_I8: return "|i1";
     case S24_NPY_U8: return "|u1";
     case S24_NPY_I32: return "<i4";
+    case S24_NPY_F32: return "<f4";
     default: return NULL;
   }
 }
@@ -94,14 +97,14 @@ static int parse_word(cursor_t *c, const char *word) {
   return 1;
 }
 
-// want_rank 2: a matrix; 1: a vector, returned as 1 x n
+// want_rank 2: a matrix; 1: a vector, returned as 1 x n; 0: any rank 1 .. S24_NPY_MAX_RANK
 static s24_status_t parse_header(const char *text, size_t len, size_t want_rank, s24_npy_t *out,
                                  char *err, size_t errlen) {
   if (text == NULL || out == NULL) return fail(S24_ERR_ARG, err, errlen, "bad argument");
   cursor_t c = {text, len, 0};
   char descr[16] = "";
   int have_descr = 0, have_order = 0, have_shape = 0, fortran = 0;
-  size_t dims[3];
+  size_t dims[S24_NPY_MAX_RANK + 1];
   size_t rank = 0;
   int dims_overflow = 0;
 
@@ -175,7 +178,7 @@ static s24_status_t parse_header(const char *text, size_t len, size_t want_rank,
           v = v * 10 + d;
           c.pos++;
         }
-        if (rank < 3) dims[rank] = v;
+        if (rank <= S24_NPY_MAX_RANK) dims[rank] = v;
         rank++;
         skip_ws(&c);
         trailing_comma = 0;
@@ -219,22 +222,51 @@ static s24_status_t parse_header(const char *text, size_t len, size_t want_rank,
     dt = S24_NPY_U8;
   } else if (strcmp(descr, "<i4") == 0) {
     dt = S24_NPY_I32;
+  } else if (strcmp(descr, "<f4") == 0) {
+    dt = S24_NPY_F32;
   } else {
     return fail(S24_ERR_FORMAT, err, errlen,
-                "dtype '%s' is not supported (int8 |i1, uint8 |u1, int32 <i4 only)", descr);
+                "dtype '%s' is not supported (int8 |i1, uint8 |u1, int32 <i4, float32 <f4 only)",
+                descr);
   }
   if (fortran) {
     return fail(S24_ERR_FORMAT, err, errlen, "Fortran-order array is not supported (C order only)");
+  }
+  if (want_rank == 0) {  // any rank: rows = dims[0], cols = the product of the others
+    if (rank == 0 || rank > S24_NPY_MAX_RANK) {
+      return fail(S24_ERR_FORMAT, err, errlen, "rank-%zu array, rank 1 .. %d is required", rank,
+                  S24_NPY_MAX_RANK);
+    }
+    if (dims_overflow) return fail(S24_ERR_FORMAT, err, errlen, "shape is too large");
+    size_t n = 1;
+    for (size_t i = 0; i < rank; i++) {
+      if (dims[i] == 0) return fail(S24_ERR_FORMAT, err, errlen, "empty array (dimension %zu is 0)", i);
+      if (n > SIZE_MAX / dims[i]) return fail(S24_ERR_FORMAT, err, errlen, "shape is too large");
+      n *= dims[i];
+      out->dims[i] = dims[i];
+    }
+    if (n > SIZE_MAX / s24_npy_elem_size(dt)) {
+      return fail(S24_ERR_FORMAT, err, errlen, "shape is too large");
+    }
+    out->dtype = dt;
+    out->rank = rank;
+    out->rows = dims[0];
+    out->cols = n / dims[0];
+    return S24_OK;
   }
   if (rank != want_rank) {
     return fail(S24_ERR_FORMAT, err, errlen, "rank-%zu array, a %s is required", rank,
                 want_rank == 2 ? "2-D matrix" : "1-D vector");
   }
+  out->rank = rank;
+  out->dims[0] = dims[0];
+  if (rank == 2) out->dims[1] = dims[1];
   if (rank == 1) {
     dims[1] = dims[0];
     dims[0] = 1;
   }
   if (dims_overflow) return fail(S24_ERR_FORMAT, err, errlen, "shape is too large");
+  if (rank == 1 && dims[1] == 0) return fail(S24_ERR_FORMAT, err, errlen, "empty vector, shape (0,)");
   if (dims[0] == 0 || dims[1] == 0) {
     return fail(S24_ERR_FORMAT, err, errlen, "empty matrix, shape (%zu, %zu)", dims[0], dims[1]);
   }
@@ -361,8 +393,8 @@ static s24_status_t read_body(FILE *f, size_t want_rank, s24_npy_t *out, char *e
     free(a.data);
     return fail(S24_ERR_FORMAT, err, errlen, "extra data after the array");
   }
-  // Stored little endian; convert int32 on a big-endian host.
-  if (a.dtype == S24_NPY_I32) {
+  // Stored little endian; convert int32 and float32 on a big-endian host.
+  if (a.dtype == S24_NPY_I32 || a.dtype == S24_NPY_F32) {
     unsigned char *b = a.data;
     for (size_t i = 0; i < a.rows * a.cols; i++) {
       uint32_t v = le_u32(b + 4 * i, 4);
@@ -389,6 +421,10 @@ static s24_status_t read_file(const char *path, size_t want_rank, s24_npy_t *out
 
 s24_status_t s24_npy_read(const char *path, s24_npy_t *out, char *err, size_t errlen) {
   return read_file(path, 2, out, err, errlen);
+}
+
+s24_status_t s24_npy_read_nd(const char *path, s24_npy_t *out, char *err, size_t errlen) {
+  return read_file(path, 0, out, err, errlen);
 }
 
 s24_status_t s24_npy_read_vector(const char *path, s24_npy_t *out, char *err, size_t errlen) {
@@ -439,19 +475,47 @@ void s24_npy_discard(s24_npy_out_t *o) {
 
 s24_status_t s24_npy_fwrite(FILE *f, s24_npy_dtype_t dtype, size_t rows, size_t cols,
                             const void *data) {
-  if (f == NULL || data == NULL || descr_of(dtype) == NULL || rows == 0 || cols == 0) {
+  const size_t dims[2] = {rows, cols};
+  return s24_npy_fwrite_nd(f, dtype, 2, dims, data);
+}
+
+s24_status_t s24_npy_fwrite_nd(FILE *f, s24_npy_dtype_t dtype, size_t rank, const size_t *dims,
+                               const void *data) {
+  if (f == NULL || data == NULL || descr_of(dtype) == NULL || dims == NULL || rank == 0 ||
+      rank > S24_NPY_MAX_RANK) {
     errno = EINVAL;
     return S24_ERR_ARG;
   }
   const size_t es = s24_npy_elem_size(dtype);
-  if (rows > SIZE_MAX / cols || rows * cols > SIZE_MAX / es) {
-    errno = EOVERFLOW;
-    return S24_ERR_ARG;
+  size_t n = 1;
+  // the shape tuple: "(3, 4)", "(5,)" for rank 1
+  char shape[S24_NPY_MAX_RANK * 22 + 4];
+  size_t sl = 0;
+  shape[sl++] = '(';
+  for (size_t i = 0; i < rank; i++) {
+    if (dims[i] == 0) {
+      errno = EINVAL;
+      return S24_ERR_ARG;
+    }
+    if (n > SIZE_MAX / dims[i] || n * dims[i] > SIZE_MAX / es) {
+      errno = EOVERFLOW;
+      return S24_ERR_ARG;
+    }
+    n *= dims[i];
+    int w = snprintf(shape + sl, sizeof shape - sl, i == 0 ? "%zu" : ", %zu", dims[i]);
+    if (w < 0 || (size_t)w >= sizeof shape - sl) {
+      errno = EOVERFLOW;
+      return S24_ERR_ARG;
+    }
+    sl += (size_t)w;
   }
+  if (rank == 1) shape[sl++] = ',';
+  shape[sl++] = ')';
+  shape[sl] = '\0';
   // Header: the dict, padded with spaces and a final newline to a multiple of 64 bytes.
-  char dict[160];
-  int dl = snprintf(dict, sizeof dict, "{'descr': '%s', 'fortran_order': False, 'shape': (%zu, %zu), }",
-                    descr_of(dtype), rows, cols);
+  char dict[S24_NPY_MAX_RANK * 22 + 96];
+  int dl = snprintf(dict, sizeof dict, "{'descr': '%s', 'fortran_order': False, 'shape': %s, }",
+                    descr_of(dtype), shape);
   if (dl < 0 || (size_t)dl >= sizeof dict) {
     errno = EOVERFLOW;
     return S24_ERR_ARG;
@@ -466,15 +530,17 @@ s24_status_t s24_npy_fwrite(FILE *f, s24_npy_dtype_t dtype, size_t rows, size_t 
   ok = ok && fwrite(dict, 1, (size_t)dl, f) == (size_t)dl;
   for (size_t i = (size_t)dl; ok && i + 1 < hlen; i++) ok = fputc(' ', f) != EOF;
   ok = ok && fputc('\n', f) != EOF;
-  if (dtype == S24_NPY_I32) {
-    const uint32_t *v = data;
-    for (size_t i = 0; ok && i < rows * cols; i++) {
-      unsigned char le[4] = {(unsigned char)(v[i] & 0xFF), (unsigned char)((v[i] >> 8) & 0xFF),
-                             (unsigned char)((v[i] >> 16) & 0xFF), (unsigned char)(v[i] >> 24)};
+  if (es == 4) {  // int32, float32: little endian whatever the host
+    const unsigned char *b = data;
+    for (size_t i = 0; ok && i < n; i++) {
+      uint32_t v;
+      memcpy(&v, b + 4 * i, 4);
+      unsigned char le[4] = {(unsigned char)(v & 0xFF), (unsigned char)((v >> 8) & 0xFF),
+                             (unsigned char)((v >> 16) & 0xFF), (unsigned char)(v >> 24)};
       ok = fwrite(le, 1, 4, f) == 4;
     }
   } else {
-    ok = ok && fwrite(data, 1, rows * cols, f) == rows * cols;
+    ok = ok && fwrite(data, 1, n, f) == n;
   }
   return ok ? S24_OK : S24_ERR_IO;
 }

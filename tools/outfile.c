@@ -1,5 +1,5 @@
 // sparse24 command: all-or-nothing output files (see outfile.h).
-#define _GNU_SOURCE  // open_memstream, realpath, flock
+#define _GNU_SOURCE  // open_memstream, realpath, flock, memfd_create
 
 #include "outfile.h"
 
@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
 #include <unistd.h>
 
@@ -19,16 +20,30 @@
 #define SIG_SLOTS (2 * S24_OUTS_MAX)
 
 // ------------------------------------------------------------------ signals
-// The temporaries of this process, removed by the handlers. A slot is published (used = 1) only
-// after its path is complete, and cleared before the path is reused.
-static char g_sig_path[SIG_SLOTS][PATH_MAX];
-static volatile sig_atomic_t g_sig_used[SIG_SLOTS];
-static const int kCleanupSignals[] = {SIGINT, SIGTERM, SIGHUP, SIGBUS};
+// What the handlers undo, one slot per staged file: a temporary to remove, or, once renamed into
+// place during a commit, the new file to take back (the backup of the old one renamed over it,
+// or the new file removed where there was none). A slot is published (kind != 0) only after its
+// paths are complete, and cleared before they are reused.
+enum { SIG_FREE = 0, SIG_UNLINK = 1, SIG_RESTORE = 2 };
+typedef struct {
+  volatile sig_atomic_t kind;
+  char path[PATH_MAX];    // SIG_UNLINK: the file to remove; SIG_RESTORE: the backup
+  char target[PATH_MAX];  // SIG_RESTORE: where the backup goes back
+} sig_slot_t;
+static sig_slot_t g_sig[SIG_SLOTS];
 static char g_fault_line[PATH_MAX + 200];  // said on SIGBUS (a write through mmap that failed)
+// The signals whose default action ends the process and that arrive from outside (kill,
+// timeout, a terminal, a timer, a resource limit, a broken pipe): blocked around the steps that
+// must not be cut in two. SIGXFSZ is ignored instead (a size limit is an EFBIG write error).
+static sigset_t g_async;
+// The ones raised by the process itself (abort(), a fault): handled, never blocked.
+static const int kSyncSignals[] = {SIGABRT, SIGBUS, SIGSEGV, SIGFPE, SIGILL, SIGTRAP, SIGSYS};
+static int g_sigpipe_ours;  // SIGPIPE has our handler (not ignored by the parent)
 
 static void on_signal(int sig) {
   for (int i = 0; i < SIG_SLOTS; i++) {
-    if (g_sig_used[i]) unlink(g_sig_path[i]);
+    if (g_sig[i].kind == SIG_UNLINK) unlink(g_sig[i].path);
+    if (g_sig[i].kind == SIG_RESTORE) rename(g_sig[i].path, g_sig[i].target);
   }
   if (sig == SIGBUS && g_fault_line[0] != '\0') {  // a mapped write that failed: an I/O error
     ssize_t w = write(2, g_fault_line, strlen(g_fault_line));
@@ -40,23 +55,44 @@ static void on_signal(int sig) {
   raise(sig);
 }
 
+static int is_sync_signal(int sig) {
+  for (size_t i = 0; i < sizeof kSyncSignals / sizeof kSyncSignals[0]; i++) {
+    if (kSyncSignals[i] == sig) return 1;
+  }
+  return 0;
+}
+
 void s24_outs_signals(void) {
   static int done = 0;
   if (done) return;
   done = 1;
+  static const int kAsync[] = {SIGHUP,  SIGINT,  SIGQUIT, SIGTERM,   SIGALRM, SIGUSR1, SIGUSR2,
+                               SIGPIPE, SIGXCPU, SIGVTALRM, SIGPROF, SIGIO,  SIGPWR,
+#ifdef SIGSTKFLT
+                               SIGSTKFLT,
+#endif
+  };
+  sigemptyset(&g_async);
+  for (size_t i = 0; i < sizeof kAsync / sizeof kAsync[0]; i++) sigaddset(&g_async, kAsync[i]);
+  for (int sig = SIGRTMIN; sig <= SIGRTMAX; sig++) sigaddset(&g_async, sig);
   struct sigaction sa;
   memset(&sa, 0, sizeof sa);
   sa.sa_handler = on_signal;
   sa.sa_flags = SA_RESETHAND;
-  sigemptyset(&sa.sa_mask);
-  for (size_t i = 0; i < sizeof kCleanupSignals / sizeof kCleanupSignals[0]; i++) {
-    sigaddset(&sa.sa_mask, kCleanupSignals[i]);
-  }
-  for (size_t i = 0; i < sizeof kCleanupSignals / sizeof kCleanupSignals[0]; i++) {
+  sa.sa_mask = g_async;  // one cleanup at a time
+  for (int sig = 1; sig <= SIGRTMAX; sig++) {
+    const int sync = is_sync_signal(sig);
+    if (!sync && !sigismember(&g_async, sig)) continue;
     struct sigaction old;
-    // a signal ignored by the parent (nohup, background jobs) stays ignored
-    if (sigaction(kCleanupSignals[i], NULL, &old) == 0 && old.sa_handler == SIG_IGN) continue;
-    (void)sigaction(kCleanupSignals[i], &sa, NULL);
+    if (sigaction(sig, NULL, &old) != 0) continue;
+    // a signal ignored by the parent (nohup, background jobs) stays ignored; a fault signal
+    // someone else handles (the sanitizers' reports) stays theirs, except SIGBUS, which is an
+    // I/O error of the FST writer (s24_outs_fault_note)
+    if (!(old.sa_flags & SA_SIGINFO) && old.sa_handler == SIG_IGN) continue;
+    if (sync && sig != SIGBUS && ((old.sa_flags & SA_SIGINFO) || old.sa_handler != SIG_DFL)) {
+      continue;
+    }
+    if (sigaction(sig, &sa, NULL) == 0 && sig == SIGPIPE) g_sigpipe_ours = 1;
   }
   // a file size limit is a write error (EFBIG), reported and cleaned up, not a silent kill
   (void)signal(SIGXFSZ, SIG_IGN);
@@ -70,32 +106,73 @@ void s24_outs_fault_note(const char *line) {
   }
 }
 
-static void block_signals(sigset_t *old) {
-  sigset_t set;
-  sigemptyset(&set);
-  for (size_t i = 0; i < sizeof kCleanupSignals / sizeof kCleanupSignals[0]; i++) {
-    sigaddset(&set, kCleanupSignals[i]);
-  }
-  sigprocmask(SIG_BLOCK, &set, old);
-}
+static void block_signals(sigset_t *old) { sigprocmask(SIG_BLOCK, &g_async, old); }
 
 static void restore_signals(const sigset_t *old) { sigprocmask(SIG_SETMASK, old, NULL); }
 
-// Publishes a path in a free slot (with the signals blocked by the caller); -1 if none is free.
-static int sig_register(const char *path) {
+// Publishes a slot (with the signals blocked by the caller); -1 if none is free.
+static int sig_register(int kind, const char *path, const char *target) {
+  if (strlen(path) >= PATH_MAX || (target != NULL && strlen(target) >= PATH_MAX)) return -1;
   for (int i = 0; i < SIG_SLOTS; i++) {
-    if (g_sig_used[i]) continue;
-    if (strlen(path) >= PATH_MAX) return -1;
-    strcpy(g_sig_path[i], path);
-    g_sig_used[i] = 1;
+    if (g_sig[i].kind != SIG_FREE) continue;
+    strcpy(g_sig[i].path, path);
+    if (target != NULL) strcpy(g_sig[i].target, target);
+    g_sig[i].kind = kind;
     return i;
   }
   return -1;
 }
 
 static void sig_release(int *slot) {
-  if (*slot >= 0) g_sig_used[*slot] = 0;
+  if (*slot >= 0) g_sig[*slot].kind = SIG_FREE;
   *slot = -1;
+}
+
+// ------------------------------------------------------------------ closed standard streams
+// A closed standard descriptor is filled (s24_outs_guard_std_fds) with a read-only descriptor of
+// an empty anonymous file of its own, so that an output naming it through any path
+// (/dev/stdout, /proc/self/fd/1, a link to them) is recognised as closed.
+static struct {
+  int closed;
+  dev_t dev;
+  ino_t ino;
+} g_std[3];
+
+void s24_outs_guard_std_fds(void) {
+  for (int fd = 0; fd <= 2; fd++) {
+    if (fcntl(fd, F_GETFD) != -1 || errno != EBADF) continue;
+    int nfd = -1;
+    const int mfd = memfd_create("sparse24-closed-std", MFD_CLOEXEC);  // lands on fd itself
+    if (mfd >= 0) {
+      char p[64];
+      snprintf(p, sizeof p, "/proc/self/fd/%d", mfd);
+      nfd = open(p, O_RDONLY);  // writes to it fail (EBADF), as to a closed descriptor
+    }
+    int unique = nfd >= 0;
+    if (nfd < 0) nfd = open("/dev/null", O_RDONLY);
+    if (nfd >= 0 && nfd != fd) {
+      dup2(nfd, fd);
+      close(nfd);
+    }
+    if (mfd >= 0 && mfd != fd) close(mfd);
+    struct stat st;
+    if (unique && fstat(fd, &st) == 0) {
+      g_std[fd].closed = 1;
+      g_std[fd].dev = st.st_dev;
+      g_std[fd].ino = st.st_ino;
+    }
+  }
+}
+
+// "stdin", "stdout" or "stderr" if st is the placeholder of that closed stream, else NULL.
+static const char *closed_std(const struct stat *st) {
+  static const char *const kNames[3] = {"stdin", "stdout", "stderr"};
+  for (int fd = 0; fd <= 2; fd++) {
+    if (g_std[fd].closed && g_std[fd].dev == st->st_dev && g_std[fd].ino == st->st_ino) {
+      return kNames[fd];
+    }
+  }
+  return NULL;
 }
 
 // ------------------------------------------------------------------ helpers
@@ -139,11 +216,6 @@ static int mode_allows_write(const struct stat *st) {
   return (st->st_mode & S_IWOTH) != 0;
 }
 
-static int is_fd_alias(const char *p) {
-  return strncmp(p, "/dev/fd/", 8) == 0 || strcmp(p, "/dev/stdout") == 0 ||
-         strcmp(p, "/dev/stderr") == 0 || strncmp(p, "/proc/", 6) == 0;
-}
-
 static void out_free(s24_out_t *o) {
   free(o->target);
   free(o->dir);
@@ -164,35 +236,63 @@ void s24_outs_init(s24_outs_t *s) {
 s24_status_t s24_outs_add(s24_outs_t *s, const char *path, int flags, size_t *dup, char *err,
                           size_t errlen) {
   if (s == NULL || path == NULL || path[0] == '\0') return fail(S24_ERR_ARG, err, errlen, "bad argument");
+  s->err_name = NULL;
   if (s->n >= S24_OUTS_MAX) return fail(S24_ERR_ARG, err, errlen, "too many outputs");
   if (strlen(path) >= PATH_MAX) return fail(S24_ERR_IO, err, errlen, "file name too long");
-  // follow symbolic links to the file they name (the link itself stays)
+  // what the path names, every link followed (/proc's links to open files included)
+  struct stat st;
+  const int exists = stat(path, &st) == 0;
+  if (exists && closed_std(&st) != NULL) {
+    s->err_name = closed_std(&st);
+    return fail(S24_ERR_IO, err, errlen, "%s (closed)", strerror(EBADF));
+  }
+  if (exists && S_ISDIR(st.st_mode)) return fail(S24_ERR_IO, err, errlen, "is a directory");
+  // a device, FIFO or socket is written directly, through the name given (its data cannot be
+  // staged); anything else that is not a regular file is refused
+  const int direct = exists && !S_ISREG(st.st_mode);
+  if (direct && !S_ISCHR(st.st_mode) && !S_ISFIFO(st.st_mode) && !S_ISSOCK(st.st_mode)) {
+    return fail(S24_ERR_IO, err, errlen, "not a regular file, character device, pipe or socket");
+  }
+  if (direct && (flags & S24_OUT_REGULAR_ONLY)) {
+    return fail(S24_ERR_IO, err, errlen, "not a regular file (a waveform file must be seekable)");
+  }
   char cur[PATH_MAX];
   strcpy(cur, path);
-  int direct = is_fd_alias(cur);
-  int hops = 0;
-  for (; hops < 40 && !direct; hops++) {
-    struct stat l;
-    if (lstat(cur, &l) != 0 || !S_ISLNK(l.st_mode)) break;
-    char link[PATH_MAX];
-    const ssize_t n = readlink(cur, link, sizeof link - 1);
-    if (n < 0) return fail(S24_ERR_IO, err, errlen, "cannot read the link: %s", strerror(errno));
-    link[n] = '\0';
-    if (link[0] == '/') {
-      strcpy(cur, link);
-    } else {
-      char *slash = strrchr(cur, '/');
-      const size_t dl = slash != NULL ? (size_t)(slash - cur) + 1 : 0;
-      if (dl + (size_t)n >= sizeof cur) return fail(S24_ERR_IO, err, errlen, "file name too long");
-      memcpy(cur + dl, link, (size_t)n + 1);
+  char dir[PATH_MAX];
+  if (direct) {
+    if (access(cur, W_OK) != 0) return fail(S24_ERR_IO, err, errlen, "cannot write: %s", strerror(errno));
+  } else {
+    // a regular file (or a new one) is replaced by rename, wherever the path says it is: follow
+    // symbolic links, /proc/self/cwd/..., /dev/fd/N of an open file, to the name it has (the
+    // links stay)
+    int hops = 0;
+    for (; hops < 40; hops++) {
+      struct stat l;
+      if (lstat(cur, &l) != 0 || !S_ISLNK(l.st_mode)) break;
+      char link[PATH_MAX];
+      const ssize_t n = readlink(cur, link, sizeof link - 1);
+      if (n < 0) return fail(S24_ERR_IO, err, errlen, "cannot read the link: %s", strerror(errno));
+      link[n] = '\0';
+      if (link[0] == '/') {
+        strcpy(cur, link);
+      } else {
+        char *slash = strrchr(cur, '/');
+        const size_t dl = slash != NULL ? (size_t)(slash - cur) + 1 : 0;
+        if (dl + (size_t)n >= sizeof cur) return fail(S24_ERR_IO, err, errlen, "file name too long");
+        memcpy(cur + dl, link, (size_t)n + 1);
+      }
     }
-    direct = is_fd_alias(cur);
+    if (hops == 40) return fail(S24_ERR_IO, err, errlen, "too many levels of symbolic links");
+    struct stat f;
+    if (exists && (stat(cur, &f) != 0 || f.st_dev != st.st_dev || f.st_ino != st.st_ino)) {
+      // e.g. /dev/fd/3 of a deleted file or an anonymous one: no name to rename a new file to
+      return fail(S24_ERR_IO, err, errlen,
+                  "a regular file without a name to replace it under (deleted, or anonymous)");
+    }
   }
-  if (hops == 40) return fail(S24_ERR_IO, err, errlen, "too many levels of symbolic links");
   // split into directory and name; the directory made canonical
   const char *slash = strrchr(cur, '/');
   const char *base = slash != NULL ? slash + 1 : cur;
-  char dir[PATH_MAX];
   if (slash == NULL) {
     strcpy(dir, ".");
   } else if (slash == cur) {
@@ -201,20 +301,11 @@ s24_status_t s24_outs_add(s24_outs_t *s, const char *path, int flags, size_t *du
     memcpy(dir, cur, (size_t)(slash - cur));
     dir[slash - cur] = '\0';
   }
-  struct stat st;
-  const int exists = stat(cur, &st) == 0;
-  if (exists && S_ISDIR(st.st_mode)) return fail(S24_ERR_IO, err, errlen, "is a directory");
-  if (base[0] == '\0' || strcmp(base, ".") == 0 || strcmp(base, "..") == 0) {
+  if (!direct && (base[0] == '\0' || strcmp(base, ".") == 0 || strcmp(base, "..") == 0)) {
     return fail(S24_ERR_IO, err, errlen, "is a directory");
   }
   if (strlen(base) > NAME_MAX) return fail(S24_ERR_IO, err, errlen, "file name too long");
-  if (exists && !S_ISREG(st.st_mode)) direct = 1;
-  if (direct && (flags & S24_OUT_REGULAR_ONLY)) {
-    return fail(S24_ERR_IO, err, errlen, "not a regular file (a waveform file must be seekable)");
-  }
-  if (direct) {
-    if (access(cur, W_OK) != 0) return fail(S24_ERR_IO, err, errlen, "cannot write: %s", strerror(errno));
-  } else {
+  if (!direct) {
     char canon[PATH_MAX];
     if (realpath(dir, canon) == NULL) {
       return fail(S24_ERR_IO, err, errlen, "cannot create output: %s: %s", dir, strerror(errno));
@@ -294,7 +385,7 @@ s24_status_t s24_outs_begin(s24_outs_t *s, size_t *which, char *err, size_t errl
     const int e = errno;
     if (fd >= 0) {
       o->tmp = tmp;
-      o->sig_slot = sig_register(tmp);
+      o->sig_slot = sig_register(SIG_UNLINK, tmp, NULL);
     }
     restore_signals(&old);
     if (fd < 0) {
@@ -338,7 +429,7 @@ const char *s24_outs_handoff(s24_outs_t *s, size_t i) {
   if (hier != NULL) {
     sigset_t old;
     block_signals(&old);
-    o->sig_slot2 = sig_register(hier);
+    o->sig_slot2 = sig_register(SIG_UNLINK, hier, NULL);
     restore_signals(&old);
     free(hier);
   }
@@ -510,15 +601,24 @@ s24_status_t s24_outs_commit(s24_outs_t *s, size_t *which, char *err, size_t err
     }
     sig_release(&o->sig_slot);
     sig_release(&o->sig_slot2);
-    if (o->bak != NULL) o->sig_slot = sig_register(o->bak);  // a signal from now on: unneeded
+    // a signal from now on takes the new file back: the old one returns from its backup, or
+    // the new one is removed where there was none
+    o->sig_slot = o->bak != NULL ? sig_register(SIG_RESTORE, o->bak, o->target)
+                                 : sig_register(SIG_UNLINK, o->target, NULL);
     o->state = 2;
   }
   // 3. the direct targets last: they cannot be taken back, the renamed files can. Signals are
   // deliverable again (opening a FIFO waits for its reader): one now ends the run with the
-  // regular outputs in place and the backups removed by the handler.
+  // regular outputs taken back by the handler. A broken pipe is an EPIPE error here, not a
+  // SIGPIPE: the renamed files are taken back and the error reported.
   restore_signals(&old);
   if (st == S24_OK) {
     fflush(stdout);  // ordering with a direct /dev/stdout target
+    struct sigaction pipe_old, pipe_ign;
+    memset(&pipe_ign, 0, sizeof pipe_ign);
+    pipe_ign.sa_handler = SIG_IGN;
+    sigemptyset(&pipe_ign.sa_mask);
+    const int pipe_swapped = g_sigpipe_ours && sigaction(SIGPIPE, &pipe_ign, &pipe_old) == 0;
     for (i = 0; i < s->n && st == S24_OK; i++) {
       s24_out_t *o = &s->o[i];
       if (!o->direct) continue;
@@ -527,13 +627,14 @@ s24_status_t s24_outs_commit(s24_outs_t *s, size_t *which, char *err, size_t err
       if (e != 0) st = fail(S24_ERR_IO, err, errlen, "cannot write: %s", s24_outs_strerror(e));
       o->state = 2;
     }
+    if (pipe_swapped) sigaction(SIGPIPE, &pipe_old, NULL);
   }
   block_signals(&old);
   if (st != S24_OK) rollback(s, s->n);
   for (size_t j = 0; j < s->n; j++) {  // the old files are gone for good only now
     s24_out_t *o = &s->o[j];
-    if (o->bak != NULL && st == S24_OK) unlink(o->bak);
     sig_release(&o->sig_slot);
+    if (o->bak != NULL && st == S24_OK) unlink(o->bak);
     free(o->bak);
     o->bak = NULL;
     if (st == S24_OK) o->state = 3;

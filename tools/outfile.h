@@ -4,9 +4,13 @@
 //   s24_outs_add()     checks each target up front, before any input is read or any work is
 //                      done: its directory exists and is writable, it is not a directory, an
 //                      existing file may be replaced (write permission), no two outputs are one
-//                      file, the name fits. Symbolic links are followed (the data goes to the
-//                      file the link names, the link stays). Non-regular targets (/dev/null,
-//                      /dev/stdout, FIFOs, character devices) are written directly.
+//                      file, the name fits. A target that is a regular file (or does not exist
+//                      yet) is staged and renamed into place under its real name, however the
+//                      path reaches it: symbolic links, /proc/self/cwd/..., /dev/fd/N or
+//                      /dev/stdout of an open file (the links stay). Only character devices,
+//                      pipes and sockets (/dev/null, a /dev/stdout that is a pipe, FIFOs) are
+//                      written directly; other kinds of file are refused, and so is a closed
+//                      standard stream (see s24_outs_guard_std_fds).
 //   s24_outs_begin()   creates a short-named temporary next to each regular target
 //                      (<dir>/.sparse24.tmp.XXXXXX) and registers it with the signal handlers.
 //   s24_outs_file()    the stream to write output i to (direct targets: a memory buffer).
@@ -17,9 +21,14 @@
 //                      so either every output is replaced or none is.
 //   s24_outs_abort()   removes the temporaries (also done by commit on failure).
 //
-// s24_outs_signals() installs SIGINT/SIGTERM/SIGHUP/SIGBUS handlers that remove the registered
-// temporaries (async-signal-safe: a static table of paths) and re-raise the signal, and ignores
-// SIGXFSZ so that a file size limit (ulimit -f) is an EFBIG write error with a message.
+// s24_outs_signals() installs a handler on every signal whose default action ends the process
+// and that can be caught (SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGALRM, SIGUSR1/2, SIGPIPE,
+// SIGXCPU, SIGVTALRM, SIGPROF, SIGIO, SIGPWR, the real-time signals, and SIGABRT, SIGBUS,
+// SIGSEGV, ... unless a sanitizer handles them): it removes the registered temporaries, takes
+// back the files a commit in progress already renamed into place (async-signal-safe: a static
+// table of paths), and re-raises the signal, so the process still dies of it. SIGXFSZ is ignored
+// so that a file size limit (ulimit -f) is an EFBIG write error with a message. A broken pipe
+// while a commit writes a direct target is an EPIPE error (the commit is rolled back).
 // A replaced file keeps its mode (and, when permitted, owner and group); a hard-linked target
 // is replaced, which splits the link (the other names keep the old contents).
 #ifndef S24_OUTFILE_H_
@@ -63,10 +72,17 @@ typedef struct {
 typedef struct {
   s24_out_t o[S24_OUTS_MAX];
   size_t n;
+  const char *err_name;  /**< after a failed s24_outs_add: what the error is about when it is
+                              not the path given ("stdout" for a closed stdout), else NULL */
 } s24_outs_t;
 
 /** Installs the signal handlers (once per process). */
 void s24_outs_signals(void);
+/** Fills each closed standard descriptor (0, 1, 2) with a read-only descriptor of an empty file
+ *  of its own, so that the first file the process opens does not take its number, a write to a
+ *  closed stdout still fails (EBADF), and an output naming the closed stream (-o /dev/stdout
+ *  >&-) is refused by s24_outs_add with err_name "stdout". Call first in main. */
+void s24_outs_guard_std_fds(void);
 /** While set (NULL clears it), a SIGBUS is an I/O error: a writer that maps its file (the FST
  *  trace writer) faults instead of failing a write when the disk is full or a size limit is
  *  reached. The handler removes the temporaries, prints this line (without newline) and exits

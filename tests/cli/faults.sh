@@ -290,6 +290,136 @@ else
   skip decompress_oom_names_output "no plain build given"
 fi
 
+# ------------------------------------------------------------------ 9. issue 30 (second round)
+# Every repro: one `sparse24: error:` line, exit 1 (2 for usage), nothing created, truncated,
+# replaced or left behind.
+# 9.1 the Verilator runtime failing (an exception at the C boundary of sim/s24_cosim.cpp): a
+# memory limit that the inputs fit in but the simulation's stream queues do not (plain build:
+# the sanitizers reserve terabytes of address space)
+if [ -n "$PLAIN" ]; then
+  rbytes va.npy 512 2048
+  "$S24" prune va.npy -o va_p.npy
+  rbytes vb.npy 2048 64
+  echo "old C" >vc.npy
+  (ulimit -v 16000; "$PLAIN" gemm va_p.npy vb.npy -o vc.npy --backend rtl >out.txt 2>err.txt; echo $? >rc.txt)
+  same sim_exception_is_an_error "cat rc.txt; cat err.txt; cat vc.npy; no_temps && echo clean" \
+    "printf '1\nsparse24: error: gemm: rtl gemm failed: out of memory in the Verilator runtime (ulimit -v?)\nold C\nclean\n'"
+  rm -f va.npy vb.npy
+  (ulimit -v 16000; "$PLAIN" demo --backend rtl >/dev/null 2>err.txt; echo $? >rc.txt)
+  same sim_exception_demo "cat rc.txt; cat err.txt" \
+    "printf '1\nsparse24: error: demo: rtl gemm failed: out of memory in the Verilator runtime (ulimit -v?)\n'"
+else
+  skip sim_exception_is_an_error "no plain build given"
+fi
+# a process limit: the simulation starts no thread, so it runs (as a user: root ignores ulimit -u;
+# LeakSanitizer's exit check needs a thread of its own)
+if [ $have_root -eq 1 ] && command -v setpriv >/dev/null; then
+  mkdir -p nob && chmod 777 nob
+  setpriv --reuid=65534 --regid=65534 --clear-groups bash -c \
+    "ulimit -u 1; ASAN_OPTIONS=detect_leaks=0 exec '$S24' gemm Ap.npy B.npy -o nob/C.npy --backend rtl" >out.txt 2>err.txt
+  same sim_process_limit_runs "echo $?; cmp nob/C.npy Cref.npy && no_temps nob && echo same" "printf '0\nsame\n'"
+else
+  skip sim_process_limit_runs "needs root and setpriv"
+fi
+# 9.2 any fatal signal during a long rtl run: dies of that signal, the staged --trace and -o
+# removed, the old trace kept (SIGQUIT without a core file)
+for sig in SIGALRM SIGUSR1 SIGUSR2 SIGXCPU SIGPIPE SIGQUIT SIGVTALRM SIGRTMIN; do
+  echo "old trace" >st.fst
+  res=$(ulimit -c 0; $SIGTEST $sig 0 0.3 "$S24" gemm sa_p.npy sb.npy -o sc.npy --backend rtl --trace st.fst)
+  want=-$(python3 -c "import signal; print(int(signal.$sig))")
+  same "signal_${sig}_during_simulation" "echo $res; [ \"\$(cat st.fst)\" = 'old trace' ] && [ ! -e sc.npy ] && no_temps && echo clean" "echo killed $want; echo clean"
+done
+# without --trace nothing is staged before the run has succeeded
+timeout --preserve-status -s USR1 0.3 "$S24" gemm sa_p.npy sb.npy -o sc.npy --backend rtl >out.txt 2>err.txt
+rc=$?
+same signal_before_staging "echo $rc; [ ! -e sc.npy ] && no_temps && echo clean" "printf '138\nclean\n'"
+# 9.3 a broken pipe on one output of a pair: an error, both files keep their old contents
+echo "old values" >pv.npy
+echo "old meta" >pm.npy
+(sleep 0.5; "$S24" compress Ap.npy --values pv.npy --meta /dev/stdout 2>err.txt; echo $? >rc.txt) | true
+same broken_pipe_pair_meta "cat rc.txt; cat err.txt; cat pv.npy; no_temps && echo clean" \
+  "printf '1\nsparse24: error: /dev/stdout: cannot write: Broken pipe\nold values\nclean\n'"
+(sleep 0.5; "$S24" compress Ap.npy --values /dev/stdout --meta pm.npy 2>err.txt; echo $? >rc.txt) | true
+same broken_pipe_pair_values "cat rc.txt; cat err.txt; cat pm.npy; no_temps && echo clean" \
+  "printf '1\nsparse24: error: /dev/stdout: cannot write: Broken pipe\nold meta\nclean\n'"
+rm -f pn.npy
+(sleep 0.5; "$S24" compress Ap.npy --values pn.npy --meta /dev/stdout 2>err.txt; echo $? >rc.txt) | true
+same broken_pipe_new_file_removed "cat rc.txt; [ ! -e pn.npy ] && no_temps && echo clean" "printf '1\nclean\n'"
+# 9.4 a regular file however it is spelled: replaced by rename, never written in place
+long_old() { python3 -c "import sys; open(sys.argv[1], 'w').write('old ' * 500)" "$1"; }
+long_old po.npy
+run proc_cwd_path "$S24" prune A.npy -o /proc/self/cwd/po.npy
+same proc_cwd_path_whole_file "cmp po.npy Ap.npy && no_temps && echo same" "echo same"
+long_old pf.npy
+run dev_fd_regular "$S24" prune A.npy -o /dev/fd/3 3<>pf.npy
+same dev_fd_regular_whole_file "cmp pf.npy Ap.npy && no_temps && echo same" "echo same"
+long_old pd.npy
+expect_err dev_fd_deleted_file 1 '/dev/fd/3: a regular file without a name' '' \
+  bash -c "exec 3<>pd.npy; rm pd.npy; exec '$S24' prune A.npy -o /dev/fd/3"
+long_old pr.npy
+chmod 0444 pr.npy
+expect_err proc_path_read_only 1 'cannot replace: the file is not writable' 'pr.npy' \
+  "$S24" prune A.npy -o /proc/self/cwd/pr.npy
+# 9.5 a closed stdout is closed, however it is named
+out_err closed_stdout_dev_stdout 1 "'$S24' prune A.npy -o /dev/stdout >&-" \
+  "sparse24: error: stdout: Bad file descriptor (closed)"
+out_err closed_stdout_proc_fd 1 "'$S24' prune A.npy -o /proc/self/fd/1 >&-" \
+  "sparse24: error: stdout: Bad file descriptor (closed)"
+echo "old values" >cv0.npy
+out_err closed_stdout_pair 1 "'$S24' compress Ap.npy --values cv0.npy --meta /dev/stdout >&-" \
+  "sparse24: error: stdout: Bad file descriptor (closed)"
+same closed_stdout_pair_kept "cat cv0.npy; no_temps && echo clean" "printf 'old values\nclean\n'"
+out_err closed_stdout_dev_null_still_works 0 "'$S24' prune A.npy -o /dev/null >&-" ""
+# 9.6 bench --linear writes through the output module
+run bench_linear_help "$S24" bench --linear --help
+same bench_linear_help_text "head -n 1 out.txt" "echo 'usage: sparse24 bench [--out DIR] [--first N] [--model-only [--array R:C:n:m]] [--seed S]'"
+run bench_linear_opt_value "$S24" bench --linear --first=1 --out=blin
+same bench_linear_opt_value_csv "head -c 6 blin/linear.csv; echo; no_temps blin && echo clean" "printf 'shape,\nclean\n'"
+rm -f "$(dirname "$S24")/bench/linear.csv"
+(cd elsewhere && "$S24" bench --linear --first 1 >../out.txt 2>../err.txt; echo $? >../rc.txt)
+same bench_linear_default_out_next_to_binary "cat rc.txt; [ -s '$(dirname "$S24")/bench/linear.csv' ] && [ ! -e elsewhere/build ] && echo there" "printf '0\nthere\n'"
+expect_err bench_linear_long_out 2 'bench: --out path too long (3100 bytes, at most 3000)' '' \
+  "$S24" bench --linear --out "$(printf 'd%.0s' $(seq 3100))"
+expect_err bench_linear_twice 2 'option --first given twice' '' "$S24" bench --linear --first 1 --first 2
+expect_err bench_twice 2 'option --out given twice' '' "$S24" bench --out a --out b
+cp blin/linear.csv blin_old.csv
+chmod 0444 blin/linear.csv
+expect_err bench_linear_read_only 1 'blin/linear.csv: cannot replace: the file is not writable' 'blin/linear.csv' \
+  "$S24" bench --linear --first 1 --out blin
+chmod 0644 blin/linear.csv
+# a file size limit: the old file kept, one error line (stdout on /dev/null: the limit is for files)
+(ulimit -f 1; "$S24" bench --linear --first 8 --out blin >/dev/null 2>err.txt; echo $? >rc.txt) >/dev/null 2>&1
+same bench_linear_size_limit "cat rc.txt; grep -c '^sparse24: error: bench: blin/linear.csv: cannot write output: File too large' err.txt; wc -l <err.txt; cmp blin/linear.csv blin_old.csv && no_temps blin && echo kept" "printf '1\n1\n1\nkept\n'"
+# 9.7 smaller ones
+$NPY write pv4.npy '|i1' 1 2 1 2
+$NPY write pm4.npy '|u1' 1 1 52    # 0x34: indices 0, 1, then the padding bits 0011
+python3 - <<'EOF'
+import os, sys
+sys.path.insert(0, os.environ["HERE"])
+import npy
+def vec(path, n, data=b""):
+    with open(path, "wb") as f:
+        f.write(npy.header("{'descr': '<i4', 'fortran_order': False, 'shape': (%d,), }" % n) + data)
+vec("m1.npy", 1, bytes.fromhex("00000040"))
+vec("s1.npy", 1, bytes(4))
+vec("e0.npy", 0)
+EOF
+$NPY write pm4ok.npy '|u1' 1 1 4    # 0x04: indices 0, 1
+$NPY rand x4.npy '|i1' 2 4 3
+expect_err linear_meta_padding 1 'pm4.npy: row 0, group 0: nonzero unused metadata bits after the last index' 'ly.npy' \
+  "$S24" linear x4.npy --values pv4.npy --meta pm4.npy --k 4 -o ly.npy --mult m1.npy --shift s1.npy
+expect_err linear_k_range 2 "--k '4294967296' is not an integer in [1, 1073741824 = 2^30]" 'ly.npy' \
+  "$S24" linear x4.npy --values pv4.npy --meta pm4.npy --k 4294967296 -o ly.npy --mult m1.npy --shift s1.npy
+expect_err linear_zp_blank 2 "--zp-in ' 5' is not an integer" 'ly.npy' \
+  "$S24" linear x4.npy --values pv4.npy --meta pm4.npy --k 4 -o ly.npy --mult m1.npy --shift s1.npy --zp-in ' 5'
+expect_err linear_zp_plus 2 "--zp-out '+5' is not an integer" 'ly.npy' \
+  "$S24" linear x4.npy --values pv4.npy --meta pm4.npy --k 4 -o ly.npy --mult m1.npy --shift s1.npy --zp-out +5
+expect_err empty_vector_shape 1 'e0.npy: empty vector, shape (0,)' 'ly.npy' \
+  "$S24" linear x4.npy --values pv4.npy --meta pm4ok.npy --k 4 -o ly.npy --mult e0.npy --shift s1.npy
+echo "old trace" >tn.fst
+(ulimit -n 8; "$S24" gemm Ap.npy B.npy -o Cn.npy --backend rtl --trace tn.fst >out.txt 2>err.txt; echo $? >rc.txt)
+same trace_descriptor_limit_named "cat rc.txt; grep -c '^sparse24: error: tn.fst: .*(the limit of 8 open files (ulimit -n)?)' err.txt; wc -l <err.txt; cat tn.fst; [ ! -e Cn.npy ] && no_temps && echo clean" "printf '1\n1\n1\nold trace\nclean\n'"
+
 same no_stray_files "no_temps && echo clean" "echo clean"
 echo "faults: $pass passed, $fail failed"
 echo "$pass passed, $fail failed"

@@ -7,6 +7,8 @@
   npy.py bytes FILE HEX                         write raw bytes
   npy.py rand FILE DTYPE ROWS COLS SEED [ZERO_PCT]   random values (ZERO_PCT percent zeros)
   npy.py matmul A.npy B.npy [C0.npy]            print A*B (+C0) mod 2^32 in `dump` format
+  npy.py vrand FILE DTYPE N SEED LO HI          a 1-D vector of N random values in [LO, HI]
+  npy.py set FILE INDEX VALUE                   set one element (flat index) of a file in place
 """
 import random
 import struct
@@ -99,6 +101,25 @@ def main(argv):
         lo, hi = {"|i1": (-128, 127), "|u1": (0, 255), "<i4": (-2**31, 2**31 - 1)}[dtype]
         vals = [0 if rng.randrange(100) < zero_pct else rng.randint(lo, hi) for _ in range(rows * cols)]
         write(path, dtype, rows, cols, vals)
+    elif cmd == "vrand":
+        dtype, n, seed, lo, hi = argv[3], int(argv[4]), int(argv[5]), int(argv[6]), int(argv[7])
+        rng = random.Random(seed)
+        fmt = FMT[dtype]
+        hdr = "{'descr': '%s', 'fortran_order': False, 'shape': (%d,), }" % (dtype, n)
+        data = b"".join(struct.pack("<" + fmt.lstrip("<"), rng.randint(lo, hi)) for _ in range(n))
+        with open(path, "wb") as f:
+            f.write(header(hdr) + data)
+    elif cmd == "set":
+        index, value = int(argv[3]), int(argv[4])
+        with open(path, "rb") as f:
+            blob = bytearray(f.read())
+        hlen, off = ((struct.unpack("<H", blob[8:10])[0], 10) if blob[6] == 1
+                     else (struct.unpack("<I", blob[8:12])[0], 12))
+        hdr = eval(blob[off:off + hlen].decode("latin1"))  # trusted: files made by the tests
+        fmt = "<" + FMT[hdr["descr"]].lstrip("<")
+        struct.pack_into(fmt, blob, off + hlen + index * struct.calcsize(fmt), value)
+        with open(path, "wb") as f:
+            f.write(blob)
     elif cmd == "matmul":
         matmul(path, argv[3], argv[4] if len(argv) > 4 else None)
     elif cmd == "bytes":

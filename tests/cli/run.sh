@@ -105,7 +105,7 @@ expect_err fortran 1 'fortran.npy: Fortran-order array is not supported' 'o.npy'
 expect_err rank1 1 'rank1.npy: rank-1 array, a 2-D matrix is required' 'o.npy' "$S24" prune rank1.npy -o o.npy
 expect_err rank3 1 'rank3.npy: rank-3 array' 'o.npy' "$S24" prune rank3.npy -o o.npy
 expect_err huge_shape 1 'huge.npy: shape (4611686018427387904, 4) is too large' 'o.npy' "$S24" gemm huge.npy huge.npy -o o.npy
-expect_err float_dtype 1 "f4.npy: dtype '<f4' is not supported" 'o.npy' "$S24" prune f4.npy -o o.npy
+expect_err float_dtype 1 'f4.npy: dtype float32 (<f4), expected int8 (|i1)' 'o.npy' "$S24" prune f4.npy -o o.npy
 expect_err version3 1 'v3.npy: .npy format version 3.0 is not supported' 'o.npy' "$S24" prune v3.npy -o o.npy
 expect_err wrong_dtype_a 1 'u8.npy: dtype uint8 (|u1), expected int8 (|i1)' 'keep.npy' "$S24" prune u8.npy -o keep.npy
 expect_err wrong_dtype_i32 1 'i32.npy: dtype int32 (<i4), expected int8 (|i1)' 'o.npy' "$S24" gemm i32.npy b1.npy -o o.npy

@@ -16,11 +16,12 @@ $(LINEAR_TEST_BIN): tests/linear/test_linear.c tests/linear/gemmlowp_ref.h $(DRV
 # extremes, 200000 requantizations against 128-bit arithmetic (rerun any seed: +seed=N)
 test-linear: $(LINEAR_TEST_BIN)
 	$(LINEAR_TEST_BIN) +cases=2000 +bp=30 +seed=$(if $(SEED),$(SEED),11)
+	$(LINEAR_TEST_BIN) +cases=300 +bp=0 +seed=$(if $(SEED),$(SEED),12)
 
 # ... and on the other Verilated arrays (dense 4:4, 3x5 1:4: one lane, three rows per beat;
 # 2x4 2:8: two rows per beat), built with the FORMAL assertion tails live
 LINEAR_LONG_BINS := $(foreach c,$(COSIM_LONG_CFGS),$(LINEAR_DIR)/test_linear_$(call cfg_name,$(c)))
-$(LINEAR_DIR)/test_linear_%: tests/linear/test_linear.c tests/linear/gemmlowp_ref.h $(DRV_SRCS) $(SWDEV_SRCS) $(MODEL_SRCS) $(BUILD)/cosim_%/libs24cosim.a
+$(LINEAR_LONG_BINS): $(LINEAR_DIR)/test_linear_%: tests/linear/test_linear.c tests/linear/gemmlowp_ref.h $(DRV_SRCS) $(SWDEV_SRCS) $(MODEL_SRCS) $(BUILD)/cosim_%/libs24cosim.a
 	@mkdir -p $(@D)
 	$(TEST_CC) $(filter %.c,$^) $(filter %.a,$^) $(COSIM_LDLIBS) -o $@
 
@@ -30,6 +31,8 @@ test-linear-long: $(LINEAR_TEST_BIN) $(LINEAR_LONG_BINS)
 	@for b in $(LINEAR_LONG_BINS); do \
 	  $$b +cases=1000 +bp=30 $(if $(SEED),+seed=$(SEED)) >$$b.log 2>&1 || { cat $$b.log; exit 1; }; \
 	  echo "$$b: $$(tail -n 1 $$b.log)"; \
+	  $$b +cases=300 +bp=0 $(if $(SEED),+seed=$(SEED)) >$$b.log 2>&1 || { cat $$b.log; exit 1; }; \
+	  echo "$$b +bp=0 (cycles == s24_linear_cycles): $$(tail -n 1 $$b.log)"; \
 	done
 
 TESTS      += test-linear

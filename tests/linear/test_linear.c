@@ -90,6 +90,10 @@ static int layer_alloc(layer_t *L, size_t batch, size_t m, size_t k) {
   return L->x && L->w && L->bias && L->mult && L->shift;
 }
 
+// +bp=0 (no stream gaps, no backpressure): the RTL's busy cycles must equal the cycle model's
+// s24_linear_cycles exactly
+static int g_exact_cycles;
+
 // Runs the layer on the model, the software device and the RTL; 1 when all three agree.
 static int run_layer(s24_dev_t *sw, s24_dev_t *hw, const layer_t *L, s24_pattern_t p,
                      int compressed, tally_t *t, char *why, size_t why_len) {
@@ -147,6 +151,17 @@ static int run_layer(s24_dev_t *sw, s24_dev_t *hw, const layer_t *L, s24_pattern
     if (dev) {
       t->job_cycles += d->counters.job_cycles;
       t->array_cycles += d->counters.cycles;
+    }
+    if (dev && g_exact_cycles) {
+      const s24_array_t arr = {d->hw.rows, d->hw.cols, d->hw.sparse_n, d->hw.sparse_m};
+      s24_gemm_cycles_t pred;
+      st = s24_linear_cycles(arr, d->hw.epi_depth, d->hw.epi_lanes, L->w, L->m, L->k, L->batch,
+                             &pred);
+      if (st != S24_OK || pred.busy_cycles != d->counters.cycles) {
+        snprintf(why, why_len, "rtl: %" PRIu64 " busy cycles, cycle model %" PRIu64 " (%s)",
+                 d->counters.cycles, st == S24_OK ? pred.busy_cycles : 0, s24_strerror(st));
+        goto out;
+      }
     }
   }
   for (size_t i = 0; i < n; i++) {
@@ -492,6 +507,7 @@ int main(int argc, char **argv) {
     return 2;
   }
   printf("test_linear: +seed=%" PRIu64 " +cases=%d +bp=%" PRIu32 "\n", seed, cases, bp);
+  g_exact_cycles = bp == 0;
   tally_t t = {0};
   // the model's requantization against 128-bit arithmetic
   const int nrq = 200000;
@@ -512,7 +528,7 @@ int main(int argc, char **argv) {
 
   s24_cosim_t *sim = NULL;
   s24_seam_t hw_seam, sw_seam;
-  s24_cosim_opts_t o = {(uint32_t)seed, bp, bp ? 10u : 0u, bp ? 1 : 0, NULL};
+  s24_cosim_opts_t o = {(uint32_t)seed, bp, bp ? 10u : 0u, bp ? 1 : 0, NULL, NULL, 0};
   s24_dev_t hw, sw;
   s24_swdev_t swd;
   if (s24_cosim_open(&o, &sim, &hw_seam) != S24_OK || s24_dev_open(&hw, &hw_seam) != S24_OK) {

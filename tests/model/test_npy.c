@@ -159,7 +159,7 @@ static void header_variants(void **state) {
     const char *text;
     const char *needle;
   } bad[] = {
-      {"{'descr': '<f4', 'fortran_order': False, 'shape': (3, 4)}", "dtype '<f4'"},
+      {"{'descr': '<f8', 'fortran_order': False, 'shape': (3, 4)}", "dtype '<f8'"},
       {"{'descr': '>i4', 'fortran_order': False, 'shape': (3, 4)}", "dtype '>i4'"},
       {"{'descr': '<i8', 'fortran_order': False, 'shape': (3, 4)}", "dtype '<i8'"},
       {"{'descr': '|i1', 'fortran_order': True, 'shape': (3, 4)}", "Fortran"},

@@ -1,0 +1,1452 @@
+// sparse24 network runtime: the host kernels (s24_ops.h), ported from LiteRT's reference
+// kernels (tflite/kernels/internal/reference/ and the Prepare steps of tflite/kernels/*.cc),
+// built as LiteRT 2.x's BUILTIN_REF resolver runs them: kReference branches, the
+// double-rounding MultiplyByQuantizedMultiplier of a build without TFLITE_SINGLE_ROUNDING (see
+// mbqm below), gemmlowp fixed point for SOFTMAX.
+//
+// Every operator has one prep_* function that checks the operator completely and derives its
+// parameters (multipliers from the float scales in the order and precision of the TFLite
+// Prepare, the output shape, the activation range). s24_op_check runs it and discards the
+// result; s24_op_run runs it again and then computes, so the two can never disagree and the
+// kernels rely only on what prep_* has checked.
+#include "s24_ops.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+// ------------------------------------------------------------------------------ messages
+
+// One line "operator N (NAME): what" in err; returns st.
+static s24_status_t op_fail(char *err, size_t errlen, size_t index, int32_t opcode,
+                            s24_status_t st, const char *fmt, ...)
+    __attribute__((format(printf, 6, 7)));
+
+static s24_status_t op_fail(char *err, size_t errlen, size_t index, int32_t opcode,
+                            s24_status_t st, const char *fmt, ...) {
+  if (err != NULL && errlen > 0) {
+    int n = snprintf(err, errlen, "operator %zu (%s): ", index, s24_tfl_op_name(opcode));
+    if (n >= 0 && (size_t)n < errlen) {
+      va_list ap;
+      va_start(ap, fmt);
+      vsnprintf(err + n, errlen - (size_t)n, fmt, ap);
+      va_end(ap);
+    }
+  }
+  return st;
+}
+
+// The context every prep_* works in: the model, the operator, where errors go.
+typedef struct {
+  const s24_tfl_model_t *m;
+  const s24_tfl_op_t *op;
+  size_t index;
+  char *err;
+  size_t errlen;
+} ctx_t;
+
+#define FAIL(c, st, ...) op_fail((c)->err, (c)->errlen, (c)->index, (c)->op->opcode, (st), __VA_ARGS__)
+
+// ------------------------------------------------------------------------------ arithmetic
+
+// TfLiteRound of a float (std::round: half away from zero).
+static float round_f(float x) { return roundf(x); }
+
+// static_cast<int32_t>(float) as x86-64 computes it (cvttss2si): truncation, and INT32_MIN for
+// NaN and anything outside the int32 range.
+static int32_t f2i_trunc(float x) {
+  if (!(x > -2147483904.0f && x < 2147483648.0f)) return INT32_MIN;
+  return (int32_t)x;
+}
+
+// int32 addition modulo 2^32 (what the TFLite kernels' int32 sums do on overflow)
+static int32_t wrap_add(int32_t a, int32_t b) { return (int32_t)((uint32_t)a + (uint32_t)b); }
+
+void s24_quantize_multiplier(double x, int32_t *q, int32_t *shift) {
+  if (q == NULL || shift == NULL) return;
+  if (x == 0.0) {
+    *q = 0;
+    *shift = 0;
+    return;
+  }
+  int e = 0;
+  const double frac = frexp(x, &e);
+  int64_t qf = (int64_t)round(frac * (double)(1LL << 31));
+  if (qf == (1LL << 31)) {
+    qf /= 2;
+    ++e;
+  }
+  if (e < -31) {
+    e = 0;
+    qf = 0;
+  }
+  if (e > 30) {  // single rounding saturates a shift above 30
+    e = 30;
+    qf = (1LL << 31) - 1;
+  }
+  *q = (int32_t)qf;
+  *shift = e;
+}
+
+s24_status_t s24_act_range_i8(int32_t act, float s, int32_t zp, int32_t *lo, int32_t *hi) {
+  if (lo == NULL || hi == NULL) return S24_ERR_ARG;
+  // kernel_util.cc Quantize(): TfLiteRound(f / scale) in float, overflow checked, + zero point
+  float f_lo = 0.0f, f_hi = 0.0f;
+  int has_lo = 0, has_hi = 0;
+  switch (act) {
+    case S24_ACT_NONE:
+      break;
+    case S24_ACT_RELU:
+      has_lo = 1;
+      break;
+    case S24_ACT_RELU6:
+      has_lo = has_hi = 1;
+      f_hi = 6.0f;
+      break;
+    case S24_ACT_RELU_N1_TO_1:
+      has_lo = has_hi = 1;
+      f_lo = -1.0f;
+      f_hi = 1.0f;
+      break;
+    default:
+      return S24_ERR_UNSUPPORTED;
+  }
+  int32_t l = -128, h = 127;
+  if (has_lo) {
+    const float t = round_f(f_lo / s);
+    if (!(t >= -2147483648.0f && t <= 2147483648.0f)) return S24_ERR_UNSUPPORTED;
+    const int32_t qv = wrap_add(zp, f2i_trunc(t));
+    if (qv > l) l = qv;
+  }
+  if (has_hi) {
+    const float t = round_f(f_hi / s);
+    if (!(t >= -2147483648.0f && t <= 2147483648.0f)) return S24_ERR_UNSUPPORTED;
+    const int32_t qv = wrap_add(zp, f2i_trunc(t));
+    if (qv < h) h = qv;
+  }
+  *lo = l;
+  *hi = h;
+  return S24_OK;
+}
+
+// ---- gemmlowp fixed point (fixedpoint/fixedpoint.h), int32 scalars only
+
+static int32_t srdhm(int32_t a, int32_t b) {  // SaturatingRoundingDoublingHighMul
+  if (a == b && a == INT32_MIN) return INT32_MAX;
+  const int64_t ab = (int64_t)a * (int64_t)b;
+  const int64_t nudge = ab >= 0 ? (1 << 30) : (1 - (1 << 30));
+  return (int32_t)((ab + nudge) / (1LL << 31));  // C division truncates, as in C++
+}
+
+static int32_t rdbpot(int32_t x, int exponent) {  // RoundingDivideByPOT
+  const int32_t mask = (int32_t)((1LL << exponent) - 1);
+  const int32_t remainder = x & mask;
+  const int32_t threshold = (mask >> 1) + (x < 0 ? 1 : 0);
+  return (x >> exponent) + (remainder > threshold ? 1 : 0);
+}
+
+// SaturatingRoundingMultiplyByPOT<e> for e > 0 on int32
+static int32_t sat_shl(int32_t x, int e) {
+  const int32_t threshold = (int32_t)((1LL << (31 - e)) - 1);
+  if (x > threshold) return INT32_MAX;
+  if (x < -threshold) return INT32_MIN;
+  return (int32_t)((uint32_t)x << e);
+}
+
+static int32_t rounding_half_sum(int32_t a, int32_t b) {
+  const int64_t sum = (int64_t)a + (int64_t)b;
+  const int64_t sign = sum >= 0 ? 1 : -1;
+  return (int32_t)((sum + sign) / 2);
+}
+
+// MultiplyByQuantizedMultiplier (tflite/kernels/internal/common.cc) of the LiteRT build the
+// reference is: the ai-edge-litert 2.3.0 wheel is built without TFLITE_SINGLE_ROUNDING, so
+// every reference kernel that calls it (DEPTHWISE_CONV_2D, ADD via ...SmallerThanOneExp,
+// SOFTMAX via ...GreaterThanOne, MEAN, QUANTIZE int8 -> int8, and CONV_2D) rounds twice,
+// gemmlowp style: SaturatingRoundingDoublingHighMul(x * 2^max(shift, 0), q), then
+// RoundingDivideByPOT by max(-shift, 0). tests/net (make test-ops) shows it: the single-rounding
+// form (x * q + 2^(30 - shift)) >> (31 - shift) of SPEC §7, kept below for a LiteRT built with
+// TFLITE_SINGLE_ROUNDING=1 (-DS24_OPS_SINGLE_ROUNDING), differs by 1 on some outputs.
+static int32_t mbqm(int32_t x, int32_t q, int shift) {
+#ifdef S24_OPS_SINGLE_ROUNDING
+  const int total = 31 - shift;
+  const int64_t round = (int64_t)1 << (total - 1);
+  return (int32_t)(((int64_t)x * (int64_t)q + round) >> total);
+#else
+  const int left = shift > 0 ? shift : 0, right = shift > 0 ? 0 : -shift;
+  return rdbpot(srdhm((int32_t)((uint32_t)x << left), q), right);  // x * 2^left wraps as in C++
+#endif
+}
+
+// exp(a) for a in [-1/4, 0), Q0.31 in and out
+static int32_t exp_quarter(int32_t a) {
+  const int32_t constant_term = 1895147668;    // exp(-1/8)
+  const int32_t constant_1_over_3 = 715827883;  // 1/3
+  const int32_t x = wrap_add(a, 1 << 28);       // a + 1/8
+  const int32_t x2 = srdhm(x, x);
+  const int32_t x3 = srdhm(x2, x);
+  const int32_t x4 = srdhm(x2, x2);
+  const int32_t x4_over_4 = rdbpot(x4, 2);
+  const int32_t poly =
+      rdbpot(wrap_add(srdhm(wrap_add(x4_over_4, x3), constant_1_over_3), x2), 1);
+  return wrap_add(constant_term, srdhm(constant_term, wrap_add(x, poly)));
+}
+
+// exp_on_negative_values for FixedPoint<int32, 5> (Q5.26) in, Q0.31 out
+static int32_t exp_neg_q5(int32_t a) {
+  const int frac_bits = 26;
+  const int32_t one_quarter = 1 << (frac_bits - 2);
+  const int32_t mask = one_quarter - 1;
+  const int32_t a_mod = (a & mask) - one_quarter;
+  int32_t result = exp_quarter(sat_shl(a_mod, 5));  // Rescale<0> from 5 integer bits
+  const int32_t remainder = (int32_t)((uint32_t)a_mod - (uint32_t)a);
+  static const int32_t mult[7] = {1672461947, 1302514674, 790015084, 290630308,
+                                  39332535,   720401,     242};
+  for (int k = 0; k < 7; ++k) {  // exponents -2 .. +4, all below the 5 integer bits
+    const int shift = frac_bits + (k - 2);
+    if (remainder & (1 << shift)) result = srdhm(result, mult[k]);
+  }
+  if (a == 0) result = INT32_MAX;  // One() of Q0.31
+  return result;
+}
+
+// one_over_one_plus_x_for_x_in_0_1, Q0.31 in and out
+static int32_t one_over_one_plus_x(int32_t a) {
+  const int32_t half_denominator = rounding_half_sum(a, INT32_MAX);
+  const int32_t c48_17 = 1515870810;    // Q2.29
+  const int32_t cm32_17 = -1010580540;  // Q2.29
+  int32_t x = wrap_add(c48_17, srdhm(half_denominator, cm32_17));
+  const int32_t one_q2 = 1 << 29;
+  for (int i = 0; i < 3; ++i) {
+    const int32_t hdx = srdhm(half_denominator, x);
+    const int32_t one_minus = (int32_t)((uint32_t)one_q2 - (uint32_t)hdx);
+    x = wrap_add(x, sat_shl(srdhm(x, one_minus), 2));  // Rescale<2> from Q4
+  }
+  return sat_shl(x, 1);  // Rescale<0>(ExactMulByPot<-1>(x)): Q1 -> Q0
+}
+
+// ------------------------------------------------------------------------------ tensors
+
+static const s24_tfl_tensor_t *in_t(const ctx_t *c, uint32_t i) {
+  if (i >= c->op->n_in || c->op->in[i] < 0) return NULL;
+  return &c->m->tensors[c->op->in[i]];
+}
+
+static const s24_tfl_tensor_t *out_t(const ctx_t *c, uint32_t i) {
+  if (i >= c->op->n_out || c->op->out[i] < 0) return NULL;
+  return &c->m->tensors[c->op->out[i]];
+}
+
+static int32_t rd_i32(const void *p, size_t i) {
+  int32_t v;
+  memcpy(&v, (const uint8_t *)p + 4 * i, 4);
+  return v;
+}
+
+static float rd_f32(const void *p, size_t i) {
+  float v;
+  memcpy(&v, (const uint8_t *)p + 4 * i, 4);
+  return v;
+}
+
+static void wr_i32(void *p, size_t i, int32_t v) { memcpy((uint8_t *)p + 4 * i, &v, 4); }
+static void wr_f32(void *p, size_t i, float v) { memcpy((uint8_t *)p + 4 * i, &v, 4); }
+
+// Tensor name for messages: "12 (conv/w)"
+static const char *tname(const ctx_t *c, const s24_tfl_tensor_t *t, char *buf, size_t len) {
+  const size_t idx = (size_t)(t - c->m->tensors);
+  const int nl = t->name_len > 60 ? 60 : (int)t->name_len;
+  snprintf(buf, len, "tensor %zu (%.*s)", idx, nl, t->name != NULL ? t->name : "");
+  return buf;
+}
+
+static s24_status_t need_counts(const ctx_t *c, uint32_t in_lo, uint32_t in_hi, uint32_t n_out) {
+  if (c->op->n_in < in_lo || c->op->n_in > in_hi)
+    return in_lo == in_hi
+               ? FAIL(c, S24_ERR_FORMAT, "%u inputs, expected %u", c->op->n_in, in_lo)
+               : FAIL(c, S24_ERR_FORMAT, "%u inputs, expected %u to %u", c->op->n_in, in_lo,
+                      in_hi);
+  if (c->op->n_out != n_out)
+    return FAIL(c, S24_ERR_FORMAT, "%u outputs, expected %u", c->op->n_out, n_out);
+  for (uint32_t i = 0; i < in_lo; ++i)
+    if (c->op->in[i] < 0) return FAIL(c, S24_ERR_FORMAT, "input %u is missing", i);
+  for (uint32_t i = 0; i < n_out; ++i)
+    if (c->op->out[i] < 0) return FAIL(c, S24_ERR_FORMAT, "output %u is missing", i);
+  return S24_OK;
+}
+
+static s24_status_t need_type(const ctx_t *c, const s24_tfl_tensor_t *t, const char *role,
+                              int32_t type) {
+  if (t->type != type) {
+    char nb[96];
+    return FAIL(c, S24_ERR_UNSUPPORTED, "%s %s is %s, expected %s", role,
+                tname(c, t, nb, sizeof nb), s24_tfl_type_name(t->type), s24_tfl_type_name(type));
+  }
+  return S24_OK;
+}
+
+// Per-tensor quantization with a finite positive scale and an int8 zero point.
+static s24_status_t need_q8(const ctx_t *c, const s24_tfl_tensor_t *t, const char *role) {
+  char nb[96];
+  if (t->n_quant != 1)
+    return FAIL(c, S24_ERR_UNSUPPORTED, "%s %s has %zu quantization scales, expected 1 "
+                "(per-tensor)", role, tname(c, t, nb, sizeof nb), t->n_quant);
+  const float s = t->scale[0];
+  if (!(s > 0.0f) || !isfinite(s))
+    return FAIL(c, S24_ERR_FORMAT, "%s %s has scale %g, expected a finite positive scale",
+                role, tname(c, t, nb, sizeof nb), (double)s);
+  if (t->zero_point[0] < -128 || t->zero_point[0] > 127)
+    return FAIL(c, S24_ERR_FORMAT, "%s %s has zero point %lld outside int8", role,
+                tname(c, t, nb, sizeof nb), (long long)t->zero_point[0]);
+  return S24_OK;
+}
+
+static s24_status_t need_const(const ctx_t *c, const s24_tfl_tensor_t *t, const char *role) {
+  if (t->data == NULL) {
+    char nb[96];
+    return FAIL(c, S24_ERR_UNSUPPORTED, "%s %s must be constant", role,
+                tname(c, t, nb, sizeof nb));
+  }
+  return S24_OK;
+}
+
+static void fmt_shape(char *buf, size_t len, const int32_t *dims, uint32_t rank) {
+  size_t n = 0;
+  n += (size_t)snprintf(buf + n, len - n, "[");
+  for (uint32_t i = 0; i < rank && n < len; ++i)
+    n += (size_t)snprintf(buf + n, len - n, "%s%d", i ? ", " : "", (int)dims[i]);
+  if (n < len) snprintf(buf + n, len - n, "]");
+}
+
+// The declared shape of output t must be dims[rank].
+static s24_status_t need_shape(const ctx_t *c, const s24_tfl_tensor_t *t, const char *role,
+                               const int32_t *dims, uint32_t rank) {
+  int same = t->rank == rank;
+  for (uint32_t i = 0; same && i < rank; ++i) same = t->dims[i] == dims[i];
+  if (!same) {
+    char nb[96], want[128], got[128];
+    fmt_shape(want, sizeof want, dims, rank);
+    fmt_shape(got, sizeof got, t->dims, t->rank);
+    return FAIL(c, S24_ERR_FORMAT, "%s %s has shape %s, the operator computes %s", role,
+                tname(c, t, nb, sizeof nb), got, want);
+  }
+  return S24_OK;
+}
+
+static s24_status_t need_rank(const ctx_t *c, const s24_tfl_tensor_t *t, const char *role,
+                              uint32_t rank) {
+  if (t->rank != rank) {
+    char nb[96];
+    return FAIL(c, S24_ERR_UNSUPPORTED, "%s %s has rank %u, expected %u", role,
+                tname(c, t, nb, sizeof nb), t->rank, rank);
+  }
+  return S24_OK;
+}
+
+#define TRY(x)                       \
+  do {                               \
+    const s24_status_t st_ = (x);    \
+    if (st_ != S24_OK) return st_;   \
+  } while (0)
+
+// ------------------------------------------------------------------------------ padding
+
+// ComputeOutSize + ComputePaddingWithOffset (tflite/kernels/padding.h); -1 if invalid
+static int64_t out_size(int32_t padding, int64_t in, int64_t filter, int64_t stride,
+                        int64_t dilation) {
+  const int64_t eff = (filter - 1) * dilation + 1;
+  if (padding == S24_PAD_SAME) return (in + stride - 1) / stride;
+  const int64_t v = (in + stride - eff) / stride;
+  return v < 0 ? -1 : v;
+}
+
+static int64_t pad_before(int64_t stride, int64_t dilation, int64_t in, int64_t filter,
+                          int64_t out) {
+  const int64_t eff = (filter - 1) * dilation + 1;
+  int64_t total = (out - 1) * stride + eff - in;
+  if (total < 0) total = 0;
+  return total / 2;
+}
+
+// ------------------------------------------------------------------------------ DEPTHWISE_CONV_2D
+
+typedef struct {
+  const s24_tfl_tensor_t *in, *filter, *bias, *out;
+  int32_t n, ih, iw, ic, kh, kw, oc, oh, ow, depth_mult;
+  int32_t sh, sw, dh, dw, ph, pw;
+  int32_t in_off, out_off, act_lo, act_hi;
+} dw_t;
+
+static s24_status_t prep_dw(const ctx_t *c, dw_t *p, int32_t *mult, int32_t *shift,
+                            size_t mult_cap) {
+  const s24_tfl_options_t *o = &c->op->opt;
+  TRY(need_counts(c, 2, 3, 1));
+  p->in = in_t(c, 0);
+  p->filter = in_t(c, 1);
+  p->bias = in_t(c, 2);
+  p->out = out_t(c, 0);
+  TRY(need_type(c, p->in, "input", S24_TFL_INT8));
+  TRY(need_type(c, p->filter, "filter", S24_TFL_INT8));
+  TRY(need_type(c, p->out, "output", S24_TFL_INT8));
+  TRY(need_rank(c, p->in, "input", 4));
+  TRY(need_rank(c, p->filter, "filter", 4));
+  TRY(need_q8(c, p->in, "input"));
+  TRY(need_q8(c, p->out, "output"));
+  p->n = p->in->dims[0];
+  p->ih = p->in->dims[1];
+  p->iw = p->in->dims[2];
+  p->ic = p->in->dims[3];
+  p->kh = p->filter->dims[1];
+  p->kw = p->filter->dims[2];
+  p->oc = p->filter->dims[3];
+  if (p->ih <= 0 || p->iw <= 0 || p->ic <= 0 || p->kh <= 0 || p->kw <= 0 || p->oc <= 0)
+    return FAIL(c, S24_ERR_FORMAT, "empty input or filter dimension");
+  if (p->filter->dims[0] != 1)
+    return FAIL(c, S24_ERR_FORMAT, "filter dimension 0 is %d, expected 1",
+                (int)p->filter->dims[0]);
+  if (p->oc % p->ic != 0)
+    return FAIL(c, S24_ERR_FORMAT, "%d filter channels are not a multiple of the %d input "
+                "channels", (int)p->oc, (int)p->ic);
+  p->depth_mult = p->oc / p->ic;  // as ComputeDepthMultiplier: from the shapes
+  if (o->stride_h <= 0 || o->stride_w <= 0 || o->stride_h > INT16_MAX ||
+      o->stride_w > INT16_MAX)
+    return FAIL(c, S24_ERR_FORMAT, "stride %dx%d out of range", (int)o->stride_h,
+                (int)o->stride_w);
+  if (o->dilation_h <= 0 || o->dilation_w <= 0 || o->dilation_h > INT16_MAX ||
+      o->dilation_w > INT16_MAX)
+    return FAIL(c, S24_ERR_FORMAT, "dilation %dx%d out of range", (int)o->dilation_h,
+                (int)o->dilation_w);
+  if (o->padding != S24_PAD_SAME && o->padding != S24_PAD_VALID)
+    return FAIL(c, S24_ERR_UNSUPPORTED, "padding %d", (int)o->padding);
+  p->sh = o->stride_h;
+  p->sw = o->stride_w;
+  p->dh = o->dilation_h;
+  p->dw = o->dilation_w;
+  const int64_t oh = out_size(o->padding, p->ih, p->kh, p->sh, p->dh);
+  const int64_t ow = out_size(o->padding, p->iw, p->kw, p->sw, p->dw);
+  if (oh < 0 || ow < 0 || oh > INT32_MAX || ow > INT32_MAX)
+    return FAIL(c, S24_ERR_FORMAT, "the filter does not fit the input");
+  p->oh = (int32_t)oh;
+  p->ow = (int32_t)ow;
+  p->ph = (int32_t)pad_before(p->sh, p->dh, p->ih, p->kh, oh);
+  p->pw = (int32_t)pad_before(p->sw, p->dw, p->iw, p->kw, ow);
+  const int32_t want[4] = {p->n, p->oh, p->ow, p->oc};
+  TRY(need_shape(c, p->out, "output", want, 4));
+  if (p->bias != NULL) {
+    TRY(need_type(c, p->bias, "bias", S24_TFL_INT32));
+    const int32_t bdims[1] = {p->oc};
+    TRY(need_shape(c, p->bias, "bias", bdims, 1));
+  }
+  // PopulateConvolutionQuantizationParams: per channel or one filter scale
+  const s24_tfl_tensor_t *f = p->filter;
+  if (f->n_quant != 1 && f->n_quant != (size_t)p->oc)
+    return FAIL(c, S24_ERR_UNSUPPORTED, "filter has %zu scales for %d channels", f->n_quant,
+                (int)p->oc);
+  if (f->n_quant > 1 && (f->quant_dim < 0 || f->quant_dim >= 4 ||
+                         f->dims[f->quant_dim] != p->oc))
+    return FAIL(c, S24_ERR_UNSUPPORTED, "filter quantized dimension %d is not the channel "
+                "dimension", (int)f->quant_dim);
+  const double s_in = (double)p->in->scale[0];
+  const double s_out = (double)p->out->scale[0];
+  for (int32_t ch = 0; ch < p->oc; ++ch) {
+    const float fs = f->scale[f->n_quant > 1 ? (size_t)ch : 0];
+    if (!(fs >= 0.0f) || !isfinite(fs))
+      return FAIL(c, S24_ERR_FORMAT, "filter scale %g of channel %d", (double)fs, (int)ch);
+    if (mult != NULL && (size_t)ch < mult_cap) {
+      const double eff = s_in * (double)fs / s_out;
+      s24_quantize_multiplier(eff, &mult[ch], &shift[ch]);
+    }
+  }
+  p->in_off = -(int32_t)p->in->zero_point[0];
+  p->out_off = (int32_t)p->out->zero_point[0];
+  if (s24_act_range_i8(o->activation, p->out->scale[0], p->out_off, &p->act_lo, &p->act_hi) !=
+      S24_OK)
+    return FAIL(c, S24_ERR_UNSUPPORTED, "fused activation %d", (int)o->activation);
+  return S24_OK;
+}
+
+static void run_dw(const dw_t *p, const int32_t *mult, const int32_t *shift, const int8_t *x,
+                   const int8_t *w, const void *bias, int8_t *y) {
+  for (int32_t b = 0; b < p->n; ++b)
+    for (int32_t oy = 0; oy < p->oh; ++oy)
+      for (int32_t ox = 0; ox < p->ow; ++ox)
+        for (int32_t ic = 0; ic < p->ic; ++ic)
+          for (int32_t mm = 0; mm < p->depth_mult; ++mm) {
+            const int32_t oc = mm + ic * p->depth_mult;
+            const int64_t x0 = (int64_t)ox * p->sw - p->pw;
+            const int64_t y0 = (int64_t)oy * p->sh - p->ph;
+            int32_t acc = 0;
+            for (int32_t fy = 0; fy < p->kh; ++fy)
+              for (int32_t fx = 0; fx < p->kw; ++fx) {
+                const int64_t iy = y0 + (int64_t)p->dh * fy;
+                const int64_t ix = x0 + (int64_t)p->dw * fx;
+                if (ix < 0 || ix >= p->iw || iy < 0 || iy >= p->ih) continue;
+                const int32_t xv =
+                    x[(((size_t)b * p->ih + (size_t)iy) * p->iw + (size_t)ix) * p->ic + ic];
+                const int32_t wv = w[((size_t)fy * p->kw + (size_t)fx) * p->oc + oc];
+                acc = wrap_add(acc, wv * (xv + p->in_off));
+              }
+            if (bias != NULL) acc = wrap_add(acc, rd_i32(bias, (size_t)oc));
+            acc = mbqm(acc, mult[oc], shift[oc]);
+            acc += p->out_off;
+            if (acc < p->act_lo) acc = p->act_lo;
+            if (acc > p->act_hi) acc = p->act_hi;
+            y[(((size_t)b * p->oh + (size_t)oy) * p->ow + (size_t)ox) * p->oc + oc] =
+                (int8_t)acc;
+          }
+}
+
+// ------------------------------------------------------------------------------ ADD
+
+typedef struct {
+  const s24_tfl_tensor_t *a, *b, *out;
+  uint32_t rank;  // of the output (ranks of a and b aligned at the end)
+  int32_t odims[S24_TFL_MAX_DIMS];
+  size_t astr[S24_TFL_MAX_DIMS], bstr[S24_TFL_MAX_DIMS];  // 0 along broadcast dims
+  int32_t a_off, b_off, out_off, left_shift;
+  int32_t a_mult, a_shift, b_mult, b_shift, out_mult, out_shift, act_lo, act_hi;
+} add_t;
+
+static s24_status_t prep_add(const ctx_t *c, add_t *p) {
+  TRY(need_counts(c, 2, 2, 1));
+  p->a = in_t(c, 0);
+  p->b = in_t(c, 1);
+  p->out = out_t(c, 0);
+  TRY(need_type(c, p->a, "input 1", S24_TFL_INT8));
+  TRY(need_type(c, p->b, "input 2", S24_TFL_INT8));
+  TRY(need_type(c, p->out, "output", S24_TFL_INT8));
+  TRY(need_q8(c, p->a, "input 1"));
+  TRY(need_q8(c, p->b, "input 2"));
+  TRY(need_q8(c, p->out, "output"));
+  // CalculateShapeForBroadcast
+  const uint32_t ra = p->a->rank, rb = p->b->rank;
+  p->rank = ra > rb ? ra : rb;
+  size_t sa = 1, sb = 1;
+  for (uint32_t k = p->rank; k-- > 0;) {
+    const int32_t da = k + ra >= p->rank ? p->a->dims[k + ra - p->rank] : 1;
+    const int32_t db = k + rb >= p->rank ? p->b->dims[k + rb - p->rank] : 1;
+    if (da != db && da != 1 && db != 1)
+      return FAIL(c, S24_ERR_FORMAT, "input shapes do not broadcast (dimension %u: %d vs %d)",
+                  k, (int)da, (int)db);
+    p->odims[k] = da == 1 ? db : da;
+    p->astr[k] = da == 1 ? 0 : sa;
+    p->bstr[k] = db == 1 ? 0 : sb;
+    sa *= (size_t)da;
+    sb *= (size_t)db;
+  }
+  TRY(need_shape(c, p->out, "output", p->odims, p->rank));
+  // add.cc Prepare, 8-bit path
+  p->a_off = -(int32_t)p->a->zero_point[0];
+  p->b_off = -(int32_t)p->b->zero_point[0];
+  p->out_off = (int32_t)p->out->zero_point[0];
+  p->left_shift = 20;
+  const float sa_f = p->a->scale[0], sb_f = p->b->scale[0], so_f = p->out->scale[0];
+  const double twice_max = (double)(2 * (sa_f > sb_f ? sa_f : sb_f));
+  const double ra_m = (double)sa_f / twice_max;
+  const double rb_m = (double)sb_f / twice_max;
+  const double ro_m = twice_max / (double)((float)(1 << p->left_shift) * so_f);
+  if (!(ro_m < 1.0) || !(ro_m > 0.0) || !isfinite(twice_max))
+    return FAIL(c, S24_ERR_UNSUPPORTED, "output scale %g too small for input scales %g, %g "
+                "(the 8-bit ADD needs 2*max(s1,s2) < 2^20*s_out)", (double)so_f,
+                (double)sa_f, (double)sb_f);
+  s24_quantize_multiplier(ra_m, &p->a_mult, &p->a_shift);
+  s24_quantize_multiplier(rb_m, &p->b_mult, &p->b_shift);
+  s24_quantize_multiplier(ro_m, &p->out_mult, &p->out_shift);
+  if (s24_act_range_i8(c->op->opt.activation, so_f, p->out_off, &p->act_lo, &p->act_hi) !=
+      S24_OK)
+    return FAIL(c, S24_ERR_UNSUPPORTED, "fused activation %d", (int)c->op->opt.activation);
+  return S24_OK;
+}
+
+static int8_t add_one(const add_t *p, int8_t x, int8_t y) {
+  const int32_t a = (p->a_off + x) * (1 << p->left_shift);
+  const int32_t b = (p->b_off + y) * (1 << p->left_shift);
+  const int32_t sa = mbqm(a, p->a_mult, p->a_shift);
+  const int32_t sb = mbqm(b, p->b_mult, p->b_shift);
+  int32_t r = mbqm(sa + sb, p->out_mult, p->out_shift) + p->out_off;
+  if (r < p->act_lo) r = p->act_lo;
+  if (r > p->act_hi) r = p->act_hi;
+  return (int8_t)r;
+}
+
+static void run_add(const add_t *p, const int8_t *x, const int8_t *y, int8_t *z) {
+  size_t idx[S24_TFL_MAX_DIMS] = {0};
+  const size_t total = p->out->elems;
+  size_t ia = 0, ib = 0;
+  for (size_t o = 0; o < total; ++o) {
+    z[o] = add_one(p, x[ia], y[ib]);
+    // odometer over the output index, last dimension fastest
+    for (uint32_t k = p->rank; k-- > 0;) {
+      ++idx[k];
+      ia += p->astr[k];
+      ib += p->bstr[k];
+      if (idx[k] < (size_t)p->odims[k]) break;
+      ia -= p->astr[k] * idx[k];
+      ib -= p->bstr[k] * idx[k];
+      idx[k] = 0;
+    }
+  }
+}
+
+// ------------------------------------------------------------------------------ pooling
+
+typedef struct {
+  const s24_tfl_tensor_t *in, *out;
+  int32_t n, ih, iw, ch, oh, ow, fh, fw, sh, sw, ph, pw, act_lo, act_hi;
+} pool_t;
+
+static s24_status_t prep_pool(const ctx_t *c, pool_t *p) {
+  const s24_tfl_options_t *o = &c->op->opt;
+  TRY(need_counts(c, 1, 1, 1));
+  p->in = in_t(c, 0);
+  p->out = out_t(c, 0);
+  TRY(need_type(c, p->in, "input", S24_TFL_INT8));
+  TRY(need_type(c, p->out, "output", S24_TFL_INT8));
+  TRY(need_rank(c, p->in, "input", 4));
+  TRY(need_q8(c, p->out, "output"));
+  p->n = p->in->dims[0];
+  p->ih = p->in->dims[1];
+  p->iw = p->in->dims[2];
+  p->ch = p->in->dims[3];
+  if (o->stride_h <= 0 || o->stride_w <= 0)
+    return FAIL(c, S24_ERR_FORMAT, "stride %dx%d", (int)o->stride_h, (int)o->stride_w);
+  if (o->filter_h <= 0 || o->filter_w <= 0)
+    return FAIL(c, S24_ERR_FORMAT, "filter %dx%d", (int)o->filter_h, (int)o->filter_w);
+  if (o->padding != S24_PAD_SAME && o->padding != S24_PAD_VALID)
+    return FAIL(c, S24_ERR_UNSUPPORTED, "padding %d", (int)o->padding);
+  p->fh = o->filter_h;
+  p->fw = o->filter_w;
+  p->sh = o->stride_h;
+  p->sw = o->stride_w;
+  // ComputePaddingHeightWidth (unchecked: an invalid size gives 0)
+  int64_t oh = out_size(o->padding, p->ih, p->fh, p->sh, 1);
+  int64_t ow = out_size(o->padding, p->iw, p->fw, p->sw, 1);
+  if (oh < 0) oh = 0;
+  if (ow < 0) ow = 0;
+  p->oh = (int32_t)oh;
+  p->ow = (int32_t)ow;
+  p->ph = (int32_t)pad_before(p->sh, 1, p->ih, p->fh, oh);
+  p->pw = (int32_t)pad_before(p->sw, 1, p->iw, p->fw, ow);
+  const int32_t want[4] = {p->n, p->oh, p->ow, p->ch};
+  TRY(need_shape(c, p->out, "output", want, 4));
+  if (s24_act_range_i8(o->activation, p->out->scale[0], (int32_t)p->out->zero_point[0],
+                       &p->act_lo, &p->act_hi) != S24_OK)
+    return FAIL(c, S24_ERR_UNSUPPORTED, "fused activation %d", (int)o->activation);
+  return S24_OK;
+}
+
+static void run_pool(const pool_t *p, int is_max, const int8_t *x, int8_t *y) {
+  for (int32_t b = 0; b < p->n; ++b)
+    for (int32_t oy = 0; oy < p->oh; ++oy)
+      for (int32_t ox = 0; ox < p->ow; ++ox)
+        for (int32_t ch = 0; ch < p->ch; ++ch) {
+          const int64_t x0 = (int64_t)ox * p->sw - p->pw;
+          const int64_t y0 = (int64_t)oy * p->sh - p->ph;
+          const int64_t fx0 = x0 < 0 ? -x0 : 0;
+          const int64_t fx1 = p->fw < p->iw - x0 ? p->fw : p->iw - x0;
+          const int64_t fy0 = y0 < 0 ? -y0 : 0;
+          const int64_t fy1 = p->fh < p->ih - y0 ? p->fh : p->ih - y0;
+          int32_t acc = is_max ? -128 : 0;
+          int32_t count = 0;
+          for (int64_t fy = fy0; fy < fy1; ++fy)
+            for (int64_t fx = fx0; fx < fx1; ++fx) {
+              const int32_t v =
+                  x[(((size_t)b * p->ih + (size_t)(y0 + fy)) * p->iw + (size_t)(x0 + fx)) *
+                        p->ch + ch];
+              if (is_max) {
+                if (v > acc) acc = v;
+              } else {
+                acc = wrap_add(acc, v);
+              }
+              ++count;
+            }
+          if (!is_max) {
+            // SAME and VALID windows always overlap the input; count > 0
+            if (count == 0) count = 1;
+            acc = acc > 0 ? (acc + count / 2) / count : (acc - count / 2) / count;
+          }
+          if (acc < p->act_lo) acc = p->act_lo;
+          if (acc > p->act_hi) acc = p->act_hi;
+          y[(((size_t)b * p->oh + (size_t)oy) * p->ow + (size_t)ox) * p->ch + ch] =
+              (int8_t)acc;
+        }
+}
+
+// ------------------------------------------------------------------------------ PAD
+
+typedef struct {
+  const s24_tfl_tensor_t *in, *out;
+  uint32_t rank;
+  int32_t before[S24_TFL_MAX_DIMS];
+  int8_t value;
+} pad_t;
+
+static s24_status_t prep_pad(const ctx_t *c, pad_t *p) {
+  TRY(need_counts(c, 2, 3, 1));
+  p->in = in_t(c, 0);
+  const s24_tfl_tensor_t *pads = in_t(c, 1);
+  const s24_tfl_tensor_t *cv = in_t(c, 2);
+  p->out = out_t(c, 0);
+  TRY(need_type(c, p->in, "input", S24_TFL_INT8));
+  TRY(need_type(c, p->out, "output", S24_TFL_INT8));
+  TRY(need_q8(c, p->out, "output"));
+  TRY(need_type(c, pads, "paddings", S24_TFL_INT32));
+  TRY(need_const(c, pads, "paddings"));
+  p->rank = p->in->rank;
+  if (p->rank > 5) return FAIL(c, S24_ERR_UNSUPPORTED, "input rank %u above 5", p->rank);
+  const int32_t pdims[2] = {(int32_t)p->rank, 2};
+  TRY(need_shape(c, pads, "paddings", pdims, 2));
+  int32_t want[S24_TFL_MAX_DIMS];
+  for (uint32_t k = 0; k < p->rank; ++k) {
+    const int32_t lo = rd_i32(pads->data, 2 * k), hi = rd_i32(pads->data, 2 * k + 1);
+    if (lo < 0 || hi < 0)
+      return FAIL(c, S24_ERR_FORMAT, "negative padding %d, %d in dimension %u", (int)lo,
+                  (int)hi, k);
+    const int64_t d = (int64_t)p->in->dims[k] + lo + hi;
+    if (d > INT32_MAX) return FAIL(c, S24_ERR_FORMAT, "padded dimension %u overflows", k);
+    p->before[k] = lo;
+    want[k] = (int32_t)d;
+  }
+  TRY(need_shape(c, p->out, "output", want, p->rank));
+  p->value = (int8_t)p->out->zero_point[0];
+  if (cv != NULL) {  // constant_values: one int8 in the output's quantization
+    TRY(need_type(c, cv, "constant_values", S24_TFL_INT8));
+    TRY(need_const(c, cv, "constant_values"));
+    if (cv->elems != 1)
+      return FAIL(c, S24_ERR_FORMAT, "constant_values has %zu elements, expected 1", cv->elems);
+    TRY(need_q8(c, cv, "constant_values"));
+    if (cv->zero_point[0] != p->out->zero_point[0] || cv->scale[0] != p->out->scale[0])
+      return FAIL(c, S24_ERR_FORMAT, "constant_values and output quantization differ");
+    p->value = (int8_t)cv->data[0];
+  }
+  return S24_OK;
+}
+
+static void run_pad(const pad_t *p, const int8_t *x, int8_t *y) {
+  memset(y, (uint8_t)p->value, p->out->elems);
+  if (p->in->elems == 0) return;
+  size_t ostr[S24_TFL_MAX_DIMS];
+  size_t s = 1;
+  for (uint32_t k = p->rank; k-- > 0;) {
+    ostr[k] = s;
+    s *= (size_t)p->out->dims[k];
+  }
+  size_t idx[S24_TFL_MAX_DIMS] = {0};
+  for (size_t i = 0; i < p->in->elems; ++i) {
+    size_t o = 0;
+    for (uint32_t k = 0; k < p->rank; ++k) o += (idx[k] + (size_t)p->before[k]) * ostr[k];
+    y[o] = x[i];
+    for (uint32_t k = p->rank; k-- > 0;) {
+      if (++idx[k] < (size_t)p->in->dims[k]) break;
+      idx[k] = 0;
+    }
+  }
+}
+
+// ------------------------------------------------------------------------------ MEAN
+
+typedef struct {
+  const s24_tfl_tensor_t *in, *out;
+  int reduced[S24_TFL_MAX_DIMS];  // 1 for a reduced input dimension
+  int32_t mult, shift;            // QuantizeMultiplier(s_in / s_out)
+  int64_t count;                  // elements per output
+} mean_t;
+
+static s24_status_t prep_mean(const ctx_t *c, mean_t *p) {
+  TRY(need_counts(c, 2, 2, 1));
+  p->in = in_t(c, 0);
+  const s24_tfl_tensor_t *ax = in_t(c, 1);
+  p->out = out_t(c, 0);
+  TRY(need_type(c, p->in, "input", S24_TFL_INT8));
+  TRY(need_type(c, p->out, "output", S24_TFL_INT8));
+  TRY(need_q8(c, p->in, "input"));
+  TRY(need_q8(c, p->out, "output"));
+  TRY(need_type(c, ax, "axis", S24_TFL_INT32));
+  TRY(need_const(c, ax, "axis"));
+  if (ax->rank > 1) return FAIL(c, S24_ERR_FORMAT, "axis has rank %u", ax->rank);
+  const uint32_t r = p->in->rank;
+  if (r == 0) return FAIL(c, S24_ERR_UNSUPPORTED, "scalar input");
+  memset(p->reduced, 0, sizeof p->reduced);
+  for (size_t i = 0; i < ax->elems; ++i) {
+    int32_t a = rd_i32(ax->data, i);
+    if (a < 0) a += (int32_t)r;
+    if (a < 0 || a >= (int32_t)r)
+      return FAIL(c, S24_ERR_FORMAT, "axis %d out of range for rank %u",
+                  (int)rd_i32(ax->data, i), r);
+    p->reduced[a] = 1;
+  }
+  int32_t want[S24_TFL_MAX_DIMS];
+  uint32_t wr = 0;
+  p->count = 1;
+  for (uint32_t k = 0; k < r; ++k) {
+    if (p->reduced[k]) {
+      p->count *= p->in->dims[k];
+      if (c->op->opt.keep_dims) want[wr++] = 1;
+    } else {
+      want[wr++] = p->in->dims[k];
+    }
+  }
+  TRY(need_shape(c, p->out, "output", want, wr));
+  const double real = (double)p->in->scale[0] / (double)p->out->scale[0];
+  s24_quantize_multiplier(real, &p->mult, &p->shift);
+  return S24_OK;
+}
+
+// reference_ops::QuantizedMeanOrSum (compute_sum = false)
+static void run_mean(const mean_t *p, const int8_t *x, int8_t *y, int32_t *sums) {
+  const uint32_t r = p->in->rank;
+  const size_t n_out = p->out->elems;
+  memset(y, 0, n_out);
+  if (p->in->elems == 0 || p->count == 0) return;  // empty input: zeros
+  for (size_t i = 0; i < n_out; ++i) sums[i] = 0;
+  // output strides over the kept dimensions
+  size_t ostr[S24_TFL_MAX_DIMS];
+  size_t s = 1;
+  for (uint32_t k = r; k-- > 0;) {
+    ostr[k] = p->reduced[k] ? 0 : s;
+    if (!p->reduced[k]) s *= (size_t)p->in->dims[k];
+  }
+  size_t idx[S24_TFL_MAX_DIMS] = {0};
+  size_t o = 0;
+  for (size_t i = 0; i < p->in->elems; ++i) {
+    sums[o] = wrap_add(sums[o], x[i]);
+    for (uint32_t k = r; k-- > 0;) {
+      ++idx[k];
+      o += ostr[k];
+      if (idx[k] < (size_t)p->in->dims[k]) break;
+      o -= ostr[k] * idx[k];
+      idx[k] = 0;
+    }
+  }
+  int32_t mult = p->mult, shift = p->shift;
+  int sh = 63 - __builtin_clzll((unsigned long long)p->count);
+  if (sh > 32) sh = 32;
+  if (sh > 31 + shift) sh = 31 + shift;
+  mult = (int32_t)(((int64_t)mult << sh) / p->count);
+  shift = shift - sh;
+  const int32_t zi = (int32_t)p->in->zero_point[0], zo = (int32_t)p->out->zero_point[0];
+  for (size_t i = 0; i < n_out; ++i) {
+    const int32_t shifted = (int32_t)(uint32_t)((int64_t)sums[i] - (int64_t)zi * p->count);
+    int32_t v = mbqm(shifted, mult, shift) + zo;
+    if (v < -128) v = -128;
+    if (v > 127) v = 127;
+    y[i] = (int8_t)v;
+  }
+}
+
+// ------------------------------------------------------------------------------ SOFTMAX
+
+typedef struct {
+  const s24_tfl_tensor_t *in, *out;
+  int32_t mult, left_shift, diff_min;
+  size_t depth, outer;
+} softmax_t;
+
+static s24_status_t prep_softmax(const ctx_t *c, softmax_t *p) {
+  TRY(need_counts(c, 1, 1, 1));
+  p->in = in_t(c, 0);
+  p->out = out_t(c, 0);
+  TRY(need_type(c, p->in, "input", S24_TFL_INT8));
+  TRY(need_type(c, p->out, "output", S24_TFL_INT8));
+  TRY(need_q8(c, p->in, "input"));
+  TRY(need_q8(c, p->out, "output"));
+  if (p->in->rank < 1) return FAIL(c, S24_ERR_FORMAT, "scalar input");
+  TRY(need_shape(c, p->out, "output", p->in->dims, p->in->rank));
+  // activations.cc SoftmaxPrepare: int8 out must be zero point -128, scale 1/256
+  if (p->out->zero_point[0] != -128)
+    return FAIL(c, S24_ERR_FORMAT, "output zero point %lld, expected -128",
+                (long long)p->out->zero_point[0]);
+  if (!(fabsf(p->out->scale[0] - 1.0f / 256) <= 0.001f * 1.0f / 256))
+    return FAIL(c, S24_ERR_FORMAT, "output scale %g, expected 1/256",
+                (double)p->out->scale[0]);
+  // PreprocessSoftmaxScaling with 5 integer bits: beta * s_in * 2^26 in double, capped at
+  // 2^31 - 1 (2^30 - 1 with TFLITE_SINGLE_ROUNDING); a multiplier that reaches the cap is
+  // refused (its left shift of 31 overflows in TFLite), so the cap never applies here
+  const double beta = (double)c->op->opt.beta;
+  const double real = beta * (double)p->in->scale[0] * (double)(1 << (31 - 5));
+  if (!(real > 1.0) || !(real < (double)(1LL << 30) - 1.0))
+    return FAIL(c, S24_ERR_UNSUPPORTED, "beta * input scale = %g out of range (2^-26, 16)",
+                beta * p->in->scale[0]);
+  s24_quantize_multiplier(real, &p->mult, &p->left_shift);
+  // CalculateInputRadius(5, left_shift, 31)
+  const double max_in = 1.0 * ((1 << 5) - 1) * (double)(1LL << (31 - 5)) /
+                        (double)(1LL << p->left_shift);
+  p->diff_min = -(int32_t)floor(max_in);
+  p->depth = (size_t)p->in->dims[p->in->rank - 1];
+  p->outer = p->depth == 0 ? 0 : p->in->elems / p->depth;
+  return S24_OK;
+}
+
+// S24_ERR_UNSUPPORTED for a row whose exponentials sum to 2^9 or more (possible only with more
+// than 256 classes): LiteRT's reference kernel aborts there (TFLITE_CHECK on the exponent).
+static s24_status_t run_softmax(const softmax_t *p, const int8_t *x, int8_t *y) {
+  for (size_t i = 0; i < p->outer; ++i) {
+    const int8_t *row = x + i * p->depth;
+    int8_t *orow = y + i * p->depth;
+    int32_t max_in = -128;
+    for (size_t k = 0; k < p->depth; ++k)
+      if (row[k] > max_in) max_in = row[k];
+    int32_t sum = 0;  // Q12.19
+    for (size_t k = 0; k < p->depth; ++k) {
+      const int32_t diff = row[k] - max_in;
+      if (diff >= p->diff_min) {
+        const int32_t scaled = mbqm(diff, p->mult, p->left_shift);
+        sum = wrap_add(sum, rdbpot(exp_neg_q5(scaled), 12));
+      }
+    }
+    // GetReciprocal(sum, 12, &num_bits_over_unit)
+    const int headroom = sum == 0 ? 32 : __builtin_clz((uint32_t)sum);
+    const int bits_over_unit = 12 - headroom;
+    const int32_t shifted_minus_one =
+        (int32_t)(((uint32_t)sum << (headroom & 31)) - (UINT32_C(1) << 31));
+    const int32_t scale = one_over_one_plus_x(shifted_minus_one);
+    const int exponent = bits_over_unit + 31 - 8;
+    if (exponent < 0 || exponent > 31) return S24_ERR_UNSUPPORTED;
+    for (size_t k = 0; k < p->depth; ++k) {
+      const int32_t diff = row[k] - max_in;
+      if (diff >= p->diff_min) {
+        const int32_t scaled = mbqm(diff, p->mult, p->left_shift);
+        const int32_t e = exp_neg_q5(scaled);
+        int32_t v = rdbpot(srdhm(scale, e), exponent) - 128;
+        if (v > 127) v = 127;
+        if (v < -128) v = -128;
+        orow[k] = (int8_t)v;
+      } else {
+        orow[k] = -128;
+      }
+    }
+  }
+  return S24_OK;
+}
+
+// ------------------------------------------------------------------------------ QUANTIZE, DEQUANTIZE
+
+typedef struct {
+  const s24_tfl_tensor_t *in, *out;
+  int requant;  // int8 -> int8
+  int32_t mult, shift;
+} quant_t;
+
+static s24_status_t prep_quantize(const ctx_t *c, quant_t *p) {
+  TRY(need_counts(c, 1, 1, 1));
+  p->in = in_t(c, 0);
+  p->out = out_t(c, 0);
+  TRY(need_type(c, p->out, "output", S24_TFL_INT8));
+  TRY(need_q8(c, p->out, "output"));
+  if (p->in->type == S24_TFL_FLOAT32) {
+    p->requant = 0;
+  } else if (p->in->type == S24_TFL_INT8) {
+    TRY(need_q8(c, p->in, "input"));
+    p->requant = 1;
+    const double eff = (double)p->in->scale[0] / (double)p->out->scale[0];
+    s24_quantize_multiplier(eff, &p->mult, &p->shift);
+  } else {
+    char nb[96];
+    return FAIL(c, S24_ERR_UNSUPPORTED, "input %s is %s, expected FLOAT32 or INT8",
+                tname(c, p->in, nb, sizeof nb), s24_tfl_type_name(p->in->type));
+  }
+  TRY(need_shape(c, p->out, "output", p->in->dims, p->in->rank));
+  return S24_OK;
+}
+
+static void run_quantize(const quant_t *p, const void *x, int8_t *y) {
+  const int32_t zo = (int32_t)p->out->zero_point[0];
+  if (p->requant) {  // reference_ops::Requantize
+    const int8_t *xi = x;
+    const int32_t zi = (int32_t)p->in->zero_point[0];
+    for (size_t i = 0; i < p->in->elems; ++i) {
+      int32_t v = mbqm(xi[i] - zi, p->mult, p->shift) + zo;
+      if (v > 127) v = 127;
+      if (v < -128) v = -128;
+      y[i] = (int8_t)v;
+    }
+    return;
+  }
+  // reference_ops::AffineQuantize: TfLiteRound(val / (float)scale) in float
+  const float s = (float)(double)p->out->scale[0];
+  for (size_t i = 0; i < p->in->elems; ++i) {
+    int32_t v = wrap_add(f2i_trunc(round_f(rd_f32(x, i) / s)), zo);
+    if (v < -128) v = -128;
+    if (v > 127) v = 127;
+    y[i] = (int8_t)v;
+  }
+}
+
+static s24_status_t prep_dequantize(const ctx_t *c, quant_t *p) {
+  TRY(need_counts(c, 1, 1, 1));
+  p->in = in_t(c, 0);
+  p->out = out_t(c, 0);
+  TRY(need_type(c, p->in, "input", S24_TFL_INT8));
+  TRY(need_type(c, p->out, "output", S24_TFL_FLOAT32));
+  TRY(need_q8(c, p->in, "input"));
+  TRY(need_shape(c, p->out, "output", p->in->dims, p->in->rank));
+  return S24_OK;
+}
+
+static void run_dequantize(const quant_t *p, const int8_t *x, void *y) {
+  // reference_integer_ops::Dequantize: static_cast<float>(double scale * (val - zero_point))
+  const double s = (double)p->in->scale[0];
+  const int32_t zp = (int32_t)p->in->zero_point[0];
+  for (size_t i = 0; i < p->in->elems; ++i)
+    wr_f32(y, i, (float)(s * (double)((int32_t)x[i] - zp)));
+}
+
+// ------------------------------------------------------------------------------ RESHAPE
+
+typedef struct {
+  const s24_tfl_tensor_t *in, *shape, *out;  // shape: a non-constant shape tensor or NULL
+} reshape_t;
+
+// reshape_internal::ResolveOutputShape: at most one -1, filled from the element count
+static s24_status_t resolve_shape(const ctx_t *c, const s24_tfl_tensor_t *in, int32_t *dims,
+                                  uint32_t rank) {
+  int stretch = -1;
+  size_t known = 1;
+  for (uint32_t k = 0; k < rank; ++k) {
+    if (dims[k] == -1) {
+      if (stretch >= 0) return FAIL(c, S24_ERR_FORMAT, "two -1 dimensions in the new shape");
+      stretch = (int)k;
+    } else if (dims[k] < 0) {
+      return FAIL(c, S24_ERR_FORMAT, "new shape dimension %u is %d", k, (int)dims[k]);
+    } else {
+      known *= (size_t)dims[k];
+    }
+  }
+  if (stretch >= 0) {
+    if (known == 0 || in->elems % known != 0)
+      return FAIL(c, S24_ERR_FORMAT, "cannot reshape %zu elements with a -1 dimension",
+                  in->elems);
+    dims[stretch] = (int32_t)(in->elems / known);
+    known *= (size_t)dims[stretch];
+  }
+  if (known != in->elems)
+    return FAIL(c, S24_ERR_FORMAT, "new shape has %zu elements, the input %zu", known,
+                in->elems);
+  return S24_OK;
+}
+
+static s24_status_t prep_reshape(const ctx_t *c, reshape_t *p) {
+  TRY(need_counts(c, 1, 2, 1));
+  p->in = in_t(c, 0);
+  p->out = out_t(c, 0);
+  p->shape = NULL;
+  const s24_tfl_tensor_t *sh = in_t(c, 1);
+  if (p->out->type != p->in->type || s24_tfl_type_size(p->in->type) == 0)
+    return FAIL(c, S24_ERR_UNSUPPORTED, "input %s and output %s types",
+                s24_tfl_type_name(p->in->type), s24_tfl_type_name(p->out->type));
+  if (p->out->elems != p->in->elems || p->out->bytes != p->in->bytes)
+    return FAIL(c, S24_ERR_FORMAT, "output has %zu elements, the input %zu", p->out->elems,
+                p->in->elems);
+  int32_t dims[S24_TFL_MAX_NEW_SHAPE > S24_TFL_MAX_DIMS ? S24_TFL_MAX_NEW_SHAPE
+                                                          : S24_TFL_MAX_DIMS];
+  uint32_t rank;
+  if (sh != NULL && sh->rank == 1 && sh->type == S24_TFL_INT32) {  // GetOutputShapeFromTensor
+    if (sh->elems != p->out->rank)
+      return FAIL(c, S24_ERR_FORMAT, "shape input has %zu entries, the output rank is %u",
+                  sh->elems, p->out->rank);
+    if (sh->data == NULL) {  // computed at run time: checked against the output then
+      p->shape = sh;
+      return S24_OK;
+    }
+    rank = (uint32_t)sh->elems;
+    for (uint32_t k = 0; k < rank; ++k) dims[k] = rd_i32(sh->data, k);
+  } else {  // GetOutputShapeFromParam
+    rank = c->op->opt.n_new_shape;
+    if (rank > S24_TFL_MAX_NEW_SHAPE) return FAIL(c, S24_ERR_UNSUPPORTED, "new shape rank");
+    for (uint32_t k = 0; k < rank; ++k) dims[k] = c->op->opt.new_shape[k];
+    if (rank == 1 && dims[0] == 0) rank = 0;
+  }
+  if (rank > S24_TFL_MAX_DIMS) return FAIL(c, S24_ERR_UNSUPPORTED, "new shape rank %u", rank);
+  TRY(resolve_shape(c, p->in, dims, rank));
+  TRY(need_shape(c, p->out, "output", dims, rank));
+  return S24_OK;
+}
+
+// ------------------------------------------------------------------------------ SHAPE
+
+static s24_status_t prep_shape(const ctx_t *c) {
+  TRY(need_counts(c, 1, 1, 1));
+  const s24_tfl_tensor_t *in = in_t(c, 0), *out = out_t(c, 0);
+  TRY(need_type(c, out, "output", S24_TFL_INT32));
+  const int32_t want[1] = {(int32_t)in->rank};
+  TRY(need_shape(c, out, "output", want, 1));
+  return S24_OK;
+}
+
+// ------------------------------------------------------------------------------ STRIDED_SLICE
+
+typedef struct {
+  const s24_tfl_tensor_t *in, *out;
+  uint32_t rank;
+  int32_t start[S24_TFL_MAX_DIMS], stop[S24_TFL_MAX_DIMS], stride[S24_TFL_MAX_DIMS];
+  size_t esize;
+} slice_t;
+
+static int32_t clampi(int32_t v, int32_t lo, int32_t hi) { return v > hi ? hi : v < lo ? lo : v; }
+
+static s24_status_t prep_slice(const ctx_t *c, slice_t *p) {
+  const s24_tfl_options_t *o = &c->op->opt;
+  TRY(need_counts(c, 4, 4, 1));
+  p->in = in_t(c, 0);
+  p->out = out_t(c, 0);
+  const s24_tfl_tensor_t *tb = in_t(c, 1), *te = in_t(c, 2), *ts = in_t(c, 3);
+  p->esize = s24_tfl_type_size(p->in->type);
+  if (p->out->type != p->in->type || (p->esize != 1 && p->esize != 4))
+    return FAIL(c, S24_ERR_UNSUPPORTED, "input %s and output %s types",
+                s24_tfl_type_name(p->in->type), s24_tfl_type_name(p->out->type));
+  TRY(need_type(c, tb, "begin", S24_TFL_INT32));
+  TRY(need_type(c, te, "end", S24_TFL_INT32));
+  TRY(need_type(c, ts, "strides", S24_TFL_INT32));
+  TRY(need_const(c, tb, "begin"));
+  TRY(need_const(c, te, "end"));
+  TRY(need_const(c, ts, "strides"));
+  if (tb->rank != 1 || te->rank != 1 || ts->rank != 1 || te->elems != tb->elems ||
+      ts->elems < tb->elems)
+    return FAIL(c, S24_ERR_FORMAT, "begin, end and strides must be vectors of one length");
+  if (o->ellipsis_mask != 0 || o->new_axis_mask != 0 || o->ss_offset != 0)
+    return FAIL(c, S24_ERR_UNSUPPORTED, "ellipsis_mask, new_axis_mask and offset are not "
+                "implemented");
+  p->rank = p->in->rank;
+  const size_t nb = tb->elems;
+  if (nb > p->rank)
+    return FAIL(c, S24_ERR_FORMAT, "%zu indices for an input of rank %u", nb, p->rank);
+  int32_t want[S24_TFL_MAX_DIMS];
+  uint32_t wr = 0;
+  for (uint32_t k = 0; k < p->rank; ++k) {
+    const int32_t size = p->in->dims[k];
+    int32_t bgn = 0, end = 0, stride = 1;
+    int bm = 1, em = 1, shrink = 0;  // dimensions past the indices: everything
+    if (k < nb) {
+      bgn = rd_i32(tb->data, k);
+      end = rd_i32(te->data, k);
+      stride = rd_i32(ts->data, k);
+      bm = (o->begin_mask >> k) & 1;
+      em = (o->end_mask >> k) & 1;
+      shrink = (o->shrink_axis_mask >> k) & 1;
+    }
+    if (stride == 0 || stride == INT32_MIN)
+      return FAIL(c, S24_ERR_FORMAT, "stride %d in dimension %u", (int)stride, k);
+    // reference_ops::StartForAxis / EndForAxis (DynamicStridedSliceParams)
+    int32_t s = bgn;
+    if (s < 0) s += size;
+    s = stride > 0 ? clampi(s, 0, size) : clampi(s, -1, size - 1);
+    if (bm) s = stride > 0 ? 0 : size - 1;
+    int32_t e;
+    if (shrink) {
+      if (stride < 0)  // the reference loop writes nothing for a shrunk negative stride
+        return FAIL(c, S24_ERR_UNSUPPORTED, "shrunk dimension %u with stride %d", k,
+                    (int)stride);
+      e = s >= size ? s : s + 1;
+      if (e == s || s < 0)
+        return FAIL(c, S24_ERR_FORMAT, "shrunk dimension %u: index %d out of range", k,
+                    (int)bgn);
+    } else {
+      e = end;
+      if (e < 0) e += size;
+      e = stride > 0 ? clampi(e, 0, size) : clampi(e, -1, size - 1);
+      if (em) e = stride > 0 ? size : -1;
+    }
+    p->start[k] = s;
+    p->stop[k] = e;
+    p->stride[k] = shrink ? 1 : stride;
+    if (shrink) continue;
+    int64_t d = (int64_t)e - s;
+    if ((d < 0) != (stride < 0)) {
+      d = 0;
+    } else if (stride < 0) {
+      d = (d + 1) / stride + 1;
+    } else {
+      d = d == 0 ? 0 : (d - 1) / stride + 1;
+    }
+    want[wr++] = (int32_t)d;
+  }
+  TRY(need_shape(c, p->out, "output", want, wr));
+  return S24_OK;
+}
+
+static void run_slice(const slice_t *p, const uint8_t *x, uint8_t *y) {
+  int64_t istr[S24_TFL_MAX_DIMS];
+  int64_t s = 1;
+  for (uint32_t k = p->rank; k-- > 0;) {
+    istr[k] = s;
+    s *= p->in->dims[k];
+  }
+  for (uint32_t k = 0; k < p->rank; ++k) {  // an empty axis: nothing to write
+    if (p->stride[k] > 0 ? p->start[k] >= p->stop[k] : p->start[k] <= p->stop[k]) return;
+  }
+  if (p->rank == 0) {
+    memcpy(y, x, p->esize);
+    return;
+  }
+  int64_t pos[S24_TFL_MAX_DIMS];
+  for (uint32_t k = 0; k < p->rank; ++k) pos[k] = p->start[k];
+  size_t o = 0;
+  for (;;) {
+    int64_t i = 0;
+    for (uint32_t k = 0; k < p->rank; ++k) i += pos[k] * istr[k];
+    memcpy(y + o * p->esize, x + (size_t)i * p->esize, p->esize);
+    ++o;
+    uint32_t k = p->rank;
+    for (; k-- > 0;) {
+      pos[k] += p->stride[k];
+      if (p->stride[k] > 0 ? pos[k] < p->stop[k] : pos[k] > p->stop[k]) break;
+      pos[k] = p->start[k];
+    }
+    if (k == UINT32_MAX) break;
+  }
+}
+
+// ------------------------------------------------------------------------------ PACK
+
+typedef struct {
+  const s24_tfl_op_t *op;
+  const s24_tfl_tensor_t *in0, *out;
+  int32_t axis;
+  size_t outer, inner_bytes;  // product of dims before axis; bytes of one input after it
+} pack_t;
+
+static s24_status_t prep_pack(const ctx_t *c, pack_t *p) {
+  const s24_tfl_options_t *o = &c->op->opt;
+  p->op = c->op;
+  if (o->values_count < 1 || (uint32_t)o->values_count != c->op->n_in)
+    return FAIL(c, S24_ERR_FORMAT, "values_count %d with %u inputs", (int)o->values_count,
+                c->op->n_in);
+  TRY(need_counts(c, c->op->n_in, c->op->n_in, 1));
+  p->in0 = in_t(c, 0);
+  p->out = out_t(c, 0);
+  const size_t es = s24_tfl_type_size(p->in0->type);
+  if (es == 0 || p->in0->type == S24_TFL_BOOL || p->in0->type == S24_TFL_FLOAT16)
+    return FAIL(c, S24_ERR_UNSUPPORTED, "input type %s", s24_tfl_type_name(p->in0->type));
+  const uint32_t r = p->in0->rank;
+  if (r + 1 > S24_TFL_MAX_DIMS) return FAIL(c, S24_ERR_UNSUPPORTED, "input rank %u", r);
+  p->axis = o->axis < 0 ? o->axis + (int32_t)r + 1 : o->axis;
+  if (p->axis < 0 || p->axis > (int32_t)r)
+    return FAIL(c, S24_ERR_FORMAT, "axis %d for inputs of rank %u", (int)o->axis, r);
+  for (uint32_t i = 1; i < c->op->n_in; ++i) {
+    const s24_tfl_tensor_t *t = in_t(c, i);
+    TRY(need_type(c, t, "input", p->in0->type));
+    TRY(need_shape(c, t, "input", p->in0->dims, r));
+  }
+  TRY(need_type(c, p->out, "output", p->in0->type));
+  for (uint32_t i = 0; i < c->op->n_in; ++i) {  // pack.cc: equal quantization
+    const s24_tfl_tensor_t *t = in_t(c, i);
+    const float ts = t->n_quant ? t->scale[0] : 0.0f, os = p->out->n_quant ? p->out->scale[0] : 0.0f;
+    const int64_t tz = t->n_quant ? t->zero_point[0] : 0;
+    const int64_t oz = p->out->n_quant ? p->out->zero_point[0] : 0;
+    if (ts != os || tz != oz)
+      return FAIL(c, S24_ERR_FORMAT, "input %u and output quantization differ", i);
+  }
+  int32_t want[S24_TFL_MAX_DIMS];
+  uint32_t j = 0;
+  p->outer = 1;
+  p->inner_bytes = es;
+  for (uint32_t k = 0; k <= r; ++k) {
+    if ((int32_t)k == p->axis) {
+      want[k] = o->values_count;
+    } else {
+      want[k] = p->in0->dims[j];
+      if ((int32_t)k < p->axis)
+        p->outer *= (size_t)p->in0->dims[j];
+      else
+        p->inner_bytes *= (size_t)p->in0->dims[j];
+      ++j;
+    }
+  }
+  TRY(need_shape(c, p->out, "output", want, r + 1));
+  return S24_OK;
+}
+
+static void run_pack(const pack_t *p, void *const *data) {
+  uint8_t *y = data[p->op->out[0]];
+  const size_t n = p->op->n_in;
+  for (size_t a = 0; a < p->outer; ++a)
+    for (size_t i = 0; i < n; ++i) {
+      const uint8_t *x = data[p->op->in[i]];
+      memcpy(y + (a * n + i) * p->inner_bytes, x + a * p->inner_bytes, p->inner_bytes);
+    }
+}
+
+// ------------------------------------------------------------------------------ entry points
+
+int s24_op_is_host(int32_t opcode) {
+  switch (opcode) {
+    case S24_OP_DEPTHWISE_CONV_2D:
+    case S24_OP_ADD:
+    case S24_OP_AVERAGE_POOL_2D:
+    case S24_OP_MAX_POOL_2D:
+    case S24_OP_PAD:
+    case S24_OP_MEAN:
+    case S24_OP_RESHAPE:
+    case S24_OP_SOFTMAX:
+    case S24_OP_QUANTIZE:
+    case S24_OP_DEQUANTIZE:
+    case S24_OP_SHAPE:
+    case S24_OP_STRIDED_SLICE:
+    case S24_OP_PACK:
+      return 1;
+    default:
+      return 0;
+  }
+}
+
+// DEPTHWISE_CONV_2D keeps its per-channel multipliers on the stack up to this many channels
+// (on the heap above)
+#define DW_STACK_CH 1024
+
+static s24_status_t check_or_run(const s24_tfl_model_t *m, size_t index, void *const *data,
+                                 char *err, size_t errlen) {
+  if (m == NULL || index >= m->n_ops || m->ops == NULL) {
+    if (err != NULL && errlen > 0) snprintf(err, errlen, "operator %zu: no such operator", index);
+    return S24_ERR_ARG;
+  }
+  const ctx_t cx = {m, &m->ops[index], index, err, errlen};
+  const ctx_t *c = &cx;
+  const s24_tfl_op_t *op = c->op;
+  if (op->is_custom || !s24_op_is_host(op->opcode))
+    return FAIL(c, S24_ERR_UNSUPPORTED, "not a host operator");
+  if (err != NULL && errlen > 0) err[0] = '\0';
+  // the options table must be the opcode's (or absent: the schema's defaults); QUANTIZE,
+  // DEQUANTIZE and SHAPE read none
+  int32_t want_opt = -1;
+  switch (op->opcode) {
+    case S24_OP_DEPTHWISE_CONV_2D: want_opt = S24_TFL_OPT_DEPTHWISE_CONV_2D; break;
+    case S24_OP_ADD: want_opt = S24_TFL_OPT_ADD; break;
+    case S24_OP_AVERAGE_POOL_2D: case S24_OP_MAX_POOL_2D: want_opt = S24_TFL_OPT_POOL_2D; break;
+    case S24_OP_PAD: want_opt = S24_TFL_OPT_PAD; break;
+    case S24_OP_MEAN: want_opt = S24_TFL_OPT_REDUCER; break;
+    case S24_OP_RESHAPE: want_opt = S24_TFL_OPT_RESHAPE; break;
+    case S24_OP_SOFTMAX: want_opt = S24_TFL_OPT_SOFTMAX; break;
+    case S24_OP_STRIDED_SLICE: want_opt = S24_TFL_OPT_STRIDED_SLICE; break;
+    case S24_OP_PACK: want_opt = S24_TFL_OPT_PACK; break;
+    default: break;
+  }
+  if (want_opt >= 0 && op->options_type != S24_TFL_OPT_NONE && op->options_type != want_opt)
+    return FAIL(c, S24_ERR_FORMAT, "builtin options of type %u, expected %d",
+                (unsigned)op->options_type, (int)want_opt);
+  switch (op->opcode) {
+    case S24_OP_DEPTHWISE_CONV_2D: {
+      dw_t p = {0};
+      TRY(prep_dw(c, &p, NULL, NULL, 0));
+      if (data == NULL) return S24_OK;
+      // per-channel multipliers: on the stack up to DW_STACK_CH channels
+      int32_t stack_mult[DW_STACK_CH], stack_shift[DW_STACK_CH];
+      int32_t *mult = stack_mult, *shift = stack_shift;
+      const size_t n_ch = (size_t)p.oc;
+      if (n_ch > DW_STACK_CH) {
+        mult = malloc(n_ch * sizeof *mult);
+        shift = malloc(n_ch * sizeof *shift);
+        if (mult == NULL || shift == NULL) {
+          free(mult);
+          free(shift);
+          return S24_ERR_NOMEM;
+        }
+      }
+      s24_status_t st = prep_dw(c, &p, mult, shift, n_ch);
+      if (st == S24_OK)
+        run_dw(&p, mult, shift, data[op->in[0]], data[op->in[1]],
+               p.bias != NULL ? data[op->in[2]] : NULL, data[op->out[0]]);
+      if (mult != stack_mult) {
+        free(mult);
+        free(shift);
+      }
+      return st;
+    }
+    case S24_OP_ADD: {
+      add_t p = {0};
+      TRY(prep_add(c, &p));
+      if (data != NULL) run_add(&p, data[op->in[0]], data[op->in[1]], data[op->out[0]]);
+      return S24_OK;
+    }
+    case S24_OP_AVERAGE_POOL_2D:
+    case S24_OP_MAX_POOL_2D: {
+      pool_t p = {0};
+      TRY(prep_pool(c, &p));
+      if (data != NULL)
+        run_pool(&p, op->opcode == S24_OP_MAX_POOL_2D, data[op->in[0]], data[op->out[0]]);
+      return S24_OK;
+    }
+    case S24_OP_PAD: {
+      pad_t p = {0};
+      TRY(prep_pad(c, &p));
+      if (data != NULL) run_pad(&p, data[op->in[0]], data[op->out[0]]);
+      return S24_OK;
+    }
+    case S24_OP_MEAN: {
+      mean_t p = {0};
+      TRY(prep_mean(c, &p));
+      if (data != NULL) {
+        int32_t *sums = calloc(p.out->elems ? p.out->elems : 1, sizeof *sums);
+        if (sums == NULL) return FAIL(c, S24_ERR_NOMEM, "no memory for %zu sums", p.out->elems);
+        run_mean(&p, data[op->in[0]], data[op->out[0]], sums);
+        free(sums);
+      }
+      return S24_OK;
+    }
+    case S24_OP_SOFTMAX: {
+      softmax_t p = {0};
+      TRY(prep_softmax(c, &p));
+      if (data != NULL) return run_softmax(&p, data[op->in[0]], data[op->out[0]]);
+      return S24_OK;
+    }
+    case S24_OP_QUANTIZE: {
+      quant_t p = {0};
+      TRY(prep_quantize(c, &p));
+      if (data != NULL) run_quantize(&p, data[op->in[0]], data[op->out[0]]);
+      return S24_OK;
+    }
+    case S24_OP_DEQUANTIZE: {
+      quant_t p = {0};
+      TRY(prep_dequantize(c, &p));
+      if (data != NULL) run_dequantize(&p, data[op->in[0]], data[op->out[0]]);
+      return S24_OK;
+    }
+    case S24_OP_RESHAPE: {
+      reshape_t p = {0};
+      TRY(prep_reshape(c, &p));
+      if (data == NULL) return S24_OK;
+      if (p.shape != NULL) {  // the shape computed by the graph must be the declared one
+        int32_t dims[S24_TFL_MAX_DIMS];
+        const void *sd = data[op->in[1]];
+        for (uint32_t k = 0; k < p.out->rank; ++k) dims[k] = rd_i32(sd, k);
+        TRY(resolve_shape(c, p.in, dims, p.out->rank));
+        TRY(need_shape(c, p.out, "output", dims, p.out->rank));
+      }
+      if (data[op->out[0]] != data[op->in[0]])
+        memmove(data[op->out[0]], data[op->in[0]], p.in->bytes);
+      return S24_OK;
+    }
+    case S24_OP_SHAPE: {
+      TRY(prep_shape(c));
+      if (data != NULL) {
+        const s24_tfl_tensor_t *in = in_t(c, 0);
+        for (uint32_t k = 0; k < in->rank; ++k) wr_i32(data[op->out[0]], k, in->dims[k]);
+      }
+      return S24_OK;
+    }
+    case S24_OP_STRIDED_SLICE: {
+      slice_t p = {0};
+      TRY(prep_slice(c, &p));
+      if (data != NULL) run_slice(&p, data[op->in[0]], data[op->out[0]]);
+      return S24_OK;
+    }
+    case S24_OP_PACK: {
+      pack_t p = {0};
+      TRY(prep_pack(c, &p));
+      if (data != NULL) run_pack(&p, data);
+      return S24_OK;
+    }
+    default:
+      return FAIL(c, S24_ERR_UNSUPPORTED, "not a host operator");
+  }
+}
+
+s24_status_t s24_op_check(const s24_tfl_model_t *m, size_t index, char *err, size_t errlen) {
+  return check_or_run(m, index, NULL, err, errlen);
+}
+
+s24_status_t s24_op_run(const s24_tfl_model_t *m, size_t index, void *const *data) {
+  if (data == NULL) return S24_ERR_ARG;
+  return check_or_run(m, index, data, NULL, 0);
+}

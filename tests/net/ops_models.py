@@ -1,0 +1,509 @@
+"""Single-operator (and tiny multi-operator) int8 .tflite models for the host kernels of the
+network runtime (runtime/s24_ops.c, SPEC §8), with LiteRT's BUILTIN_REF outputs as reference.
+
+Builds the models with the flatbuffers schema that LiteRT ships (no TensorFlow), with random
+shapes, options, scales and zero points, for every host operator: DEPTHWISE_CONV_2D, ADD (equal
+shapes and broadcasting), AVERAGE_POOL_2D, MAX_POOL_2D, PAD, MEAN, RESHAPE, SOFTMAX, QUANTIZE
+(float32 -> int8 and int8 -> int8), DEQUANTIZE, STRIDED_SLICE, PACK, and the shape computation
+SHAPE -> STRIDED_SLICE -> PACK -> RESHAPE of the MLPerf Tiny anomaly-detection model.
+
+usage: ops_models.py OUTDIR [--seed S] [--per-op N] [--batch B]
+Writes OUTDIR/<case>/model.tflite, X.npy (the batch [B, ...] of inputs, the model's input being
+[1, ...]) and Y.npy (LiteRT's BUILTIN_REF output of each batch element, stacked), and
+OUTDIR/cases.txt (one case name a line). Prints the seed and the number of cases.
+"""
+import argparse
+import os
+import sys
+
+import flatbuffers
+import numpy as np
+from ai_edge_litert import schema_py_generated as sch
+from ai_edge_litert.interpreter import Interpreter, OpResolverType
+
+OP = sch.BuiltinOperator
+TT = sch.TensorType
+OPT = sch.BuiltinOptions
+ACTS = [sch.ActivationFunctionType.NONE, sch.ActivationFunctionType.RELU,
+        sch.ActivationFunctionType.RELU6, sch.ActivationFunctionType.RELU_N1_TO_1]
+
+
+class Model:
+    """A one-subgraph model under construction (flatbuffers object API)."""
+
+    def __init__(self):
+        self.m = sch.ModelT()
+        self.m.version = 3
+        self.m.description = "sparse24 host-operator test"
+        self.m.operatorCodes = []
+        self.m.buffers = [sch.BufferT()]  # buffer 0: empty, by convention
+        self.tensors = []
+        self.ops = []
+        self.codes = {}
+
+    def tensor(self, name, shape, ttype, scale=None, zp=None, data=None, qdim=0):
+        t = sch.TensorT()
+        t.name = name
+        t.shape = [int(d) for d in shape]
+        t.type = ttype
+        if scale is not None:
+            q = sch.QuantizationParametersT()
+            sc = np.atleast_1d(np.asarray(scale, np.float32))
+            q.scale = [float(s) for s in sc]
+            q.zeroPoint = [int(z) for z in np.broadcast_to(np.atleast_1d(zp), sc.shape)]
+            q.quantizedDimension = qdim
+            t.quantization = q
+        if data is None:
+            t.buffer = 0
+        else:
+            b = sch.BufferT()
+            b.data = np.frombuffer(np.ascontiguousarray(data).tobytes(), np.uint8).tolist()
+            self.m.buffers.append(b)
+            t.buffer = len(self.m.buffers) - 1
+        self.tensors.append(t)
+        return len(self.tensors) - 1
+
+    def op(self, code, inputs, outputs, opt_type=OPT.NONE, opt=None, version=1):
+        if code not in self.codes:
+            c = sch.OperatorCodeT()
+            c.builtinCode = code
+            c.deprecatedBuiltinCode = min(code, 127)
+            c.version = version
+            self.m.operatorCodes.append(c)
+            self.codes[code] = len(self.m.operatorCodes) - 1
+        o = sch.OperatorT()
+        o.opcodeIndex = self.codes[code]
+        o.inputs = list(inputs)
+        o.outputs = list(outputs)
+        o.builtinOptionsType = opt_type
+        o.builtinOptions = opt
+        self.ops.append(o)
+
+    def finish(self, inp, out):
+        sg = sch.SubGraphT()
+        sg.tensors = self.tensors
+        sg.inputs = [inp]
+        sg.outputs = [out]
+        sg.operators = self.ops
+        sg.name = "main"
+        self.m.subgraphs = [sg]
+        b = flatbuffers.Builder(1024)
+        b.Finish(self.m.Pack(b), file_identifier=b"TFL3")
+        return bytes(b.Output())
+
+
+def run_ref(model_bytes, x):
+    """LiteRT BUILTIN_REF output of every batch element of x, stacked. The output shape LiteRT
+    computes must be the one the model declares (else the generator has a bug)."""
+    sg = sch.ModelT.InitFromPackedBuf(model_bytes, 0).subgraphs[0]
+    declared = [int(d) for d in sg.tensors[sg.outputs[0]].shape]
+    it = Interpreter(model_content=model_bytes, num_threads=1,
+                     experimental_op_resolver_type=OpResolverType.BUILTIN_REF)
+    it.allocate_tensors()
+    i_idx = it.get_input_details()[0]["index"]
+    o_idx = it.get_output_details()[0]["index"]
+    ys = []
+    for b in range(x.shape[0]):
+        it.set_tensor(i_idx, x[b:b + 1])
+        it.invoke()
+        ys.append(it.get_tensor(o_idx).copy())
+        if list(ys[-1].shape) != declared:
+            raise ValueError(f"output shape {list(ys[-1].shape)}, declared {declared}")
+    return np.concatenate(ys, axis=0)
+
+
+# ------------------------------------------------------------------------------ random helpers
+
+def scale(rng, lo=-3.0, hi=-0.5):
+    return float(np.float32(10.0 ** rng.uniform(lo, hi)))
+
+
+def zp(rng):
+    z = int(rng.integers(-128, 128))
+    return int(rng.choice([-128, 127, 0])) if rng.integers(0, 6) == 0 else z
+
+
+def act(rng):
+    return int(ACTS[rng.integers(0, len(ACTS))])
+
+
+def i8(rng, shape):
+    return rng.integers(-128, 128, size=shape, dtype=np.int8)
+
+
+# ------------------------------------------------------------------------------ cases
+# Each returns (model bytes, X with a leading batch dimension B).
+
+def case_depthwise(rng, B):
+    h, w = int(rng.integers(1, 13)), int(rng.integers(1, 13))
+    c, dm = int(rng.integers(1, 9)), int(rng.choice([1, 1, 2, 3]))
+    kh, kw = int(rng.integers(1, 5)), int(rng.integers(1, 5))
+    sh, sw = int(rng.integers(1, 4)), int(rng.integers(1, 4))
+    dh, dw = (int(rng.integers(1, 4)), int(rng.integers(1, 4))) if rng.integers(0, 3) == 0 else (1, 1)
+    pad = int(rng.integers(0, 2))  # SAME 0, VALID 1
+    eh, ew = (kh - 1) * dh + 1, (kw - 1) * dw + 1
+    if pad == 1 and (h < eh or w < ew):
+        pad = 0
+    if pad == 0:
+        oh, ow = -(-h // sh), -(-w // sw)
+    else:
+        oh, ow = (h - eh) // sh + 1, (w - ew) // sw + 1
+    oc = c * dm
+    s_in, z_in = scale(rng), zp(rng)
+    per_channel = rng.integers(0, 4) != 0
+    s_w = (10.0 ** rng.uniform(-3, -1, size=oc if per_channel else 1)).astype(np.float32)
+    wgt = i8(rng, (1, kh, kw, oc))
+    wgt[wgt == -128] = -127
+    acc_std = 73.0 * 128.0 * np.sqrt(kh * kw) / 2
+    s_out = float(np.float32(s_in * float(np.mean(s_w)) * acc_std / 50.0 * rng.uniform(0.3, 3)))
+    if rng.integers(0, 8) == 0:  # an effective multiplier above 1 (a left shift)
+        s_out = float(np.float32(s_in * float(np.min(s_w)) * rng.uniform(0.05, 0.9)))
+    z_out = zp(rng)
+    m = Model()
+    x = m.tensor("x", (1, h, w, c), TT.INT8, s_in, z_in)
+    wt = m.tensor("w", wgt.shape, TT.INT8, s_w, np.zeros(len(s_w), np.int64), wgt, qdim=3)
+    ins = [x, wt]
+    if rng.integers(0, 5) != 0:
+        bias = (rng.normal(0, acc_std, size=oc)).astype(np.int32)
+        s_b = (np.float32(s_in) * s_w).astype(np.float32)
+        ins.append(m.tensor("b", (oc,), TT.INT32, s_b, np.zeros(len(s_b), np.int64),
+                            bias.astype("<i4"), qdim=0))
+    y = m.tensor("y", (1, oh, ow, oc), TT.INT8, s_out, z_out)
+    o = sch.DepthwiseConv2DOptionsT()
+    o.padding, o.strideH, o.strideW = pad, sh, sw
+    o.dilationHFactor, o.dilationWFactor = dh, dw
+    o.depthMultiplier = dm
+    o.fusedActivationFunction = act(rng)
+    m.op(OP.DEPTHWISE_CONV_2D, ins, [y], OPT.DepthwiseConv2DOptions, o, version=3)
+    return m.finish(x, y), i8(rng, (B, h, w, c))
+
+
+def case_add(rng, B):
+    rank = int(rng.integers(1, 5))
+    shape = [1] + [int(rng.integers(1, 7)) for _ in range(rank - 1)] if rank > 1 else [int(rng.integers(1, 9))]
+    if rank == 1:
+        shape = [1]
+    other = list(shape)
+    kind = int(rng.integers(0, 3))  # 0 equal, 1 broadcast dims of 1, 2 lower rank
+    if kind == 1:
+        other = [d if rng.integers(0, 2) else 1 for d in shape]
+    elif kind == 2 and rank > 1:
+        other = shape[int(rng.integers(1, rank)):]
+    s1, s2 = scale(rng), scale(rng)
+    if rng.integers(0, 5) == 0:  # far apart scales
+        s2 = float(np.float32(s1 * 10.0 ** rng.uniform(-3, 3)))
+    s_o = float(np.float32(max(s1, s2) * rng.uniform(0.5, 3)))
+    if rng.integers(0, 6) == 0:
+        s_o = float(np.float32(max(s1, s2) * 10.0 ** rng.uniform(-2, 2)))
+    z1, z2, z_o = zp(rng), zp(rng), zp(rng)
+    m = Model()
+    x = m.tensor("x", shape, TT.INT8, s1, z1)
+    c = m.tensor("c", other, TT.INT8, s2, z2, i8(rng, other))
+    ins = [x, c] if rng.integers(0, 2) else [c, x]
+    y = m.tensor("y", np.broadcast_shapes(tuple(shape), tuple(other)), TT.INT8, s_o, z_o)
+    o = sch.AddOptionsT()
+    o.fusedActivationFunction = act(rng)
+    m.op(OP.ADD, ins, [y], OPT.AddOptions, o, version=2)
+    return m.finish(x, y), i8(rng, [B] + shape[1:])
+
+
+def case_pool(rng, B, code):
+    h, w, c = int(rng.integers(1, 11)), int(rng.integers(1, 11)), int(rng.integers(1, 6))
+    fh, fw = int(rng.integers(1, 6)), int(rng.integers(1, 6))
+    sh, sw = int(rng.integers(1, 4)), int(rng.integers(1, 4))
+    pad = int(rng.integers(0, 2))
+    if rng.integers(0, 6) == 0:  # global pooling, as the MLPerf models end (25 x 5 in kws)
+        h, w = int(rng.integers(1, 30)), int(rng.integers(1, 30))
+        fh, fw, sh, sw, pad = h, w, h, w, 1
+    if pad == 1 and (h < fh or w < fw):
+        pad = 0
+    if pad == 0:
+        oh, ow = -(-h // sh), -(-w // sw)
+    else:
+        oh, ow = (h - fh) // sh + 1, (w - fw) // sw + 1
+    s, z = scale(rng), zp(rng)
+    m = Model()
+    x = m.tensor("x", (1, h, w, c), TT.INT8, s, z)
+    y = m.tensor("y", (1, oh, ow, c), TT.INT8, s, z)
+    o = sch.Pool2DOptionsT()
+    o.padding, o.strideH, o.strideW, o.filterHeight, o.filterWidth = pad, sh, sw, fh, fw
+    o.fusedActivationFunction = act(rng)
+    m.op(code, [x], [y], OPT.Pool2DOptions, o, version=2)
+    return m.finish(x, y), i8(rng, (B, h, w, c))
+
+
+def case_avgpool(rng, B):
+    return case_pool(rng, B, OP.AVERAGE_POOL_2D)
+
+
+def case_maxpool(rng, B):
+    return case_pool(rng, B, OP.MAX_POOL_2D)
+
+
+def case_pad(rng, B):
+    rank = int(rng.integers(1, 6))
+    shape = [1] + [int(rng.integers(1, 6)) for _ in range(rank - 1)]
+    pads = rng.integers(0, 4, size=(rank, 2)).astype(np.int32)
+    pads[0] = 0  # the batch dimension stays 1
+    s, z = scale(rng), zp(rng)
+    m = Model()
+    x = m.tensor("x", shape, TT.INT8, s, z)
+    p = m.tensor("p", (rank, 2), TT.INT32, data=pads.astype("<i4"))
+    y = m.tensor("y", [d + int(a) + int(b) for d, (a, b) in zip(shape, pads)], TT.INT8, s, z)
+    m.op(OP.PAD, [x, p], [y], OPT.PadOptions, sch.PadOptionsT(), version=2)
+    return m.finish(x, y), i8(rng, [B] + shape[1:])
+
+
+def case_mean(rng, B):
+    rank = int(rng.integers(2, 5))
+    shape = [1] + [int(rng.integers(1, 8)) for _ in range(rank - 1)]
+    if rng.integers(0, 6) == 0:  # large reductions (kws: 25 x 5; up to 60 x 50)
+        rank, shape = 4, [1, int(rng.integers(10, 61)), int(rng.integers(5, 51)), int(rng.integers(1, 4))]
+    if rank == 4 and rng.integers(0, 2):
+        axes, keep = [1, 2], bool(rng.integers(0, 3) != 0)  # global average pooling
+    else:
+        k = int(rng.integers(1, rank))
+        axes = sorted(rng.choice(np.arange(1, rank), size=k, replace=False).tolist())
+        keep = bool(rng.integers(0, 2))
+    axes_f = [a - rank if rng.integers(0, 3) == 0 else a for a in axes]
+    if rng.integers(0, 4) == 0:
+        axes_f = axes_f[::-1]
+    s_i, z_i = scale(rng), zp(rng)
+    s_o = float(np.float32(s_i * rng.uniform(0.3, 3))) if rng.integers(0, 3) else s_i
+    if rng.integers(0, 6) == 0:
+        s_o = float(np.float32(s_i * 10.0 ** rng.uniform(-2.5, 2.5)))
+    z_o = zp(rng) if rng.integers(0, 3) else z_i
+    out = [1 if i in axes else d for i, d in enumerate(shape)] if keep else \
+        [d for i, d in enumerate(shape) if i not in axes]
+    m = Model()
+    x = m.tensor("x", shape, TT.INT8, s_i, z_i)
+    a = m.tensor("axis", (len(axes_f),), TT.INT32, data=np.asarray(axes_f, "<i4"))
+    y = m.tensor("y", out, TT.INT8, s_o, z_o)
+    o = sch.ReducerOptionsT()
+    o.keepDims = keep
+    m.op(OP.MEAN, [x, a], [y], OPT.ReducerOptions, o, version=2)
+    return m.finish(x, y), i8(rng, [B] + shape[1:])
+
+
+def case_reshape(rng, B):
+    shape = [1] + [int(rng.integers(1, 6)) for _ in range(int(rng.integers(1, 4)))]
+    n = int(np.prod(shape))
+    divs = [d for d in range(1, n + 1) if n % d == 0]
+    d = int(rng.choice(divs))
+    new = [1, d, n // d]
+    spec = list(new)
+    if rng.integers(0, 2):
+        spec[int(rng.integers(1, 3))] = -1
+    s, z = scale(rng), zp(rng)
+    m = Model()
+    x = m.tensor("x", shape, TT.INT8, s, z)
+    y = m.tensor("y", new, TT.INT8, s, z)
+    o = sch.ReshapeOptionsT()
+    if rng.integers(0, 2):
+        st = m.tensor("shape", (3,), TT.INT32, data=np.asarray(spec, "<i4"))
+        m.op(OP.RESHAPE, [x, st], [y])
+    else:
+        o.newShape = spec
+        m.op(OP.RESHAPE, [x], [y], OPT.ReshapeOptions, o)
+    return m.finish(x, y), i8(rng, [B] + shape[1:])
+
+
+def case_softmax(rng, B):
+    shape = [1, int(rng.integers(1, 40))] if rng.integers(0, 2) else \
+        [1, int(rng.integers(1, 5)), int(rng.integers(1, 20))]
+    if rng.integers(0, 6) == 0:
+        shape = [1, int(rng.integers(100, 257))]  # above 256 LiteRT may abort (s24_ops.c)
+    s_i, z_i = scale(rng, -2.5, 0.5), zp(rng)
+    if rng.integers(0, 6) == 0:
+        s_i = scale(rng, -5.5, 0.5)
+    beta = float(np.float32(rng.choice([1.0, 1.0, 0.5, 2.0, rng.uniform(0.1, 3)])))
+    m = Model()
+    x = m.tensor("x", shape, TT.INT8, s_i, z_i)
+    y = m.tensor("y", shape, TT.INT8, 1.0 / 256, -128)
+    o = sch.SoftmaxOptionsT()
+    o.beta = beta
+    m.op(OP.SOFTMAX, [x], [y], OPT.SoftmaxOptions, o, version=2)
+    return m.finish(x, y), i8(rng, [B] + shape[1:])
+
+
+def case_quantize(rng, B):
+    shape = [1] + [int(rng.integers(1, 8)) for _ in range(int(rng.integers(0, 3)))]
+    s_o, z_o = scale(rng), zp(rng)
+    m = Model()
+    if rng.integers(0, 4) == 0:  # int8 -> int8 requantization
+        s_i, z_i = scale(rng), zp(rng)
+        x = m.tensor("x", shape, TT.INT8, s_i, z_i)
+        xs = i8(rng, [B] + shape[1:])
+    else:
+        x = m.tensor("x", shape, TT.FLOAT32)
+        q = rng.integers(-140, 140, size=[B] + shape[1:]).astype(np.float64)
+        frac = rng.choice([0.0, 0.5, -0.5, 0.25, 0.4999, 0.5001], size=q.shape)
+        xs = ((q + frac - z_o) * s_o).astype(np.float32)  # many ties exactly at .5 steps
+        xs.flat[0] = np.float32(rng.normal() * 1000)
+        if rng.integers(0, 4) == 0:  # outside int32 after the division, infinities, NaN
+            special = np.float32([np.inf, -np.inf, np.nan, 1e20, -1e20, 3e9, -3e9, 2.2e9])
+            k = min(xs.size, len(special))
+            xs.flat[:k] = special[rng.permutation(len(special))[:k]]
+    y = m.tensor("y", shape, TT.INT8, s_o, z_o)
+    m.op(OP.QUANTIZE, [x], [y], version=2)
+    return m.finish(x, y), xs
+
+
+def case_dequantize(rng, B):
+    shape = [1] + [int(rng.integers(1, 8)) for _ in range(int(rng.integers(0, 3)))]
+    s, z = scale(rng, -4, 1), zp(rng)
+    m = Model()
+    x = m.tensor("x", shape, TT.INT8, s, z)
+    y = m.tensor("y", shape, TT.FLOAT32)
+    m.op(OP.DEQUANTIZE, [x], [y], version=2)
+    return m.finish(x, y), i8(rng, [B] + shape[1:])
+
+
+def slice_ref_shape(shape, b, e, s, bm, em, sm):
+    """The output shape as NumPy slicing gives it (all indices given, no ellipsis/new axis)."""
+    out = []
+    for k, d in enumerate(shape):
+        if (sm >> k) & 1:
+            continue
+        bb = None if (bm >> k) & 1 else b[k]
+        ee = None if (em >> k) & 1 else e[k]
+        out.append(len(range(d)[slice(bb, ee, s[k])]))
+    return out
+
+
+def case_strided_slice(rng, B):
+    rank = int(rng.integers(2, 5))
+    shape = [1] + [int(rng.integers(1, 8)) for _ in range(rank - 1)]
+    nidx = int(rng.integers(1, rank + 1))  # indices for the first nidx dimensions
+    b, e, s = [0] * nidx, [1] * nidx, [1] * nidx
+    bm = em = sm = 0
+    for k in range(1, nidx):
+        d = shape[k]
+        stride = int(rng.choice([1, 1, 2, 3, -1, -2]))
+        b[k] = int(rng.integers(-d - 1, d + 2))
+        e[k] = int(rng.integers(-d - 1, d + 2))
+        s[k] = stride
+        bm |= int(rng.integers(0, 4) == 0) << k
+        em |= int(rng.integers(0, 4) == 0) << k
+        if rng.integers(0, 5) == 0 and stride > 0 and -d <= b[k] < d:
+            sm |= 1 << k
+    full = shape[:]
+    bb, ee, ss = b + [0] * (rank - nidx), e + [0] * (rank - nidx), s + [1] * (rank - nidx)
+    bmf = bm | sum(1 << k for k in range(nidx, rank))
+    emf = em | sum(1 << k for k in range(nidx, rank))
+    out = slice_ref_shape(full, bb, ee, ss, bmf, emf, sm)
+    if 0 in out:
+        return case_strided_slice(rng, B)
+    sc, z = scale(rng), zp(rng)
+    m = Model()
+    x = m.tensor("x", shape, TT.INT8, sc, z)
+    tb = m.tensor("begin", (nidx,), TT.INT32, data=np.asarray(b, "<i4"))
+    te = m.tensor("end", (nidx,), TT.INT32, data=np.asarray(e, "<i4"))
+    ts = m.tensor("strides", (nidx,), TT.INT32, data=np.asarray(s, "<i4"))
+    y = m.tensor("y", out, TT.INT8, sc, z)
+    o = sch.StridedSliceOptionsT()
+    o.beginMask, o.endMask, o.shrinkAxisMask = bm, em, sm
+    m.op(OP.STRIDED_SLICE, [x, tb, te, ts], [y], OPT.StridedSliceOptions, o, version=2)
+    return m.finish(x, y), i8(rng, [B] + shape[1:])
+
+
+def case_pack(rng, B):
+    shape = [1] + [int(rng.integers(1, 5)) for _ in range(int(rng.integers(0, 3)))]
+    n = int(rng.integers(1, 5))
+    axis = int(rng.integers(1, len(shape) + 1))
+    sc, z = scale(rng), zp(rng)
+    m = Model()
+    x = m.tensor("x", shape, TT.INT8, sc, z)
+    ins = [m.tensor(f"c{i}", shape, TT.INT8, sc, z, i8(rng, shape)) for i in range(n)]
+    ins.insert(int(rng.integers(0, n + 1)), x)
+    out = shape[:axis] + [n + 1] + shape[axis:]
+    if rng.integers(0, 2):
+        axis -= len(shape) + 1  # the same axis, negative
+    y = m.tensor("y", out, TT.INT8, sc, z)
+    o = sch.PackOptionsT()
+    o.valuesCount, o.axis = n + 1, axis
+    m.op(OP.PACK, ins, [y], OPT.PackOptions, o, version=2)
+    return m.finish(x, y), i8(rng, [B] + shape[1:])
+
+
+def case_shape_chain(rng, B):
+    """The anomaly-detection model's tail: RESHAPE to [1, n], then SHAPE -> STRIDED_SLICE
+    (shrink) -> PACK with constants -> RESHAPE back to [1, a, b, c]."""
+    a, b, c = int(rng.integers(1, 6)), int(rng.integers(1, 9)), int(rng.integers(1, 3))
+    sc, z = scale(rng), zp(rng)
+    m = Model()
+    x = m.tensor("x", (1, a, b, c), TT.INT8, sc, z)
+    flat = m.tensor("flat", (1, a * b * c), TT.INT8, sc, z)
+    m.op(OP.RESHAPE, [x, m.tensor("s0", (2,), TT.INT32, data=np.asarray([1, a * b * c], "<i4"))],
+         [flat])
+    shp = m.tensor("shape", (2,), TT.INT32)
+    so = sch.ShapeOptionsT()
+    so.outType = TT.INT32
+    m.op(OP.SHAPE, [flat], [shp], OPT.ShapeOptions, so)
+    n0 = m.tensor("n0", (), TT.INT32)
+    sso = sch.StridedSliceOptionsT()
+    sso.shrinkAxisMask = 1
+    m.op(OP.STRIDED_SLICE, [shp, m.tensor("b", (1,), TT.INT32, data=np.asarray([0], "<i4")),
+                            m.tensor("e", (1,), TT.INT32, data=np.asarray([1], "<i4")),
+                            m.tensor("st", (1,), TT.INT32, data=np.asarray([1], "<i4"))],
+         [n0], OPT.StridedSliceOptions, sso, version=2)
+    consts = [m.tensor(f"k{i}", (), TT.INT32, data=np.asarray(v, "<i4"))
+              for i, v in enumerate([a, b, c])]
+    packed = m.tensor("packed", (4,), TT.INT32)
+    po = sch.PackOptionsT()
+    po.valuesCount, po.axis = 4, 0
+    m.op(OP.PACK, [n0] + consts, [packed], OPT.PackOptions, po)
+    y = m.tensor("y", (1, a, b, c), TT.INT8, sc, z)
+    m.op(OP.RESHAPE, [flat, packed], [y])
+    return m.finish(x, y), i8(rng, (B, a, b, c))
+
+
+CASES = [
+    ("depthwise", case_depthwise), ("add", case_add), ("avgpool", case_avgpool),
+    ("maxpool", case_maxpool), ("pad", case_pad), ("mean", case_mean),
+    ("reshape", case_reshape), ("softmax", case_softmax), ("quantize", case_quantize),
+    ("dequantize", case_dequantize), ("stridedslice", case_strided_slice),
+    ("pack", case_pack), ("shapechain", case_shape_chain),
+]
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("outdir")
+    ap.add_argument("--seed", type=int, default=None)
+    ap.add_argument("--per-op", type=int, default=20, help="random cases per operator")
+    ap.add_argument("--batch", type=int, default=3, help="inputs per case (B)")
+    ap.add_argument("--only", default=None, help="comma-separated operator names")
+    args = ap.parse_args()
+    seed = args.seed if args.seed is not None else int.from_bytes(os.urandom(4), "little")
+    print(f"ops_models.py: seed {seed} (rerun: --seed {seed})")
+    rng = np.random.default_rng(seed)
+    only = set(args.only.split(",")) if args.only else None
+    os.makedirs(args.outdir, exist_ok=True)
+    names = []
+    for op, fn in CASES:
+        if only is not None and op not in only:
+            continue
+        for i in range(args.per_op):
+            name = f"{op}_{i:03d}"
+            model, x = fn(rng, args.batch)
+            try:
+                y = run_ref(model, x)
+            except Exception as e:  # a generator bug: the model must be valid for LiteRT
+                print(f"ops_models.py: {name}: LiteRT refused the model: {e}", file=sys.stderr)
+                return 1
+            d = os.path.join(args.outdir, name)
+            os.makedirs(d, exist_ok=True)
+            with open(os.path.join(d, "model.tflite"), "wb") as f:
+                f.write(model)
+            np.save(os.path.join(d, "X.npy"), x)
+            np.save(os.path.join(d, "Y.npy"), y)
+            names.append(name)
+    with open(os.path.join(args.outdir, "cases.txt"), "w") as f:
+        f.write("".join(n + "\n" for n in names))
+    print(f"ops_models.py: {len(names)} cases in {args.outdir}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
