@@ -93,6 +93,24 @@ module s24_epilogue #(
   reg [7:0]  zo_q, zo_d;
   reg [7:0]  act_min_q, act_min_d;     // int8 clamp bounds
   reg [7:0]  act_max_q, act_max_d;
+  // The clamp bounds moved to r's side (so stage 9 is a multiplexer only): ACT_MAX - ZO and
+  // ACT_MIN - ZO, both within [-255, 255], so r saturated to [-512, 511] keeps every decision.
+  // The differences are taken from the configuration inputs (static registers of s24_top) and
+  // start_i only selects them: no adder after the start decode, none before the stage-8 compare.
+  wire signed [10:0] cfg_zo_s = {{3{cfg_zo_i[7]}}, cfg_zo_i};
+  wire signed [10:0] cfg_hi_r = {{3{cfg_act_max_i[7]}}, cfg_act_max_i} - cfg_zo_s;
+  wire signed [10:0] cfg_lo_r = {{3{cfg_act_min_i[7]}}, cfg_act_min_i} - cfg_zo_s;
+  reg  signed [10:0] hi_r_q, hi_r_d;   // ACT_MAX - ZO of the job
+  reg  signed [10:0] lo_r_q, lo_r_d;   // ACT_MIN - ZO of the job
+  // With the double rounding's correction (r - 1 in place of r) stage 8 compares r against the
+  // bounds plus one (r - 1 > hi is r > hi + 1) and adds ZO - 1: a second comparator and a
+  // multiplexer per bound, no subtraction after the saturation (r >= -512, so r - 1 fits too).
+  wire signed [10:0] cfg_hi1_r = cfg_hi_r + 11'sd1;
+  wire signed [10:0] cfg_lo1_r = cfg_lo_r + 11'sd1;
+  wire signed [10:0] cfg_zom1 = cfg_zo_s - 11'sd1;
+  reg  signed [10:0] hi1_r_q, hi1_r_d;   // ACT_MAX - ZO + 1 of the job
+  reg  signed [10:0] lo1_r_q, lo1_r_d;   // ACT_MIN - ZO + 1 of the job
+  reg  signed [10:0] zom1_q, zom1_d;     // ZO - 1 of the job
   reg [31:0] col_last_q, col_last_d;   // column tiles per row tile, minus 1
 
   // ---------------------------------------------------------------- parameter RAM
@@ -159,6 +177,11 @@ module s24_epilogue #(
     zo_d = zo_q;
     act_min_d = act_min_q;
     act_max_d = act_max_q;
+    hi_r_d = hi_r_q;
+    lo_r_d = lo_r_q;
+    hi1_r_d = hi1_r_q;
+    lo1_r_d = lo1_r_q;
+    zom1_d = zom1_q;
     col_last_d = col_last_q;
     if (issue) begin
       ph_d = last_ph ? {PhWidth{1'b0}} : ph_q + 1'b1;
@@ -182,6 +205,11 @@ module s24_epilogue #(
       zo_d = cfg_zo_i;
       act_min_d = cfg_act_min_i;
       act_max_d = cfg_act_max_i;
+      hi_r_d = cfg_hi_r;
+      lo_r_d = cfg_lo_r;
+      hi1_r_d = cfg_hi1_r;
+      lo1_r_d = cfg_lo1_r;
+      zom1_d = cfg_zom1;
       col_last_d = cfg_col_tiles_i - 32'd1;  // registered: no adder before the compare
       ph_d = {PhWidth{1'b0}};
       row_d = {RowWidth{1'b0}};
@@ -205,6 +233,11 @@ module s24_epilogue #(
       zo_q <= 8'd0;
       act_min_q <= 8'h80;
       act_max_q <= 8'h7F;
+      hi_r_q <= 11'sd127;
+      lo_r_q <= -11'sd128;
+      hi1_r_q <= 11'sd128;
+      lo1_r_q <= -11'sd127;
+      zom1_q <= -11'sd1;
       col_last_q <= 32'd0;
       ph_q <= {PhWidth{1'b0}};
       row_q <= {RowWidth{1'b0}};
@@ -217,6 +250,11 @@ module s24_epilogue #(
       zo_q <= zo_d;
       act_min_q <= act_min_d;
       act_max_q <= act_max_d;
+      hi_r_q <= hi_r_d;
+      lo_r_q <= lo_r_d;
+      hi1_r_q <= hi1_r_d;
+      lo1_r_q <= lo1_r_d;
+      zom1_q <= zom1_d;
       col_last_q <= col_last_d;
       ph_q <= ph_d;
       row_q <= row_d;
@@ -284,32 +322,8 @@ module s24_epilogue #(
   // stage 8: + ZO; stage 9: clamped int8
   reg [Lanes*11-1:0]   zo8_q;
   reg [Lanes-1:0]      over8_q, under8_q;   // r > act_max - ZO, r < act_min - ZO (stage 8)
-  // per job: the clamp bounds moved to r's side (so stage 9 is a multiplexer only), registered
-  // with the job's ZO and bounds (computed from their next values: no subtract before the
-  // compare). Both differences are within [-255, 255], so r saturated to [-512, 511] keeps
-  // every decision.
-  wire signed [10:0]   zo_s_d = {{3{zo_d[7]}}, zo_d};
-  wire signed [10:0]   act_min_s_d = {{3{act_min_d[7]}}, act_min_d};
-  wire signed [10:0]   act_max_s_d = {{3{act_max_d[7]}}, act_max_d};
-  // With the double rounding's correction (r - 1 in place of r) stage 8 compares r against the
-  // bounds plus one (r - 1 > hi is r > hi + 1) and adds ZO - 1: a second comparator and a
-  // multiplexer per bound, no subtraction after the saturation (r >= -512, so r - 1 fits too).
-  reg  signed [10:0]   hi_r_q, lo_r_q, hi1_r_q, lo1_r_q, zom1_q;
-  always @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      hi_r_q <= 11'sd127;
-      lo_r_q <= -11'sd128;
-      hi1_r_q <= 11'sd128;
-      lo1_r_q <= -11'sd127;
-      zom1_q <= -11'sd1;
-    end else begin
-      hi_r_q <= act_max_s_d - zo_s_d;
-      lo_r_q <= act_min_s_d - zo_s_d;
-      hi1_r_q <= act_max_s_d - zo_s_d + 11'sd1;
-      lo1_r_q <= act_min_s_d - zo_s_d + 11'sd1;
-      zom1_q <= zo_s_d - 11'sd1;
-    end
-  end
+  // (the per-job bounds hi_r_q, lo_r_q on r's side are registered with the configuration above,
+  // and so are hi1_r_q, lo1_r_q, zom1_q for the double rounding's correction)
   reg [Lanes*8-1:0]    y9_q;
 
   // the head row's lanes of this phase
@@ -735,6 +749,10 @@ module s24_epilogue #(
     end
   endgenerate
   wire [15:0] fv_row_beats = {{(16-RowWidth){1'b0}}, row_q} >> 2;  // beat ends issued in this tile
+  // the job's clamp bounds on r's side (registered at start from the configuration inputs)
+  wire signed [10:0] fv_zo_s = {{3{zo_q[7]}}, zo_q};
+  wire signed [10:0] fv_hi_r = $signed({{3{act_max_q[7]}}, act_max_q}) - fv_zo_s;
+  wire signed [10:0] fv_lo_r = $signed({{3{act_min_q[7]}}, act_min_q}) - fv_zo_s;
 
   always @(posedge clk_i) begin
     if (fv_live_q) begin
@@ -760,6 +778,8 @@ module s24_epilogue #(
       `S24_ASSERT({{(32-PhWidth){1'b0}}, ph_q} < Phases, "epilogue: phase out of range")
       `S24_ASSERT(colt_q <= col_last_q || !en_q, "epilogue: column tile beyond the row tile")
       `S24_ASSERT(en_q || !busy_o, "epilogue: fused data in flight outside a fused job (pass-through would drop it)")
+      `S24_ASSERT(hi_r_q == fv_hi_r && lo_r_q == fv_lo_r, "epilogue: per-job clamp bounds differ from ACT_MAX - ZO, ACT_MIN - ZO")
+      `S24_ASSERT(hi1_r_q == fv_hi_r + 11'sd1 && lo1_r_q == fv_lo_r + 11'sd1 && zom1_q == fv_zo_s - 11'sd1, "epilogue: per-job corrected bounds differ from ACT_MAX - ZO + 1, ACT_MIN - ZO + 1, ZO - 1")
       // the arithmetic after the multipliers
       if (fv_age_q >= 4'd1) begin
         `S24_ASSERT(&fv_op_ok, "epilogue: multiplier operand differs from acc + bias (double rounding, SHIFT > 0: sign-extended from bit t, + 2^t)")
