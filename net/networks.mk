@@ -5,8 +5,8 @@
 
 NETWORKS_DIR := $(BUILD)/networks
 NET_PYENV    := OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1
-# the models whose every layer the RTL runs today (CONV_2D needs the epilogue's double rounding)
-NETWORKS_RTL ?= ad    # comma-separated
+# the models run on the RTL (comma-separated)
+NETWORKS_RTL ?= ad,ic,kws,vww
 
 .PHONY: networks test-networks test-networks-long test-net-cli
 
