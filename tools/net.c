@@ -20,6 +20,9 @@
 // ------------------------------------------------------------------ files
 
 int s24_net_file_is_tflite(const char *path) {
+  // only a regular file is looked into: reading the head of a pipe would consume it
+  struct stat sb;
+  if (stat(path, &sb) != 0 || !S_ISREG(sb.st_mode)) return 0;
   FILE *f = fopen(path, "rb");
   if (f == NULL) return 0;
   uint8_t head[8];

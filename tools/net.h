@@ -7,7 +7,8 @@
 #include "outfile.h"
 #include "s24_model.h"
 
-/** 1 if the file starts with a TFLite flatbuffer's header (identifier TFL3). */
+/** 1 if the file is a regular file that starts with a TFLite flatbuffer's header (identifier
+ *  TFL3); 0 for anything else (a pipe is not read, so that its data stays for the .npy reader). */
 int s24_net_file_is_tflite(const char *path);
 /** `sparse24 info MODEL.tflite`: 0 or an exit code. */
 int s24_net_cmd_info(const char *model);
