@@ -40,8 +40,8 @@ LONG_TESTS += test-linear-long
 test-linear-cli: $(CLI_SAN_BIN)
 	tests/linear/cli.sh $(CLI_SAN_BIN) $(LINEAR_DIR)/cli $(VPYTHON)
 
-# LiteRT byte for byte: 24 generated int8 per-channel FULLY_CONNECTED models (2:4, 1:4, 2:8,
-# GEMV, odd shapes, ReLU, saturation) in LiteRT's reference, optimized and default (XNNPACK)
+# LiteRT byte for byte: 32 generated int8 per-channel FULLY_CONNECTED models (2:4, 1:4, 2:8,
+# GEMV, odd shapes, fused RELU, RELU6 and RELU_N1_TO_1, saturation) in LiteRT's reference, optimized and default (XNNPACK)
 # kernels, against `sparse24 linear` on the model and rtl backends
 test-linear-litert: $(BUILD)/sparse24
 	$(VPYTHON) tests/linear/test_litert.py $(BUILD)/sparse24 $(LINEAR_DIR)/litert
