@@ -20,7 +20,6 @@ inq_ready_ignores_room@s24_inq.v@s/begin fill_d = fill_q + 1.b1; ready_d = (fill
 epilogue_saturation_unchecked@s24_epilogue.v@s/      ok = ok6_q\[l\] \&\& (((w17\[16:9\] ^ {8{sgn6_q\[l\]}}) \& (8.hFF << t6_q)) == 8.d0);/      ok = ok6_q[l];/@epilogue.sby@bmc_r2c1
 epilogue_clear_keeps_rows@s24_epilogue.v@/u_in (/,/clear_i/s/\.clear_i (clear_i),/.clear_i (1'"'"'b0),/@epilogue.sby@bmc_r2c1
 epilogue_clamp_ignores_act_max@s24_epilogue.v@s/      hi_r_d = cfg_hi_r;/      hi_r_d = 11'"'"'sd127 - cfg_zo_s;/@epilogue.sby@bmc_r2c1
-epilogue_double_correction_sign_ignored@s24_epilogue.v@s/      corr_d\[l\] = cen5_q \&\& (sgn ?/      corr_d[l] = cen5_q \&\& (1'"'"'b0 ?/@epilogue.sby@bmc_r2c1
 cnt2_counts_after_done@s24_cnt2.v@s/if (inc_i \&\& !done_q) begin/if (inc_i) begin/@cnt2.sby@bmc_full
 '
 fail=0
