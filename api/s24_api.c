@@ -35,18 +35,6 @@ struct s24_api_net {
 
 // ------------------------------------------------------------------ helpers
 
-// One line into err (when there is room); returns st.
-static s24_status_t fail(s24_status_t st, char *err, size_t errlen, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
-static s24_status_t fail(s24_status_t st, char *err, size_t errlen, const char *fmt, ...) {
-  if (err != NULL && errlen > 0) {
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, errlen, fmt, ap);
-    va_end(ap);
-  }
-  return st;
-}
 
 // Copies a text of the library (may be NULL) as s24_api_stats_text documents.
 static s24_status_t copy_text(const char *text, size_t text_len, char *buf, size_t len,
@@ -70,12 +58,12 @@ static size_t mul3(size_t a, size_t b, size_t c) {
 static s24_status_t check_pattern_k(s24_pattern_t p, size_t k, const char *what, char *err,
                                     size_t errlen) {
   if (!s24_pattern_ok(p)) {
-    return fail(S24_ERR_ARG, err, errlen,
+    return s24_errorf(S24_ERR_ARG, err, errlen,
                 "pattern %u:%u is not supported (N:M with M in {2, 4, 8} and 1 <= N <= M)",
                 (unsigned)p.n, (unsigned)p.m);
   }
   if (k % p.m != 0) {
-    return fail(S24_ERR_ARG, err, errlen, "%s: K = %zu is not a multiple of m = %u (pattern %u:%u)",
+    return s24_errorf(S24_ERR_ARG, err, errlen, "%s: K = %zu is not a multiple of m = %u (pattern %u:%u)",
                 what, k, (unsigned)p.m, (unsigned)p.n, (unsigned)p.m);
   }
   return S24_OK;
@@ -83,7 +71,7 @@ static s24_status_t check_pattern_k(s24_pattern_t p, size_t k, const char *what,
 
 static s24_status_t pattern_fail(s24_pattern_t p, s24_where_t w, const char *what, char *err,
                                  size_t errlen) {
-  return fail(S24_ERR_PATTERN, err, errlen,
+  return s24_errorf(S24_ERR_PATTERN, err, errlen,
               "%s: row %zu, group %zu (columns %zu..%zu) has %u nonzeros, pattern %u:%u allows %u "
               "(prune first)",
               what, w.row, w.group, w.group * p.m, w.group * p.m + p.m - 1, (unsigned)w.count,
@@ -97,10 +85,10 @@ static s24_status_t check_meta(s24_pattern_t p, const uint8_t *meta, size_t m, s
   const s24_status_t st = s24_meta_validate(p, meta, m, k, &w);
   if (st != S24_ERR_META) {
     return st == S24_OK ? S24_OK
-                        : fail(st, err, errlen, "%s: %s", what, s24_strerror(st));
+                        : s24_errorf(st, err, errlen, "%s: %s", what, s24_strerror(st));
   }
   if (w.count == S24_WHERE_PADDING) {
-    return fail(st, err, errlen,
+    return s24_errorf(st, err, errlen,
                 "%s: row %zu, group %zu: nonzero unused metadata bits after the last index", what,
                 w.row, w.group);
   }
@@ -108,10 +96,10 @@ static s24_status_t check_meta(s24_pattern_t p, const uint8_t *meta, size_t m, s
   const size_t slot = w.group * p.n + w.count;
   const unsigned idx = s24_meta_get(p, row, slot);
   if (idx >= p.m) {
-    return fail(st, err, errlen, "%s: row %zu, group %zu: metadata index %u is out of range (m = %u)",
+    return s24_errorf(st, err, errlen, "%s: row %zu, group %zu: metadata index %u is out of range (m = %u)",
                 what, w.row, w.group, idx, (unsigned)p.m);
   }
-  return fail(st, err, errlen,
+  return s24_errorf(st, err, errlen,
               "%s: row %zu, group %zu: invalid metadata, index %u follows index %u (indices must "
               "strictly increase)",
               what, w.row, w.group, idx, w.count > 0 ? s24_meta_get(p, row, slot - 1) : 0u);
@@ -122,18 +110,18 @@ static s24_status_t check_meta(s24_pattern_t p, const uint8_t *meta, size_t m, s
 uint32_t s24_api_version(void) { return S24_API_VERSION; }
 
 s24_status_t s24_api_open(const char *backend, s24_api_dev_t **out, char *err, size_t errlen) {
-  if (out == NULL) return fail(S24_ERR_ARG, err, errlen, "no place for the device handle (out)");
+  if (out == NULL) return s24_errorf(S24_ERR_ARG, err, errlen, "no place for the device handle (out)");
   *out = NULL;
   s24_backend_t b;
   if (backend == NULL || s24_backend_parse(backend, &b) != S24_OK) {
-    return fail(S24_ERR_ARG, err, errlen, "unknown backend '%s' (model or rtl)",
+    return s24_errorf(S24_ERR_ARG, err, errlen, "unknown backend '%s' (model or rtl)",
                 backend ? backend : "(null)");
   }
   char msg[S24_API_ERRLEN];
   s24_status_t st = s24_backend_check(b, msg, sizeof msg);
-  if (st != S24_OK) return fail(st, err, errlen, "%s", msg);
+  if (st != S24_OK) return s24_errorf(st, err, errlen, "%s", msg);
   s24_api_dev_t *d = calloc(1, sizeof *d);
-  if (d == NULL) return fail(S24_ERR_NOMEM, err, errlen, "out of memory for a device");
+  if (d == NULL) return s24_errorf(S24_ERR_NOMEM, err, errlen, "out of memory for a device");
   d->backend = b;
   *out = d;
   return S24_OK;
@@ -173,15 +161,15 @@ static void stats_reset(s24_api_dev_t *dev) {
 static s24_status_t check_gemm_args(const s24_api_dev_t *dev, const void *a, size_t m, size_t k,
                                     const int8_t *b, size_t n, const int32_t *c, char *err,
                                     size_t errlen) {
-  if (dev == NULL) return fail(S24_ERR_ARG, err, errlen, "no device");
+  if (dev == NULL) return s24_errorf(S24_ERR_ARG, err, errlen, "no device");
   if (a == NULL || b == NULL || c == NULL) {
-    return fail(S24_ERR_ARG, err, errlen, "%s is NULL", a == NULL ? "A" : b == NULL ? "B" : "C");
+    return s24_errorf(S24_ERR_ARG, err, errlen, "%s is NULL", a == NULL ? "A" : b == NULL ? "B" : "C");
   }
   if (m == 0 || k == 0 || n == 0) {
-    return fail(S24_ERR_ARG, err, errlen, "shape M x K x N = %zu x %zu x %zu has a zero", m, k, n);
+    return s24_errorf(S24_ERR_ARG, err, errlen, "shape M x K x N = %zu x %zu x %zu has a zero", m, k, n);
   }
   if (mul3(m, k, 1) == 0 || mul3(k, n, 1) == 0 || mul3(m, n, sizeof(int32_t)) == 0) {
-    return fail(S24_ERR_NOMEM, err, errlen, "shape M x K x N = %zu x %zu x %zu is too large", m,
+    return s24_errorf(S24_ERR_NOMEM, err, errlen, "shape M x K x N = %zu x %zu x %zu is too large", m,
                 k, n);
   }
   return S24_OK;
@@ -193,7 +181,7 @@ static s24_status_t run_gemm(s24_api_dev_t *dev, s24_gemm_job_t *job, char *err,
   char *text = NULL;
   size_t text_len = 0;
   FILE *f = open_memstream(&text, &text_len);
-  if (f == NULL) return fail(S24_ERR_NOMEM, err, errlen, "cannot buffer the statistics");
+  if (f == NULL) return s24_errorf(S24_ERR_NOMEM, err, errlen, "cannot buffer the statistics");
   s24_run_stats_t run;
   memset(&run, 0, sizeof run);
   job->run = &run;
@@ -204,7 +192,7 @@ static s24_status_t run_gemm(s24_api_dev_t *dev, s24_gemm_job_t *job, char *err,
   fclose(f);
   if (st != S24_OK) {
     free(text);
-    return fail(st, err, errlen, "%s", msg[0] ? msg : s24_strerror(st));
+    return s24_errorf(st, err, errlen, "%s", msg[0] ? msg : s24_strerror(st));
   }
   dev->text = text;
   dev->text_len = text_len;
@@ -244,7 +232,7 @@ s24_status_t s24_api_gemm_compressed(s24_api_dev_t *dev, s24_pattern_t pattern,
                                      int32_t *c, char *err, size_t errlen) {
   s24_status_t st = check_gemm_args(dev, values, m, k, b, n, c, err, errlen);
   if (st != S24_OK) return st;
-  if (meta == NULL) return fail(S24_ERR_ARG, err, errlen, "A metadata is NULL");
+  if (meta == NULL) return s24_errorf(S24_ERR_ARG, err, errlen, "A metadata is NULL");
   if ((st = check_pattern_k(pattern, k, "A", err, errlen)) != S24_OK) return st;
   if ((st = check_meta(pattern, meta, m, k, "A metadata", err, errlen)) != S24_OK) return st;
   return gemm_compressed(dev, pattern, values, meta, m, k, b, n, c0, c, err, errlen);
@@ -275,11 +263,11 @@ s24_status_t s24_api_gemm(s24_api_dev_t *dev, const s24_pattern_t *pattern, cons
   uint8_t *meta = malloc(m * s24_meta_cols(p, k));
   s24_where_t w;
   if (values == NULL || meta == NULL) {
-    st = fail(S24_ERR_NOMEM, err, errlen, "out of memory for the compressed A");
+    st = s24_errorf(S24_ERR_NOMEM, err, errlen, "out of memory for the compressed A");
   } else if ((st = s24_compress(p, a, m, k, values, meta, &w)) == S24_ERR_PATTERN) {
     st = pattern_fail(p, w, "A", err, errlen);
   } else if (st != S24_OK) {
-    st = fail(st, err, errlen, "A: %s", s24_strerror(st));
+    st = s24_errorf(st, err, errlen, "A: %s", s24_strerror(st));
   } else {
     st = gemm_compressed(dev, p, values, meta, m, k, b, n, c0, c, err, errlen);  // meta is ours
   }
@@ -294,20 +282,20 @@ static s24_status_t check_linear_args(const s24_api_dev_t *dev, const int8_t *x,
                                       const void *w, size_t m, size_t k,
                                       const s24_api_linear_params_t *prm, const int8_t *y,
                                       char *err, size_t errlen) {
-  if (dev == NULL) return fail(S24_ERR_ARG, err, errlen, "no device");
+  if (dev == NULL) return s24_errorf(S24_ERR_ARG, err, errlen, "no device");
   if (x == NULL || w == NULL || y == NULL || prm == NULL) {
-    return fail(S24_ERR_ARG, err, errlen, "%s is NULL",
+    return s24_errorf(S24_ERR_ARG, err, errlen, "%s is NULL",
                 x == NULL ? "X" : w == NULL ? "W" : y == NULL ? "Y" : "the parameters");
   }
   if (prm->mult == NULL || prm->shift == NULL) {
-    return fail(S24_ERR_ARG, err, errlen, "%s is NULL", prm->mult == NULL ? "MULT" : "SHIFT");
+    return s24_errorf(S24_ERR_ARG, err, errlen, "%s is NULL", prm->mult == NULL ? "MULT" : "SHIFT");
   }
   if (batch == 0 || m == 0 || k == 0) {
-    return fail(S24_ERR_ARG, err, errlen, "shape B x K x M = %zu x %zu x %zu has a zero", batch,
+    return s24_errorf(S24_ERR_ARG, err, errlen, "shape B x K x M = %zu x %zu x %zu has a zero", batch,
                 k, m);
   }
   if (mul3(batch, k, 1) == 0 || mul3(m, k, 1) == 0 || mul3(batch, m, 1) == 0) {
-    return fail(S24_ERR_NOMEM, err, errlen, "shape B x K x M = %zu x %zu x %zu is too large",
+    return s24_errorf(S24_ERR_NOMEM, err, errlen, "shape B x K x M = %zu x %zu x %zu is too large",
                 batch, k, m);
   }
   size_t bad = 0;
@@ -315,15 +303,15 @@ static s24_status_t check_linear_args(const s24_api_dev_t *dev, const int8_t *x,
   if (!s24_linear_params_ok(prm->mult, prm->shift, m, prm->zi, prm->zo, lo, 127, &bad)) {
     if (bad == SIZE_MAX) {
       const int zi_bad = prm->zi < -128 || prm->zi > 127;
-      return fail(S24_ERR_ARG, err, errlen, "%s = %d is outside [-128, 127]",
+      return s24_errorf(S24_ERR_ARG, err, errlen, "%s = %d is outside [-128, 127]",
                   zi_bad ? "ZI (input zero point)" : "ZO (output zero point)",
                   (int)(zi_bad ? prm->zi : prm->zo));
     }
     if (prm->mult[bad] < 0) {
-      return fail(S24_ERR_ARG, err, errlen, "MULT[%zu] = %d is outside [0, 2^31)", bad,
+      return s24_errorf(S24_ERR_ARG, err, errlen, "MULT[%zu] = %d is outside [0, 2^31)", bad,
                   (int)prm->mult[bad]);
     }
-    return fail(S24_ERR_ARG, err, errlen, "SHIFT[%zu] = %d is outside [-31, 30]", bad,
+    return s24_errorf(S24_ERR_ARG, err, errlen, "SHIFT[%zu] = %d is outside [-31, 30]", bad,
                 (int)prm->shift[bad]);
   }
   return S24_OK;
@@ -346,7 +334,7 @@ static s24_status_t run_linear(s24_api_dev_t *dev, s24_pattern_t p, const int8_t
   if (dev->backend == S24_BACKEND_MODEL) {
     st = s24_linear_ref(x, batch, wd, m, k, prm->bias, prm->mult, prm->shift, prm->zi, prm->zo,
                         relu_lo(prm), 127, S24_ROUND_SINGLE, y);
-    if (st != S24_OK) return fail(st, err, errlen, "model linear: %s", s24_strerror(st));
+    if (st != S24_OK) return s24_errorf(st, err, errlen, "model linear: %s", s24_strerror(st));
     dev->stats.macs_dense = (uint64_t)batch * k * m;
     return S24_OK;
   }
@@ -354,7 +342,7 @@ static s24_status_t run_linear(s24_api_dev_t *dev, s24_pattern_t p, const int8_t
   s24_cosim_t *sim = NULL;
   s24_dev_t hw;
   st = s24_rtl_open(NULL, k, &sim, &hw, msg, sizeof msg);
-  if (st != S24_OK) return fail(st, err, errlen, "rtl linear: %s", msg);
+  if (st != S24_OK) return s24_errorf(st, err, errlen, "rtl linear: %s", msg);
   s24_weights_t wt;
   s24_where_t where;
   st = values != NULL ? s24_weights_load(&hw, p, values, meta, m, k, &wt, &where)
@@ -373,10 +361,10 @@ static s24_status_t run_linear(s24_api_dev_t *dev, s24_pattern_t p, const int8_t
   }
   if (st == S24_ERR_HW) {
     char bits[96];
-    fail(st, err, errlen, "rtl linear: hardware error (ERR = %s)",
+    s24_errorf(st, err, errlen, "rtl linear: hardware error (ERR = %s)",
          s24_err_bits_str(hw.last_err, bits, sizeof bits));
   } else if (st != S24_OK) {
-    fail(st, err, errlen, "rtl linear: %s", s24_strerror(st));
+    s24_errorf(st, err, errlen, "rtl linear: %s", s24_strerror(st));
   } else {
     const s24_counters_t *c = &hw.counters;
     const double peak = (double)hw.hw.rows * hw.hw.cols * hw.hw.sparse_m;
@@ -423,15 +411,15 @@ s24_status_t s24_api_linear_compressed(s24_api_dev_t *dev, s24_pattern_t pattern
                                        size_t errlen) {
   s24_status_t st = check_linear_args(dev, x, batch, values, m, k, prm, y, err, errlen);
   if (st != S24_OK) return st;
-  if (meta == NULL) return fail(S24_ERR_ARG, err, errlen, "W metadata is NULL");
+  if (meta == NULL) return s24_errorf(S24_ERR_ARG, err, errlen, "W metadata is NULL");
   if ((st = check_pattern_k(pattern, k, "W", err, errlen)) != S24_OK) return st;
   if ((st = check_meta(pattern, meta, m, k, "W metadata", err, errlen)) != S24_OK) return st;
   int8_t *wd = malloc(m * k);
   s24_where_t where;
-  if (wd == NULL) return fail(S24_ERR_NOMEM, err, errlen, "out of memory for W");
+  if (wd == NULL) return s24_errorf(S24_ERR_NOMEM, err, errlen, "out of memory for W");
   st = s24_decompress(pattern, values, meta, m, k, wd, &where);
   if (st != S24_OK) {
-    st = fail(st, err, errlen, "W: %s", s24_strerror(st));
+    st = s24_errorf(st, err, errlen, "W: %s", s24_strerror(st));
   } else {
     st = run_linear(dev, pattern, x, batch, wd, values, meta, m, k, prm, y, err, errlen);
   }
@@ -442,9 +430,9 @@ s24_status_t s24_api_linear_compressed(s24_api_dev_t *dev, s24_pattern_t pattern
 // ------------------------------------------------------------------ prune / compress
 
 s24_status_t s24_api_pattern(const char *text, s24_pattern_t *out, char *err, size_t errlen) {
-  if (out == NULL) return fail(S24_ERR_ARG, err, errlen, "no place for the pattern (out)");
+  if (out == NULL) return s24_errorf(S24_ERR_ARG, err, errlen, "no place for the pattern (out)");
   if (text == NULL || s24_pattern_parse(text, out) != S24_OK) {
-    return fail(S24_ERR_ARG, err, errlen,
+    return s24_errorf(S24_ERR_ARG, err, errlen,
                 "invalid pattern '%s' (N:M with M in {2, 4, 8} and 1 <= N <= M)",
                 text ? text : "(null)");
   }
@@ -462,13 +450,13 @@ size_t s24_api_meta_cols(s24_pattern_t p, size_t k) {
 static s24_status_t check_matrix(s24_pattern_t p, const void *a, size_t rows, size_t k,
                                  const void *out, const char *what, char *err, size_t errlen) {
   if (a == NULL || out == NULL) {
-    return fail(S24_ERR_ARG, err, errlen, "%s is NULL", a == NULL ? what : "the output");
+    return s24_errorf(S24_ERR_ARG, err, errlen, "%s is NULL", a == NULL ? what : "the output");
   }
   if (rows == 0 || k == 0) {
-    return fail(S24_ERR_ARG, err, errlen, "%s: shape (%zu, %zu) has a zero", what, rows, k);
+    return s24_errorf(S24_ERR_ARG, err, errlen, "%s: shape (%zu, %zu) has a zero", what, rows, k);
   }
   if (mul3(rows, k, 1) == 0) {
-    return fail(S24_ERR_NOMEM, err, errlen, "%s: shape (%zu, %zu) is too large", what, rows, k);
+    return s24_errorf(S24_ERR_NOMEM, err, errlen, "%s: shape (%zu, %zu) is too large", what, rows, k);
   }
   return check_pattern_k(p, k, what, err, errlen);
 }
@@ -478,47 +466,47 @@ s24_status_t s24_api_prune(s24_pattern_t p, const int8_t *a, size_t rows, size_t
   s24_status_t st = check_matrix(p, a, rows, k, out, "A", err, errlen);
   if (st != S24_OK) return st;
   st = s24_prune(p, a, rows, k, out);
-  return st == S24_OK ? st : fail(st, err, errlen, "prune: %s", s24_strerror(st));
+  return st == S24_OK ? st : s24_errorf(st, err, errlen, "prune: %s", s24_strerror(st));
 }
 
 s24_status_t s24_api_compress(s24_pattern_t p, const int8_t *a, size_t rows, size_t k,
                               int8_t *values, uint8_t *meta, char *err, size_t errlen) {
   s24_status_t st = check_matrix(p, a, rows, k, values, "A", err, errlen);
   if (st != S24_OK) return st;
-  if (meta == NULL) return fail(S24_ERR_ARG, err, errlen, "the metadata output is NULL");
+  if (meta == NULL) return s24_errorf(S24_ERR_ARG, err, errlen, "the metadata output is NULL");
   s24_where_t w;
   st = s24_compress(p, a, rows, k, values, meta, &w);
   if (st == S24_ERR_PATTERN) return pattern_fail(p, w, "A", err, errlen);
-  return st == S24_OK ? st : fail(st, err, errlen, "compress: %s", s24_strerror(st));
+  return st == S24_OK ? st : s24_errorf(st, err, errlen, "compress: %s", s24_strerror(st));
 }
 
 s24_status_t s24_api_decompress(s24_pattern_t p, const int8_t *values, const uint8_t *meta,
                                 size_t rows, size_t k, int8_t *out, char *err, size_t errlen) {
   s24_status_t st = check_matrix(p, values, rows, k, out, "values", err, errlen);
   if (st != S24_OK) return st;
-  if (meta == NULL) return fail(S24_ERR_ARG, err, errlen, "the metadata is NULL");
+  if (meta == NULL) return s24_errorf(S24_ERR_ARG, err, errlen, "the metadata is NULL");
   if ((st = check_meta(p, meta, rows, k, "metadata", err, errlen)) != S24_OK) return st;
   s24_where_t w;
   st = s24_decompress(p, values, meta, rows, k, out, &w);
-  return st == S24_OK ? st : fail(st, err, errlen, "decompress: %s", s24_strerror(st));
+  return st == S24_OK ? st : s24_errorf(st, err, errlen, "decompress: %s", s24_strerror(st));
 }
 
 // ------------------------------------------------------------------ networks
 
 s24_status_t s24_api_net_load(const void *buf, size_t len, s24_api_net_t **out, char *err,
                               size_t errlen) {
-  if (out == NULL) return fail(S24_ERR_ARG, err, errlen, "no place for the network (out)");
+  if (out == NULL) return s24_errorf(S24_ERR_ARG, err, errlen, "no place for the network (out)");
   *out = NULL;
-  if (buf == NULL || len == 0) return fail(S24_ERR_ARG, err, errlen, "empty model");
+  if (buf == NULL || len == 0) return s24_errorf(S24_ERR_ARG, err, errlen, "empty model");
   if (!s24_tfl_is_tflite(buf, len)) {
-    return fail(S24_ERR_FORMAT, err, errlen, "not a TFLite model (no TFL3 identifier)");
+    return s24_errorf(S24_ERR_FORMAT, err, errlen, "not a TFLite model (no TFL3 identifier)");
   }
   s24_api_net_t *n = calloc(1, sizeof *n);
   uint8_t *copy = malloc(len);
   if (n == NULL || copy == NULL) {
     free(n);
     free(copy);
-    return fail(S24_ERR_NOMEM, err, errlen, "out of memory for a model of %zu bytes", len);
+    return s24_errorf(S24_ERR_NOMEM, err, errlen, "out of memory for a model of %zu bytes", len);
   }
   memcpy(copy, buf, len);
   char msg[S24_API_ERRLEN];
@@ -526,7 +514,7 @@ s24_status_t s24_api_net_load(const void *buf, size_t len, s24_api_net_t **out, 
   if (st != S24_OK) {
     free(copy);
     free(n);
-    return fail(st, err, errlen, "%s", msg);
+    return s24_errorf(st, err, errlen, "%s", msg);
   }
   n->buf = copy;
   n->len = len;
@@ -561,18 +549,18 @@ s24_status_t s24_api_net_io(const s24_api_net_t *net, s24_api_tensor_t *in,
 s24_status_t s24_api_net_run(s24_api_dev_t *dev, s24_api_net_t *net, const void *x, size_t x_len,
                              size_t batch, void *y, size_t y_len, char *err, size_t errlen) {
   if (dev == NULL || net == NULL) {
-    return fail(S24_ERR_ARG, err, errlen, "no %s", dev == NULL ? "device" : "network");
+    return s24_errorf(S24_ERR_ARG, err, errlen, "no %s", dev == NULL ? "device" : "network");
   }
-  if (x == NULL || y == NULL) return fail(S24_ERR_ARG, err, errlen, "%s is NULL", x ? "Y" : "X");
+  if (x == NULL || y == NULL) return s24_errorf(S24_ERR_ARG, err, errlen, "%s is NULL", x ? "Y" : "X");
   const s24_tfl_tensor_t *tin = s24_net_input(net->net), *tout = s24_net_output(net->net);
-  if (batch == 0) return fail(S24_ERR_ARG, err, errlen, "batch 0: nothing to run");
+  if (batch == 0) return s24_errorf(S24_ERR_ARG, err, errlen, "batch 0: nothing to run");
   if (batch > SIZE_MAX / tin->bytes || x_len != batch * tin->bytes) {
-    return fail(S24_ERR_ARG, err, errlen,
+    return s24_errorf(S24_ERR_ARG, err, errlen,
                 "X holds %zu bytes; %zu inferences of the input tensor (%zu bytes each) need %zu",
                 x_len, batch, tin->bytes, batch <= SIZE_MAX / tin->bytes ? batch * tin->bytes : 0);
   }
   if (batch > SIZE_MAX / tout->bytes || y_len != batch * tout->bytes) {
-    return fail(S24_ERR_ARG, err, errlen,
+    return s24_errorf(S24_ERR_ARG, err, errlen,
                 "Y holds %zu bytes; %zu inferences of the output tensor (%zu bytes each) need %zu",
                 y_len, batch, tout->bytes,
                 batch <= SIZE_MAX / tout->bytes ? batch * tout->bytes : 0);
@@ -581,17 +569,17 @@ s24_status_t s24_api_net_run(s24_api_dev_t *dev, s24_api_net_t *net, const void 
   char msg[S24_API_ERRLEN];
   s24_net_t *fresh = NULL;
   s24_status_t st = s24_net_load(net->buf, net->len, &fresh, msg, sizeof msg);
-  if (st != S24_OK) return fail(st, err, errlen, "%s", msg);
+  if (st != S24_OK) return s24_errorf(st, err, errlen, "%s", msg);
   s24_net_engine_t eng;
   st = s24_net_engine_open(&eng, dev->backend, fresh, msg, sizeof msg);
   if (st != S24_OK) {
     s24_net_free(fresh);
-    return fail(st, err, errlen, "%s", msg);
+    return s24_errorf(st, err, errlen, "%s", msg);
   }
   for (size_t b = 0; b < batch && st == S24_OK; b++) {
     st = s24_net_run(fresh, &eng.eng, (const uint8_t *)x + b * tin->bytes,
                      (uint8_t *)y + b * tout->bytes, msg, sizeof msg);
-    if (st != S24_OK) fail(st, err, errlen, "inference %zu: %s", b, msg);
+    if (st != S24_OK) s24_errorf(st, err, errlen, "inference %zu: %s", b, msg);
   }
   char *text = NULL;
   size_t text_len = 0;
@@ -601,7 +589,7 @@ s24_status_t s24_api_net_run(s24_api_dev_t *dev, s24_api_net_t *net, const void 
     FILE *f = open_memstream(&text, &text_len);
     if (f == NULL || s24_net_engine_stats(&eng, fresh, f) != S24_OK ||
         s24_net_totals(fresh, &eng.eng, &t) != S24_OK) {
-      st = fail(S24_ERR_NOMEM, err, errlen, "cannot compute the statistics");
+      st = s24_errorf(S24_ERR_NOMEM, err, errlen, "cannot compute the statistics");
     }
     if (f != NULL) fclose(f);
   }
@@ -651,20 +639,20 @@ size_t s24_api_net_file_len(const s24_api_net_t *net) { return net != NULL ? net
 s24_status_t s24_api_net_prune(const s24_api_net_t *net, s24_pattern_t p, void *out,
                                size_t out_len, size_t *pruned, char *err, size_t errlen) {
   if (net == NULL || out == NULL) {
-    return fail(S24_ERR_ARG, err, errlen, "%s is NULL", net == NULL ? "the network" : "out");
+    return s24_errorf(S24_ERR_ARG, err, errlen, "%s is NULL", net == NULL ? "the network" : "out");
   }
   if (out_len != net->len) {
-    return fail(S24_ERR_ARG, err, errlen, "out holds %zu bytes, the model has %zu", out_len,
+    return s24_errorf(S24_ERR_ARG, err, errlen, "out holds %zu bytes, the model has %zu", out_len,
                 net->len);
   }
   if (!s24_pattern_ok(p)) {
-    return fail(S24_ERR_ARG, err, errlen, "pattern %u:%u is not supported", (unsigned)p.n,
+    return s24_errorf(S24_ERR_ARG, err, errlen, "pattern %u:%u is not supported", (unsigned)p.n,
                 (unsigned)p.m);
   }
   size_t n = 0;
   char msg[S24_API_ERRLEN];
   const s24_status_t st = s24_net_prune(net->net, p, out, &n, msg, sizeof msg);
-  if (st != S24_OK) return fail(st, err, errlen, "%s", msg);
+  if (st != S24_OK) return s24_errorf(st, err, errlen, "%s", msg);
   if (pruned != NULL) *pruned = n;
   return S24_OK;
 }

@@ -4,7 +4,20 @@
 // 8 positions, so 1:4, 2:4, 2:8, 4:8 ... differ only in the numbers n and m.
 #include "s24_model.h"
 
+#include <stdarg.h>
+#include <stdio.h>
+
 #include <string.h>
+
+s24_status_t s24_errorf(s24_status_t st, char *err, size_t errlen, const char *fmt, ...) {
+  if (err != NULL && errlen > 0) {
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, errlen, fmt, ap);
+    va_end(ap);
+  }
+  return st;
+}
 
 const char *s24_strerror(s24_status_t status) {
   switch (status) {

@@ -33,6 +33,10 @@ typedef enum {
 
 /** A static, human-readable description of a status. Never NULL. */
 const char *s24_strerror(s24_status_t status);
+/** Formats one message line into err (when err != NULL and errlen > 0) and returns st: the one
+ *  way every reader and front end reports "what and where" with a status. */
+s24_status_t s24_errorf(s24_status_t st, char *err, size_t errlen, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
 
 /** An N:M pattern: at most n nonzeros in every aligned group of m along K. */
 typedef struct {

@@ -94,9 +94,9 @@ def main():
     os.makedirs(a.out_dir, exist_ok=True)
     models = [m for m in a.models.split(",") if m]
     rows = []
-    todo = [(m, v) for m in models for v in VARIANTS]
+    runs = [(m, v) for m in models for v in VARIANTS]
     print(f"networks: seed {a.seed}, {a.inputs} random inputs per model, backend {a.backend}")
-    for i, (m, v) in enumerate(todo):
+    for i, (m, v) in enumerate(runs):
         src = os.path.join(a.models_dir, f"{m}.tflite")
         if v == "dense":
             path = src
@@ -129,12 +129,15 @@ def main():
             layers = sorted(k[:-len("_cycles")] for k in st
                             if k.endswith("_cycles") and k.startswith("op")
                             and not k.endswith("predicted_cycles"))
+            if not layers or st["cycles"] != st["predicted_cycles"]:
+                sys.exit(f"networks: {tag}: {len(layers)} layers with cycles, total measured "
+                         f"{st['cycles']}, cycle model {st['predicted_cycles']}")
             for L in layers:
                 if st[L + "_cycles"] != st[L + "_predicted_cycles"]:
                     sys.exit(f"networks: {tag}: {L} measured {st[L + '_cycles']} cycles, "
                              f"cycle model {st[L + '_predicted_cycles']}")
         util = float(st["utilization"])
-        print(f"[{i + 1}/{len(todo)}] {m} {v}: {n} inputs bit-exact with LiteRT, "
+        print(f"[{i + 1}/{len(runs)}] {m} {v}: {n} inputs bit-exact with LiteRT, "
               f"{ip} array MACs + {host} host MACs per inference, "
               + (f"{cyc} cycles (predicted {pred}), " if cyc is not None else
                  f"{pred} predicted cycles, ")

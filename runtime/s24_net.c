@@ -29,18 +29,6 @@ struct s24_net {
   uint64_t inferences;
 };
 
-static s24_status_t fail(s24_status_t st, char *err, size_t errlen, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
-
-static s24_status_t fail(s24_status_t st, char *err, size_t errlen, const char *fmt, ...) {
-  if (err != NULL && errlen > 0) {
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, errlen, fmt, ap);
-    va_end(ap);
-  }
-  return st;
-}
 
 const s24_tfl_model_t *s24_net_model(const s24_net_t *net) { return &net->m; }
 const s24_tfl_tensor_t *s24_net_input(const s24_net_t *net) {
@@ -111,66 +99,66 @@ static s24_status_t plan_array(s24_net_t *net, size_t i, char *err, size_t errle
   const char *nm = s24_tfl_op_name(op->opcode);
   char tb[128];
   if (op->n_in < 2 || op->n_in > 3 || op->n_out != 1 || op->in[0] < 0 || op->in[1] < 0) {
-    return fail(S24_ERR_FORMAT, err, errlen, "operator %zu (%s): %u inputs and %u outputs", i, nm,
+    return s24_errorf(S24_ERR_FORMAT, err, errlen, "operator %zu (%s): %u inputs and %u outputs", i, nm,
                 (unsigned)op->n_in, (unsigned)op->n_out);
   }
   const uint8_t want_opt = op->opcode == S24_OP_CONV_2D ? S24_TFL_OPT_CONV_2D
                                                         : S24_TFL_OPT_FULLY_CONNECTED;
   if (op->options_type != S24_TFL_OPT_NONE && op->options_type != want_opt) {
-    return fail(S24_ERR_FORMAT, err, errlen, "operator %zu (%s): builtin options of type %u, "
+    return s24_errorf(S24_ERR_FORMAT, err, errlen, "operator %zu (%s): builtin options of type %u, "
                 "expected %u", i, nm, (unsigned)op->options_type, (unsigned)want_opt);
   }
   const s24_tfl_tensor_t *in = &m->tensors[op->in[0]], *w = &m->tensors[op->in[1]],
                          *out = &m->tensors[op->out[0]];
   const s24_tfl_tensor_t *b = op->n_in == 3 && op->in[2] >= 0 ? &m->tensors[op->in[2]] : NULL;
   if (in->type != S24_TFL_INT8 || out->type != S24_TFL_INT8 || w->type != S24_TFL_INT8) {
-    return fail(S24_ERR_UNSUPPORTED, err, errlen,
+    return s24_errorf(S24_ERR_UNSUPPORTED, err, errlen,
                 "operator %zu (%s): input, weights and output must be INT8 (are %s, %s, %s)", i,
                 nm, s24_tfl_type_name(in->type), s24_tfl_type_name(w->type),
                 s24_tfl_type_name(out->type));
   }
   if (w->data == NULL) {
-    return fail(S24_ERR_UNSUPPORTED, err, errlen, "operator %zu (%s): %s: weights are not constant",
+    return s24_errorf(S24_ERR_UNSUPPORTED, err, errlen, "operator %zu (%s): %s: weights are not constant",
                 i, nm, tname(m, op->in[1], tb, sizeof tb));
   }
   if (!per_tensor(in) || !per_tensor(out)) {
-    return fail(S24_ERR_UNSUPPORTED, err, errlen,
+    return s24_errorf(S24_ERR_UNSUPPORTED, err, errlen,
                 "operator %zu (%s): input and output need per-tensor quantization", i, nm);
   }
   if (!(in->scale[0] > 0.0f) || !(out->scale[0] > 0.0f) || !isfinite(in->scale[0]) ||
       !isfinite(out->scale[0])) {
-    return fail(S24_ERR_FORMAT, err, errlen, "operator %zu (%s): input or output scale not > 0",
+    return s24_errorf(S24_ERR_FORMAT, err, errlen, "operator %zu (%s): input or output scale not > 0",
                 i, nm);
   }
   if (in->zero_point[0] < -128 || in->zero_point[0] > 127 || out->zero_point[0] < -128 ||
       out->zero_point[0] > 127) {
-    return fail(S24_ERR_FORMAT, err, errlen, "operator %zu (%s): zero point outside int8", i, nm);
+    return s24_errorf(S24_ERR_FORMAT, err, errlen, "operator %zu (%s): zero point outside int8", i, nm);
   }
   if (w->rank < 2 || w->dims[0] <= 0) {
-    return fail(S24_ERR_FORMAT, err, errlen, "operator %zu (%s): %s: weights of rank %u", i, nm,
+    return s24_errorf(S24_ERR_FORMAT, err, errlen, "operator %zu (%s): %s: weights of rank %u", i, nm,
                 tname(m, op->in[1], tb, sizeof tb), (unsigned)w->rank);
   }
   const size_t oc = (size_t)w->dims[0], k = w->elems / oc;
-  if (k == 0) return fail(S24_ERR_FORMAT, err, errlen, "operator %zu (%s): empty weights", i, nm);
+  if (k == 0) return s24_errorf(S24_ERR_FORMAT, err, errlen, "operator %zu (%s): empty weights", i, nm);
   if (w->n_quant != 1 && !(w->n_quant == oc && w->quant_dim == 0)) {
-    return fail(S24_ERR_UNSUPPORTED, err, errlen,
+    return s24_errorf(S24_ERR_UNSUPPORTED, err, errlen,
                 "operator %zu (%s): %s: %zu weight scales, expected 1 or %zu along dimension 0",
                 i, nm, tname(m, op->in[1], tb, sizeof tb), w->n_quant, oc);
   }
   for (size_t c = 0; c < w->n_quant; c++) {
     if (w->zero_point[c] != 0) {
-      return fail(S24_ERR_UNSUPPORTED, err, errlen,
+      return s24_errorf(S24_ERR_UNSUPPORTED, err, errlen,
                   "operator %zu (%s): %s: weight zero point %lld (symmetric weights only)", i, nm,
                   tname(m, op->in[1], tb, sizeof tb), (long long)w->zero_point[c]);
     }
     if (!(w->scale[c] > 0.0f) || !isfinite(w->scale[c])) {
-      return fail(S24_ERR_FORMAT, err, errlen, "operator %zu (%s): weight scale %zu not > 0", i,
+      return s24_errorf(S24_ERR_FORMAT, err, errlen, "operator %zu (%s): weight scale %zu not > 0", i,
                   nm, c);
     }
   }
   if (b != NULL) {
     if (b->type != S24_TFL_INT32 || b->data == NULL || b->elems != oc) {
-      return fail(S24_ERR_UNSUPPORTED, err, errlen,
+      return s24_errorf(S24_ERR_UNSUPPORTED, err, errlen,
                   "operator %zu (%s): %s: bias must be constant INT32 [%zu]", i, nm,
                   tname(m, op->in[2], tb, sizeof tb), oc);
     }
@@ -187,23 +175,23 @@ static s24_status_t plan_array(s24_net_t *net, size_t i, char *err, size_t errle
   l->round = op->opcode == S24_OP_CONV_2D ? S24_ROUND_DOUBLE : S24_ROUND_SINGLE;
   if (op->opcode == S24_OP_FULLY_CONNECTED) {
     if (op->opt.fc_weights_format != 0 || w->rank != 2) {
-      return fail(S24_ERR_UNSUPPORTED, err, errlen,
+      return s24_errorf(S24_ERR_UNSUPPORTED, err, errlen,
                   "operator %zu (%s): only the default weights format [M, K] is supported", i, nm);
     }
     if (in->elems % k != 0) {
-      return fail(S24_ERR_FORMAT, err, errlen,
+      return s24_errorf(S24_ERR_FORMAT, err, errlen,
                   "operator %zu (%s): input of %zu elements is not rows of K = %zu", i, nm,
                   in->elems, k);
     }
     l->n = in->elems / k;
     if (out->elems != l->n * oc) {
-      return fail(S24_ERR_FORMAT, err, errlen,
+      return s24_errorf(S24_ERR_FORMAT, err, errlen,
                   "operator %zu (%s): output has %zu elements, expected %zu x %zu", i, nm,
                   out->elems, l->n, oc);
     }
   } else {  // CONV_2D: input [N, H, W, IC], filter [OC, KH, KW, IC], output [N, OH, OW, OC]
     if (in->rank != 4 || w->rank != 4 || out->rank != 4) {
-      return fail(S24_ERR_FORMAT, err, errlen,
+      return s24_errorf(S24_ERR_FORMAT, err, errlen,
                   "operator %zu (%s): input, filter and output must have rank 4", i, nm);
     }
     L->in_n = in->dims[0];
@@ -213,7 +201,7 @@ static s24_status_t plan_array(s24_net_t *net, size_t i, char *err, size_t errle
     L->kh = w->dims[1];
     L->kw = w->dims[2];
     if (w->dims[3] != L->in_c) {
-      return fail(S24_ERR_UNSUPPORTED, err, errlen,
+      return s24_errorf(S24_ERR_UNSUPPORTED, err, errlen,
                   "operator %zu (%s): filter has %d input channels, input %d (grouped "
                   "convolution is not supported)",
                   i, nm, (int)w->dims[3], (int)L->in_c);
@@ -226,26 +214,26 @@ static s24_status_t plan_array(s24_net_t *net, size_t i, char *err, size_t errle
                   &L->pad_top) ||
         !conv_dim(op->opt.padding, L->in_w, L->kw, L->stride_w, L->dil_w, &L->out_w,
                   &L->pad_left)) {
-      return fail(S24_ERR_FORMAT, err, errlen,
+      return s24_errorf(S24_ERR_FORMAT, err, errlen,
                   "operator %zu (%s): bad padding, stride or dilation for a %dx%d input and a "
                   "%dx%d filter",
                   i, nm, (int)L->in_h, (int)L->in_w, (int)L->kh, (int)L->kw);
     }
     if (out->dims[0] != L->in_n || out->dims[1] != L->out_h || out->dims[2] != L->out_w ||
         out->dims[3] != (int32_t)oc) {
-      return fail(S24_ERR_FORMAT, err, errlen,
+      return s24_errorf(S24_ERR_FORMAT, err, errlen,
                   "operator %zu (%s): output shape [%d, %d, %d, %d], expected [%d, %d, %d, %zu]",
                   i, nm, (int)out->dims[0], (int)out->dims[1], (int)out->dims[2],
                   (int)out->dims[3], (int)L->in_n, (int)L->out_h, (int)L->out_w, oc);
     }
     l->n = (size_t)L->in_n * (size_t)L->out_h * (size_t)L->out_w;
-    if (l->n > SIZE_MAX / k) return fail(S24_ERR_NOMEM, err, errlen, "operator %zu: too large", i);
+    if (l->n > SIZE_MAX / k) return s24_errorf(S24_ERR_NOMEM, err, errlen, "operator %zu: too large", i);
     L->cols = malloc(l->n * k);
-    if (L->cols == NULL) return fail(S24_ERR_NOMEM, err, errlen, "out of memory");
+    if (L->cols == NULL) return s24_errorf(S24_ERR_NOMEM, err, errlen, "out of memory");
   }
   int32_t lo, hi;
   if (s24_act_range_i8(op->opt.activation, out->scale[0], l->zo, &lo, &hi) != S24_OK) {
-    return fail(S24_ERR_UNSUPPORTED, err, errlen,
+    return s24_errorf(S24_ERR_UNSUPPORTED, err, errlen,
                 "operator %zu (%s): fused activation %d is not supported (NONE, RELU, RELU6, "
                 "RELU_N1_TO_1)",
                 i, nm, (int)op->opt.activation);
@@ -257,7 +245,7 @@ static s24_status_t plan_array(s24_net_t *net, size_t i, char *err, size_t errle
   L->mult = malloc(oc * sizeof(int32_t));
   L->shift = malloc(oc * sizeof(int32_t));
   if (L->w == NULL || L->bias == NULL || L->mult == NULL || L->shift == NULL) {
-    return fail(S24_ERR_NOMEM, err, errlen, "out of memory");
+    return s24_errorf(S24_ERR_NOMEM, err, errlen, "out of memory");
   }
   memcpy(L->w, w->data, oc * k);
   if (b != NULL) memcpy(L->bias, b->data, oc * sizeof(int32_t));
@@ -268,7 +256,7 @@ static s24_status_t plan_array(s24_net_t *net, size_t i, char *err, size_t errle
     const double eff = (double)in->scale[0] * sw / (double)out->scale[0];
     s24_quantize_multiplier(eff, &L->mult[c], &L->shift[c]);
     if (L->mult[c] < 0 || L->shift[c] < -31 || L->shift[c] > 30) {
-      return fail(S24_ERR_UNSUPPORTED, err, errlen,
+      return s24_errorf(S24_ERR_UNSUPPORTED, err, errlen,
                   "operator %zu (%s): channel %zu's scale ratio %g is out of the "
                   "requantizer's range",
                   i, nm, c, eff);
@@ -306,10 +294,10 @@ void s24_net_free(s24_net_t *net) {
 
 s24_status_t s24_net_load(const uint8_t *buf, size_t len, s24_net_t **out, char *err,
                           size_t errlen) {
-  if (buf == NULL || out == NULL) return fail(S24_ERR_ARG, err, errlen, "bad argument");
+  if (buf == NULL || out == NULL) return s24_errorf(S24_ERR_ARG, err, errlen, "bad argument");
   *out = NULL;
   s24_net_t *net = calloc(1, sizeof *net);
-  if (net == NULL) return fail(S24_ERR_NOMEM, err, errlen, "out of memory");
+  if (net == NULL) return s24_errorf(S24_ERR_NOMEM, err, errlen, "out of memory");
   s24_status_t st = s24_tfl_parse(buf, len, &net->m, err, errlen);
   if (st != S24_OK) {
     free(net);
@@ -318,7 +306,7 @@ s24_status_t s24_net_load(const uint8_t *buf, size_t len, s24_net_t **out, char 
   const s24_tfl_model_t *m = &net->m;
   char tb[128];
   if (m->n_inputs != 1 || m->n_outputs != 1) {
-    st = fail(S24_ERR_UNSUPPORTED, err, errlen,
+    st = s24_errorf(S24_ERR_UNSUPPORTED, err, errlen,
               "the model has %zu inputs and %zu outputs (one of each is supported)", m->n_inputs,
               m->n_outputs);
     goto fail;
@@ -327,7 +315,7 @@ s24_status_t s24_net_load(const uint8_t *buf, size_t len, s24_net_t **out, char 
   for (size_t i = 0; i < m->n_ops && st == S24_OK; i++) {
     const s24_tfl_op_t *op = &m->ops[i];
     if (op->is_custom || (!is_array_op(op->opcode) && !s24_op_is_host(op->opcode))) {
-      st = fail(S24_ERR_UNSUPPORTED, err, errlen, "operator %zu (%s): unsupported operator", i,
+      st = s24_errorf(S24_ERR_UNSUPPORTED, err, errlen, "operator %zu (%s): unsupported operator", i,
                 op->is_custom ? "CUSTOM" : s24_tfl_op_name(op->opcode));
     }
   }
@@ -335,12 +323,12 @@ s24_status_t s24_net_load(const uint8_t *buf, size_t len, s24_net_t **out, char 
   const s24_tfl_tensor_t *tin = &m->tensors[m->inputs[0]], *tout = &m->tensors[m->outputs[0]];
   if ((tin->type != S24_TFL_INT8 && tin->type != S24_TFL_FLOAT32) ||
       (tout->type != S24_TFL_INT8 && tout->type != S24_TFL_FLOAT32)) {
-    st = fail(S24_ERR_UNSUPPORTED, err, errlen, "input %s and output %s must be INT8 or FLOAT32",
+    st = s24_errorf(S24_ERR_UNSUPPORTED, err, errlen, "input %s and output %s must be INT8 or FLOAT32",
               s24_tfl_type_name(tin->type), s24_tfl_type_name(tout->type));
     goto fail;
   }
   if (tin->data != NULL || tin->elems == 0 || tout->elems == 0) {
-    st = fail(S24_ERR_FORMAT, err, errlen, "the model's input or output tensor is empty or constant");
+    st = s24_errorf(S24_ERR_FORMAT, err, errlen, "the model's input or output tensor is empty or constant");
     goto fail;
   }
   net->data = calloc(m->n_tensors, sizeof(void *));
@@ -349,7 +337,7 @@ s24_status_t s24_net_load(const uint8_t *buf, size_t len, s24_net_t **out, char 
   int *ready = calloc(m->n_tensors, sizeof(int));  // computed or constant by now
   if (net->data == NULL || net->layers == NULL || net->is_array == NULL || ready == NULL) {
     free(ready);
-    st = fail(S24_ERR_NOMEM, err, errlen, "out of memory");
+    st = s24_errorf(S24_ERR_NOMEM, err, errlen, "out of memory");
     goto fail;
   }
   // buffers: an aligned copy of every constant, one buffer per other tensor
@@ -362,7 +350,7 @@ s24_status_t s24_net_load(const uint8_t *buf, size_t len, s24_net_t **out, char 
     }
     net->data[t] = malloc(x->bytes ? x->bytes : 1);
     if (net->data[t] == NULL) {
-      st = fail(S24_ERR_NOMEM, err, errlen, "out of memory for %s",
+      st = s24_errorf(S24_ERR_NOMEM, err, errlen, "out of memory for %s",
                 tname(m, (int32_t)t, tb, sizeof tb));
     } else if (x->data != NULL) {
       memcpy(net->data[t], x->data, x->bytes);
@@ -375,18 +363,18 @@ s24_status_t s24_net_load(const uint8_t *buf, size_t len, s24_net_t **out, char 
     const s24_tfl_op_t *op = &m->ops[i];
     for (uint32_t j = 0; j < op->n_in && st == S24_OK; j++) {
       if (op->in[j] >= 0 && !ready[op->in[j]]) {
-        st = fail(S24_ERR_FORMAT, err, errlen,
+        st = s24_errorf(S24_ERR_FORMAT, err, errlen,
                   "operator %zu (%s): input %s is not computed before it", i,
                   s24_tfl_op_name(op->opcode), tname(m, op->in[j], tb, sizeof tb));
       }
     }
     for (uint32_t j = 0; j < op->n_out && st == S24_OK; j++) {
       if (op->out[j] < 0 || m->tensors[op->out[j]].data != NULL || op->out[j] == m->inputs[0]) {
-        st = fail(S24_ERR_FORMAT, err, errlen,
+        st = s24_errorf(S24_ERR_FORMAT, err, errlen,
                   "operator %zu (%s): output %d is missing, constant or the model's input", i,
                   s24_tfl_op_name(op->opcode), (int)op->out[j]);
       } else if (net->data[op->out[j]] == NULL) {
-        st = fail(S24_ERR_UNSUPPORTED, err, errlen, "operator %zu (%s): output %s has type %s", i,
+        st = s24_errorf(S24_ERR_UNSUPPORTED, err, errlen, "operator %zu (%s): output %s has type %s", i,
                   s24_tfl_op_name(op->opcode), tname(m, op->out[j], tb, sizeof tb),
                   s24_tfl_type_name(m->tensors[op->out[j]].type));
       } else {
@@ -402,7 +390,7 @@ s24_status_t s24_net_load(const uint8_t *buf, size_t len, s24_net_t **out, char 
     }
   }
   if (st == S24_OK && !ready[m->outputs[0]]) {
-    st = fail(S24_ERR_FORMAT, err, errlen, "the model's output %s is never computed",
+    st = s24_errorf(S24_ERR_FORMAT, err, errlen, "the model's output %s is never computed",
               tname(m, m->outputs[0], tb, sizeof tb));
   }
   free(ready);
@@ -442,7 +430,7 @@ static void im2col(const layer_t *L, const int8_t *x, int8_t *cols) {
 s24_status_t s24_net_run(s24_net_t *net, const s24_engine_t *engine, const void *x, void *y,
                          char *err, size_t errlen) {
   if (net == NULL || engine == NULL || engine->linear == NULL || x == NULL || y == NULL) {
-    return fail(S24_ERR_ARG, err, errlen, "bad argument");
+    return s24_errorf(S24_ERR_ARG, err, errlen, "bad argument");
   }
   const s24_tfl_model_t *m = &net->m;
   memcpy(net->data[m->inputs[0]], x, m->tensors[m->inputs[0]].bytes);
@@ -465,7 +453,7 @@ s24_status_t s24_net_run(s24_net_t *net, const s24_engine_t *engine, const void 
     } else {
       st = s24_op_run(m, i, net->data);
       if (st != S24_OK) {
-        return fail(st, err, errlen, "operator %zu (%s) failed: %s", i,
+        return s24_errorf(st, err, errlen, "operator %zu (%s) failed: %s", i,
                     s24_tfl_op_name(op->opcode), s24_strerror(st));
       }
     }
@@ -624,7 +612,7 @@ static void prune_row(s24_pattern_t p, int8_t *row, size_t k) {
 s24_status_t s24_net_prune(const s24_net_t *net, s24_pattern_t p, uint8_t *out, size_t *pruned,
                            char *err, size_t errlen) {
   if (net == NULL || out == NULL || !s24_pattern_ok(p) || p.m > 8) {
-    return fail(S24_ERR_ARG, err, errlen, "bad argument");
+    return s24_errorf(S24_ERR_ARG, err, errlen, "bad argument");
   }
   const s24_tfl_model_t *m = &net->m;
   memcpy(out, m->file, m->file_len);

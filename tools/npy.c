@@ -13,18 +13,6 @@
 #define NPY_MAGIC_LEN 6
 #define NPY_MAX_HEADER (1u << 20)  // real headers are < 200 bytes; refuse absurd lengths
 
-static s24_status_t fail(s24_status_t st, char *err, size_t errlen, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
-
-static s24_status_t fail(s24_status_t st, char *err, size_t errlen, const char *fmt, ...) {
-  if (err != NULL && errlen > 0) {
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, errlen, fmt, ap);
-    va_end(ap);
-  }
-  return st;
-}
 
 size_t s24_npy_elem_size(s24_npy_dtype_t dtype) {
   switch (dtype) {
@@ -100,7 +88,7 @@ static int parse_word(cursor_t *c, const char *word) {
 // want_rank 2: a matrix; 1: a vector, returned as 1 x n; 0: any rank 1 .. S24_NPY_MAX_RANK
 static s24_status_t parse_header(const char *text, size_t len, size_t want_rank, s24_npy_t *out,
                                  char *err, size_t errlen) {
-  if (text == NULL || out == NULL) return fail(S24_ERR_ARG, err, errlen, "bad argument");
+  if (text == NULL || out == NULL) return s24_errorf(S24_ERR_ARG, err, errlen, "bad argument");
   cursor_t c = {text, len, 0};
   char descr[16] = "";
   int have_descr = 0, have_order = 0, have_shape = 0, fortran = 0;
@@ -111,11 +99,11 @@ static s24_status_t parse_header(const char *text, size_t len, size_t want_rank,
   for (size_t i = 0; i < len; i++) {
     unsigned char ch = (unsigned char)text[i];
     if (ch == 0 || ch >= 0x80) {
-      return fail(S24_ERR_FORMAT, err, errlen, "header has a non-ASCII byte at offset %zu", i);
+      return s24_errorf(S24_ERR_FORMAT, err, errlen, "header has a non-ASCII byte at offset %zu", i);
     }
   }
   skip_ws(&c);
-  if (peek(&c) != '{') return fail(S24_ERR_FORMAT, err, errlen, "header is not a dict");
+  if (peek(&c) != '{') return s24_errorf(S24_ERR_FORMAT, err, errlen, "header is not a dict");
   c.pos++;
   for (;;) {
     skip_ws(&c);
@@ -125,36 +113,36 @@ static s24_status_t parse_header(const char *text, size_t len, size_t want_rank,
     }
     char key[32];
     if (!parse_str(&c, key, sizeof key)) {
-      return fail(S24_ERR_FORMAT, err, errlen, "header: expected a quoted key at offset %zu",
+      return s24_errorf(S24_ERR_FORMAT, err, errlen, "header: expected a quoted key at offset %zu",
                   c.pos);
     }
     skip_ws(&c);
     if (peek(&c) != ':') {
-      return fail(S24_ERR_FORMAT, err, errlen, "header: expected ':' after '%s'", key);
+      return s24_errorf(S24_ERR_FORMAT, err, errlen, "header: expected ':' after '%s'", key);
     }
     c.pos++;
     skip_ws(&c);
     if (strcmp(key, "descr") == 0) {
-      if (have_descr++) return fail(S24_ERR_FORMAT, err, errlen, "header: duplicate 'descr'");
+      if (have_descr++) return s24_errorf(S24_ERR_FORMAT, err, errlen, "header: duplicate 'descr'");
       if (!parse_str(&c, descr, sizeof descr)) {
-        return fail(S24_ERR_FORMAT, err, errlen,
+        return s24_errorf(S24_ERR_FORMAT, err, errlen,
                     "header: 'descr' is not a simple dtype string (structured dtypes are "
                     "not supported)");
       }
     } else if (strcmp(key, "fortran_order") == 0) {
       if (have_order++) {
-        return fail(S24_ERR_FORMAT, err, errlen, "header: duplicate 'fortran_order'");
+        return s24_errorf(S24_ERR_FORMAT, err, errlen, "header: duplicate 'fortran_order'");
       }
       if (parse_word(&c, "True")) {
         fortran = 1;
       } else if (parse_word(&c, "False")) {
         fortran = 0;
       } else {
-        return fail(S24_ERR_FORMAT, err, errlen, "header: 'fortran_order' is not True/False");
+        return s24_errorf(S24_ERR_FORMAT, err, errlen, "header: 'fortran_order' is not True/False");
       }
     } else if (strcmp(key, "shape") == 0) {
-      if (have_shape++) return fail(S24_ERR_FORMAT, err, errlen, "header: duplicate 'shape'");
-      if (peek(&c) != '(') return fail(S24_ERR_FORMAT, err, errlen, "header: 'shape' is not a tuple");
+      if (have_shape++) return s24_errorf(S24_ERR_FORMAT, err, errlen, "header: duplicate 'shape'");
+      if (peek(&c) != '(') return s24_errorf(S24_ERR_FORMAT, err, errlen, "header: 'shape' is not a tuple");
       c.pos++;
       int trailing_comma = 0;
       for (;;) {
@@ -164,11 +152,11 @@ static s24_status_t parse_header(const char *text, size_t len, size_t want_rank,
           break;
         }
         if (peek(&c) < '0' || peek(&c) > '9') {
-          return fail(S24_ERR_FORMAT, err, errlen, "header: 'shape' has a non-integer entry");
+          return s24_errorf(S24_ERR_FORMAT, err, errlen, "header: 'shape' has a non-integer entry");
         }
         if (peek(&c) == '0' && c.pos + 1 < c.len && c.s[c.pos + 1] >= '0' &&
             c.s[c.pos + 1] <= '9') {  // Python 3 has no such literal: (01, 0004) is a typo
-          return fail(S24_ERR_FORMAT, err, errlen,
+          return s24_errorf(S24_ERR_FORMAT, err, errlen,
                       "header: 'shape' has an integer with a leading zero");
         }
         size_t v = 0;
@@ -186,30 +174,30 @@ static s24_status_t parse_header(const char *text, size_t len, size_t want_rank,
           c.pos++;
           trailing_comma = 1;
         } else if (peek(&c) != ')') {
-          return fail(S24_ERR_FORMAT, err, errlen, "header: 'shape' tuple is malformed");
+          return s24_errorf(S24_ERR_FORMAT, err, errlen, "header: 'shape' tuple is malformed");
         }
       }
       if (rank == 1 && !trailing_comma) {
-        return fail(S24_ERR_FORMAT, err, errlen, "header: 'shape' is not a tuple");
+        return s24_errorf(S24_ERR_FORMAT, err, errlen, "header: 'shape' is not a tuple");
       }
     } else {
-      return fail(S24_ERR_FORMAT, err, errlen, "header: unknown key '%s'", key);
+      return s24_errorf(S24_ERR_FORMAT, err, errlen, "header: unknown key '%s'", key);
     }
     skip_ws(&c);
     if (peek(&c) == ',') {
       c.pos++;
     } else if (peek(&c) != '}') {
-      return fail(S24_ERR_FORMAT, err, errlen, "header: expected ',' or '}' at offset %zu",
+      return s24_errorf(S24_ERR_FORMAT, err, errlen, "header: expected ',' or '}' at offset %zu",
                   c.pos);
     }
   }
   skip_ws(&c);
   if (c.pos != len) {
-    return fail(S24_ERR_FORMAT, err, errlen, "header: unexpected text after the dict");
+    return s24_errorf(S24_ERR_FORMAT, err, errlen, "header: unexpected text after the dict");
   }
-  if (!have_descr) return fail(S24_ERR_FORMAT, err, errlen, "header: missing 'descr'");
-  if (!have_order) return fail(S24_ERR_FORMAT, err, errlen, "header: missing 'fortran_order'");
-  if (!have_shape) return fail(S24_ERR_FORMAT, err, errlen, "header: missing 'shape'");
+  if (!have_descr) return s24_errorf(S24_ERR_FORMAT, err, errlen, "header: missing 'descr'");
+  if (!have_order) return s24_errorf(S24_ERR_FORMAT, err, errlen, "header: missing 'fortran_order'");
+  if (!have_shape) return s24_errorf(S24_ERR_FORMAT, err, errlen, "header: missing 'shape'");
 
   s24_npy_dtype_t dt;
   // a one-byte type has no byte order: '|i1', 'i1', '<i1', '>i1', '=i1' are one dtype
@@ -225,28 +213,28 @@ static s24_status_t parse_header(const char *text, size_t len, size_t want_rank,
   } else if (strcmp(descr, "<f4") == 0) {
     dt = S24_NPY_F32;
   } else {
-    return fail(S24_ERR_FORMAT, err, errlen,
+    return s24_errorf(S24_ERR_FORMAT, err, errlen,
                 "dtype '%s' is not supported (int8 |i1, uint8 |u1, int32 <i4, float32 <f4 only)",
                 descr);
   }
   if (fortran) {
-    return fail(S24_ERR_FORMAT, err, errlen, "Fortran-order array is not supported (C order only)");
+    return s24_errorf(S24_ERR_FORMAT, err, errlen, "Fortran-order array is not supported (C order only)");
   }
   if (want_rank == 0) {  // any rank: rows = dims[0], cols = the product of the others
     if (rank == 0 || rank > S24_NPY_MAX_RANK) {
-      return fail(S24_ERR_FORMAT, err, errlen, "rank-%zu array, rank 1 .. %d is required", rank,
+      return s24_errorf(S24_ERR_FORMAT, err, errlen, "rank-%zu array, rank 1 .. %d is required", rank,
                   S24_NPY_MAX_RANK);
     }
-    if (dims_overflow) return fail(S24_ERR_FORMAT, err, errlen, "shape is too large");
+    if (dims_overflow) return s24_errorf(S24_ERR_FORMAT, err, errlen, "shape is too large");
     size_t n = 1;
     for (size_t i = 0; i < rank; i++) {
-      if (dims[i] == 0) return fail(S24_ERR_FORMAT, err, errlen, "empty array (dimension %zu is 0)", i);
-      if (n > SIZE_MAX / dims[i]) return fail(S24_ERR_FORMAT, err, errlen, "shape is too large");
+      if (dims[i] == 0) return s24_errorf(S24_ERR_FORMAT, err, errlen, "empty array (dimension %zu is 0)", i);
+      if (n > SIZE_MAX / dims[i]) return s24_errorf(S24_ERR_FORMAT, err, errlen, "shape is too large");
       n *= dims[i];
       out->dims[i] = dims[i];
     }
     if (n > SIZE_MAX / s24_npy_elem_size(dt)) {
-      return fail(S24_ERR_FORMAT, err, errlen, "shape is too large");
+      return s24_errorf(S24_ERR_FORMAT, err, errlen, "shape is too large");
     }
     out->dtype = dt;
     out->rank = rank;
@@ -255,7 +243,7 @@ static s24_status_t parse_header(const char *text, size_t len, size_t want_rank,
     return S24_OK;
   }
   if (rank != want_rank) {
-    return fail(S24_ERR_FORMAT, err, errlen, "rank-%zu array, a %s is required", rank,
+    return s24_errorf(S24_ERR_FORMAT, err, errlen, "rank-%zu array, a %s is required", rank,
                 want_rank == 2 ? "2-D matrix" : "1-D vector");
   }
   out->rank = rank;
@@ -265,14 +253,14 @@ static s24_status_t parse_header(const char *text, size_t len, size_t want_rank,
     dims[1] = dims[0];
     dims[0] = 1;
   }
-  if (dims_overflow) return fail(S24_ERR_FORMAT, err, errlen, "shape is too large");
-  if (rank == 1 && dims[1] == 0) return fail(S24_ERR_FORMAT, err, errlen, "empty vector, shape (0,)");
+  if (dims_overflow) return s24_errorf(S24_ERR_FORMAT, err, errlen, "shape is too large");
+  if (rank == 1 && dims[1] == 0) return s24_errorf(S24_ERR_FORMAT, err, errlen, "empty vector, shape (0,)");
   if (dims[0] == 0 || dims[1] == 0) {
-    return fail(S24_ERR_FORMAT, err, errlen, "empty matrix, shape (%zu, %zu)", dims[0], dims[1]);
+    return s24_errorf(S24_ERR_FORMAT, err, errlen, "empty matrix, shape (%zu, %zu)", dims[0], dims[1]);
   }
   size_t es = s24_npy_elem_size(dt);
   if (dims[0] > SIZE_MAX / dims[1] || dims[0] * dims[1] > SIZE_MAX / es) {
-    return fail(S24_ERR_FORMAT, err, errlen, "shape (%zu, %zu) is too large", dims[0], dims[1]);
+    return s24_errorf(S24_ERR_FORMAT, err, errlen, "shape (%zu, %zu) is too large", dims[0], dims[1]);
   }
   out->dtype = dt;
   out->rows = dims[0];
@@ -305,13 +293,13 @@ static s24_status_t read_body(FILE *f, size_t want_rank, s24_npy_t *out, char *e
   unsigned char pre[12];
   size_t got = fread(pre, 1, 8, f);
   if (got >= NPY_MAGIC_LEN && memcmp(pre, NPY_MAGIC, NPY_MAGIC_LEN) != 0) {
-    return fail(S24_ERR_FORMAT, err, errlen, "not a .npy file (bad magic)");
+    return s24_errorf(S24_ERR_FORMAT, err, errlen, "not a .npy file (bad magic)");
   }
   if (got < 8) {
     if (got < NPY_MAGIC_LEN && memcmp(pre, NPY_MAGIC, got) != 0) {
-      return fail(S24_ERR_FORMAT, err, errlen, "not a .npy file (bad magic)");
+      return s24_errorf(S24_ERR_FORMAT, err, errlen, "not a .npy file (bad magic)");
     }
-    return fail(S24_ERR_FORMAT, err, errlen, "truncated header (%zu bytes)", got);
+    return s24_errorf(S24_ERR_FORMAT, err, errlen, "truncated header (%zu bytes)", got);
   }
   unsigned major = pre[6], minor = pre[7];
   size_t lenbytes;
@@ -320,22 +308,22 @@ static s24_status_t read_body(FILE *f, size_t want_rank, s24_npy_t *out, char *e
   } else if (major == 2 && minor == 0) {
     lenbytes = 4;
   } else {
-    return fail(S24_ERR_FORMAT, err, errlen,
+    return s24_errorf(S24_ERR_FORMAT, err, errlen,
                 ".npy format version %u.%u is not supported (1.0 and 2.0 only)", major, minor);
   }
   if (fread(pre + 8, 1, lenbytes, f) != lenbytes) {
-    return fail(S24_ERR_FORMAT, err, errlen, "truncated header (no header length)");
+    return s24_errorf(S24_ERR_FORMAT, err, errlen, "truncated header (no header length)");
   }
   uint32_t hlen = le_u32(pre + 8, lenbytes);
   if (hlen > NPY_MAX_HEADER) {
-    return fail(S24_ERR_FORMAT, err, errlen, "header length %u is too large", (unsigned)hlen);
+    return s24_errorf(S24_ERR_FORMAT, err, errlen, "header length %u is too large", (unsigned)hlen);
   }
   char *hdr = malloc(hlen + 1u);
-  if (hdr == NULL) return fail(S24_ERR_NOMEM, err, errlen, "out of memory");
+  if (hdr == NULL) return s24_errorf(S24_ERR_NOMEM, err, errlen, "out of memory");
   size_t hgot = fread(hdr, 1, hlen, f);
   if (hgot != hlen) {
     free(hdr);
-    return fail(S24_ERR_FORMAT, err, errlen, "truncated header (%zu of %u bytes)", hgot,
+    return s24_errorf(S24_ERR_FORMAT, err, errlen, "truncated header (%zu of %u bytes)", hgot,
                 (unsigned)hlen);
   }
   hdr[hlen] = '\0';
@@ -351,13 +339,13 @@ static s24_status_t read_body(FILE *f, size_t want_rank, s24_npy_t *out, char *e
     long long have = (long long)sb.st_size - offset;
     if (have < 0) have = 0;
     if ((unsigned long long)have < (unsigned long long)need) {
-      return fail(S24_ERR_FORMAT, err, errlen,
+      return s24_errorf(S24_ERR_FORMAT, err, errlen,
                   "truncated data: shape (%zu, %zu) needs %zu bytes, file has %lld", a.rows,
                   a.cols, need, have);
     }
     if ((unsigned long long)have > (unsigned long long)need) {
       const unsigned long long extra = (unsigned long long)have - (unsigned long long)need;
-      return fail(S24_ERR_FORMAT, err, errlen, "%llu byte%s of extra data after the array",
+      return s24_errorf(S24_ERR_FORMAT, err, errlen, "%llu byte%s of extra data after the array",
                   extra, extra == 1 ? "" : "s");
     }
   }
@@ -368,7 +356,7 @@ static s24_status_t read_body(FILE *f, size_t want_rank, s24_npy_t *out, char *e
   size_t cap = sized || need < ((size_t)1 << 20) ? need : (size_t)1 << 20, dgot = 0;
   a.data = malloc(cap);
   if (a.data == NULL) {
-    return fail(S24_ERR_NOMEM, err, errlen, "out of memory for %zu bytes", need);
+    return s24_errorf(S24_ERR_NOMEM, err, errlen, "out of memory for %zu bytes", need);
   }
   for (;;) {
     dgot += fread((unsigned char *)a.data + dgot, 1, cap - dgot, f);
@@ -377,21 +365,21 @@ static s24_status_t read_body(FILE *f, size_t want_rank, s24_npy_t *out, char *e
     void *p = realloc(a.data, grow);
     if (p == NULL) {
       free(a.data);
-      return fail(S24_ERR_NOMEM, err, errlen, "out of memory for %zu bytes", need);
+      return s24_errorf(S24_ERR_NOMEM, err, errlen, "out of memory for %zu bytes", need);
     }
     a.data = p;
     cap = grow;
   }
   if (dgot != need) {
     free(a.data);
-    if (ferror(f)) return fail(S24_ERR_IO, err, errlen, "read error: %s", strerror(errno));
-    return fail(S24_ERR_FORMAT, err, errlen,
+    if (ferror(f)) return s24_errorf(S24_ERR_IO, err, errlen, "read error: %s", strerror(errno));
+    return s24_errorf(S24_ERR_FORMAT, err, errlen,
                 "truncated data: shape (%zu, %zu) needs %zu bytes, file has %zu", a.rows,
                 a.cols, need, dgot);
   }
   if (fgetc(f) != EOF) {
     free(a.data);
-    return fail(S24_ERR_FORMAT, err, errlen, "extra data after the array");
+    return s24_errorf(S24_ERR_FORMAT, err, errlen, "extra data after the array");
   }
   // Stored little endian; convert int32 and float32 on a big-endian host.
   if (a.dtype == S24_NPY_I32 || a.dtype == S24_NPY_F32) {
@@ -407,13 +395,13 @@ static s24_status_t read_body(FILE *f, size_t want_rank, s24_npy_t *out, char *e
 
 static s24_status_t read_file(const char *path, size_t want_rank, s24_npy_t *out, char *err,
                               size_t errlen) {
-  if (path == NULL || out == NULL) return fail(S24_ERR_ARG, err, errlen, "bad argument");
+  if (path == NULL || out == NULL) return s24_errorf(S24_ERR_ARG, err, errlen, "bad argument");
   struct stat sb;
   if (stat(path, &sb) == 0 && S_ISDIR(sb.st_mode)) {
-    return fail(S24_ERR_IO, err, errlen, "is a directory");
+    return s24_errorf(S24_ERR_IO, err, errlen, "is a directory");
   }
   FILE *f = fopen(path, "rb");
-  if (f == NULL) return fail(S24_ERR_IO, err, errlen, "cannot open: %s", strerror(errno));
+  if (f == NULL) return s24_errorf(S24_ERR_IO, err, errlen, "cannot open: %s", strerror(errno));
   s24_status_t st = read_body(f, want_rank, out, err, errlen);
   fclose(f);
   return st;
@@ -436,16 +424,16 @@ s24_status_t s24_npy_read_channel(const char *path, const char *what, size_t m, 
   s24_status_t st = s24_npy_read_vector(path, out, err, errlen);
   if (st != S24_OK) return st;
   if (out->dtype != S24_NPY_I32) {
-    st = fail(S24_ERR_FORMAT, err, errlen, "dtype %s, expected %s", s24_npy_dtype_name(out->dtype),
+    st = s24_errorf(S24_ERR_FORMAT, err, errlen, "dtype %s, expected %s", s24_npy_dtype_name(out->dtype),
               s24_npy_dtype_name(S24_NPY_I32));
   } else if (out->cols != m) {
-    st = fail(S24_ERR_FORMAT, err, errlen,
+    st = s24_errorf(S24_ERR_FORMAT, err, errlen,
               "shape (%zu,): %s needs M = %zu entries, one per output channel", out->cols, what, m);
   } else {
     const int32_t *v = out->data;
     for (size_t i = 0; i < m && st == S24_OK; i++) {
       if (v[i] < lo || v[i] > hi) {
-        st = fail(S24_ERR_FORMAT, err, errlen, "%s[%zu] = %ld is out of range [%ld, %ld]", what, i,
+        st = s24_errorf(S24_ERR_FORMAT, err, errlen, "%s[%zu] = %ld is out of range [%ld, %ld]", what, i,
                   (long)v[i], lo, hi);
       }
     }
@@ -550,11 +538,11 @@ s24_status_t s24_npy_stage(s24_npy_out_t *o, const char *path, s24_npy_dtype_t d
                            size_t errlen) {
   if (o == NULL || path == NULL || data == NULL || descr_of(dtype) == NULL || rows == 0 ||
       cols == 0 || path[0] == '\0') {
-    return fail(S24_ERR_ARG, err, errlen, "bad argument");
+    return s24_errorf(S24_ERR_ARG, err, errlen, "bad argument");
   }
   const size_t es = s24_npy_elem_size(dtype);
   if (rows > SIZE_MAX / cols || rows * cols > SIZE_MAX / es) {
-    return fail(S24_ERR_NOMEM, err, errlen, "array too large");
+    return s24_errorf(S24_ERR_NOMEM, err, errlen, "array too large");
   }
   o->tmp_path = NULL;
   o->path = NULL;
@@ -565,13 +553,13 @@ s24_status_t s24_npy_stage(s24_npy_out_t *o, const char *path, s24_npy_dtype_t d
   size_t dirlen = slash != NULL ? (size_t)(slash - path) + 1 : 0;
   size_t tl = dirlen + sizeof ".sparse24.tmp.XXXXXX";
   char *tmp = malloc(tl);
-  if (tmp == NULL) return fail(S24_ERR_NOMEM, err, errlen, "out of memory");
+  if (tmp == NULL) return s24_errorf(S24_ERR_NOMEM, err, errlen, "out of memory");
   snprintf(tmp, tl, "%.*s.sparse24.tmp.XXXXXX", (int)dirlen, path);
   int fd = mkstemp(tmp);
   if (fd < 0) {
     int e = errno;
     free(tmp);
-    return fail(S24_ERR_IO, err, errlen, "cannot create output: %s", strerror(e));
+    return s24_errorf(S24_ERR_IO, err, errlen, "cannot create output: %s", strerror(e));
   }
   mode_t mask = umask(0);
   umask(mask);
@@ -582,7 +570,7 @@ s24_status_t s24_npy_stage(s24_npy_out_t *o, const char *path, s24_npy_dtype_t d
     close(fd);
     unlink(tmp);
     free(tmp);
-    return fail(S24_ERR_IO, err, errlen, "cannot write output: %s", strerror(e));
+    return s24_errorf(S24_ERR_IO, err, errlen, "cannot write output: %s", strerror(e));
   }
   int ok = s24_npy_fwrite(f, dtype, rows, cols, data) == S24_OK;
   int e = errno;
@@ -593,25 +581,25 @@ s24_status_t s24_npy_stage(s24_npy_out_t *o, const char *path, s24_npy_dtype_t d
   if (!ok) {
     unlink(tmp);
     free(tmp);
-    return fail(S24_ERR_IO, err, errlen, "write failed: %s", strerror(e));
+    return s24_errorf(S24_ERR_IO, err, errlen, "write failed: %s", strerror(e));
   }
   o->tmp_path = tmp;
   o->path = str_dup(path);
   if (o->path == NULL) {
     s24_npy_discard(o);
-    return fail(S24_ERR_NOMEM, err, errlen, "out of memory");
+    return s24_errorf(S24_ERR_NOMEM, err, errlen, "out of memory");
   }
   return S24_OK;
 }
 
 s24_status_t s24_npy_commit(s24_npy_out_t *o, char *err, size_t errlen) {
   if (o == NULL || o->tmp_path == NULL || o->path == NULL) {
-    return fail(S24_ERR_ARG, err, errlen, "bad argument");
+    return s24_errorf(S24_ERR_ARG, err, errlen, "bad argument");
   }
   if (rename(o->tmp_path, o->path) != 0) {
     int e = errno;
     s24_npy_discard(o);
-    return fail(S24_ERR_IO, err, errlen, "cannot rename output into place: %s", strerror(e));
+    return s24_errorf(S24_ERR_IO, err, errlen, "cannot rename output into place: %s", strerror(e));
   }
   free(o->tmp_path);
   free(o->path);

@@ -177,17 +177,6 @@ static const char *closed_std(const struct stat *st) {
 
 // ------------------------------------------------------------------ helpers
 
-static s24_status_t fail(s24_status_t st, char *err, size_t errlen, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
-static s24_status_t fail(s24_status_t st, char *err, size_t errlen, const char *fmt, ...) {
-  if (err != NULL && errlen > 0) {
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, errlen, fmt, ap);
-    va_end(ap);
-  }
-  return st;
-}
 
 const char *s24_outs_strerror(int e) {
   static char buf[160];
@@ -235,32 +224,32 @@ void s24_outs_init(s24_outs_t *s) {
 
 s24_status_t s24_outs_add(s24_outs_t *s, const char *path, int flags, size_t *dup, char *err,
                           size_t errlen) {
-  if (s == NULL || path == NULL || path[0] == '\0') return fail(S24_ERR_ARG, err, errlen, "bad argument");
+  if (s == NULL || path == NULL || path[0] == '\0') return s24_errorf(S24_ERR_ARG, err, errlen, "bad argument");
   s->err_name = NULL;
-  if (s->n >= S24_OUTS_MAX) return fail(S24_ERR_ARG, err, errlen, "too many outputs");
-  if (strlen(path) >= PATH_MAX) return fail(S24_ERR_IO, err, errlen, "file name too long");
+  if (s->n >= S24_OUTS_MAX) return s24_errorf(S24_ERR_ARG, err, errlen, "too many outputs");
+  if (strlen(path) >= PATH_MAX) return s24_errorf(S24_ERR_IO, err, errlen, "file name too long");
   // what the path names, every link followed (/proc's links to open files included)
   struct stat st;
   const int exists = stat(path, &st) == 0;
   if (exists && closed_std(&st) != NULL) {
     s->err_name = closed_std(&st);
-    return fail(S24_ERR_IO, err, errlen, "%s (closed)", strerror(EBADF));
+    return s24_errorf(S24_ERR_IO, err, errlen, "%s (closed)", strerror(EBADF));
   }
-  if (exists && S_ISDIR(st.st_mode)) return fail(S24_ERR_IO, err, errlen, "is a directory");
+  if (exists && S_ISDIR(st.st_mode)) return s24_errorf(S24_ERR_IO, err, errlen, "is a directory");
   // a device, FIFO or socket is written directly, through the name given (its data cannot be
   // staged); anything else that is not a regular file is refused
   const int direct = exists && !S_ISREG(st.st_mode);
   if (direct && !S_ISCHR(st.st_mode) && !S_ISFIFO(st.st_mode) && !S_ISSOCK(st.st_mode)) {
-    return fail(S24_ERR_IO, err, errlen, "not a regular file, character device, pipe or socket");
+    return s24_errorf(S24_ERR_IO, err, errlen, "not a regular file, character device, pipe or socket");
   }
   if (direct && (flags & S24_OUT_REGULAR_ONLY)) {
-    return fail(S24_ERR_IO, err, errlen, "not a regular file (a waveform file must be seekable)");
+    return s24_errorf(S24_ERR_IO, err, errlen, "not a regular file (a waveform file must be seekable)");
   }
   char cur[PATH_MAX];
   strcpy(cur, path);
   char dir[PATH_MAX];
   if (direct) {
-    if (access(cur, W_OK) != 0) return fail(S24_ERR_IO, err, errlen, "cannot write: %s", strerror(errno));
+    if (access(cur, W_OK) != 0) return s24_errorf(S24_ERR_IO, err, errlen, "cannot write: %s", strerror(errno));
   } else {
     // a regular file (or a new one) is replaced by rename, wherever the path says it is: follow
     // symbolic links, /proc/self/cwd/..., /dev/fd/N of an open file, to the name it has (the
@@ -271,22 +260,22 @@ s24_status_t s24_outs_add(s24_outs_t *s, const char *path, int flags, size_t *du
       if (lstat(cur, &l) != 0 || !S_ISLNK(l.st_mode)) break;
       char link[PATH_MAX];
       const ssize_t n = readlink(cur, link, sizeof link - 1);
-      if (n < 0) return fail(S24_ERR_IO, err, errlen, "cannot read the link: %s", strerror(errno));
+      if (n < 0) return s24_errorf(S24_ERR_IO, err, errlen, "cannot read the link: %s", strerror(errno));
       link[n] = '\0';
       if (link[0] == '/') {
         strcpy(cur, link);
       } else {
         char *slash = strrchr(cur, '/');
         const size_t dl = slash != NULL ? (size_t)(slash - cur) + 1 : 0;
-        if (dl + (size_t)n >= sizeof cur) return fail(S24_ERR_IO, err, errlen, "file name too long");
+        if (dl + (size_t)n >= sizeof cur) return s24_errorf(S24_ERR_IO, err, errlen, "file name too long");
         memcpy(cur + dl, link, (size_t)n + 1);
       }
     }
-    if (hops == 40) return fail(S24_ERR_IO, err, errlen, "too many levels of symbolic links");
+    if (hops == 40) return s24_errorf(S24_ERR_IO, err, errlen, "too many levels of symbolic links");
     struct stat f;
     if (exists && (stat(cur, &f) != 0 || f.st_dev != st.st_dev || f.st_ino != st.st_ino)) {
       // e.g. /dev/fd/3 of a deleted file or an anonymous one: no name to rename a new file to
-      return fail(S24_ERR_IO, err, errlen,
+      return s24_errorf(S24_ERR_IO, err, errlen,
                   "a regular file without a name to replace it under (deleted, or anonymous)");
     }
   }
@@ -302,23 +291,23 @@ s24_status_t s24_outs_add(s24_outs_t *s, const char *path, int flags, size_t *du
     dir[slash - cur] = '\0';
   }
   if (!direct && (base[0] == '\0' || strcmp(base, ".") == 0 || strcmp(base, "..") == 0)) {
-    return fail(S24_ERR_IO, err, errlen, "is a directory");
+    return s24_errorf(S24_ERR_IO, err, errlen, "is a directory");
   }
-  if (strlen(base) > NAME_MAX) return fail(S24_ERR_IO, err, errlen, "file name too long");
+  if (strlen(base) > NAME_MAX) return s24_errorf(S24_ERR_IO, err, errlen, "file name too long");
   if (!direct) {
     char canon[PATH_MAX];
     if (realpath(dir, canon) == NULL) {
-      return fail(S24_ERR_IO, err, errlen, "cannot create output: %s: %s", dir, strerror(errno));
+      return s24_errorf(S24_ERR_IO, err, errlen, "cannot create output: %s: %s", dir, strerror(errno));
     }
     struct stat ds;
     if (stat(canon, &ds) != 0 || !S_ISDIR(ds.st_mode)) {
-      return fail(S24_ERR_IO, err, errlen, "cannot create output: %s: Not a directory", dir);
+      return s24_errorf(S24_ERR_IO, err, errlen, "cannot create output: %s: Not a directory", dir);
     }
     if (access(canon, W_OK | X_OK) != 0) {
-      return fail(S24_ERR_IO, err, errlen, "cannot create output in %s: %s", dir, strerror(errno));
+      return s24_errorf(S24_ERR_IO, err, errlen, "cannot create output in %s: %s", dir, strerror(errno));
     }
     if (exists && (access(cur, W_OK) != 0 || (geteuid() == 0 && !mode_allows_write(&st)))) {
-      return fail(S24_ERR_IO, err, errlen,
+      return s24_errorf(S24_ERR_IO, err, errlen,
                   "cannot replace: the file is not writable (mode %04o, owner %ld)",
                   (unsigned)(st.st_mode & 07777), (long)st.st_uid);
     }
@@ -334,7 +323,7 @@ s24_status_t s24_outs_add(s24_outs_t *s, const char *path, int flags, size_t *du
   o->target = direct ? join(cur, "", "") : join(dir, strcmp(dir, "/") == 0 ? "" : "/", base);
   if (o->dir == NULL || o->target == NULL) {
     out_free(o);
-    return fail(S24_ERR_NOMEM, err, errlen, "out of memory");
+    return s24_errorf(S24_ERR_NOMEM, err, errlen, "out of memory");
   }
   for (size_t i = 0; i < s->n; i++) {
     const s24_out_t *p = &s->o[i];
@@ -342,7 +331,7 @@ s24_status_t s24_outs_add(s24_outs_t *s, const char *path, int flags, size_t *du
         (exists && p->exists && p->st.st_dev == st.st_dev && p->st.st_ino == st.st_ino)) {
       if (dup != NULL) *dup = i;
       out_free(o);
-      return fail(S24_ERR_ARG, err, errlen, "the same file as %s", p->path);
+      return s24_errorf(S24_ERR_ARG, err, errlen, "the same file as %s", p->path);
     }
   }
   s->n++;
@@ -359,7 +348,7 @@ int s24_outs_is(const s24_outs_t *s, size_t i, const char *path) {
 // ------------------------------------------------------------------ staging
 
 s24_status_t s24_outs_begin(s24_outs_t *s, size_t *which, char *err, size_t errlen) {
-  if (s == NULL) return fail(S24_ERR_ARG, err, errlen, "bad argument");
+  if (s == NULL) return s24_errorf(S24_ERR_ARG, err, errlen, "bad argument");
   mode_t mask = umask(0);
   umask(mask);
   for (size_t i = 0; i < s->n; i++) {
@@ -369,7 +358,7 @@ s24_status_t s24_outs_begin(s24_outs_t *s, size_t *which, char *err, size_t errl
       o->f = open_memstream(&o->mem, &o->mem_len);
       if (o->f == NULL) {
         s24_outs_abort(s);
-        return fail(S24_ERR_NOMEM, err, errlen, "out of memory");
+        return s24_errorf(S24_ERR_NOMEM, err, errlen, "out of memory");
       }
       o->state = 1;
       continue;
@@ -377,7 +366,7 @@ s24_status_t s24_outs_begin(s24_outs_t *s, size_t *which, char *err, size_t errl
     char *tmp = join(o->dir, strcmp(o->dir, "/") == 0 ? TMP_PREFIX + 1 : TMP_PREFIX, "XXXXXX");
     if (tmp == NULL) {
       s24_outs_abort(s);
-      return fail(S24_ERR_NOMEM, err, errlen, "out of memory");
+      return s24_errorf(S24_ERR_NOMEM, err, errlen, "out of memory");
     }
     sigset_t old;
     block_signals(&old);  // created and registered as one step
@@ -391,7 +380,7 @@ s24_status_t s24_outs_begin(s24_outs_t *s, size_t *which, char *err, size_t errl
     if (fd < 0) {
       free(tmp);
       s24_outs_abort(s);
-      return fail(S24_ERR_IO, err, errlen, "cannot create output: %s", strerror(e));
+      return s24_errorf(S24_ERR_IO, err, errlen, "cannot create output: %s", strerror(e));
     }
     o->state = 1;
     if (o->exists) {  // the new file keeps the mode (and if allowed owner, group) of the old one
@@ -407,7 +396,7 @@ s24_status_t s24_outs_begin(s24_outs_t *s, size_t *which, char *err, size_t errl
       const int e2 = errno;
       close(fd);
       s24_outs_abort(s);
-      return fail(S24_ERR_IO, err, errlen, "cannot write output: %s", strerror(e2));
+      return s24_errorf(S24_ERR_IO, err, errlen, "cannot write output: %s", strerror(e2));
     }
   }
   return S24_OK;
@@ -552,9 +541,9 @@ static int write_direct(const s24_out_t *o) {
 }
 
 s24_status_t s24_outs_commit(s24_outs_t *s, size_t *which, char *err, size_t errlen) {
-  if (s == NULL) return fail(S24_ERR_ARG, err, errlen, "bad argument");
+  if (s == NULL) return s24_errorf(S24_ERR_ARG, err, errlen, "bad argument");
   for (size_t i = 0; i < s->n; i++) {
-    if (s->o[i].state != 1) return fail(S24_ERR_ARG, err, errlen, "output not staged");
+    if (s->o[i].state != 1) return s24_errorf(S24_ERR_ARG, err, errlen, "output not staged");
   }
   // 1. every staged byte on disk (a full disk or a size limit shows up here at the latest)
   for (size_t i = 0; i < s->n; i++) {
@@ -562,7 +551,7 @@ s24_status_t s24_outs_commit(s24_outs_t *s, size_t *which, char *err, size_t err
     if (e != 0) {
       if (which != NULL) *which = i;
       s24_outs_abort(s);
-      return fail(S24_ERR_IO, err, errlen, "cannot write output: %s", s24_outs_strerror(e));
+      return s24_errorf(S24_ERR_IO, err, errlen, "cannot write output: %s", s24_outs_strerror(e));
     }
   }
   // 2. one writer at a time per directory, then the renames as one step against signals
@@ -582,12 +571,12 @@ s24_status_t s24_outs_commit(s24_outs_t *s, size_t *which, char *err, size_t err
       snprintf(num, sizeof num, "%ld.%zu", (long)getpid(), i);
       o->bak = join(o->dir, strcmp(o->dir, "/") == 0 ? BAK_PREFIX + 1 : BAK_PREFIX, num);
       if (o->bak == NULL) {
-        st = fail(S24_ERR_NOMEM, err, errlen, "out of memory");
+        st = s24_errorf(S24_ERR_NOMEM, err, errlen, "out of memory");
         break;
       }
       unlink(o->bak);  // a leftover of a killed run of the same pid (our name space)
       if (link(o->target, o->bak) != 0 && rename(o->target, o->bak) != 0) {
-        st = fail(S24_ERR_IO, err, errlen, "cannot keep a backup of the old file: %s",
+        st = s24_errorf(S24_ERR_IO, err, errlen, "cannot keep a backup of the old file: %s",
                   strerror(errno));
         free(o->bak);
         o->bak = NULL;
@@ -595,7 +584,7 @@ s24_status_t s24_outs_commit(s24_outs_t *s, size_t *which, char *err, size_t err
       }
     }
     if (rename(o->tmp, o->target) != 0) {
-      st = fail(S24_ERR_IO, err, errlen, "cannot rename output into place: %s", strerror(errno));
+      st = s24_errorf(S24_ERR_IO, err, errlen, "cannot rename output into place: %s", strerror(errno));
       if (o->bak != NULL) restore(o);
       break;
     }
@@ -624,7 +613,7 @@ s24_status_t s24_outs_commit(s24_outs_t *s, size_t *which, char *err, size_t err
       if (!o->direct) continue;
       if (which != NULL) *which = i;
       const int e = write_direct(o);
-      if (e != 0) st = fail(S24_ERR_IO, err, errlen, "cannot write: %s", s24_outs_strerror(e));
+      if (e != 0) st = s24_errorf(S24_ERR_IO, err, errlen, "cannot write: %s", s24_outs_strerror(e));
       o->state = 2;
     }
     if (pipe_swapped) sigaction(SIGPIPE, &pipe_old, NULL);
