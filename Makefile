@@ -1,6 +1,6 @@
 # sparse24 top-level Makefile. Targets are the README's verbs; every output goes under build/.
-# Each part of the project adds its own rules in <part>/<part>.mk (included below) and appends
-# its test targets to TESTS (run by `make test`) and LONG_TESTS (run by `make test-long`).
+# Each part of the project adds its own rules in <part>/*.mk (included below, in the order of
+# PARTS) and appends its test targets to TESTS (run by `make test`) and LONG_TESTS (`make test-long`).
 
 .DELETE_ON_ERROR:
 .SUFFIXES:
@@ -13,6 +13,10 @@ PYTHON   := python3
 # The venv of scripts/deps.sh (PyPI tools: LiteRT, scikit-learn, FuseSoC, YoWASP Yosys); its python
 VENV     := $(shell scripts/deps.sh --venv-path)
 VPYTHON  := $(VENV)/bin/python
+
+# The rtl backend: the Verilated co-simulation (yes), or a build without Verilator (no; the
+# command and the library then refuse `--backend rtl` with one message)
+S24_RTL  ?= yes
 
 # C flags shared by every C part
 CFLAGS   := -std=c11
@@ -56,7 +60,19 @@ $(BUILD)/%.a:
 	rm -f $@
 	ar rcs $@ $^
 
-include $(sort $(wildcard */*.mk))
+# The parts, each after every part whose names it uses at parse time (in a rule's prerequisites or
+# a := value); scripts/check_mk.py checks that order (test-make). A part's own fragments are read
+# in name order.
+PARTS := regs cmodel driver rtl sim testbench runtime api tools python tests net coverage fuzz formal synth
+MK_UNLISTED := $(filter-out $(PARTS),$(patsubst %/,%,$(dir $(wildcard */*.mk))))
+$(if $(MK_UNLISTED),$(error Makefile: add $(MK_UNLISTED) to PARTS))
+include $(foreach p,$(PARTS),$(sort $(wildcard $(p)/*.mk)))
+
+# every make variable is defined before a fragment expands it at parse time
+.PHONY: test-make
+test-make:
+	$(PYTHON) scripts/check_mk.py $(PARTS)
+TESTS += test-make
 
 all: $(ALL)
 

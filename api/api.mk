@@ -7,45 +7,37 @@
 # As the command, a build without Verilator (make S24_RTL=no) has the model backend only
 # (tools/backend_nortl.c: opening "rtl" fails with S24_ERR_UNSUPPORTED and a message).
 # Other fragments use ENGINE_SRCS and ENGINE_OBJ (tools/), API_SO and API_INC (python/).
-#
-# This fragment is read before the parts it is built from (the Makefile includes */*.mk in
-# alphabetical order), so the library's prerequisites name their variables with $$ and are
-# expanded after every fragment has been read (.SECONDEXPANSION; no other prerequisite in the
-# tree contains a $, so the second expansion changes nothing else).
 
 ENGINE_SRCS := api/s24_engine.c
 ENGINE_OBJ  := $(BUILD)/api/s24_engine.o
 API_SRCS    := api/s24_api.c $(ENGINE_SRCS)
 API_SO      := $(BUILD)/lib/libsparse24.so
 API_A       := $(BUILD)/lib/libsparse24.a
-# recursive: the parts' variables are defined by fragments read later
-API_INC      = -Iinclude -Iapi -Itools $(RUNTIME_INC) $(DRV_INC) $(SIM_INC)
-# the rtl backend, or its stand-in (S24_RTL is tools.mk's switch)
-API_NORTL    = $(filter no,$(S24_RTL))
-API_RTL_LIB  = $(if $(API_NORTL),,$(COSIM_LIB))
-API_LDLIBS   = $(if $(API_NORTL),,$(COSIM_LDLIBS)) -lm
+API_INC     := -Iinclude -Iapi -Itools $(RUNTIME_INC) $(DRV_INC) $(SIM_INC)
+# the rtl backend, or its stand-in (S24_RTL is the Makefile's switch)
+API_NORTL   := $(filter no,$(S24_RTL))
+API_RTL_LIB := $(if $(API_NORTL),,$(COSIM_LIB))
+API_LDLIBS  := $(if $(API_NORTL),,$(COSIM_LDLIBS)) -lm
 # the library: this part, the model, the driver, the network runtime and the command's backend
 # seam (tools/backend.c, tools/backend_rtl.c: s24_backend_gemm, s24_rtl_open)
-API_LIB_SRCS = $(API_SRCS) $(MODEL_SRCS) $(DRV_SRCS) $(RUNTIME_SRCS) tools/backend.c \
+API_LIB_SRCS := $(API_SRCS) $(MODEL_SRCS) $(DRV_SRCS) $(RUNTIME_SRCS) tools/backend.c \
                tools/backend_$(if $(API_NORTL),nortl,rtl).c
-API_PIC_OBJS = $(patsubst %.c,$(BUILD)/lib/pic/%.o,$(API_LIB_SRCS))
+API_PIC_OBJS := $(patsubst %.c,$(BUILD)/lib/pic/%.o,$(API_LIB_SRCS))
 
 ALL += $(API_SO) $(API_A)
 
-$(BUILD)/api/%.o: INC = $(API_INC)
+$(BUILD)/api/%.o: INC := $(API_INC)
 
 # position-independent objects of every source of the library
 $(BUILD)/lib/pic/%.o: %.c
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -fPIC $(API_INC) -c $< -o $@
 
-.SECONDEXPANSION:
-
-$(API_SO): $$(API_PIC_OBJS) $$(API_RTL_LIB) api/libsparse24.map
+$(API_SO): $(API_PIC_OBJS) $(API_RTL_LIB) api/libsparse24.map
 	@mkdir -p $(@D)
 	$(CC) -shared -Wl,--version-script=api/libsparse24.map -Wl,--no-undefined -Wl,-soname,libsparse24.so $(filter %.o %.a,$^) $(API_LDLIBS) -o $@
 
-$(API_A): $$(API_PIC_OBJS) $$(API_RTL_LIB)
+$(API_A): $(API_PIC_OBJS) $(API_RTL_LIB)
 	@mkdir -p $(@D)
 	rm -f $@
 	$(if $(API_RTL_LIB),printf 'create $@\naddlib $(API_RTL_LIB)\nsave\nend\n' | ar -M)
@@ -63,7 +55,7 @@ $(API_TEST_DIR)/test_api_static: api/test_api.c $(API_A)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -Iinclude $(MODEL_INC) $< $(API_A) $(API_LDLIBS) -o $@
 
-$(API_TEST_DIR)/test_api_san: api/test_api.c $$(API_LIB_SRCS) $$(API_RTL_LIB)
+$(API_TEST_DIR)/test_api_san: api/test_api.c $(API_LIB_SRCS) $(API_RTL_LIB)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(SANFLAGS) $(API_INC) $(filter %.c,$^) $(API_RTL_LIB) $(API_LDLIBS) -o $@
 

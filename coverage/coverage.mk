@@ -11,9 +11,6 @@
 #                   (build/coverage/c_html/); figures in build/coverage/summary.txt.
 
 COV_DIR      := $(BUILD)/coverage
-# (coverage/ is read before driver/, sim/ and testbench/: nothing of theirs is used at parse time;
-# COV_CXXFLAGS is therefore recursive (DRV_INC, SIM_INC) and expanded in recipes only, as $$ in
-# COV_CORE_RULES; sim/'s sources are named by path in prerequisites, SWDEV_SRCS in recipes)
 COV_VERILATOR := verilator
 COV_VLT_ROOT := $(shell $(COV_VERILATOR) --getenv VERILATOR_ROOT 2>/dev/null)
 cov_words = $(subst x, ,$(subst _, ,$(subst of, ,$(1))))

@@ -5,7 +5,7 @@
 # Uses MODEL_SRCS, DRV_SRCS, SWDEV_SRCS, COSIM_*, VLT_* (cmodel/, driver/, sim/).
 
 TEST_BUILD := $(BUILD)/tests
-# built by tools/tools.mk (tools/ is parsed after tests/, so only its name is used here)
+# built by tools/tools.mk
 CLI_SAN_BIN := $(BUILD)/tools/sparse24-san
 # a test program: its own sources and the ones listed after it, with the sanitizers
 TEST_CC     := $(CC) $(CFLAGS) $(SANFLAGS) $(DRV_INC) $(SIM_INC)

@@ -1,9 +1,8 @@
 # tools: the `sparse24` command (SPEC §5) and its .npy I/O, linked with the model library.
 # The GEMM backends are dispatched in tools/backend.c; the rtl backend is a link-time choice:
 # tools/backend_rtl.c with the co-simulation library (default), or tools/backend_nortl.c,
-# which refuses `--backend rtl`, in a build without Verilator (make S24_RTL=no).
+# which refuses `--backend rtl`, in a build without Verilator (make S24_RTL=no, the Makefile's switch).
 
-S24_RTL    ?= yes
 TOOLS_SRCS := tools/main.c tools/cli.c tools/npy.c tools/outfile.c tools/backend.c tools/demo.c tools/bench.c tools/linear.c tools/net.c
 ifeq ($(S24_RTL),no)
 TOOLS_SRCS += tools/backend_nortl.c
