@@ -68,7 +68,7 @@ int main(int argc, char **argv) {
   if (R < 1 || C < 1 || jobs < 1 || !(p.m == 2 || p.m == 4 || p.m == 8) || p.n < 1 || p.n > p.m)
     die("bad configuration arguments");
   s24_geom_t geom;
-  if (s24_geom((s24_array_t){R, C, p.n, p.m}, &geom) != S24_OK) die("bad configuration arguments");
+  if (s24_geom((s24_array_t){R, C, p.n, p.m, 0, 0}, &geom) != S24_OK) die("bad configuration arguments");
   if (geom.w_words > 1024 || geom.a_words > 1024 || geom.r_words > 1024) die("beat too wide");
 
   FILE *fj = open_out(dir, "jobs.hex"), *fw = open_out(dir, "w.hex"), *fa = open_out(dir, "a.hex");

@@ -18,7 +18,7 @@ void s24_rtl_close(s24_cosim_t *sim) { s24_cosim_close(sim); }
 uint64_t s24_rtl_timeout_ns(const s24_dev_t *dev, size_t k) {
   const s24_hw_info_t *hw = &dev->hw;
   const uint64_t groups = ((uint64_t)k + hw->sparse_m - 1) / hw->sparse_m;
-  const s24_array_t arr = {hw->rows, hw->cols, hw->sparse_n, hw->sparse_m};
+  const s24_array_t arr = {hw->rows, hw->cols, hw->sparse_n, hw->sparse_m, 0, 0};
   const uint64_t beats = groups * s24_group_beats(arr, hw->sparse_m);  // every group full
   // the cycle model's own formula (cmodel s24_core_cycles), so the bound follows the core:
   // a result tile is out at the latest when the tiles queued ahead of it have run

@@ -386,7 +386,7 @@ int s24_perf_bench_main(int argc, char **argv) {
   const char *dir = NULL;
   uint64_t first = NUM_SHAPES, seed = 1;
   int model_only = 0, have_array = 0, backend_rtl = 0;
-  s24_array_t arr = {8, 8, 2, 4};  // the default RTL build
+  s24_array_t arr = S24_DEFAULT_ARRAY;  // the default RTL build
   for (int i = 2; i < argc; i++) {
     const char *o = argv[i];
     const char *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -479,7 +479,7 @@ int s24_perf_bench_main(int argc, char **argv) {
       s24_outs_abort(&outs);
       return s24_cli_error(EXIT_DATA, "bench", "%s", msg);
     }
-    hw = (s24_array_t){dev.hw.rows, dev.hw.cols, dev.hw.sparse_n, dev.hw.sparse_m};
+    hw = s24_dev_array(&dev);
   }
   printf("sparse24 bench: %ux%u %u:%u core, %" PRIu64 " shapes, full size: cycle model; "
          "/%u: %s (seed %" PRIu64 ")\n",

@@ -448,7 +448,7 @@ int s24_linear_bench_main(int argc, char **argv) {
   if (s24_rtl_open(NULL, k_max, &sim, &dev, msg, sizeof msg) != S24_OK) {
     return s24_cli_error(EXIT_DATA, "bench", "%s", msg);
   }
-  const s24_array_t hw = {dev.hw.rows, dev.hw.cols, dev.hw.sparse_n, dev.hw.sparse_m};
+  const s24_array_t hw = s24_dev_array(&dev);
   char path[4096];
   snprintf(path, sizeof path, "%s/linear.csv", dir);
   FILE *csv = fopen(path, "w");

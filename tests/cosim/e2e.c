@@ -120,7 +120,7 @@ static void run_case(s24_dev_t *dev, uint64_t seed, int i, tally_t *t) {
 #ifdef S24_E2E_RTL
   if (ok) {  // the cycle model (cmodel s24_gemm_cycles_*): exact with ideal streams, a lower
              // bound under stream gaps and backpressure; the beats are exact either way
-    const s24_array_t hw = {dev->hw.rows, dev->hw.cols, dev->hw.sparse_n, dev->hw.sparse_m};
+    const s24_array_t hw = s24_dev_array(dev);
     s24_gemm_cycles_t pred;
     s24_status_t ps = dense ? s24_gemm_cycles_dense(hw, a, m, k, n, &pred)
                             : s24_gemm_cycles_compressed(hw, p, vals, meta, m, k, n, &pred, &where);

@@ -580,7 +580,7 @@ static void equal_beat_row_tiles_share_one_job(void **state) {
   assert_int_equal(cnt.jobs, 1);
   assert_int_equal(cnt.tiles, 4);
   assert_int_equal(cnt.cycles, 30);
-  const s24_array_t hw = {2, 2, 2, 4};
+  const s24_array_t hw = {2, 2, 2, 4, 0, 0};
   s24_gemm_cycles_t pred;
   assert_int_equal(s24_gemm_cycles_dense(hw, a, 4, 4, 4, &pred), S24_OK);
   assert_int_equal(pred.jobs, 1);
@@ -619,7 +619,7 @@ static void equal_beat_row_tiles_share_one_job(void **state) {
 // The job-size caps of the planning rule: CFG_TILES <= 2^32 - 1, busy cycles < 2^31.
 static void job_plan_caps(void **state) {
   (void)state;
-  const s24_array_t hw = {8, 8, 2, 4};
+  const s24_array_t hw = {8, 8, 2, 4, 0, 0};
   const uint64_t same[5] = {7, 7, 7, 7, 7}, mixed[4] = {7, 7, 9, 7};
   assert_int_equal(s24_plan_next_job(hw, same, 5, 3), 5);
   assert_int_equal(s24_plan_next_job(hw, mixed, 4, 3), 2);

@@ -48,7 +48,7 @@ static const char *const kKindName[K_KINDS] = {"pruned", "pruned-fewnz", "dense"
 static void run_case(s24_dev_t *dev, uint64_t seed, int i, int stress, tally_t *t) {
   rng_t r = {seed * 1000003ull + (uint64_t)i + (stress ? 0x5151ull : 0)};
   static const s24_pattern_t pats[4] = {{2, 4}, {1, 4}, {2, 8}, {4, 8}};
-  const s24_array_t hw = {dev->hw.rows, dev->hw.cols, dev->hw.sparse_n, dev->hw.sparse_m};
+  const s24_array_t hw = s24_dev_array(dev);
   const int kind = (int)below(&r, K_KINDS);
   const int as_dense = kind == K_DENSE || kind == K_DENSE_HOLES || below(&r, 4) == 0;
   const s24_pattern_t p = pats[below(&r, 4)];
@@ -225,7 +225,7 @@ int main(int argc, char **argv) {
       return 1;
     }
     if (!shape_checks_done && only == UINT64_MAX) {
-      const s24_array_t hw = {dev.hw.rows, dev.hw.cols, dev.hw.sparse_n, dev.hw.sparse_m};
+      const s24_array_t hw = s24_dev_array(&dev);
       run_shape_checks(hw, seed, 500, &t);
       shape_checks_done = 1;
       printf("[500/500] shape-only model checks done\n");
