@@ -543,7 +543,7 @@ void test_tile_one_group() {
 
 void test_tiles_back_to_back_16() {
   const size_t groups = 64;  // K = 64*m
-  Problem pb = make_problem(4 * kR, groups, 4 * kC, kValUniform, kDenAny);
+  Problem pb = make_problem((g_pair ? 8 : 4) * kR, groups, 4 * kC, kValUniform, kDenAny);  // 16 tiles
   finish_problem(pb);
   const Job job = make_job(pb);
   const JobStats st = run_job(job, ideal());

@@ -82,7 +82,7 @@ wave-shot: wave-dump
 
 # ---------------------------------------------------------------- Icarus on model vectors
 # Configurations (R:C:n:m) run under iverilog -g2005, and the number of jobs for each
-IV_CFGS := 4:4:2:4 2:3:2:8 3:2:1:4
+IV_CFGS := 4:4:2:4 2:3:2:8 3:2:1:4 3:5:2:4
 IV_JOBS := 40
 IVERILOG := iverilog
 TB_GEN   := $(TB_DIR)/gen_vectors
