@@ -851,10 +851,15 @@ module s24_core #(
         end
       end
       `S24_COVER(done_q && tiles_m1_q == 32'd1 && beats_m1_q == 32'd1)   // a whole 2-tile job
+      `S24_COVER(done_q && tiles_m1_q == 32'd1 && beats_m1_q == 32'd0 && pair_q)   // a 2-tile pair job
 `ifdef S24_FV_REACH
       // formal/core.sby reach_*: the cover above as an assertion that must FAIL, so the bit-level
       // BMC engine (which has no cover mode) shows a trace of a whole 2-tile job within its bound
+`ifdef S24_FV_REACH_PAIR
+      `S24_ASSERT(!(done_q && tiles_m1_q == 32'd1 && beats_m1_q == 32'd0 && pair_q), "reach: a whole 2-tile pair-mode job of 1 beat completes")
+`else
       `S24_ASSERT(!(done_q && tiles_m1_q == 32'd1 && beats_m1_q == 32'd1), "reach: a whole 2-tile job of 2 beats completes")
+`endif
 `endif
     end
   end

@@ -22,10 +22,18 @@ uint64_t s24_rtl_timeout_ns(const s24_dev_t *dev, size_t k) {
   const uint64_t beats = groups * s24_group_beats(arr, hw->sparse_m);  // every group full
   // the cycle model's own formula (cmodel s24_core_cycles), so the bound follows the core:
   // a result tile is out at the latest when the tiles queued ahead of it have run
-  s24_cycles_t c;
+  s24_cycles_t c, cp;
   if (beats == 0 ||
-      s24_core_cycles(hw->rows, hw->cols, beats, dev->inflight_tiles + 1, &c) != S24_OK ||
-      c.busy_cycles > (UINT64_MAX - 1000000u) / 4 / S24_COSIM_NS_PER_CYCLE) {
+      s24_core_cycles(hw->rows, hw->cols, beats, dev->inflight_tiles + 1, &c) != S24_OK) {
+    return S24_DEFAULT_TIMEOUT_NS;
+  }
+  s24_array_t pa;  // a pair-mode job: one beat per group, 2R rows a tile
+  if (s24_array_pair(s24_dev_array(dev), &pa) == S24_OK &&
+      s24_core_cycles_hw(pa, groups, dev->inflight_tiles + 1, &cp) == S24_OK &&
+      cp.busy_cycles > c.busy_cycles) {
+    c = cp;
+  }
+  if (c.busy_cycles > (UINT64_MAX - 1000000u) / 4 / S24_COSIM_NS_PER_CYCLE) {
     return S24_DEFAULT_TIMEOUT_NS;
   }
   return 4 * c.busy_cycles * S24_COSIM_NS_PER_CYCLE + 1000000u;

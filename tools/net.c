@@ -298,8 +298,7 @@ int s24_net_cmd_run(const char *model, const char *xpath, s24_outs_t *outs, s24_
     }
     eng = (s24_engine_t){&rtl,
                          rtl_linear,
-                         {rtl.dev.hw.rows, rtl.dev.hw.cols, rtl.dev.hw.sparse_n,
-                          rtl.dev.hw.sparse_m},
+                         s24_dev_array(&rtl.dev),
                          0,
                          0,
                          1,

@@ -12,6 +12,7 @@
 #include <time.h>
 
 #include "s24_drv.h"
+#include "s24_layout.h"
 #include "s24_model.h"
 #ifdef S24_E2E_RTL
 #include "s24_cosim.h"
