@@ -49,6 +49,7 @@ module s24_pe #(
   localparam integer ProdWidth = 2 * DataWidth;
   localparam         Dense     = (SparseN == SparseM);
   localparam         Pair      = (PairMode != 0) && (SparseN == 2) && (SparseM > 2);
+  localparam integer Slot1     = (SparseN > 1) ? 1 : 0;   // slot 1's product (pair mode)
   localparam integer MulLat    = 3;  // s24_mul latency
   // the sum of SparseN products needs ProdWidth + ceil(log2(SparseN)) bits (no wrap before acc)
   localparam integer SumWidth  = ProdWidth + ((SparseN <= 1) ? 0 : $clog2(SparseN));
@@ -148,7 +149,7 @@ module s24_pe #(
     if (Pair && pair_q)
       sum = {{(SumWidth-ProdWidth){prod[ProdWidth-1]}}, prod[0 +: ProdWidth]};
     psum_d  = fm_q[2*MulLat-2] ? sum : {SumWidth{1'b0}};
-    psum1_d = (Pair && pair_q && fm_q[2*MulLat-2]) ? prod[ProdWidth +: ProdWidth] : {ProdWidth{1'b0}};
+    psum1_d = (Pair && pair_q && fm_q[2*MulLat-2]) ? prod[Slot1*ProdWidth +: ProdWidth] : {ProdWidth{1'b0}};
     // accumulator: restarts at 0 after a tile's last beat; the shadow takes the tile's sum
     acc_d     = acc_q + {{(AccWidth-SumWidth){psum_q[SumWidth-1]}}, psum_q};
     acc1_d    = acc1_q + {{(AccWidth-ProdWidth){psum1_q[ProdWidth-1]}}, psum1_q};
@@ -210,7 +211,7 @@ module s24_pe #(
   always @(posedge clk_i) begin
     if (fv_live_q && Pair && wf_q[0] && !pair_q) begin
       // absolute indices: strictly increasing below m in 2:m mode (any index below m in pair mode)
-      `S24_ASSERT(wi_q[RelStore +: RelStore] > wi_q[0 +: RelStore], "PE: metadata indices not strictly increasing")
+      `S24_ASSERT(wi_q[Slot1*RelStore +: RelStore] > wi_q[0 +: RelStore], "PE: metadata indices not strictly increasing")
     end
     if (fv_live_q && !Dense && !Pair && wf_q[0]) begin
       for (fs = 0; fs < SparseN; fs = fs + 1) begin
