@@ -121,9 +121,10 @@ static void run_case(s24_dev_t *dev, uint64_t seed, int i, int stress, tally_t *
            ", predicted %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64,
            cnt->cycles, cnt->beats, cnt->jobs, cnt->tiles, pred.busy_cycles, pred.beats,
            pred.jobs, pred.tiles);
+  const size_t tr = pred.pair ? 2 * (size_t)R : R;  // tile rows: 2R in pair mode
   const int same_work = cnt->beats == pred.beats && cnt->jobs == pred.jobs &&
                         cnt->tiles == pred.tiles &&
-                        pred.tiles == (m + R - 1) / R * pred.col_tiles;
+                        pred.tiles == (m + tr - 1) / tr * pred.col_tiles;
   if (stress) {  // stalls only add cycles; the work itself is fixed
     check(t, same_work && cnt->cycles >= pred.busy_cycles, seed, i, what, detail);
   } else {
