@@ -366,6 +366,42 @@ static void invalid_metadata_is_never_sent(void **state) {
   assert_int_equal(g.nlog, 0);
 }
 
+// Invalid 1:4 metadata is refused as 2:4's is, on a device with the pair mode (which would run
+// valid 1:4 weights in it): a row's unused trailing index bits must be 0 (SPEC §2; with one
+// 2-bit index a group nothing else can be wrong), S24_ERR_META naming row and group, and
+// nothing reaches the hardware.
+static void invalid_1of4_metadata_is_never_sent(void **state) {
+  (void)state;
+  s24_dev_t dev;
+  mock_device(2, 2);
+  g.regs[S24_REG_CFG_MODE / 4] = S24_CFG_MODE_PAIR_MASK;
+  assert_int_equal(s24_dev_open(&dev, &kSeam), S24_OK);
+  assert_int_equal(dev.hw.pair, 1);
+  g.nlog = 0;
+  const s24_pattern_t p = {1, 4};
+  int8_t vals[8 * 6];
+  for (int i = 0; i < 48; i++) vals[i] = (int8_t)(i + 1);
+  uint8_t meta[8 * 2];  // K = 24: six groups, 12 of the 16 bits of each row's two bytes
+  for (int i = 0; i < 16; i++) meta[i] = (i % 2) ? 0x0E : 0xE4;  // indices 0 1 2 3, 2 3
+  meta[5 * 2 + 1] = 0x4E;  // row 5: a nonzero padding bit
+  s24_where_t where = {99, 99, 99};
+  int32_t c[8 * 2];
+  const int8_t b[24 * 2] = {0};
+  assert_int_equal(s24_gemm_compressed(&dev, p, vals, meta, 8, 24, b, 2, NULL, c, &where),
+                   S24_ERR_META);
+  assert_int_equal(where.row, 5);
+  assert_int_equal(where.count, S24_WHERE_PADDING);
+  s24_weights_t w;
+  assert_int_equal(s24_weights_load(&dev, p, vals, meta, 8, 24, &w, &where), S24_ERR_META);
+  assert_int_equal(where.row, 5);
+  assert_int_equal(g.nlog, 0);
+  meta[5 * 2 + 1] = 0x0E;  // valid again: packed for the pair mode (2 row tiles instead of 4)
+  assert_int_equal(s24_weights_load(&dev, p, vals, meta, 8, 24, &w, &where), S24_OK);
+  assert_int_equal(w.pair, 1);
+  s24_weights_free(&w);
+  assert_int_equal(g.nlog, 0);
+}
+
 static void bad_arguments_touch_nothing(void **state) {
   (void)state;
   s24_dev_t dev, closed = {0};
@@ -892,6 +928,7 @@ int main(void) {
       cmocka_unit_test(open_rejects_wrong_magic_version_params),
       cmocka_unit_test(gemm_register_sequence_and_packing),
       cmocka_unit_test(pair_mode_probe_and_gemm),
+      cmocka_unit_test(invalid_1of4_metadata_is_never_sent),
       cmocka_unit_test(dense_group_takes_two_beats_sharing_the_activation),
       cmocka_unit_test(invalid_metadata_is_never_sent),
       cmocka_unit_test(bad_arguments_touch_nothing),
