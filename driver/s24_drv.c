@@ -491,6 +491,7 @@ static s24_status_t run_gemm(s24_dev_t *dev, const s24_weights_t *w, const int8_
   for (size_t t = 0; t < w->row_tiles; t++) tile_beats[t] = w->tile_first[t + 1] - w->tile_first[t];
   memset(&dev->counters, 0, sizeof(dev->counters));
   dev->counters.macs_dense = (uint64_t)w->m_rows * n_cols * w->k;
+  dev->counters.pair = w->pair;
   s24_geom_t geom;
   s24_status_t st = s24_geom(arr, &geom);
   // the jobs' mode (a device with the pair mode: set for every GEMM, 2:m or pair)

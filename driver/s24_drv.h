@@ -101,6 +101,7 @@ typedef struct {
   uint64_t macs_dense;  /**< M*N*K: dense-equivalent useful MACs of the GEMM */
   uint64_t job_cycles;  /**< s24_linear only: CNT_JOB_CYCLES, START to the epilogue's last beat
                              (cycles plus the epilogue's drain); 0 after s24_gemm */
+  uint64_t pair;        /**< 1: the GEMM ran in pair mode (1:m weights, 2 x NumRows rows a tile) */
 } s24_counters_t;
 
 /** A device handle; the caller owns the struct. */

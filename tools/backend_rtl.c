@@ -86,7 +86,8 @@ s24_status_t s24_rtl_gemm(const s24_gemm_job_t *j, FILE *stats, s24_where_t *whe
   }
   const s24_counters_t *cnt = &dev.counters;
   const s24_hw_info_t *hw = &dev.hw;
-  const double peak = (double)hw->rows * hw->cols * hw->sparse_m;
+  // the mode's peak: the pair mode (1:m weights) does twice the 2:m mode's dense-equivalent MACs
+  const double peak = (double)hw->rows * hw->cols * hw->sparse_m * (cnt->pair ? 2.0 : 1.0);
   const double cyc = cnt->cycles ? (double)cnt->cycles : 1.0;
   if (st == S24_OK && j->run != NULL) {
     j->run->cycles = cnt->cycles;
@@ -107,6 +108,7 @@ s24_status_t s24_rtl_gemm(const s24_gemm_job_t *j, FILE *stats, s24_where_t *whe
       fprintf(stats, "pattern: %u:%u\n", (unsigned)j->pattern.n, (unsigned)j->pattern.m);
     }
     fprintf(stats, "shape_mkn: %zux%zux%zu\n", j->m_rows, j->k, j->n_cols);
+    fprintf(stats, "mode: %s\n", cnt->pair ? "pair (1 of m per row, 2 rows per PE)" : "array");
     fprintf(stats, "cycles: %llu\n", (unsigned long long)cnt->cycles);
     fprintf(stats, "utilization: %.4f\n", (double)cnt->macs_dense / (cyc * peak));
     fprintf(stats, "effective_macs_per_cycle: %.2f\n", (double)cnt->macs_dense / cyc);
