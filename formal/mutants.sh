@@ -20,10 +20,10 @@ inq_ready_ignores_room@s24_inq.v@s/begin fill_d = fill_q + 1.b1; ready_d = (fill
 epilogue_saturation_unchecked@s24_epilogue.v@s/      ok = ok6_q\[l\] \&\& (((w17\[16:9\] ^ {8{sgn6_q\[l\]}}) \& (8.hFF << t6_q)) == 8.d0);/      ok = ok6_q[l];/@epilogue.sby@bmc_r2c1
 epilogue_clear_keeps_rows@s24_epilogue.v@/u_in (/,/clear_i/s/\.clear_i (clear_i),/.clear_i (1'"'"'b0),/@epilogue.sby@bmc_r2c1
 cnt2_counts_after_done@s24_cnt2.v@s/if (inc_i \&\& !done_q) begin/if (inc_i) begin/@cnt2.sby@bmc_full
-pair_rows_not_gated@s24_core.v@s/: cap\[sr\*NumCols + sc\] \&\& !pair_h\[sr\*(NumCols+1) + sc + 1\];/: cap[sr*NumCols + sc];/@core.sby@bmc_2x2_2of4
-pair_period_too_short@s24_core.v@s/localparam integer MinPeriodP = NumRows + MinPeriod;/localparam integer MinPeriodP = MinPeriod;/@core.sby@bmc_2x2_2of4
-pair_reserves_r_rows@s24_core.v@s/wire \[CredW-1:0\] cred_res        = cred_q - tile_rows;/wire [CredW-1:0] cred_res        = cred_q - CredRows;/@core.sby@bmc_2x2_2of4
-pair_last_row_early@s24_core.v@s/pz_last_col\[2\*NumRows-1\] : row_done/pz_last_col[2*NumRows-2] : row_done/@core.sby@bmc_2x2_2of4
+pair_rows_not_gated@s24_core.v@s/: cap\[sr\*NumCols + sc\] \&\& !pair_h\[sr\*(NumCols+1) + sc + 1\];/: cap[sr*NumCols + sc];/@core.sby@bmc_pair_2x2_2of4
+pair_period_too_short@s24_core.v@s/localparam integer MinPeriodP = NumRows + MinPeriod;/localparam integer MinPeriodP = MinPeriod;/@core.sby@bmc_pair_2x2_2of4
+pair_reserves_r_rows@s24_core.v@s/wire \[CredW-1:0\] cred_res        = cred_q - tile_rows;/wire [CredW-1:0] cred_res        = cred_q - CredRows;/@core.sby@bmc_pair_2x2_2of4
+pair_last_row_early@s24_core.v@s/pz_last_col\[2\*NumRows-1\] : row_done/pz_last_col[2*NumRows-2] : row_done/@core.sby@bmc_pair_2x2_2of4
 '
 fail=0
 n=0

@@ -816,6 +816,9 @@ module s24_core #(
     // every start request, also in the first cycle out of reset (before fv_live_q)
     if (start_i) begin
       `S24_ASSUME(cfg_beats_i <= 32'd3 && cfg_tiles_i <= 32'd2, "core: small jobs only (proof)")
+`ifdef S24_FV_CORE_PAIR
+      `S24_ASSUME(cfg_pair_i && cfg_beats_i <= 32'd2, "core: pair-mode jobs of at most 2 beats only (proof)")
+`endif
     end
 `endif
     if (fv_live_q) begin
