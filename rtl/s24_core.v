@@ -570,15 +570,20 @@ module s24_core #(
       assign w_h[(r*(NumCols+1))*WBundle +: WBundle] = {sk_flags, sk_rel, sk_vals};
       // the mode reaches row r r + 1 cycles after pair_q, then hops right PE by PE (a job's
       // first beat reaches PE (r, c) at least 4 cycles later than its mode)
-      wire [r:0] pm_q;
-      wire [r:0] pm_d;
-      if (r == 0) begin : g_pm_one
-        assign pm_d = pair_q;
-      end else begin : g_pm_chain
-        assign pm_d = {pm_q[r-1:0], pair_q};
+      // (none without the pair mode: instantiated s24_ff cells would survive synthesis)
+      if (Pair) begin : g_pm
+        wire [r:0] pm_q;
+        wire [r:0] pm_d;
+        if (r == 0) begin : g_pm_one
+          assign pm_d = pair_q;
+        end else begin : g_pm_chain
+          assign pm_d = {pm_q[r-1:0], pair_q};
+        end
+        s24_ff #(.Width(r + 1)) u_pair (.clk_i(clk_i), .rst_ni(rst_ni), .d_i(pm_d), .q_o(pm_q));
+        assign pair_h[r*(NumCols+1)] = pm_q[r];
+      end else begin : g_no_pm
+        assign pair_h[r*(NumCols+1)] = 1'b0;
       end
-      s24_ff #(.Width(r + 1)) u_pair (.clk_i(clk_i), .rst_ni(rst_ni), .d_i(pm_d), .q_o(pm_q));
-      assign pair_h[r*(NumCols+1)] = pm_q[r];
     end
 
     for (c = 0; c < NumCols; c = c + 1) begin : g_col
