@@ -32,14 +32,15 @@ LONG_TESTS :=
 ALL        :=
 
 # An array configuration has one spelling everywhere in make: R:C:n:m (NumRows:NumCols:SparseN:
-# SparseM, e.g. 8:8:2:4). These derive everything else from it.
+# SparseM, e.g. 8:8:2:4), or R:C:n:m:0 for a 2:m core built without the pair mode (PairMode = 0,
+# the "2:4-only" core). These derive everything else from it.
 cfg_word    = $(word $(2),$(subst :, ,$(1)))
-# directory and target names: 8x8_2of4
-cfg_name    = $(call cfg_word,$(1),1)x$(call cfg_word,$(1),2)_$(call cfg_word,$(1),3)of$(call cfg_word,$(1),4)
+# directory and target names: 8x8_2of4 (8x8_2of4_only with PairMode = 0)
+cfg_name    = $(call cfg_word,$(1),1)x$(call cfg_word,$(1),2)_$(call cfg_word,$(1),3)of$(call cfg_word,$(1),4)$(if $(call cfg_word,$(1),5),_only)
 # Verilator/Icarus parameter overrides of s24_core and s24_top
-cfg_gparams = -GNumRows=$(call cfg_word,$(1),1) -GNumCols=$(call cfg_word,$(1),2) -GSparseN=$(call cfg_word,$(1),3) -GSparseM=$(call cfg_word,$(1),4)
+cfg_gparams = -GNumRows=$(call cfg_word,$(1),1) -GNumCols=$(call cfg_word,$(1),2) -GSparseN=$(call cfg_word,$(1),3) -GSparseM=$(call cfg_word,$(1),4)$(if $(call cfg_word,$(1),5), -GPairMode=$(call cfg_word,$(1),5))
 # the C++ testbench's compile-time configuration
-cfg_cdefs   = -DS24_R=$(call cfg_word,$(1),1) -DS24_C=$(call cfg_word,$(1),2) -DS24_N=$(call cfg_word,$(1),3) -DS24_M=$(call cfg_word,$(1),4)
+cfg_cdefs   = -DS24_R=$(call cfg_word,$(1),1) -DS24_C=$(call cfg_word,$(1),2) -DS24_N=$(call cfg_word,$(1),3) -DS24_M=$(call cfg_word,$(1),4)$(if $(call cfg_word,$(1),5), -DS24_PAIR=$(call cfg_word,$(1),5))
 
 .PHONY: all deps demo test test-long lint synth wave bench clean
 all: $(BUILD)/sparse24

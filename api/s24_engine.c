@@ -93,8 +93,7 @@ s24_status_t s24_net_engine_open(s24_net_engine_t *e, s24_backend_t b, const s24
   if (st != S24_OK) return st;
   e->eng = (s24_engine_t){r,
                           rtl_linear,
-                          {r->dev.hw.rows, r->dev.hw.cols, r->dev.hw.sparse_n,
-                           r->dev.hw.sparse_m},
+                          s24_dev_array(&r->dev),
                           0,
                           0,
                           1,

@@ -22,6 +22,25 @@ s24_status_t s24_core_cycles(uint32_t rows, uint32_t cols, uint64_t beats, uint6
   return S24_OK;
 }
 
+s24_status_t s24_core_cycles_hw(s24_array_t hw, uint64_t beats, uint64_t tiles,
+                                s24_cycles_t *out) {
+  if (out == NULL) return S24_ERR_ARG;
+  s24_cycles_t c;
+  s24_status_t st = s24_core_cycles(hw.rows, hw.cols, beats, tiles, &c);
+  if (st != S24_OK) return st;
+  // pair mode: the second shadow of PE row R-1 is read R cycles after the first, before the
+  // next tile's capture in column 0: P >= R + C (R = hw.rows / 2)
+  const uint64_t floor = hw.pair ? (uint64_t)hw.rows / 2 + hw.cols : 0;
+  if (c.period < floor) {
+    const uint64_t extra = floor - c.period;
+    if ((tiles - 1) > (UINT64_MAX - c.busy_cycles) / extra) return S24_ERR_NOMEM;
+    c.busy_cycles += (tiles - 1) * extra;
+    c.period = floor;
+  }
+  *out = c;
+  return S24_OK;
+}
+
 static size_t ceil_div(size_t a, size_t b) { return a / b + (a % b != 0); }
 
 // Tile i+F is queued once the last row of tile i left (cycle i*P + G + R + C + PIPE) and must
@@ -209,7 +228,7 @@ static s24_status_t add_job(s24_array_t hw, uint64_t beats, uint64_t row_tiles,
   const uint64_t tiles = row_tiles * out->col_tiles;    // <= 2^32 - 1 by the planning rule
   s24_cycles_t c;
   s24_status_t st = epi_lanes == 0
-                        ? s24_core_cycles(hw.rows, hw.cols, beats, tiles, &c)
+                        ? s24_core_cycles_hw(hw, beats, tiles, &c)
                         : s24_core_cycles_epi(hw.rows, hw.cols, epi_lanes, beats, tiles, &c);
   if (st != S24_OK) return st;
   if (out->busy_cycles > UINT64_MAX - c.busy_cycles || out->beats > UINT64_MAX - c.mac_beats) {
@@ -254,6 +273,10 @@ static s24_status_t cycles_dense(s24_array_t hw, const int8_t *a, size_t m_rows,
       max_job_tiles == 0) {
     return S24_ERR_ARG;
   }
+  // THE mode rule (s24_pair_fits): a GEMM of 1:m weights runs in pair mode; the fused layer
+  // (epi_lanes != 0) always in the core's own mode
+  const int pair = epi_lanes == 0 && s24_pair_choose(hw, a, m_rows, k);
+  if (pair && s24_array_pair(hw, &hw) != S24_OK) return S24_ERR_ARG;
   const size_t tiles = ceil_div(m_rows, hw.rows);
   if (tiles > SIZE_MAX / sizeof(uint64_t)) return S24_ERR_NOMEM;
   uint64_t *tile_beats = malloc(tiles * sizeof(uint64_t));
@@ -265,6 +288,7 @@ static s24_status_t cycles_dense(s24_array_t hw, const int8_t *a, size_t m_rows,
   }
   if (st == S24_OK) st = add_jobs(hw, tile_beats, tiles, max_job_tiles, epi_lanes, &t);
   free(tile_beats);
+  t.pair = (uint64_t)pair;
   if (st == S24_OK) *out = t;
   return st;
 }
@@ -296,32 +320,13 @@ s24_status_t s24_gemm_cycles_compressed(s24_array_t hw, s24_pattern_t p, const i
   if (where == NULL) where = &dummy;
   s24_status_t st = s24_meta_validate(p, meta, m_rows, k, where);
   if (st != S24_OK) return st;
-  const size_t tiles = ceil_div(m_rows, hw.rows);
-  if (k > SIZE_MAX / hw.rows || tiles > SIZE_MAX / sizeof(uint64_t)) return S24_ERR_NOMEM;
-  int8_t *dense = malloc((size_t)hw.rows * k);  // one row tile at a time
-  uint64_t *tile_beats = malloc(tiles * sizeof(uint64_t));
-  if (dense == NULL || tile_beats == NULL) {
-    free(dense);
-    free(tile_beats);
-    return S24_ERR_NOMEM;
-  }
-  const size_t vcols = s24_values_cols(p, k), mcols = s24_meta_cols(p, k);
-  s24_gemm_cycles_t t;
-  st = start_totals(hw, n_cols, &t);
-  for (size_t i = 0; i < tiles && st == S24_OK; i++) {
-    const size_t r0 = i * hw.rows;
-    const size_t nr = (m_rows - r0 < hw.rows) ? m_rows - r0 : hw.rows;
-    st = s24_decompress(p, values + r0 * vcols, meta + r0 * mcols, nr, k, dense, where);
-    if (st != S24_OK) {
-      where->row += r0;
-      break;
-    }
-    st = s24_plan_row_tile(hw, dense, nr, k, 0, NULL, &tile_beats[i]);
-  }
-  if (st == S24_OK) st = add_jobs(hw, tile_beats, tiles, SIZE_MAX, 0, &t);
+  // the whole matrix decompressed: THE mode rule (s24_pair_choose) looks at all of it
+  if (m_rows > SIZE_MAX / k) return S24_ERR_NOMEM;
+  int8_t *dense = malloc(m_rows * k);
+  if (dense == NULL) return S24_ERR_NOMEM;
+  st = s24_decompress(p, values, meta, m_rows, k, dense, where);
+  if (st == S24_OK) st = cycles_dense(hw, dense, m_rows, k, n_cols, SIZE_MAX, 0, out);
   free(dense);
-  free(tile_beats);
-  if (st == S24_OK) *out = t;
   return st;
 }
 
@@ -349,10 +354,26 @@ s24_status_t s24_gemm_cycles_shape(s24_array_t hw, s24_pattern_t data, size_t m_
     }
     beats += s24_group_beats(hw, (uint32_t)worst);
   }
+  // THE mode rule (s24_pair_choose) for this data: it fits the pair mode when every hardware
+  // group holds at most one nonzero (1:m with data m >= hw m), and every row tile of either
+  // mode then has the same beats (one per group)
+  int pair = 0;
+  s24_array_t ph;
+  if (data.n == 1 && data.m >= hm && s24_array_pair(hw, &ph) == S24_OK) {
+    s24_cycles_t own, paired;
+    if (s24_core_cycles_hw(hw, beats, 2, &own) != S24_OK ||
+        s24_core_cycles_hw(ph, beats, 2, &paired) != S24_OK) {
+      return S24_ERR_ARG;
+    }
+    pair = (uint64_t)ceil_div(m_rows, ph.rows) * paired.period <
+           (uint64_t)ceil_div(m_rows, hw.rows) * own.period;
+    if (pair) hw = ph;
+  }
   s24_gemm_cycles_t t;
   s24_status_t st = start_totals(hw, n_cols, &t);
   if (st == S24_OK && beats > UINT32_MAX) st = S24_ERR_UNSUPPORTED;
   if (st != S24_OK) return st;
+  t.pair = (uint64_t)pair;
   // every row tile has the same beats: jobs as long as the cap allows (s24_plan_next_job's
   // rule for equal beats), without materializing the row tiles
   const uint64_t cap = s24_job_max_row_tiles(hw, beats, t.col_tiles);

@@ -173,7 +173,56 @@ void s24_r_beat(const s24_geom_t *g, uint32_t *beat, const int32_t *c, size_t m_
 int s24_array_ok(s24_array_t hw) {
   if (hw.rows == 0 || hw.cols == 0) return 0;
   if (hw.sparse_m != 2 && hw.sparse_m != 4 && hw.sparse_m != 8) return 0;
+  if (hw.pair > 1) return 0;
+  if (hw.pair) return hw.sparse_n == 1 && hw.sparse_m > 2 && hw.rows % 2 == 0;
   return hw.sparse_n >= 1 && hw.sparse_n <= hw.sparse_m;
+}
+
+int s24_array_has_pair(s24_array_t hw) {
+  return !hw.pair && hw.has_pair && hw.sparse_n == 2 && hw.sparse_m > 2 && s24_array_ok(hw);
+}
+
+s24_status_t s24_array_pair(s24_array_t hw, s24_array_t *out) {
+  if (out == NULL || !s24_array_has_pair(hw) || hw.rows > UINT32_MAX / 2) return S24_ERR_ARG;
+  const s24_array_t v = {2 * hw.rows, hw.cols, 1, hw.sparse_m, 1, 0};
+  *out = v;
+  return S24_OK;
+}
+
+int s24_pair_fits(s24_array_t hw, const int8_t *a, size_t m_rows, size_t k) {
+  if (!s24_array_has_pair(hw) || a == NULL || m_rows == 0 || k == 0) return 0;
+  const size_t hm = hw.sparse_m;
+  for (size_t r = 0; r < m_rows; r++) {
+    for (size_t e0 = 0; e0 < k; e0 += hm) {
+      uint32_t nnz = 0;
+      for (size_t e = e0; e < k && e < e0 + hm; e++) nnz += a[r * k + e] != 0;
+      if (nnz > 1) return 0;
+    }
+  }
+  return 1;
+}
+
+// Sum over the row tiles of their tile periods on hw (one column tile's share of the busy
+// cycles); UINT64_MAX on an error.
+static uint64_t period_sum(s24_array_t hw, const int8_t *a, size_t m_rows, size_t k) {
+  uint64_t sum = 0;
+  for (size_t t = 0; t < ceil_div(m_rows, hw.rows); t++) {
+    uint64_t beats = 0;
+    s24_cycles_t c;
+    if (s24_plan_row_tile(hw, a, m_rows, k, t, NULL, &beats) != S24_OK ||
+        s24_core_cycles_hw(hw, beats, 2, &c) != S24_OK) {
+      return UINT64_MAX;
+    }
+    sum += c.period;
+  }
+  return sum;
+}
+
+int s24_pair_choose(s24_array_t hw, const int8_t *a, size_t m_rows, size_t k) {
+  s24_array_t pair;
+  if (!s24_pair_fits(hw, a, m_rows, k) || s24_array_pair(hw, &pair) != S24_OK) return 0;
+  const uint64_t own = period_sum(hw, a, m_rows, k), paired = period_sum(pair, a, m_rows, k);
+  return own != UINT64_MAX && paired < own;
 }
 
 uint32_t s24_group_beats(s24_array_t hw, uint32_t max_nnz) {
@@ -216,7 +265,8 @@ uint64_t s24_job_max_row_tiles(s24_array_t hw, uint64_t beats, uint64_t col_tile
   if (col_tiles > UINT32_MAX) return 1;
   const uint64_t by_tiles = UINT32_MAX / col_tiles;  // CFG_TILES is 32 bits
   s24_cycles_t one;  // busy cycles of t tiles = (t - 1) * period + those of one tile
-  if (s24_core_cycles(hw.rows, hw.cols, beats, 1, &one) != S24_OK) return 0;
+  if (s24_core_cycles_hw(hw, beats, 1, &one) != S24_OK) return 0;
+
   const uint64_t p = one.period, fill = one.busy_cycles;
   // busy = (tiles - 1) * p + fill < S24_JOB_CYCLES_LIMIT
   const uint64_t by_cycles =

@@ -73,9 +73,10 @@ void s24_w_beat_compressed(const s24_geom_t *g, uint32_t *beat, const int8_t *va
 void s24_r_beat(const s24_geom_t *g, uint32_t *beat, const int32_t *c, size_t m_rows,
                 size_t n_cols, size_t row, size_t j0);
 
-/** The default s24_top build (rtl/s24_top.v's parameter defaults): an 8x8 2:4 array with a
+/** The default s24_top build (rtl/s24_top.v's parameter defaults): an 8x8 2:4 array (with the
+ *  pair mode: 1:4 weights run as 16 rows a tile at twice the 2:4 rate) with a
  *  512-row epilogue parameter RAM and 4 lanes. The cycle model's array when no device is open. */
-#define S24_DEFAULT_ARRAY {8, 8, 2, 4}
+#define S24_DEFAULT_ARRAY {8, 8, 2, 4, 0, 1}
 #define S24_DEFAULT_EPI_DEPTH 512u
 #define S24_DEFAULT_EPI_LANES 4u
 
@@ -83,6 +84,23 @@ void s24_r_beat(const s24_geom_t *g, uint32_t *beat, const int32_t *c, size_t m_
 /** 1 if the array parameters are ones the core supports: rows, cols >= 1,
  *  sparse_m in {2, 4, 8}, 1 <= sparse_n <= sparse_m. */
 int s24_array_ok(s24_array_t hw);
+
+/** 1 if hw (as built: pair == 0) is a 2:m core (SparseN == 2 < SparseM) built with the pair
+ *  mode (has_pair; on a device: CFG_MODE.PAIR reads back 1). */
+int s24_array_has_pair(s24_array_t hw);
+/** The array a pair-mode job sees on the 2:m core hw: {2R, C, 1, m, 1}; S24_ERR_ARG if hw has no
+ *  pair geometry. Its beats are the core's own (R*2 slots), row 2r + s in slot s of row r. */
+S24_WARN_UNUSED s24_status_t s24_array_pair(s24_array_t hw, s24_array_t *out);
+/** 1 when the dense m_rows x k matrix a can run in pair mode on hw: s24_array_has_pair and
+ *  every hardware group of sparse_m along k of every row holds at most one nonzero (1:4 and
+ *  1:8 data on a 2:4 core). */
+int s24_pair_fits(s24_array_t hw, const int8_t *a, size_t m_rows, size_t k);
+/** THE mode rule: 1 when a runs in pair mode on hw: s24_pair_fits, and the sum over its row
+ *  tiles of their tile periods (one column tile's busy cycles, s24_plan_row_tile and
+ *  s24_core_cycles_hw) is smaller in pair mode than in the core's own (so a single row tile,
+ *  M <= R, stays in the core's mode). The driver packs weights for s24_array_pair(hw) when it
+ *  holds, and every predictor (s24_gemm_cycles_*) uses the same rule. */
+int s24_pair_choose(s24_array_t hw, const int8_t *a, size_t m_rows, size_t k);
 
 /** THE beats-per-group rule (the driver packs weights with it): a hardware group whose
  *  densest row (within the row tile) has max_nnz nonzeros takes ceil(max_nnz / sparse_n)

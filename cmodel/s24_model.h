@@ -124,13 +124,25 @@ typedef struct {
 S24_WARN_UNUSED s24_status_t s24_core_cycles(uint32_t rows, uint32_t cols, uint64_t beats,
                                              uint64_t tiles, s24_cycles_t *out);
 
-/** The hardware parameters the GEMM cycle model needs (HW_ARRAY register of s24_top). */
+/** The hardware parameters the GEMM cycle model needs (HW_ARRAY register of s24_top), or the
+ *  array a job sees in pair mode (CFG_MODE.PAIR, docs/architecture.md section 1): a 2:m core of
+ *  R x C PEs then runs as {2R, C, 1, m, pair = 1} (s24_array_pair), a tile of 2R rows, row 2r + s
+ *  in slot s of PE row r, so the beat layout of s24_layout.h is unchanged. */
 typedef struct {
-  uint32_t rows;      /**< NumRows (R) */
+  uint32_t rows;      /**< NumRows (R); pair mode: 2R */
   uint32_t cols;      /**< NumCols (C) */
-  uint32_t sparse_n;  /**< SparseN: multipliers per PE, kept values per hardware group */
+  uint32_t sparse_n;  /**< SparseN: multipliers per PE, kept values per hardware group; pair: 1 */
   uint32_t sparse_m;  /**< SparseM: k per hardware group (2, 4 or 8) */
+  uint32_t pair;      /**< 0: as built; 1: the pair mode of a 2:m core (rows = 2R, sparse_n = 1;
+                           tile period at least R + C, s24_core_cycles_hw) */
+  uint32_t has_pair;  /**< with pair == 0: 1 if the build has the pair mode (CFG_MODE.PAIR reads
+                           back 1), so the planner runs 1:m weights in it (s24_pair_fits) */
 } s24_array_t;
+
+/** Busy cycles of one job on hw (s24_core_cycles of hw.rows, hw.cols; in pair mode the tile
+ *  period is also at least hw.rows / 2 + hw.cols: P = max(beats, 2R, R + C)). */
+S24_WARN_UNUSED s24_status_t s24_core_cycles_hw(s24_array_t hw, uint64_t beats, uint64_t tiles,
+                                                s24_cycles_t *out);
 
 /** Cycle prediction of one GEMM as the host driver runs it (driver/s24_drv.h; the planner is
  *  in s24_layout.h): row tiles of `rows` rows, each streamed against ceil(N / cols) column
@@ -145,6 +157,8 @@ typedef struct {
   uint64_t beats;          /**< sum of cnt_beats_o = col_tiles * job_beats */
   uint64_t busy_cycles;    /**< sum of cnt_cycles_o (s24_core_cycles of every job) */
   uint64_t tiles;          /**< sum of CFG_TILES (= CNT_TILES_OUT) = row tiles * col_tiles */
+  uint64_t pair;           /**< 1: the GEMM runs in pair mode (s24_pair_choose; its row tiles
+                                are s24_array_pair's, 2R rows) */
 } s24_gemm_cycles_t;
 
 /** Busy cycles a job must stay below: the CNT_* registers are 32 bits. */

@@ -59,7 +59,7 @@ s24_status_t s24_dev_open(s24_dev_t *dev, const s24_seam_t *seam) {
   hw->r_words = FIELD(beat, HW_BEAT_R_WORDS);
   // the driver packs beats itself (s24_layout.h): the parameters must be ones it understands,
   // consistently
-  const s24_array_t shape = {hw->rows, hw->cols, hw->sparse_n, hw->sparse_m};
+  const s24_array_t shape = {hw->rows, hw->cols, hw->sparse_n, hw->sparse_m, 0, 0};
   s24_geom_t g;
   if (s24_geom(shape, &g) != S24_OK || hw->idx_width != g.idx_width || hw->data_width != 8 ||
       hw->acc_width != 32 || hw->w_words != g.w_words || hw->a_words != g.a_words ||
@@ -69,12 +69,30 @@ s24_status_t s24_dev_open(s24_dev_t *dev, const s24_seam_t *seam) {
   // default window: enough column tiles in flight that the core never waits for input while the
   // driver waits for a tile's results (the cycle model's exact busy cycles assume a fed core);
   // a caller may set any window >= 1 after open (performance only)
+  // (pair-mode jobs need no more: their period is at least R + max(R, C))
   const size_t window = s24_feed_window_tiles(hw->rows, hw->cols);
   if (dev->inflight_tiles < window) dev->inflight_tiles = window;
+  // the pair mode: CFG_MODE.PAIR reads back 1 only on a build that has it (a 2:m core with
+  // PairMode = 1); it is left at 0, and every job sets it
+  const s24_array_t built = {hw->rows, hw->cols, hw->sparse_n, hw->sparse_m, 0, 1};
+  if (s24_array_has_pair(built)) {
+    uint32_t mode = 0;
+    st = wr(dev, S24_REG_CFG_MODE, S24_CFG_MODE_PAIR_MASK);
+    if (st == S24_OK) st = rd(dev, S24_REG_CFG_MODE, &mode);
+    if (st == S24_OK) st = wr(dev, S24_REG_CFG_MODE, 0);
+    if (st != S24_OK) return st;
+    hw->pair = (mode & S24_CFG_MODE_PAIR_MASK) != 0;
+  }
   dev->is_open = 1;
   st = s24_dev_reset(dev);
   if (st != S24_OK) dev->is_open = 0;
   return st;
+}
+
+s24_array_t s24_dev_array(const s24_dev_t *dev) {
+  const s24_array_t a = {dev->hw.rows, dev->hw.cols, dev->hw.sparse_n, dev->hw.sparse_m, 0,
+                         dev->hw.pair};
+  return a;
 }
 
 void s24_dev_close(s24_dev_t *dev) {
@@ -147,8 +165,10 @@ uint64_t s24_dev_wait_limit_ns(const s24_dev_t *dev) {
   if (dev == NULL) return 0;
   uint64_t limit = dev->timeout_ns;
   s24_cycles_t c;
+  s24_array_t arr = {dev->hw.rows, dev->hw.cols, dev->hw.sparse_n, dev->hw.sparse_m, 0, 1};
+  if (dev->job_pair && s24_array_pair(arr, &arr) != S24_OK) return limit;
   if (dev->job_beats == 0 || dev->job_tiles == 0 ||
-      s24_core_cycles(dev->hw.rows, dev->hw.cols, dev->job_beats, dev->job_tiles, &c) != S24_OK) {
+      s24_core_cycles_hw(arr, dev->job_beats, dev->job_tiles, &c) != S24_OK) {
     return limit;  // no job, or one beyond the cycle model's range: the caller's timeout only
   }
   const uint64_t ns = dev->cycle_ns != 0 ? dev->cycle_ns : S24_DEFAULT_CYCLE_NS;
@@ -202,23 +222,30 @@ void s24_weights_free(s24_weights_t *w) {
   free(w->tile_first);
   free(w->bpg);
   free(w->row_sum);
+  free(w->dense);
   memset(w, 0, sizeof(*w));
 }
 
 // Packs a dense m_rows x k matrix into the device's beats (docs/architecture.md section 2).
+// The array: the device's own, or its pair mode when allow_pair and THE mode rule
+// (s24_pair_choose, which the cycle model's predictors use too) picks it.
 static s24_status_t pack(const s24_dev_t *dev, const int8_t *a, size_t m_rows, size_t k,
-                         s24_weights_t *w) {
+                         s24_weights_t *w, int allow_pair) {
   const s24_hw_info_t *hw = &dev->hw;
-  const size_t R = hw->rows, hm = hw->sparse_m;
+  s24_array_t arr = {hw->rows, hw->cols, hw->sparse_n, hw->sparse_m, 0, hw->pair};
+  const int pair = allow_pair && s24_pair_choose(arr, a, m_rows, k);
+  if (pair && s24_array_pair(arr, &arr) != S24_OK) return S24_ERR_ARG;
+  const size_t R = arr.rows, hm = arr.sparse_m;
   memset(w, 0, sizeof(*w));
   w->m_rows = m_rows;
   w->k = k;
   w->row_tiles = (m_rows + R - 1) / R;
   w->groups = (k + hm - 1) / hm;
-  w->rows = hw->rows;
-  w->cols = hw->cols;
-  w->sparse_n = hw->sparse_n;
-  w->sparse_m = hw->sparse_m;
+  w->rows = arr.rows;
+  w->cols = arr.cols;
+  w->sparse_n = arr.sparse_n;
+  w->sparse_m = arr.sparse_m;
+  w->pair = (uint32_t)pair;
   w->idx_width = hw->idx_width;
   w->w_words = hw->w_words;
   w->a_words = hw->a_words;
@@ -235,9 +262,16 @@ static s24_status_t pack(const s24_dev_t *dev, const int8_t *a, size_t m_rows, s
     for (size_t i = 0; i < k; i++) sum += (uint32_t)(int32_t)a[r * k + i];
     memcpy(&w->row_sum[r], &sum, sizeof(sum));
   }
+  if (pair) {  // kept for s24_linear, which runs in the core's own mode
+    w->dense = malloc(m_rows * k);
+    if (w->dense == NULL) {
+      s24_weights_free(w);
+      return S24_ERR_NOMEM;
+    }
+    memcpy(w->dense, a, m_rows * k);
+  }
   // pass 1: beats per group by the planner (s24_layout.h s24_plan_row_tile), so the
   // predicted cycles and the packed beats come from one function
-  const s24_array_t arr = {hw->rows, hw->cols, hw->sparse_n, hw->sparse_m};
   size_t total = 0;
   for (size_t t = 0; t < w->row_tiles; t++) {
     uint64_t tile_beats = 0;
@@ -274,7 +308,7 @@ static s24_status_t pack(const s24_dev_t *dev, const int8_t *a, size_t m_rows, s
   for (size_t t = 0; t < w->row_tiles; t++) {
     for (size_t g = 0; g < w->groups; g++) {
       for (uint32_t b = 0; b < w->bpg[t * w->groups + g]; b++, beat++) {
-        s24_w_beat_dense(&geom, w->beats + beat * hw->w_words, a, m_rows, k, t * hw->rows, g, b);
+        s24_w_beat_dense(&geom, w->beats + beat * hw->w_words, a, m_rows, k, t * R, g, b);
       }
     }
   }
@@ -284,7 +318,7 @@ static s24_status_t pack(const s24_dev_t *dev, const int8_t *a, size_t m_rows, s
 s24_status_t s24_weights_load_dense(const s24_dev_t *dev, const int8_t *a, size_t m_rows,
                                     size_t k, s24_weights_t *w) {
   if (!dev_ok(dev) || a == NULL || w == NULL || m_rows == 0 || k == 0) return S24_ERR_ARG;
-  return pack(dev, a, m_rows, k, w);
+  return pack(dev, a, m_rows, k, w, 1);
 }
 
 s24_status_t s24_weights_load(const s24_dev_t *dev, s24_pattern_t p, const int8_t *values,
@@ -302,7 +336,7 @@ s24_status_t s24_weights_load(const s24_dev_t *dev, s24_pattern_t p, const int8_
   int8_t *dense = malloc(m_rows * k);
   if (dense == NULL) return S24_ERR_NOMEM;
   st = s24_decompress(p, values, meta, m_rows, k, dense, where);
-  if (st == S24_OK) st = pack(dev, dense, m_rows, k, w);
+  if (st == S24_OK) st = pack(dev, dense, m_rows, k, w, 1);
   free(dense);
   return st;
 }
@@ -430,10 +464,13 @@ static s24_status_t run_gemm(s24_dev_t *dev, const s24_weights_t *w, const int8_
     return S24_ERR_ARG;
   }
   const s24_hw_info_t *hw = &dev->hw;
-  if (w->rows != hw->rows || w->cols != hw->cols || w->sparse_n != hw->sparse_n ||
-      w->sparse_m != hw->sparse_m || w->w_words != hw->w_words || w->a_words != hw->a_words) {
-    return S24_ERR_ARG;  // weights packed for another device
+  s24_array_t arr = {hw->rows, hw->cols, hw->sparse_n, hw->sparse_m, 0, hw->pair};
+  if ((w->pair && (epi != NULL || s24_array_pair(arr, &arr) != S24_OK)) || w->rows != arr.rows ||
+      w->cols != arr.cols || w->sparse_n != arr.sparse_n || w->sparse_m != arr.sparse_m ||
+      w->w_words != hw->w_words || w->a_words != hw->a_words) {
+    return S24_ERR_ARG;  // weights packed for another device (or mode)
   }
+  const size_t R = arr.rows;  // tile rows of this GEMM's jobs
   const size_t col_tiles = (n_cols + hw->cols - 1) / hw->cols;
   if (col_tiles > UINT32_MAX) return S24_ERR_UNSUPPORTED;
   size_t max_beats = 0;
@@ -447,8 +484,8 @@ static s24_status_t run_gemm(s24_dev_t *dev, const s24_weights_t *w, const int8_
   }
   uint64_t *tile_beats = malloc(w->row_tiles * sizeof(uint64_t));  // CFG_BEATS per row tile
   uint32_t *abuf = malloc(max_beats * hw->a_words * sizeof(uint32_t));
-  uint32_t *rbuf = malloc((size_t)hw->rows * hw->r_words * sizeof(uint32_t));
-  uint8_t *last = malloc(hw->rows);
+  uint32_t *rbuf = malloc(R * hw->r_words * sizeof(uint32_t));
+  uint8_t *last = malloc(R);
   if (tile_beats == NULL || abuf == NULL || rbuf == NULL || last == NULL) {
     free(tile_beats);
     free(abuf);
@@ -459,9 +496,12 @@ static s24_status_t run_gemm(s24_dev_t *dev, const s24_weights_t *w, const int8_
   for (size_t t = 0; t < w->row_tiles; t++) tile_beats[t] = w->tile_first[t + 1] - w->tile_first[t];
   memset(&dev->counters, 0, sizeof(dev->counters));
   dev->counters.macs_dense = (uint64_t)w->m_rows * n_cols * w->k;
-  const s24_array_t arr = {hw->rows, hw->cols, hw->sparse_n, hw->sparse_m};
+  dev->counters.pair = w->pair;
   s24_geom_t geom;
   s24_status_t st = s24_geom(arr, &geom);
+  // the jobs' mode (a device with the pair mode: set for every GEMM, 2:m or pair)
+  if (st == S24_OK && hw->pair) st = wr(dev, S24_REG_CFG_MODE, w->pair);
+  dev->job_pair = w->pair;
   for (size_t first = 0; first < w->row_tiles && st == S24_OK;) {
     // one job: the run of consecutive row tiles with equal beats that the cycle model plans
     // (cmodel s24_plan_next_job), each row tile against every column tile, row tile outer;
@@ -477,7 +517,7 @@ static s24_status_t run_gemm(s24_dev_t *dev, const s24_weights_t *w, const int8_
       break;
     }
     if (epi != NULL) {  // the job's output channels go to the parameter RAM
-      st = epi_setup(dev, w, epi, first * hw->rows, job_rows * hw->rows, col_tiles);
+      st = epi_setup(dev, w, epi, first * R, job_rows * R, col_tiles);
       if (st != S24_OK) {
         (void)fail(dev, st);
         break;
@@ -529,6 +569,11 @@ static s24_status_t run_gemm(s24_dev_t *dev, const s24_weights_t *w, const int8_
     s24_status_t st2 = wr(dev, S24_REG_CFG_EPI, 0);
     if (st == S24_OK) st = st2;
   }
+  if (w->pair) {  // back to the core's own mode, also after a failure
+    s24_status_t st2 = wr(dev, S24_REG_CFG_MODE, 0);
+    if (st == S24_OK) st = st2;
+  }
+  dev->job_pair = 0;
   return st;
 }
 
@@ -570,7 +615,13 @@ s24_status_t s24_linear(s24_dev_t *dev, const s24_weights_t *w, const int8_t *x,
     for (size_t i = 0; i < w->k; i++) xt[i * batch + b] = x[b * w->k + i];
   }
   const epi_job_t epi = {prm, y};
-  s24_status_t st = run_gemm(dev, w, xt, batch, NULL, NULL, &epi);
+  s24_weights_t own = {0};  // pair-packed weights: the fused epilogue takes NumRows-row tiles
+  s24_status_t st = S24_OK;
+  if (w->pair) {
+    st = w->dense != NULL ? pack(dev, w->dense, w->m_rows, w->k, &own, 0) : S24_ERR_ARG;
+  }
+  if (st == S24_OK) st = run_gemm(dev, w->pair ? &own : w, xt, batch, NULL, NULL, &epi);
+  if (w->pair) s24_weights_free(&own);
   free(xt);
   return st;
 }

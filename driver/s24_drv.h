@@ -84,6 +84,8 @@ typedef struct {
   uint32_t epi_depth;   /**< HW_EPI.DEPTH: parameter RAM rows of the fused epilogue (read by the
                              first s24_linear; 0 until then) */
   uint32_t epi_lanes;   /**< HW_EPI.LANES */
+  uint32_t pair;        /**< 1: the build has the pair mode (CFG_MODE.PAIR reads back 1, probed
+                             by s24_dev_open): 1:m weights run as tiles of 2 x NumRows rows */
 } s24_hw_info_t;
 
 /** Hardware counters summed over the jobs of the last s24_gemm (CNT_* registers). */
@@ -99,6 +101,7 @@ typedef struct {
   uint64_t macs_dense;  /**< M*N*K: dense-equivalent useful MACs of the GEMM */
   uint64_t job_cycles;  /**< s24_linear only: CNT_JOB_CYCLES, START to the epilogue's last beat
                              (cycles plus the epilogue's drain); 0 after s24_gemm */
+  uint64_t pair;        /**< 1: the GEMM ran in pair mode (1:m weights, 2 x NumRows rows a tile) */
 } s24_counters_t;
 
 /** A device handle; the caller owns the struct. */
@@ -115,6 +118,7 @@ typedef struct {
                                  clocked below 25 MHz */
   uint64_t job_beats;       /**< CFG_BEATS of the job last started (0: none) */
   uint64_t job_tiles;       /**< CFG_TILES of the job last started */
+  uint32_t job_pair;        /**< CFG_MODE.PAIR of the job last started */
   size_t inflight_tiles;    /**< tiles sent ahead of the results read (>= 1); a performance
                                  setting only: s24_core drains the results of every tile it
                                  has taken whatever the input streams do, so every window >= 1
@@ -149,11 +153,20 @@ typedef struct {
   uint8_t *bpg;         /**< row_tiles x groups: beats of each hardware group */
   int32_t *row_sum;     /**< m_rows: sum_k A[m][k] (int32 wraparound), the zero-point term of
                              s24_linear */
+  uint32_t pair;        /**< 1: packed for the pair mode (s24_pair_fits: every hardware group of
+                             every row at most one nonzero, on a device with it): rows, sparse_n
+                             are s24_array_pair's (2 x NumRows, 1) and every job sets
+                             CFG_MODE.PAIR */
+  int8_t *dense;        /**< pair only: A itself (m_rows x k), which s24_linear packs again for
+                             the core's own mode (the fused epilogue takes NumRows-row tiles) */
 } s24_weights_t;
 
 /** Opens a device: checks the seam, ID magic and major version, reads the HW parameters,
  *  soft-resets the block. S24_ERR_HW for a wrong ID, S24_ERR_UNSUPPORTED for a version or
  *  parameter set this driver cannot use. */
+/** The device's array for the cycle model and planner: HW_ARRAY, has_pair = hw.pair. */
+s24_array_t s24_dev_array(const s24_dev_t *dev);
+
 S24_WARN_UNUSED s24_status_t s24_dev_open(s24_dev_t *dev, const s24_seam_t *seam);
 /** Forgets the device (the backend is closed by its owner). Safe on a closed handle. */
 void s24_dev_close(s24_dev_t *dev);

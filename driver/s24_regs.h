@@ -118,6 +118,12 @@
 #define S24_CFG_EPI_ZO_LSB 8u  /* rw: output zero point, two's complement int8 */
 #define S24_CFG_EPI_ZO_MASK 0x0000FF00u
 
+/* CFG_MODE @ 0x3C: Array mode of the next job; sampled at START (docs/architecture.md sections 1 and 3). Reads back 0 on a core built without the pair mode (PairMode = 0, or not a 2:m core): write 1 and read it to learn whether the build has it. */
+#define S24_REG_CFG_MODE 0x3Cu
+#define S24_CFG_MODE_RW_MASK 0x00000001u
+#define S24_CFG_MODE_PAIR_LSB 0u  /* rw: pair (1:m) mode on a 2:m core: each PE's two multipliers serve two output rows, so a tile has 2*NumRows rows (row 2r+s = row r's slot s of the weight beat, any index 0..m-1) and runs 1:m weights at twice the 2:m rate; START with PAIR and CFG_EPI.EN is BAD_CFG (ignored) */
+#define S24_CFG_MODE_PAIR_MASK 0x00000001u
+
 /* CNT_CYCLES @ 0x40: Cycles busy in the last/current job (restarts at START). */
 #define S24_REG_CNT_CYCLES 0x40u
 #define S24_CNT_CYCLES_RO_MASK 0xFFFFFFFFu
@@ -220,6 +226,7 @@
   X(CFG_BEATS, 0x30u, 0xFFFFFFFFu) \
   X(CFG_TILES, 0x34u, 0xFFFFFFFFu) \
   X(CFG_EPI, 0x38u, 0x0000FF05u) \
+  X(CFG_MODE, 0x3Cu, 0x00000001u) \
   X(CNT_CYCLES, 0x40u, 0x00000000u) \
   X(CNT_BEATS, 0x44u, 0x00000000u) \
   X(CNT_STALL_W, 0x48u, 0x00000000u) \
@@ -235,6 +242,6 @@
   X(HW_EPI, 0x70u, 0x00000000u) \
   X(CFG_ACT, 0x74u, 0x0000FFFFu) \
 
-#define S24_REG_COUNT 26u
+#define S24_REG_COUNT 27u
 
 #endif  // S24_REGS_H_

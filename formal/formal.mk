@@ -19,9 +19,10 @@ FORMAL_TASKS := fifo:prove_d2 fifo:prove_d4 fifo:misuse_d2 fifo:cover_d2 \
   rbuf:prove_d4 rbuf:prove_d8 rbuf:cover_d4 \
   top:prove_2x2_2of4 top:cover_2x2_2of4 \
   epilogue:prove_r5c2 epilogue:prove_r4c2l2 epilogue:cover_r1c1 \
-  core:bmc_2x2_2of4 core:reach_2x2_2of4
+  core:bmc_2x2_2of4 core:bmc_2x2_2of4_only core:bmc_pair_2x2_2of4 core:reach_2x2_2of4 \
+  core:reach_pair_2x2_2of4
 # reachability tasks (formal/reach.sh: a cover written as an assertion that must FAIL with a trace)
-FORMAL_REACH := core:reach_2x2_2of4
+FORMAL_REACH := core:reach_2x2_2of4 core:reach_pair_2x2_2of4
 FORMAL_QUICK := fifo:prove_d2 fifo:misuse_d2 cnt2:prove_full inq:prove_small meta_check:prove_2of4 \
   meta_check:prove_2of8 axil_slave:prove_a8 rbuf:prove_d4 top:prove_2x2_2of4
 FORMAL_SRCS := $(wildcard formal/*.sby formal/*.sh) rtl/s24_assert.vh rtl/s24_ff.v rtl/s24_pe.v rtl/s24_skew.v rtl/s24_mul.v rtl/s24_fifo.v rtl/s24_cnt2.v rtl/s24_inq.v \

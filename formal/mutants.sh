@@ -1,10 +1,12 @@
 #!/bin/sh
-# mutants.sh OUT_DIR: proofs that can fail. Each mutant is a copy of rtl/ and formal/ under
+# mutants.sh OUT_DIR [NAME_PREFIX]: proofs that can fail (only the mutants whose name starts with
+# NAME_PREFIX, if given). Each mutant is a copy of rtl/ and formal/ under
 # OUT_DIR/<name>/ with one edit (checked to apply); its proof task must FAIL. Prints one line a
 # mutant and exits 1 if a mutation is not caught or no longer applies.
 set -u
 root=$(cd "$(dirname "$0")/.." && pwd)
 out=$1
+only=${2:-}
 mkdir -p "$out"
 # name @ file @ sed expression @ .sby @ task
 mutants='
@@ -21,6 +23,10 @@ epilogue_saturation_unchecked@s24_epilogue.v@s/      ok = ok6_q\[l\] \&\& (((w17
 epilogue_clear_keeps_rows@s24_epilogue.v@/u_in (/,/clear_i/s/\.clear_i (clear_i),/.clear_i (1'"'"'b0),/@epilogue.sby@bmc_r2c1
 epilogue_clamp_ignores_act_max@s24_epilogue.v@s/      hi_r_d = cfg_hi_r;/      hi_r_d = 11'"'"'sd127 - cfg_zo_s;/@epilogue.sby@bmc_r2c1
 cnt2_counts_after_done@s24_cnt2.v@s/if (inc_i \&\& !done_q) begin/if (inc_i) begin/@cnt2.sby@bmc_full
+pair_rows_not_gated@s24_core.v@s/: cap\[sr\*NumCols + sc\] \&\& !pair_h\[sr\*(NumCols+1) + sc + 1\];/: cap[sr*NumCols + sc];/@core.sby@bmc_pair_2x2_2of4
+pair_period_too_short@s24_core.v@s/localparam integer MinPeriodP = NumRows + MinPeriod;/localparam integer MinPeriodP = MinPeriod;/@core.sby@bmc_pair_2x2_2of4
+pair_reserves_r_rows@s24_core.v@s/wire \[CredW-1:0\] cred_res        = cred_q - tile_rows;/wire [CredW-1:0] cred_res        = cred_q - CredRows;/@core.sby@bmc_pair_2x2_2of4
+pair_last_row_early@s24_core.v@s/pz_last_col\[2\*NumRows-1\] : row_done/pz_last_col[2*NumRows-2] : row_done/@core.sby@bmc_pair_2x2_2of4
 '
 fail=0
 n=0
@@ -29,6 +35,7 @@ IFS='
 for m in $mutants; do
   [ -n "$m" ] || continue
   name=$(echo "$m" | cut -d'@' -f1); file=$(echo "$m" | cut -d'@' -f2); expr=$(echo "$m" | cut -d'@' -f3)
+  case $name in "$only"*) ;; *) continue;; esac
   sby=$(echo "$m" | cut -d'@' -f4); task=$(echo "$m" | cut -d'@' -f5)
   d=$out/$name
   rm -rf "$d" && mkdir -p "$d" && cp -r "$root/rtl" "$root/formal" "$d/"
@@ -41,7 +48,22 @@ for m in $mutants; do
   line=$("$root/formal/run_sby.sh" "$d/formal" "$sby" "$task" "$d/run")
   case $line in
   *": FAIL "*) ;;
-  *) echo "formal-mutants: $name: NOT caught (the proof must fail on an assertion): $line"; fail=1; continue;;
+  *)
+    # ABC's bmc3 (core.sby): SymbiYosys reports ERROR after the engine's FAIL (its trace does not
+    # convert, see formal/reach.sh); the engine's answer names the failing assertion's output
+    log=$d/run.$task.log
+    no=$(grep -a -o 'Output [0-9]* of miter "[^"]*" was asserted in frame [0-9]*' "$log" | head -n 1 | awk '{print $2}')
+    if grep -a -q "Status returned by engine: FAIL" "$log" && [ -n "$no" ]; then
+      at=$(python3 -c '
+import json, re, sys
+a = json.load(open(sys.argv[1]))["asserts"][int(sys.argv[2])][-1]
+m = re.search(r"check_assert_(.*)_v_([0-9]+)_[0-9]+$", a)
+print("%s.v:%s" % (m.group(1), m.group(2)) if m else "")
+' "$d/run_$task/model/design_aiger.ywa" "$no" 2>/dev/null)
+      line="$sby $task: FAIL (bmc3: failed assertion at $at) $(echo "$line" | grep -o '[0-9]* s$')"
+    else
+      echo "formal-mutants: $name: NOT caught (the proof must fail on an assertion): $line"; fail=1; continue
+    fi;;
   esac
   if false; then :
   else

@@ -26,7 +26,10 @@ a = json.load(open(sys.argv[1]))["asserts"][int(sys.argv[2])][-1]
 m = re.search(r"check_assert_(.*)_v_([0-9]+)_[0-9]+$", a)
 print("%s.v:%s" % (m.group(1), m.group(2)) if m else "")
 ' "${prefix}_$task/model/design_aiger.ywa" "$n" 2>/dev/null)
-  what=$("$here/msg_at.sh" "$here/../rtl" "$at" "reach:")
+  # the message from the sources the run read (its own copy), not rtl/ as it is now
+  src="${prefix}_$task/src"
+  [ -d "$src" ] || src="$here/../rtl"
+  what=$("$here/msg_at.sh" "$src" "$at" "reach:")
 fi
 if [ -n "$what" ]; then
   echo "$sby $task: REACHED ($what fails in frame $frame, $at) $secs"

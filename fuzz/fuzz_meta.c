@@ -93,7 +93,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     abort();
   }
 
-  s24_array_t hw = {1u + (shape & 3u), 1u + ((shape >> 2) & 3u), p.n, p.m};
+  s24_array_t hw = {1u + (shape & 3u), 1u + ((shape >> 2) & 3u), p.n, p.m, 0, 0};
   s24_gemm_cycles_t cy1, cy2;
   s24_where_t w2 = {0};
   memset(dense, 0x5a, rows * k);

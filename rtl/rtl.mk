@@ -1,8 +1,9 @@
 # rtl: the sources (rtl/s24.f lists them in compile order, the one file list every tool reads)
 # and `make lint`. Other fragments use RTL_FILES.
 RTL_FILES := $(shell cat rtl/s24.f 2>/dev/null)
-# Configurations linted (each generate branch: sparse m = 2/4/8, n = 1, dense)
-LINT_CFGS := 4:4:2:4 2:2:4:4 8:8:2:8 3:5:1:4 1:1:1:2 2:2:2:2
+# Configurations linted (each generate branch: sparse m = 2/4/8, n = 1, dense; pair mode on
+# 2:4 and 2:8, and the 2:4-only core R:C:n:m:0 = PairMode 0)
+LINT_CFGS := 4:4:2:4 2:2:4:4 8:8:2:8 3:5:1:4 1:1:1:2 2:2:2:2 3:5:2:4 4:4:2:4:0
 LINT_WAIVERS := $(wildcard rtl/lint_waivers.vlt)
 
 .PHONY: lint lint-core
@@ -10,11 +11,11 @@ lint: lint-core
 lint-core:
 	@for c in $(LINT_CFGS); do \
 	  set -- $$(echo $$c | tr ':' ' '); \
-	  echo "lint: s24_core NumRows=$$1 NumCols=$$2 SparseN=$$3 SparseM=$$4"; \
+	  echo "lint: s24_core NumRows=$$1 NumCols=$$2 SparseN=$$3 SparseM=$$4$${5:+ PairMode=$$5}"; \
 	  verilator --lint-only -Wall -Irtl $(LINT_WAIVERS) --top-module s24_core -GNumRows=$$1 -GNumCols=$$2 \
-	    -GSparseN=$$3 -GSparseM=$$4 -f rtl/s24.f || exit 1; \
+	    -GSparseN=$$3 -GSparseM=$$4 $${5:+-GPairMode=$$5} -f rtl/s24.f || exit 1; \
 	  verilator --lint-only -Wall -Irtl $(LINT_WAIVERS) -DFORMAL --assert --top-module s24_core -GNumRows=$$1 \
-	    -GNumCols=$$2 -GSparseN=$$3 -GSparseM=$$4 -f rtl/s24.f || exit 1; \
+	    -GNumCols=$$2 -GSparseN=$$3 -GSparseM=$$4 $${5:+-GPairMode=$$5} -f rtl/s24.f || exit 1; \
 	done
 
 # Yosys 0.23 reads the same sources unchanged (elaboration of every linted configuration)
@@ -23,9 +24,9 @@ lint: lint-core-yosys
 lint-core-yosys:
 	@for c in $(LINT_CFGS); do \
 	  set -- $$(echo $$c | tr ':' ' '); \
-	  echo "lint: yosys elaborates s24_core NumRows=$$1 NumCols=$$2 SparseN=$$3 SparseM=$$4"; \
+	  echo "lint: yosys elaborates s24_core NumRows=$$1 NumCols=$$2 SparseN=$$3 SparseM=$$4$${5:+ PairMode=$$5}"; \
 	  yosys -q -p "read_verilog -Irtl $$(tr '\n' ' ' < rtl/s24.f); chparam -set NumRows $$1 -set NumCols $$2 \
-	    -set SparseN $$3 -set SparseM $$4 s24_core; hierarchy -check -top s24_core; proc" || exit 1; \
+	    -set SparseN $$3 -set SparseM $$4 $${5:+-set PairMode $$5} s24_core; hierarchy -check -top s24_core; proc" || exit 1; \
 	done
 
 # Illegal parameter sets stop elaboration: Yosys fails; Icarus fails to elaborate (zero widths)

@@ -12,14 +12,19 @@
 //    waits and the results of injected tiles drain whatever the input streams do;
 //  * metadata check -> skew (row r: r+1 cycles, column c: c+1 cycles) -> PE array
 //    (weights hop right, activations hop down) -> per-row drain of the PE shadows;
-//  * tile period P = max(beats, NumRows, NumCols) slots (bubbles only when beats < P).
+//  * tile period P = max(beats, NumRows, NumCols) slots (bubbles only when beats < P);
+//  * pair mode (PairMode, a 2:m core, chosen per job by cfg_pair_i): 1:m weights, each PE's two
+//    slots serve two output rows (tile rows 2r, 2r+1 of PE row r) with absolute indices and two
+//    accumulators, so a tile has 2R rows and P = max(beats, 2R, R + C) (docs §1, §3).
 module s24_core #(
   parameter integer NumRows   = 4,  // R: tile rows (rows of A per tile) = PE rows
   parameter integer NumCols   = 4,  // C: tile columns (columns of B per tile) = PE columns
   parameter integer SparseN   = 2,  // n: kept values per group = multipliers per PE
   parameter integer SparseM   = 4,  // m: group size along K, 2, 4 or 8 (n == m: dense)
   parameter integer DataWidth = 8,  // operand width, signed; must be 8 (stream layout)
-  parameter integer AccWidth  = 32  // accumulator and result width, wraps; must be 32
+  parameter integer AccWidth  = 32, // accumulator and result width, wraps; must be 32
+  parameter integer PairMode  = 1   // 1: per-job pair (1:m) mode on a 2:m core (SparseN == 2 <
+                                    // SparseM); 0: the 2:m-only core (cfg_pair_i ignored)
 ) (
   input  wire        clk_i,
   input  wire        rst_ni,
@@ -27,6 +32,7 @@ module s24_core #(
   input  wire        start_i,       // pulse while idle; ignored if beats or tiles == 0
   input  wire [31:0] cfg_beats_i,   // beats per tile (sampled at start)
   input  wire [31:0] cfg_tiles_i,   // tiles in the job (sampled at start)
+  input  wire        cfg_pair_i,    // pair (1:m) mode for the job, 2R rows a tile (sampled at start)
   output wire        busy_o,        // from the start to the last result beat accepted
   output wire        done_o,        // one-cycle pulse when the job is complete
   output wire        err_meta_o,    // a weight beat of this job carried invalid metadata (sticky until start/clear)
@@ -56,10 +62,15 @@ module s24_core #(
   localparam integer IRowBits  = SparseN*IdxStore;    // stored indices of one row
   localparam integer AColBits  = SparseM*DataWidth;   // activations of one column
   // relative index of slot s = its index - s, in 0 .. m-n (canonical metadata): m-n+1 mux inputs
-  localparam integer RelWidth  = (SparseN == SparseM) ? 0 : $clog2(SparseM - SparseN + 1);
+  // (pair-capable core: the absolute index, log2(m) bits, so a slot can take any activation)
+  localparam         Pair      = (PairMode != 0) && (SparseN == 2) && (SparseM > 2);
+  localparam integer RelWidth  = (SparseN == SparseM) ? 0 : Pair ? IdxWidth : $clog2(SparseM - SparseN + 1);
   localparam integer RelStore  = (RelWidth == 0) ? 1 : RelWidth;
   localparam integer RRowBits  = SparseN*RelStore;    // relative indices of one row
   localparam integer MinPeriod = (NumRows > NumCols) ? NumRows : NumCols;
+  // pair mode: 2R rows drain one a cycle (P >= 2R), and the last row's second shadow is read R
+  // cycles after the first, before the next tile's capture in column 0 (P >= R + C)
+  localparam integer MinPeriodP = NumRows + MinPeriod;
   localparam         ParamsOk  = (NumRows >= 1) && (NumCols >= 1) &&
                                  (SparseM == 2 || SparseM == 4 || SparseM == 8) &&
                                  (SparseN >= 1) && (SparseN <= SparseM) &&
@@ -88,7 +99,9 @@ module s24_core #(
   // here is made from registered state only: FIFO fill levels, the schedule's precomputed
   // slot flags and the registered credit check.
   localparam integer RowLat    = NumCols + 13;  // >= last-beat injection to row 0 popped (docs §3)
-  localparam integer CredNeed  = NumRows * ((RowLat + NumRows + MinPeriod - 1) / MinPeriod + 1);
+  localparam integer CredNeed2 = NumRows * ((RowLat + NumRows + MinPeriod - 1) / MinPeriod + 1);
+  localparam integer CredNeedP = 2 * NumRows * ((RowLat + 2 * NumRows + MinPeriodP - 1) / MinPeriodP + 1);
+  localparam integer CredNeed  = (Pair && CredNeedP > CredNeed2) ? CredNeedP : CredNeed2;
   localparam integer OutAw     = (CredNeed <= 2) ? 1 : $clog2(CredNeed);
   localparam integer CredCap   = (1 << OutAw) + 2;   // RAM entries + the two output registers
   localparam integer CredW     = OutAw + 2;
@@ -119,7 +132,9 @@ module s24_core #(
   // job's registers load from flops in the next cycle; that cycle counts as busy
   reg        pend_q;
   reg [31:0] cfg_beats_q, cfg_tiles_q;
-  reg        cfg_long_q;   // cfg_beats > max(R, C): the tile period is the beat count
+  reg        cfg_long_q;   // cfg_beats > max(R, C) (pair: R + max(R, C)): P is the beat count
+  reg        cfg_pair_q;   // the request's mode (Pair only)
+  reg        pair_q, pair_d;  // the job's mode: pair (2R rows a tile)
   wire start_req = start_i && !run_q && !pend_q && !clear_i;
   wire start_acc = start_req && (cfg_beats_i != 32'd0) && (cfg_tiles_i != 32'd0);  // pend_q next
   wire start_ok  = pend_q && !clear_i;
@@ -145,12 +160,17 @@ module s24_core #(
   localparam integer     MinPeriodM2I = MinPeriod - 2;
   localparam [31:0]      MinPeriodM2  = MinPeriodM2I[31:0];
   localparam [0:0]      MinPeriodOne = (MinPeriod == 1) ? 1'b1 : 1'b0;
+  localparam integer     MinPeriodPM2I = MinPeriodP - 2;
+  localparam [31:0]      MinPeriodPM2  = MinPeriodPM2I[31:0];
   wire [31:0] cfg_beats_m2 = cfg_beats_q - 32'd2;
 
   // credit outcomes (reserve a tile's rows, return one row, both), each with its check
-  localparam [CredW-1:0] CredRows = NumRows[CredW-1:0];
-  wire [CredW-1:0] cred_res        = cred_q - CredRows;
-  wire [CredW-1:0] cred_res_pop    = cred_q - CredRows + 1'b1;
+  localparam [CredW-1:0] CredRows  = NumRows[CredW-1:0];
+  localparam integer     CredRowsPI = 2 * NumRows;
+  localparam [CredW-1:0] CredRowsP = CredRowsPI[CredW-1:0];   // a pair-mode tile's rows
+  wire [CredW-1:0] tile_rows       = pair_q ? CredRowsP : CredRows;
+  wire [CredW-1:0] cred_res        = cred_q - tile_rows;
+  wire [CredW-1:0] cred_res_pop    = cred_q - tile_rows + 1'b1;
   wire [CredW-1:0] cred_pop        = cred_q + 1'b1;
   // the checks compare cred_q with constants (cred_q - R >= R  <=>  cred_q >= 2R, ...), in parallel
   localparam integer     CredRows2I   = 2 * NumRows;
@@ -159,14 +179,20 @@ module s24_core #(
   localparam [CredW-1:0] CredRows2    = CredRows2I[CredW-1:0];
   localparam [CredW-1:0] CredRows2m1  = CredRows2m1I[CredW-1:0];
   localparam [CredW-1:0] CredRowsM1   = CredRowsM1I[CredW-1:0];
-  wire             cred_res_ok     = (cred_q >= CredRows2);
-  wire             cred_res_pop_ok = (cred_q >= CredRows2m1);
+  localparam integer     CredRows4I   = 4 * NumRows;
+  localparam integer     CredRows4m1I = 4 * NumRows - 1;
+  localparam integer     CredRowsP1I  = 2 * NumRows - 1;
+  localparam [CredW-1:0] CredRows4    = CredRows4I[CredW-1:0];
+  localparam [CredW-1:0] CredRows4m1  = CredRows4m1I[CredW-1:0];
+  localparam [CredW-1:0] CredRowsP1   = CredRowsP1I[CredW-1:0];
+  wire             cred_res_ok     = pair_q ? (cred_q >= CredRows4) : (cred_q >= CredRows2);
+  wire             cred_res_pop_ok = pair_q ? (cred_q >= CredRows4m1) : (cred_q >= CredRows2m1);
   wire             cred_pop_ok;
   generate
     if (NumRows == 1) begin : g_pop_ok_one
-      assign cred_pop_ok = 1'b1;   // cred_q + 1 >= 1
+      assign cred_pop_ok = pair_q ? (cred_q >= CredRowsP1) : 1'b1;   // cred_q + 1 >= 1
     end else begin : g_pop_ok
-      assign cred_pop_ok = (cred_q >= CredRowsM1);
+      assign cred_pop_ok = pair_q ? (cred_q >= CredRowsP1) : (cred_q >= CredRowsM1);
     end
   endgenerate
   wire [NumRows-1:0] meta_bad;
@@ -193,6 +219,7 @@ module s24_core #(
     t_last_d      = t_last_q;
     cred_d        = cred_q;
     cred_ok_d     = cred_ok_q;
+    pair_d        = pair_q;
 
     if (|bad_q) err_d = 1'b1;   // a beat injected in the previous cycle had invalid metadata
     if (start_acc) err_d = 1'b0;  // a new job: err_meta_o restarts from the cycle after start_i
@@ -237,16 +264,17 @@ module s24_core #(
       beats_m1_d    = cfg_beats_q - 32'd1;
       beats_m2_d    = cfg_beats_m2;
       tiles_m1_d    = cfg_tiles_q - 32'd1;
-      period_m2_d   = cfg_long_q ? cfg_beats_m2 : MinPeriodM2;
+      period_m2_d   = cfg_long_q ? cfg_beats_m2 : (Pair && cfg_pair_q) ? MinPeriodPM2 : MinPeriodM2;
+      pair_d        = Pair && cfg_pair_q;
       tiles_m2_d    = cfg_tiles_q - 32'd2;
       g_one_d       = (cfg_beats_q == 32'd1);
-      p_one_d       = !cfg_long_q && MinPeriodOne;   // G > max(R, C) >= 1 gives P >= 2
+      p_one_d       = !cfg_long_q && MinPeriodOne && !(Pair && cfg_pair_q);   // G > max(R, C) >= 1 gives P >= 2; pair: P >= 2
       t_one_d       = (cfg_tiles_q == 32'd1);
       slot_d        = 32'd0;
       tile_d        = 32'd0;
       s_feed_d      = 1'b1;
       s_last_d      = (cfg_beats_q == 32'd1);
-      s_end_d       = !cfg_long_q && MinPeriodOne;
+      s_end_d       = !cfg_long_q && MinPeriodOne && !(Pair && cfg_pair_q);
       t_last_d      = (cfg_tiles_q == 32'd1);
       cred_d        = CredCap[CredW-1:0];
       cred_ok_d     = 1'b1;
@@ -283,6 +311,7 @@ module s24_core #(
       t_last_q      <= 1'b0;
       cred_q        <= CredCap[CredW-1:0];
       cred_ok_q     <= 1'b1;
+      pair_q        <= 1'b0;
       clr_q         <= 1'b1;
     end else begin
       run_q         <= run_d;
@@ -305,6 +334,7 @@ module s24_core #(
       t_last_q      <= t_last_d;
       cred_q        <= cred_d;
       cred_ok_q     <= cred_ok_d;
+      pair_q        <= pair_d;
       clr_q         <= clear_i;
     end
   end
@@ -318,7 +348,8 @@ module s24_core #(
     if (start_req) begin
       cfg_beats_q <= cfg_beats_i;
       cfg_tiles_q <= cfg_tiles_i;
-      cfg_long_q  <= (cfg_beats_i > MinPeriod[31:0]);
+      cfg_long_q  <= (Pair && cfg_pair_i) ? (cfg_beats_i > MinPeriodP[31:0]) : (cfg_beats_i > MinPeriod[31:0]);
+      cfg_pair_q  <= cfg_pair_i;
     end
   end
 
@@ -451,18 +482,35 @@ module s24_core #(
     end
   endgenerate
 
+  wire [NumRows*VRowBits-1:0] mc_vals;
+  wire [NumRows*IRowBits-1:0] mc_idx;
+  wire [NumRows-1:0]          mc_bad;
   s24_meta_check #(
     .NumRows(NumRows), .SparseN(SparseN), .SparseM(SparseM), .DataWidth(DataWidth),
     .IdxStore(IdxStore)
   ) u_meta_check (
-    .vals_i(w_vals), .idx_i(w_idx), .vals_o(chk_vals), .idx_o(chk_idx), .bad_o(meta_bad)
+    .vals_i(w_vals), .idx_i(w_idx), .vals_o(mc_vals), .idx_o(mc_idx), .bad_o(mc_bad)
   );
+  // pair mode: each slot is a 1:m group of its own row, so every index is valid and the beat
+  // passes unchanged (pair_q is constant while the job's beats arrive)
+  generate
+    if (Pair) begin : g_chk_pair
+      assign chk_vals = pair_q ? w_vals : mc_vals;
+      assign chk_idx  = pair_q ? w_idx  : mc_idx;
+      assign meta_bad = pair_q ? {NumRows{1'b0}} : mc_bad;
+    end else begin : g_chk
+      assign chk_vals = mc_vals;
+      assign chk_idx  = mc_idx;
+      assign meta_bad = mc_bad;
+    end
+  endgenerate
 
   genvar gr, gs;
   generate
     for (gr = 0; gr < NumRows; gr = gr + 1) begin : g_rel_row
       for (gs = 0; gs < SparseN; gs = gs + 1) begin : g_rel_slot
-        localparam [IdxStore:0] Slot = gs;
+        // pair-capable core: the absolute index (Slot 0)
+        localparam [IdxStore:0] Slot = Pair ? 0 : gs;
         wire [IdxStore:0] rel_full = {1'b0, chk_idx[(gr*SparseN+gs)*IdxStore +: IdxStore]} - Slot;
         assign chk_rel[(gr*SparseN+gs)*RelStore +: RelStore] = rel_full[RelStore-1:0];
         if (RelStore < IdxStore + 1) begin : g_unused
@@ -504,6 +552,8 @@ module s24_core #(
   wire [(NumRows+1)*NumCols*AColBits-1:0] a_v;
   wire [NumRows*NumCols*AccWidth-1:0]     shadow;
   wire [NumRows*NumCols-1:0]              cap;
+  wire [NumRows*NumCols*AccWidth-1:0]     shadow1;   // pair mode: slot 1's results
+  wire [NumRows*(NumCols+1)-1:0]          pair_h;    // the job's mode entering PE (r, c)
 
   genvar r, c;
   generate
@@ -518,6 +568,22 @@ module s24_core #(
         .data_o({sk_rel, sk_vals}), .flags_o(sk_flags)
       );
       assign w_h[(r*(NumCols+1))*WBundle +: WBundle] = {sk_flags, sk_rel, sk_vals};
+      // the mode reaches row r r + 1 cycles after pair_q, then hops right PE by PE (a job's
+      // first beat reaches PE (r, c) at least 4 cycles later than its mode)
+      // (none without the pair mode: instantiated s24_ff cells would survive synthesis)
+      if (Pair) begin : g_pm
+        wire [r:0] pm_q;
+        wire [r:0] pm_d;
+        if (r == 0) begin : g_pm_one
+          assign pm_d = pair_q;
+        end else begin : g_pm_chain
+          assign pm_d = {pm_q[r-1:0], pair_q};
+        end
+        s24_ff #(.Width(r + 1)) u_pair (.clk_i(clk_i), .rst_ni(rst_ni), .d_i(pm_d), .q_o(pm_q));
+        assign pair_h[r*(NumCols+1)] = pm_q[r];
+      end else begin : g_no_pm
+        assign pair_h[r*(NumCols+1)] = 1'b0;
+      end
     end
 
     for (c = 0; c < NumCols; c = c + 1) begin : g_col
@@ -537,7 +603,7 @@ module s24_core #(
         localparam integer WOut = (r*(NumCols+1) + c + 1) * WBundle;
         s24_pe #(
           .SparseN(SparseN), .SparseM(SparseM), .DataWidth(DataWidth), .AccWidth(AccWidth),
-          .RelStore(RelStore)
+          .RelStore(RelStore), .PairMode(Pair ? 1 : 0)
         ) u_pe (
           .clk_i(clk_i), .rst_ni(rst_ni), .clear_i(arr_clr),
           .wv_i(w_h[WIn +: VRowBits]),
@@ -548,8 +614,11 @@ module s24_core #(
           .wi_o(w_h[WOut + VRowBits +: RRowBits]),
           .wf_o(w_h[WOut + VRowBits + RRowBits +: 2]),
           .a_o(a_v[((r+1)*NumCols + c)*AColBits +: AColBits]),
+          .pair_i(pair_h[r*(NumCols+1) + c]),
+          .pair_o(pair_h[r*(NumCols+1) + c + 1]),
           .cap_o(cap[r*NumCols + c]),
-          .shadow_o(shadow[(r*NumCols + c)*AccWidth +: AccWidth])
+          .shadow_o(shadow[(r*NumCols + c)*AccWidth +: AccWidth]),
+          .shadow1_o(shadow1[(r*NumCols + c)*AccWidth +: AccWidth])
         );
       end
     end
@@ -561,7 +630,8 @@ module s24_core #(
   always @* begin
     unused_edges = 1'b0;
     for (er = 0; er < NumRows; er = er + 1)
-      unused_edges = unused_edges ^ (^w_h[(er*(NumCols+1) + NumCols)*WBundle +: WBundle]);
+      unused_edges = unused_edges ^ (^w_h[(er*(NumCols+1) + NumCols)*WBundle +: WBundle]) ^
+                     pair_h[er*(NumCols+1) + NumCols];
     unused_edges = unused_edges ^ (^a_v[NumRows*NumCols*AColBits +: NumCols*AColBits]);
   end
 
@@ -573,6 +643,7 @@ module s24_core #(
   // selects with its own flags: no select net spans the array. row_done[r] = sel of column C-1.
   wire [NumRows*NumCols-1:0] sel;
   wire [NumRows-1:0]         row_done;
+  wire [2*NumRows*NumCols-1:0] pz;   // pair mode: row j of column c (j >= 1)
   genvar sr, sc;
   generate
     for (sr = 0; sr < NumRows; sr = sr + 1) begin : g_sel_row
@@ -580,10 +651,14 @@ module s24_core #(
         localparam integer Dly = NumCols - sc;
         wire [Dly-1:0] chain_q;
         wire [Dly-1:0] chain_d;
+        // pair mode: rows 1 .. R-1 are selected by the pair chain below instead (PE (r, c)'s own
+        // mode flag gates its capture)
+        wire cap_in = (sr == 0 || !Pair) ? cap[sr*NumCols + sc]
+                                         : cap[sr*NumCols + sc] && !pair_h[sr*(NumCols+1) + sc + 1];
         if (Dly == 1) begin : g_one
-          assign chain_d = !drn_clr && cap[sr*NumCols + sc];
+          assign chain_d = !drn_clr && cap_in;
         end else begin : g_chain
-          assign chain_d = drn_clr ? {Dly{1'b0}} : {chain_q[Dly-2:0], cap[sr*NumCols + sc]};
+          assign chain_d = drn_clr ? {Dly{1'b0}} : {chain_q[Dly-2:0], cap_in};
         end
         // s24_ff: equal to the other columns' chains, kept apart so each stays in its column
         s24_ff #(.Width(Dly)) u_chain (.clk_i(clk_i), .rst_ni(rst_ni), .d_i(chain_d), .q_o(chain_q));
@@ -591,17 +666,43 @@ module s24_core #(
       end
       assign row_done[sr] = sel[sr*NumCols + NumCols - 1];
     end
+    // pair mode: tile row j (j = 2r + slot) of column c is selected j cycles after row 0 (sel of
+    // PE (0, c)): pz[c*2R + j], a flop chain per column started by row 0's select. Row j reads
+    // slot (j % 2)'s shadow of PE row j / 2 (PE row r completes r cycles after row 0, so row 2r
+    // and 2r + 1 come after it; row 2r + 1 of the last PE row is read R cycles after its capture,
+    // before the next tile's capture since P >= R + C)
+    if (Pair) begin : g_pair_sel
+      for (sc = 0; sc < NumCols; sc = sc + 1) begin : g_pz_col
+        wire [2*NumRows-1:1] pz_q;
+        wire [2*NumRows-1:1] pz_d;
+        wire pz_in = sel[sc] && pair_h[sc + 1];
+        if (NumRows == 1) begin : g_pz_one
+          assign pz_d = !drn_clr && pz_in;
+        end else begin : g_pz_chain
+          assign pz_d = drn_clr ? {(2*NumRows-1){1'b0}} : {pz_q[2*NumRows-2:1], pz_in};
+        end
+        s24_ff #(.Width(2*NumRows-1)) u_pz (.clk_i(clk_i), .rst_ni(rst_ni), .d_i(pz_d), .q_o(pz_q));
+        assign pz[sc*2*NumRows +: 2*NumRows] = {pz_q, 1'b0};
+      end
+    end else begin : g_no_pair_sel
+      assign pz = {(2*NumRows*NumCols){1'b0}};
+    end
   endgenerate
 
   reg [RBits-1:0]   drain_q, drain_d;
+  wire [2*NumRows-1:0] pz_last_col = pz[(NumCols-1)*2*NumRows +: 2*NumRows];   // row j done (j >= 1)
+  wire pair_last = pair_h[(NumRows-1)*(NumCols+1) + NumCols];   // PE (R-1, C-1)'s mode
   integer dr, dc;
   always @* begin
     drain_d = {RBits{1'b0}};
     for (dr = 0; dr < NumRows; dr = dr + 1) begin
       for (dc = 0; dc < NumCols; dc = dc + 1) begin
-        if (sel[dr*NumCols + dc])
+        if (sel[dr*NumCols + dc] || pz[dc*2*NumRows + 2*dr])
           drain_d[dc*AccWidth +: AccWidth] = drain_d[dc*AccWidth +: AccWidth] |
                                              shadow[(dr*NumCols + dc)*AccWidth +: AccWidth];
+        if (pz[dc*2*NumRows + 2*dr + 1])
+          drain_d[dc*AccWidth +: AccWidth] = drain_d[dc*AccWidth +: AccWidth] |
+                                             shadow1[(dr*NumCols + dc)*AccWidth +: AccWidth];
       end
     end
   end
@@ -611,8 +712,8 @@ module s24_core #(
       drain_valid_q <= 1'b0;
       drain_last_q  <= 1'b0;
     end else begin
-      drain_valid_q <= !drn_clr && (|row_done);
-      drain_last_q  <= row_done[NumRows-1];
+      drain_valid_q <= !drn_clr && ((|row_done) || (|pz_last_col));
+      drain_last_q  <= pair_last ? pz_last_col[2*NumRows-1] : row_done[NumRows-1];
     end
   end
   always @(posedge clk_i) drain_q <= drain_d;
@@ -653,6 +754,7 @@ module s24_core #(
   always @* begin
     nrow = 0;
     for (fr = 0; fr < NumRows; fr = fr + 1) if (row_done[fr]) nrow = nrow + 1;
+    for (fr = 1; fr < 2*NumRows; fr = fr + 1) if (pz_last_col[fr]) nrow = nrow + 1;
   end
   // job-level counts since the job started (start_ok): beats accepted per input, result beats
   // taken; the job's totals from its registered configuration
@@ -663,12 +765,12 @@ module s24_core #(
   localparam integer FvW = 64;
 `endif
   wire fv_big;   // tiles*beats beyond cnt_beats_o's 32 bits
-  localparam [31:0] FvRows = NumRows;
+  wire [31:0] fv_tile_rows = pair_q ? 2 * NumRows : NumRows;
   reg            fv_job_q;
   reg  [FvW-1:0] fv_w_n_q, fv_a_n_q, fv_r_n_q;
   wire [63:0]    fv_tiles64   = {32'd0, tiles_m1_q} + 64'd1;
   wire [63:0]    fv_beats64   = {32'd0, beats_m1_q} + 64'd1;
-  wire [63:0]    fv_rows64    = {32'd0, FvRows};
+  wire [63:0]    fv_rows64    = {32'd0, fv_tile_rows};
   wire [FvW-1:0] fv_beats_all = fv_tiles64[FvW-1:0] * fv_beats64[FvW-1:0];
   wire [FvW-1:0] fv_rows_all  = fv_tiles64[FvW-1:0] * fv_rows64[FvW-1:0];
 `ifdef S24_FV_CORE_SMALL
@@ -719,6 +821,9 @@ module s24_core #(
     // every start request, also in the first cycle out of reset (before fv_live_q)
     if (start_i) begin
       `S24_ASSUME(cfg_beats_i <= 32'd3 && cfg_tiles_i <= 32'd2, "core: small jobs only (proof)")
+`ifdef S24_FV_CORE_PAIR
+      `S24_ASSUME(cfg_pair_i && cfg_beats_i <= 32'd2, "core: pair-mode jobs of at most 2 beats only (proof)")
+`endif
     end
 `endif
     if (fv_live_q) begin
@@ -729,9 +834,18 @@ module s24_core #(
       // credits never go negative or above the buffer's capacity
       `S24_ASSERT(cred_q <= CredCap[CredW-1:0], "result credits above the buffer capacity")
       `S24_ASSERT(r_tiles_m2 == tiles_m2_q, "the result side's copy of T - 2 differs from the schedule's")
-      `S24_ASSERT(!(reserve && cred_q < CredRows), "tile injected without room for its rows")
+      `S24_ASSERT(!(reserve && cred_q < tile_rows), "tile injected without room for its rows")
+      // the mode is the same everywhere while a job runs (it changes only at a start)
+      `S24_ASSERT(Pair || !pair_q, "pair mode on a core without it")
+      for (fr = 0; fr < NumRows*NumCols; fr = fr + 1) begin
+        // a valid beat in PE (r, c)'s hop stage (its wf_o) meets the job's mode there
+        if (w_h[((fr / NumCols)*(NumCols+1) + (fr % NumCols) + 1)*WBundle + VRowBits + RRowBits]) begin
+          `S24_ASSERT(pair_h[(fr / NumCols)*(NumCols+1) + (fr % NumCols) + 1] == pair_q,
+                      "pair: a beat meets a PE whose mode differs from the job's")
+        end
+      end
       // the registered credit check always matches the credits
-      `S24_ASSERT(cred_ok_q == (cred_q >= CredRows), "cred_ok_q out of step with the credits")
+      `S24_ASSERT(cred_ok_q == (cred_q >= tile_rows), "cred_ok_q out of step with the credits")
       // a job takes exactly tiles*beats beats per input and gives exactly tiles*R result beats,
       // injects every beat it took, and is done with its last result beat
       if (fv_job_q && !start_ok) begin
@@ -745,10 +859,15 @@ module s24_core #(
         end
       end
       `S24_COVER(done_q && tiles_m1_q == 32'd1 && beats_m1_q == 32'd1)   // a whole 2-tile job
+      `S24_COVER(done_q && tiles_m1_q == 32'd1 && beats_m1_q == 32'd0 && pair_q)   // a 2-tile pair job
 `ifdef S24_FV_REACH
       // formal/core.sby reach_*: the cover above as an assertion that must FAIL, so the bit-level
       // BMC engine (which has no cover mode) shows a trace of a whole 2-tile job within its bound
+`ifdef S24_FV_REACH_PAIR
+      `S24_ASSERT(!(done_q && tiles_m1_q == 32'd1 && beats_m1_q == 32'd0 && pair_q), "reach: a whole 2-tile pair-mode job of 1 beat completes")
+`else
       `S24_ASSERT(!(done_q && tiles_m1_q == 32'd1 && beats_m1_q == 32'd1), "reach: a whole 2-tile job of 2 beats completes")
+`endif
 `endif
     end
   end

@@ -13,12 +13,21 @@
 //                                 at 0, so the first beat of the next tile needs no special case
 // The relative index of slot s is its metadata index minus s: canonical N:M metadata puts slot s
 // in s .. s+m-n, so each multiplexer has m-n+1 inputs (2:4: 3, not 4).
+// Pair mode (PairMode = 1, SparseN == 2 < SparseM; docs/architecture.md section 1): the PE also
+// runs 1:m weights for two output rows at once. Slot s then belongs to output row s of the PE's
+// pair (tile rows 2r and 2r+1), picks 1 of the same m activations with its own index, and adds
+// its product into its own accumulator and shadow (acc_q / shadow_q for slot 0, acc1_q /
+// shadow1_q for slot 1). Indices are then stored absolute (wi_i is the index itself, m-input
+// multiplexers), in both modes. pair_i is the job's mode; it hops right with the weights
+// (pair_q, one flop per PE) and is constant while a job's beats are in the array.
 module s24_pe #(
   parameter integer SparseN   = 2,  // kept values per group = multipliers
   parameter integer SparseM   = 4,  // group size = activations per beat
   parameter integer DataWidth = 8,  // signed operand width
   parameter integer AccWidth  = 32, // accumulator width
-  parameter integer RelStore  = 2   // stored bits per relative index (>= 1; unused when SparseN == SparseM)
+  parameter integer RelStore  = 2,  // stored bits per relative index (>= 1; unused when SparseN == SparseM)
+  parameter integer PairMode  = 0   // 1: the pair (1:m) mode exists (needs SparseN == 2 < SparseM;
+                                    // wi_i then holds absolute indices, RelStore = log2(SparseM))
 ) (
   input  wire                           clk_i,
   input  wire                           rst_ni,
@@ -27,15 +36,20 @@ module s24_pe #(
   input  wire [SparseN*RelStore-1:0]    wi_i,     // their relative indices from the left
   input  wire [1:0]                     wf_i,     // {last, valid} from the left
   input  wire [SparseM*DataWidth-1:0]   a_i,      // activations from above
+  input  wire                           pair_i,   // the job's mode from the left: 1 = pair (1:m)
+  output wire                           pair_o,   // to the right
   output wire [SparseN*DataWidth-1:0]   wv_o,     // to the right
   output wire [SparseN*RelStore-1:0]    wi_o,
   output wire [1:0]                     wf_o,
   output wire [SparseM*DataWidth-1:0]   a_o,      // to below
   output wire                           cap_o,    // shadow_o holds a new result from this cycle on
-  output wire [AccWidth-1:0]            shadow_o  // result of the last completed tile
+  output wire [AccWidth-1:0]            shadow_o, // result of the last completed tile
+  output wire [AccWidth-1:0]            shadow1_o // pair mode: slot 1's result (0 without PairMode)
 );
   localparam integer ProdWidth = 2 * DataWidth;
   localparam         Dense     = (SparseN == SparseM);
+  localparam         Pair      = (PairMode != 0) && (SparseN == 2) && (SparseM > 2);
+  localparam integer Slot1     = (SparseN > 1) ? 1 : 0;   // slot 1's product (pair mode)
   localparam integer MulLat    = 3;  // s24_mul latency
   // the sum of SparseN products needs ProdWidth + ceil(log2(SparseN)) bits (no wrap before acc)
   localparam integer SumWidth  = ProdWidth + ((SparseN <= 1) ? 0 : $clog2(SparseN));
@@ -51,6 +65,11 @@ module s24_pe #(
   reg [SumWidth-1:0]          psum_q, psum_d;
   reg [AccWidth-1:0]          acc_q, acc_d;
   reg [AccWidth-1:0]          shadow_q, shadow_d;
+  // pair mode: slot 1's product, accumulator and shadow (removed by synthesis without PairMode)
+  reg [ProdWidth-1:0]         psum1_q, psum1_d;
+  reg [AccWidth-1:0]          acc1_q, acc1_d;
+  reg [AccWidth-1:0]          shadow1_q, shadow1_d;
+  reg                         pair_q;  // the job's mode (hops right with the weights)
   // control flags {last, valid} of each stage: hop, sel, mul 1..MulLat (fm[MulLat-1] is aligned
   // with the products), sum; reset and cleared
   // (s24_ff: kept per PE, not merged with the equal flags of the PEs on the same diagonal)
@@ -82,6 +101,12 @@ module s24_pe #(
     for (s = 0; s < SparseN; s = s + 1) begin
       if (Dense) begin
         sel_d[s*DataWidth +: DataWidth] = a_q[s*DataWidth +: DataWidth];
+      end else if (Pair) begin
+        // absolute index: any of the m activations (2:m mode: slot s in s .. s+m-2; pair: any)
+        for (j = 0; j < SparseM; j = j + 1) begin
+          if (wi_q[s*RelStore +: RelStore] == j[RelStore-1:0])
+            sel_d[s*DataWidth +: DataWidth] = a_q[j*DataWidth +: DataWidth];
+        end
       end else begin
         for (j = 0; j <= SparseM - SparseN; j = j + 1) begin
           if (wi_q[s*RelStore +: RelStore] == j[RelStore-1:0])
@@ -120,12 +145,24 @@ module s24_pe #(
     for (s = 0; s < SparseN; s = s + 1) begin
       sum = sum + {{(SumWidth-ProdWidth){prod[s*ProdWidth+ProdWidth-1]}}, prod[s*ProdWidth +: ProdWidth]};
     end
-    psum_d = fm_q[2*MulLat-2] ? sum : {SumWidth{1'b0}};
+    // pair mode: slot 0's product alone (slot 1's goes to the second accumulator)
+    if (Pair && pair_q)
+      sum = {{(SumWidth-ProdWidth){prod[ProdWidth-1]}}, prod[0 +: ProdWidth]};
+    psum_d  = fm_q[2*MulLat-2] ? sum : {SumWidth{1'b0}};
+    psum1_d = (Pair && pair_q && fm_q[2*MulLat-2]) ? prod[Slot1*ProdWidth +: ProdWidth] : {ProdWidth{1'b0}};
     // accumulator: restarts at 0 after a tile's last beat; the shadow takes the tile's sum
-    acc_d    = acc_q + {{(AccWidth-SumWidth){psum_q[SumWidth-1]}}, psum_q};
-    shadow_d = shadow_q;
-    if (fa_q[0] && fa_q[1]) shadow_d = acc_d;
-    if ((fz_q[0] && fz_q[1]) || !run_q) acc_d = {AccWidth{1'b0}};
+    acc_d     = acc_q + {{(AccWidth-SumWidth){psum_q[SumWidth-1]}}, psum_q};
+    acc1_d    = acc1_q + {{(AccWidth-ProdWidth){psum1_q[ProdWidth-1]}}, psum1_q};
+    shadow_d  = shadow_q;
+    shadow1_d = shadow1_q;
+    if (fa_q[0] && fa_q[1]) begin
+      shadow_d  = acc_d;
+      shadow1_d = acc1_d;
+    end
+    if ((fz_q[0] && fz_q[1]) || !run_q) begin
+      acc_d  = {AccWidth{1'b0}};
+      acc1_d = {AccWidth{1'b0}};
+    end
   end
 
   // control: reset
@@ -146,12 +183,21 @@ module s24_pe #(
     psum_q   <= psum_d;
     acc_q    <= acc_d;
     shadow_q <= shadow_d;
+    pair_q   <= pair_i;
+  end
+  // pair mode only: without PairMode psum1_d is 0 and shadow1_o is 0, so synthesis removes these
+  always @(posedge clk_i) begin
+    psum1_q   <= psum1_d;
+    acc1_q    <= acc1_d;
+    shadow1_q <= shadow1_d;
   end
 
   assign wv_o     = wv_q;
   assign wi_o     = wi_q;
   assign wf_o     = wf_q;
   assign a_o      = a_q;
+  assign pair_o   = pair_q;
+  assign shadow1_o = Pair ? shadow1_q : {AccWidth{1'b0}};
   assign cap_o    = cap_q;
   assign shadow_o = shadow_q;
 
@@ -163,7 +209,11 @@ module s24_pe #(
   integer fs;
   localparam [31:0] RelMax = SparseM - SparseN;
   always @(posedge clk_i) begin
-    if (fv_live_q && !Dense && wf_q[0]) begin
+    if (fv_live_q && Pair && wf_q[0] && !pair_q) begin
+      // absolute indices: strictly increasing below m in 2:m mode (any index below m in pair mode)
+      `S24_ASSERT(wi_q[Slot1*RelStore +: RelStore] > wi_q[0 +: RelStore], "PE: metadata indices not strictly increasing")
+    end
+    if (fv_live_q && !Dense && !Pair && wf_q[0]) begin
       for (fs = 0; fs < SparseN; fs = fs + 1) begin
         `S24_ASSERT({{(32-RelStore){1'b0}}, wi_q[fs*RelStore +: RelStore]} <= RelMax,
                     "PE: relative metadata index out of range")

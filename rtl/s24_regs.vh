@@ -117,6 +117,12 @@ localparam integer CfgEpiRoundWidth = 1;
 localparam integer CfgEpiZoLsb = 8;  // rw, 8 bit(s): output zero point, two's complement int8
 localparam integer CfgEpiZoWidth = 8;
 
+// CFG_MODE @ 0x3C: Array mode of the next job; sampled at START (docs/architecture.md sections 1 and 3). Reads back 0 on a core built without the pair mode (PairMode = 0, or not a 2:m core): write 1 and read it to learn whether the build has it.
+localparam [7:0] RegCfgMode = 8'h3C;
+localparam [31:0] CfgModeRwMask = 32'h00000001;
+localparam integer CfgModePairLsb = 0;  // rw, 1 bit(s): pair (1:m) mode on a 2:m core: each PE's two multipliers serve two output rows, so a tile has 2*NumRows rows (row 2r+s = row r's slot s of the weight beat, any index 0..m-1) and runs 1:m weights at twice the 2:m rate; START with PAIR and CFG_EPI.EN is BAD_CFG (ignored)
+localparam integer CfgModePairWidth = 1;
+
 // CNT_CYCLES @ 0x40: Cycles busy in the last/current job (restarts at START).
 localparam [7:0] RegCntCycles = 8'h40;
 localparam [31:0] CntCyclesRoMask = 32'hFFFFFFFF;
@@ -222,6 +228,7 @@ function automatic reg_mapped;
       RegCfgBeats,
       RegCfgTiles,
       RegCfgEpi,
+      RegCfgMode,
       RegCntCycles,
       RegCntBeats,
       RegCntStallW,

@@ -21,7 +21,9 @@ module s24_top #(
   parameter integer SparseN = 2,  // kept values per group (multipliers per PE)
   parameter integer SparseM = 4,  // group length along K (2, 4 or 8)
   parameter integer EpiLanes = 4, // fused epilogue: at most this many int32 lanes requantized per cycle
-  parameter integer EpiDepth = 512 // fused epilogue: per-channel parameter rows (>= NumRows)
+  parameter integer EpiDepth = 512, // fused epilogue: per-channel parameter rows (>= NumRows)
+  parameter integer PairMode = 1  // 1: CFG_MODE.PAIR (1:m at twice the 2:m rate) on a 2:m core;
+                                  // 0: the 2:m-only core (CFG_MODE reads 0)
 ) (
   input  wire                  clk_i,
   input  wire                  rst_ni,
@@ -131,6 +133,7 @@ module s24_top #(
   wire wr_beats = wr_en && wr_addr == RegCfgBeats;
   wire wr_tiles = wr_en && wr_addr == RegCfgTiles;
   wire wr_epi = wr_en && wr_addr == RegCfgEpi;
+  wire wr_mode = wr_en && wr_addr == RegCfgMode;
   wire wr_col_tiles = wr_en && wr_addr == RegCfgColTiles;
   wire wr_act = wr_en && wr_addr == RegCfgAct;
   wire wr_epi_addr = wr_en && wr_addr == RegEpiAddr;
@@ -149,12 +152,15 @@ module s24_top #(
   reg  [31:0] cfg_tiles_q, cfg_tiles_d;
   reg  [15:0] cfg_epi_q, cfg_epi_d;           // CFG_EPI bits 15:0 (EN, ROUND, ZO)
   reg  [15:0] cfg_act_q, cfg_act_d;           // CFG_ACT bits 15:0 (ACT_MIN, ACT_MAX)
+  reg         cfg_pair_q, cfg_pair_d;         // CFG_MODE.PAIR (stays 0 without the pair mode)
+  localparam  HasPair = (PairMode != 0) && (SparseN == 2) && (SparseM > 2);
   reg  [31:0] cfg_col_tiles_q, cfg_col_tiles_d;
   wire epi_busy;
   reg  job_pend_q, job_pend_d;                // the core is done, the epilogue still drains
   wire job_busy = busy || epi_busy || job_pend_q;
   wire cfg_zero = cfg_beats_q == 32'd0 || cfg_tiles_q == 32'd0 ||
-                  (cfg_epi_q[CfgEpiEnLsb] && cfg_col_tiles_q == 32'd0);
+                  (cfg_epi_q[CfgEpiEnLsb] && cfg_col_tiles_q == 32'd0) ||
+                  (cfg_epi_q[CfgEpiEnLsb] && cfg_pair_q);
   wire start_ok = start_req && !soft_reset && !job_busy && !cfg_zero;
 
   s24_core #(
@@ -163,7 +169,8 @@ module s24_top #(
     .SparseN   (SparseN),
     .SparseM   (SparseM),
     .DataWidth (DataWidth),
-    .AccWidth  (AccWidth)
+    .AccWidth  (AccWidth),
+    .PairMode  (PairMode)
   ) u_core (
     .clk_i         (clk_i),
     .rst_ni        (rst_ni),
@@ -171,6 +178,7 @@ module s24_top #(
     .start_i       (start_ok),
     .cfg_beats_i   (cfg_beats_q),
     .cfg_tiles_i   (cfg_tiles_q),
+    .cfg_pair_i    (cfg_pair_q),
     .busy_o        (busy),
     .done_o        (done),
     .err_meta_o    (err_meta),
@@ -309,6 +317,7 @@ module s24_top #(
     cnt_job_d = cnt_job_q;
     cfg_epi_d = cfg_epi_q;
     cfg_act_d = cfg_act_q;
+    cfg_pair_d = cfg_pair_q;
     cfg_col_tiles_d = cfg_col_tiles_q;
     epi_addr_d = epi_addr_q;
     epi_bias_d = epi_bias_q;
@@ -322,6 +331,7 @@ module s24_top #(
     if (wr_tiles) cfg_tiles_d = (cfg_tiles_q & ~wr_mask) | wr_bits;
     if (wr_epi) cfg_epi_d = (cfg_epi_q & ~wr_mask[15:0]) | (wr_bits[15:0] & CfgEpiRwMask[15:0]);
     if (wr_act) cfg_act_d = (cfg_act_q & ~wr_mask[15:0]) | (wr_bits[15:0] & CfgActRwMask[15:0]);
+    if (wr_mode && wr_strb[0] && HasPair) cfg_pair_d = wr_data[CfgModePairLsb];
     if (wr_col_tiles) cfg_col_tiles_d = (cfg_col_tiles_q & ~wr_mask) | wr_bits;
     if (wr_epi_addr) epi_addr_d = (epi_addr_q & ~wr_mask[15:0]) | wr_bits[15:0];
     if (wr_epi_bias) epi_bias_d = (epi_bias_q & ~wr_mask) | wr_bits;
@@ -382,6 +392,7 @@ module s24_top #(
       cnt_job_q <= 32'd0;
       cfg_epi_q <= 16'd0;
       cfg_act_q <= 16'h7F80;  // ACT_MAX 127, ACT_MIN -128: no activation
+      cfg_pair_q <= 1'b0;
       cfg_col_tiles_q <= 32'd0;
       epi_addr_q <= 16'd0;
       epi_bias_q <= 32'd0;
@@ -403,6 +414,7 @@ module s24_top #(
       cnt_job_q <= cnt_job_d;
       cfg_epi_q <= cfg_epi_d;
       cfg_act_q <= cfg_act_d;
+      cfg_pair_q <= cfg_pair_d;
       cfg_col_tiles_q <= cfg_col_tiles_d;
       epi_addr_q <= epi_addr_d;
       epi_bias_q <= epi_bias_d;
@@ -464,6 +476,7 @@ module s24_top #(
       RegCntTilesOut: rd_data = tiles_out_q;
       RegCntJobCycles: rd_data = cnt_job_q;
       RegCfgEpi: rd_data[15:0] = cfg_epi_q;
+      RegCfgMode: rd_data[CfgModePairLsb] = cfg_pair_q;
       RegCfgColTiles: rd_data = cfg_col_tiles_q;
       RegCfgAct: rd_data[15:0] = cfg_act_q;
       RegEpiAddr: rd_data[15:0] = epi_addr_q;

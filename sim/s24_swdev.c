@@ -11,7 +11,7 @@
 
 s24_status_t s24_swdev_init(s24_swdev_t *d, uint32_t rows, uint32_t cols, uint32_t sparse_n,
                             uint32_t sparse_m) {
-  const s24_array_t arr = {rows, cols, sparse_n, sparse_m};
+  const s24_array_t arr = {rows, cols, sparse_n, sparse_m, 0, 0};
   s24_geom_t g;
   if (d == NULL || rows > 255 || cols > 255 || s24_geom(arr, &g) != S24_OK) return S24_ERR_ARG;
   memset(d, 0, sizeof(*d));
@@ -27,7 +27,12 @@ s24_status_t s24_swdev_init(s24_swdev_t *d, uint32_t rows, uint32_t cols, uint32
   d->q[S24_PORT_W].words_per_beat = d->w_words;
   d->q[S24_PORT_A].words_per_beat = d->a_words;
   d->q[S24_PORT_R].words_per_beat = d->r_words;
-  d->acc = calloc((size_t)rows * cols, sizeof(uint32_t));
+  s24_array_t parr;  // the pair mode of a 2:m array (PairMode = 1, the default build)
+  const s24_array_t built = {rows, cols, sparse_n, sparse_m, 0, 1};
+  if (s24_array_pair(built, &parr) == S24_OK && s24_geom(parr, &d->pgeom) == S24_OK) {
+    d->has_pair = 1;
+  }
+  d->acc = calloc((size_t)rows * cols * 2, sizeof(uint32_t));  // pair mode: 2R rows
   d->epi_depth = EPI_DEPTH;
   // CFG_ACT's reset: ACT_MIN -128, ACT_MAX 127 (no activation)
   d->cfg_act = 0x80u << S24_CFG_ACT_ACT_MIN_LSB | 0x7Fu << S24_CFG_ACT_ACT_MAX_LSB;
@@ -87,6 +92,7 @@ static void soft_reset(s24_swdev_t *d) {
   d->cnt_cycles = d->cnt_beats = d->tiles_out = d->cnt_job_cycles = 0;
   d->beat_i = d->tile_i = 0;
   d->job_epi = 0;
+  d->job_pair = 0;
 }
 
 // HW_EPI.LANES of the default s24_top (EpiLanes = 4): the largest divisor of NumCols up to 4
@@ -169,8 +175,8 @@ static s24_status_t step(s24_swdev_t *d) {
   const int end = d->beat_i == d->beats - 1;
   if (qw->last[qw->head] != end) set_err(d, S24_ERR_W_LAST_MASK);
   if (qa->last[qa->head] != end) set_err(d, S24_ERR_A_LAST_MASK);
-  const s24_geom_t *g = &d->geom;
-  const uint32_t R = d->rows, C = d->cols, n = d->sparse_n, m = d->sparse_m;
+  const s24_geom_t *g = d->job_pair ? &d->pgeom : &d->geom;
+  const uint32_t R = g->rows, C = g->cols, n = g->sparse_n, m = g->sparse_m;
   for (uint32_t r = 0; r < R; r++) {
     uint32_t idx[8];
     int bad = 0;
@@ -273,6 +279,7 @@ static s24_status_t sw_read32(void *ctx, uint32_t addr, uint32_t *value) {
       break;
     case S24_REG_CFG_EPI: v = d->cfg_epi; break;
     case S24_REG_CFG_ACT: v = d->cfg_act; break;
+    case S24_REG_CFG_MODE: v = d->cfg_mode; break;
     case S24_REG_CFG_COL_TILES: v = d->cfg_col_tiles; break;
     case S24_REG_CNT_JOB_CYCLES: v = d->cnt_job_cycles; break;
     case S24_REG_EPI_ADDR: v = d->epi_addr; break;
@@ -314,7 +321,8 @@ static s24_status_t sw_write32(void *ctx, uint32_t addr, uint32_t v) {
         if (d->busy) {
           set_err(d, S24_ERR_START_BUSY_MASK);
         } else if (d->cfg_beats == 0 || d->cfg_tiles == 0 ||
-                   ((d->cfg_epi & S24_CFG_EPI_EN_MASK) && d->cfg_col_tiles == 0)) {
+                   ((d->cfg_epi & S24_CFG_EPI_EN_MASK) && d->cfg_col_tiles == 0) ||
+                   ((d->cfg_epi & S24_CFG_EPI_EN_MASK) && d->cfg_mode)) {
           set_err(d, S24_ERR_BAD_CFG_MASK);
         } else {
           d->busy = 1;
@@ -326,7 +334,8 @@ static s24_status_t sw_write32(void *ctx, uint32_t addr, uint32_t v) {
           d->job_epi = d->cfg_epi;
           d->job_act = d->cfg_act;
           d->job_col_tiles = d->cfg_col_tiles;
-          memset(d->acc, 0, (size_t)d->rows * d->cols * sizeof(uint32_t));
+          d->job_pair = d->cfg_mode & S24_CFG_MODE_PAIR_MASK;
+          memset(d->acc, 0, (size_t)d->rows * d->cols * 2 * sizeof(uint32_t));
         }
       }
       break;
@@ -336,6 +345,7 @@ static s24_status_t sw_write32(void *ctx, uint32_t addr, uint32_t v) {
     case S24_REG_CFG_TILES: d->cfg_tiles = v; break;
     case S24_REG_CFG_EPI: d->cfg_epi = v & S24_CFG_EPI_RW_MASK; break;
     case S24_REG_CFG_ACT: d->cfg_act = v & S24_CFG_ACT_RW_MASK; break;
+    case S24_REG_CFG_MODE: d->cfg_mode = d->has_pair ? (v & S24_CFG_MODE_RW_MASK) : 0; break;
     case S24_REG_CFG_COL_TILES: d->cfg_col_tiles = v; break;
     case S24_REG_EPI_ADDR: d->epi_addr = v & S24_EPI_ADDR_ROW_MASK; break;
     case S24_REG_EPI_BIAS: d->epi_bias = v; break;

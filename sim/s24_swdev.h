@@ -38,6 +38,10 @@ typedef struct {
   // parameter RAM
   uint32_t epi_depth, cfg_epi, cfg_act, cfg_col_tiles, epi_addr, epi_bias, epi_mult, epi_shift;
   uint32_t job_epi, job_act, job_col_tiles, cnt_job_cycles;
+  // pair mode (CFG_MODE.PAIR, a 2:m array as the default s24_top builds it): the job's array is
+  // s24_array_pair of the core's, 2R rows a tile
+  uint32_t has_pair, cfg_mode, job_pair;
+  s24_geom_t pgeom;  // beat layout seen by a pair-mode job (the same beats, 2R rows of 1 slot)
   uint32_t *epi_ram;  // epi_depth x {bias, mult, shift}
   s24_swq_t q[3]; // S24_PORT_W, S24_PORT_A, S24_PORT_R
   uint64_t time_ns;

@@ -9,7 +9,8 @@ module s24_fmax_wrap #(
   parameter integer SparseN   = 2,  // kept values per group (n of n:m)
   parameter integer SparseM   = 4,  // group size (m of n:m); SparseN == SparseM is the dense baseline
   parameter integer DataWidth = 8,  // operand width
-  parameter integer AccWidth  = 32  // accumulator width
+  parameter integer AccWidth  = 32, // accumulator width
+  parameter integer PairMode  = 1   // the core's pair mode (0: the 2:m-only core)
 ) (
   input  wire clk_i,   // the only clock
   input  wire rst_ni,  // active-low reset pin, synchronised below
@@ -20,8 +21,9 @@ module s24_fmax_wrap #(
   localparam integer WBits    = NumRows * SparseN * (DataWidth + IdxWidth);
   localparam integer ABits    = NumCols * SparseM * DataWidth;
   localparam integer RBits    = NumCols * AccWidth;
-  // core inputs: clear, start, cfg_beats, cfg_tiles, w_valid, w_data, a_valid, a_data, r_ready
-  localparam integer InBits   = 1 + 1 + 32 + 32 + 1 + WBits + 1 + ABits + 1;
+  // core inputs: clear, start, cfg_beats, cfg_tiles, w_valid, w_data, a_valid, a_data, r_ready,
+  // cfg_pair (the pair mode of a core built with it; ignored by the 2:m-only core)
+  localparam integer InBits   = 1 + 1 + 32 + 32 + 1 + WBits + 1 + ABits + 1 + 1;
   // core outputs: busy, done, err_meta, w_ready, a_ready, r_valid, r_data, r_last, 5 counters
   localparam integer OutBits  = 6 + RBits + 1 + 5 * 32;
 
@@ -49,7 +51,8 @@ module s24_fmax_wrap #(
     .SparseN   (SparseN),
     .SparseM   (SparseM),
     .DataWidth (DataWidth),
-    .AccWidth  (AccWidth)
+    .AccWidth  (AccWidth),
+    .PairMode  (PairMode)
   ) u_core (
 `endif
     .clk_i         (clk_i),
@@ -69,6 +72,7 @@ module s24_fmax_wrap #(
     .a_data_i      (in_q[68 + WBits +: ABits]),
     .r_valid_o     (core_out[5]),
     .r_ready_i     (in_q[68 + WBits + ABits]),
+    .cfg_pair_i    (in_q[69 + WBits + ABits]),
     .r_data_o      (core_out[6 +: RBits]),
     .r_last_o      (core_out[6 + RBits]),
     .cnt_cycles_o  (core_out[7 + RBits +: 32]),

@@ -1,8 +1,9 @@
 // gen_vectors: writes model-generated hex vectors for the Icarus testbench of s24_core.
 //
 // Usage: gen_vectors R C N M SEED JOBS OUTDIR
-// Writes OUTDIR/{jobs,w,a,r,sizes}.hex: per job {tiles, beats}; weight, activation and expected
-// result beats (packed by cmodel/s24_layout.h), C from the C model (s24_gemm_sparse).
+// Writes OUTDIR/{jobs,w,a,r,sizes}.hex: per job {pair, tiles, beats}; weight, activation and
+// expected result beats (packed by cmodel/s24_layout.h), C from the C model (s24_gemm_sparse).
+// On a 2:m core (m > 2) every other job is 1:m in the pair mode (s24_array_pair: 2R rows a tile).
 #include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -68,13 +69,23 @@ int main(int argc, char **argv) {
   if (R < 1 || C < 1 || jobs < 1 || !(p.m == 2 || p.m == 4 || p.m == 8) || p.n < 1 || p.n > p.m)
     die("bad configuration arguments");
   s24_geom_t geom;
-  if (s24_geom((s24_array_t){R, C, p.n, p.m}, &geom) != S24_OK) die("bad configuration arguments");
+  if (s24_geom((s24_array_t){R, C, p.n, p.m, 0, 0}, &geom) != S24_OK) die("bad configuration arguments");
   if (geom.w_words > 1024 || geom.a_words > 1024 || geom.r_words > 1024) die("beat too wide");
 
   FILE *fj = open_out(dir, "jobs.hex"), *fw = open_out(dir, "w.hex"), *fa = open_out(dir, "a.hex");
   FILE *fr = open_out(dir, "r.hex"), *fs = open_out(dir, "sizes.hex");
-  unsigned long total_beats = 0, total_rows = 0, total_tiles = 0;
+  unsigned long total_beats = 0, total_rows = 0, total_tiles = 0, pair_jobs = 0;
+  const s24_array_t built = {R, C, p.n, p.m, 0, 1};
+  s24_array_t parr;
+  s24_geom_t pgeom;
+  const int has_pair = s24_array_pair(built, &parr) == S24_OK && s24_geom(parr, &pgeom) == S24_OK;
+  const s24_pattern_t core_p = p;
   for (unsigned j = 0; j < jobs; ++j) {
+    const int pair = has_pair && (j % 2) == 1;
+    const s24_pattern_t p = pair ? (s24_pattern_t){1, core_p.m} : core_p;
+    const s24_geom_t *gm = pair ? &pgeom : &geom;
+    const unsigned R = gm->rows;
+    pair_jobs += (unsigned long)pair;
     const size_t rows = urand(1, 2 * R + 1), cols = urand(1, 2 * C + 1);
     const size_t groups = (j % 3 == 0) ? urand(1, 3) : urand(1, 24), k = groups * p.m;
     const int vmode = (int)urand(0, 1);
@@ -106,18 +117,18 @@ int main(int argc, char **argv) {
     }
     if (st != S24_OK) die(s24_strerror(st));
     const size_t tr = (rows + R - 1) / R, tc = (cols + C - 1) / C;
-    fprintf(fj, "%08zx%08zx\n", tr * tc, groups);
+    fprintf(fj, "%08x%08zx%08zx\n", (unsigned)pair, tr * tc, groups);
     for (size_t ti = 0; ti < tr; ++ti)
       for (size_t tj = 0; tj < tc; ++tj) {
         for (size_t g = 0; g < groups; ++g) {
-          s24_w_beat_compressed(&geom, g_beat, vals, meta, rows, k, ti * R, g);
+          s24_w_beat_compressed(gm, g_beat, vals, meta, rows, k, ti * R, g);
           beat_write(fw, g_beat, geom.w_bits);
-          s24_a_beat(&geom, g_beat, b, k, cols, g, tj * C);
+          s24_a_beat(gm, g_beat, b, k, cols, g, tj * C);
           beat_write(fa, g_beat, geom.a_bits);
           ++total_beats;
         }
         for (unsigned r = 0; r < R; ++r) {
-          s24_r_beat(&geom, g_beat, c, rows, cols, ti * R + r, tj * C);
+          s24_r_beat(gm, g_beat, c, rows, cols, ti * R + r, tj * C);
           beat_write(fr, g_beat, geom.r_bits);
           ++total_rows;
         }
@@ -131,7 +142,7 @@ int main(int argc, char **argv) {
   }
   fprintf(fs, "%08x\n%08lx\n%08lx\n%08lx\n", jobs, total_beats, total_rows, total_tiles);
   if (fclose(fj) || fclose(fw) || fclose(fa) || fclose(fr) || fclose(fs)) die("write failed");
-  printf("gen_vectors: %ux%u %u:%u: %u jobs, %lu tiles, %lu beats, %lu result rows in %s\n", R, C, p.n, p.m,
-         jobs, total_tiles, total_beats, total_rows, dir);
+  printf("gen_vectors: %ux%u %u:%u: %u jobs (%lu in pair mode), %lu tiles, %lu beats, %lu result rows in %s\n",
+         R, C, p.n, p.m, jobs, pair_jobs, total_tiles, total_beats, total_rows, dir);
   return 0;
 }

@@ -31,12 +31,31 @@ constexpr unsigned kC = S24_C;
 constexpr unsigned kN = S24_N;
 constexpr unsigned kM = S24_M;
 constexpr bool kDense = (kN == kM);
+#ifndef S24_PAIR
+#define S24_PAIR 1  // the Verilated core's PairMode (its default)
+#endif
+// the core has the pair mode (1:m weights, 2R rows a tile, cfg_pair_i) when built with it
+constexpr bool kHasPair = S24_PAIR != 0 && kN == 2 && kM > 2;
+const s24_array_t kArray = {kR, kC, kN, kM, 0, kHasPair ? 1u : 0u};
 // the beat layout (widths, packing) is the C model's, cmodel/s24_layout.h
 const s24_geom_t kGeom = [] {
   s24_geom_t g{};
-  if (s24_geom(s24_array_t{kR, kC, kN, kM}, &g) != S24_OK) std::abort();
+  if (s24_geom(kArray, &g) != S24_OK) std::abort();
   return g;
 }();
+// ... and in pair mode: the array s24_array_pair (2R rows of one 1:m slot, the same beats)
+const s24_array_t kPArray = [] {
+  s24_array_t a = kArray;
+  if (kHasPair && s24_array_pair(kArray, &a) != S24_OK) std::abort();
+  return a;
+}();
+const s24_geom_t kPGeom = [] {
+  s24_geom_t g{};
+  if (s24_geom(kPArray, &g) != S24_OK) std::abort();
+  return g;
+}();
+// problems made while g_pair is set are 1:m and run in pair mode (kHasPair only)
+bool g_pair = false;
 
 // ------------------------------------------------------------------ bit vectors and ports
 // One beat; a spare word so that a port of up to 64 bits can always read two
@@ -112,6 +131,7 @@ int8_t rand_val(ValMode vm, bool nonzero) {
 }
 
 struct Problem {
+  bool pair = false;                  // 1:m, run in pair mode
   size_t rows = 0, k = 0, cols = 0;   // M, K, N
   std::vector<int8_t> a, b;           // A (M x K, N:M sparse), B (K x N)
   std::vector<int8_t> vals;           // compressed A (dense configs: A itself)
@@ -121,6 +141,7 @@ struct Problem {
 };
 
 const s24_pattern_t kPat = {kN, kM};
+const s24_pattern_t kPPat = {1, kM};  // pair mode
 
 void check_status(s24_status_t st, const char *what) {
   if (st != S24_OK) fail("C model %s returned %s", what, s24_strerror(st));
@@ -133,11 +154,12 @@ void fill_sparse(Problem &pb, ValMode vm, DenMode dm) {
   for (size_t i = 0; i < pb.rows; ++i) {
     for (size_t g = 0; g < groups; ++g) {
       unsigned nnz = 0;
+      const unsigned most = pb.pair ? 1 : kN;
       switch (dm) {
-        case kDenFull: nnz = kN; break;
+        case kDenFull: nnz = most; break;
         case kDenZeroOne: nnz = static_cast<unsigned>(urand(0, 1)); break;
         case kDenEmpty: nnz = 0; break;
-        default: nnz = static_cast<unsigned>(urand(0, kN)); break;
+        default: nnz = static_cast<unsigned>(urand(0, most)); break;
       }
       unsigned pos[8];
       for (unsigned e = 0; e < kM; ++e) pos[e] = e;
@@ -168,15 +190,16 @@ void finish_problem(Problem &pb) {
     return;
   }
   s24_where_t where;
-  pb.vals.assign(pb.rows * s24_values_cols(kPat, pb.k), 0);
-  pb.meta.assign(pb.rows * s24_meta_cols(kPat, pb.k), 0);
-  check_status(s24_compress(kPat, pb.a.data(), pb.rows, pb.k, pb.vals.data(), pb.meta.data(), &where),
+  const s24_pattern_t pat = pb.pair ? kPPat : kPat;
+  pb.vals.assign(pb.rows * s24_values_cols(pat, pb.k), 0);
+  pb.meta.assign(pb.rows * s24_meta_cols(pat, pb.k), 0);
+  check_status(s24_compress(pat, pb.a.data(), pb.rows, pb.k, pb.vals.data(), pb.meta.data(), &where),
                "s24_compress");
-  std::vector<int8_t> vals_eff(pb.rows * s24_values_cols(kPat, pb.k), 0);
-  std::vector<uint8_t> meta_eff(pb.rows * s24_meta_cols(kPat, pb.k), 0);
-  check_status(s24_compress(kPat, a_eff.data(), pb.rows, pb.k, vals_eff.data(), meta_eff.data(), &where),
+  std::vector<int8_t> vals_eff(pb.rows * s24_values_cols(pat, pb.k), 0);
+  std::vector<uint8_t> meta_eff(pb.rows * s24_meta_cols(pat, pb.k), 0);
+  check_status(s24_compress(pat, a_eff.data(), pb.rows, pb.k, vals_eff.data(), meta_eff.data(), &where),
                "s24_compress");
-  check_status(s24_gemm_sparse(kPat, vals_eff.data(), meta_eff.data(), pb.rows, pb.k, pb.b.data(),
+  check_status(s24_gemm_sparse(pat, vals_eff.data(), meta_eff.data(), pb.rows, pb.k, pb.b.data(),
                                pb.cols, nullptr, pb.c.data(), &where),
                "s24_gemm_sparse");
   if (pb.c != c_dense) fail("C model: s24_gemm_sparse and s24_gemm_dense_ref disagree");
@@ -184,6 +207,7 @@ void finish_problem(Problem &pb) {
 
 Problem make_problem(size_t rows, size_t groups, size_t cols, ValMode vm, DenMode dm) {
   Problem pb;
+  pb.pair = g_pair && kHasPair;
   pb.rows = rows;
   pb.k = groups * kM;
   pb.cols = cols;
@@ -200,6 +224,8 @@ Problem make_problem(size_t rows, size_t groups, size_t cols, ValMode vm, DenMod
 
 // ------------------------------------------------------------------ jobs (beats for the core)
 struct Job {
+  bool pair = false;               // cfg_pair_i: 2R rows a tile
+  unsigned rows = kR;              // tile rows
   uint32_t tiles = 0, beats = 0;
   std::vector<Bits> w, a;          // tiles*beats beats each
   std::vector<Bits> r;             // tiles*R expected result beats
@@ -209,19 +235,23 @@ struct Job {
 // Tiles (row-major over the R x C tile grid) of G = K/m beats; padding is zero.
 Job make_job(const Problem &pb) {
   Job job;
+  job.pair = pb.pair;
+  const s24_geom_t &geo = pb.pair ? kPGeom : kGeom;
+  const unsigned R = pb.pair ? 2 * kR : kR;
+  job.rows = R;
   const size_t groups = pb.k / kM;
-  const size_t tr = (pb.rows + kR - 1) / kR, tc = (pb.cols + kC - 1) / kC;
+  const size_t tr = (pb.rows + R - 1) / R, tc = (pb.cols + kC - 1) / kC;
   job.tiles = static_cast<uint32_t>(tr * tc);
   job.beats = static_cast<uint32_t>(groups);
   for (size_t ti = 0; ti < tr; ++ti) {
     for (size_t tj = 0; tj < tc; ++tj) {
       for (size_t g = 0; g < groups; ++g) {
         Bits w = make_bits(kGeom.w_bits), a = make_bits(kGeom.a_bits);
-        s24_w_beat_compressed(&kGeom, w.data(), pb.vals.data(), pb.meta.data(), pb.rows, pb.k,
-                              ti * kR, g);
+        s24_w_beat_compressed(&geo, w.data(), pb.vals.data(), pb.meta.data(), pb.rows, pb.k,
+                              ti * R, g);
         for (unsigned r = 0; r < kR; ++r) {  // corrupt the metadata of the groups marked bad
           const size_t i = ti * kR + r;
-          if (kN < 2 || i >= pb.rows || !pb.bad[i * groups + g]) continue;
+          if (kN < 2 || pb.pair || i >= pb.rows || !pb.bad[i * groups + g]) continue;
           job.err = true;
           uint32_t idx[8];
           for (unsigned s = 0; s < kN; ++s) idx[s] = s24_w_index(&kGeom, w.data(), r, s);
@@ -237,9 +267,9 @@ Job make_job(const Problem &pb) {
         job.w.push_back(w);
         job.a.push_back(a);
       }
-      for (unsigned r = 0; r < kR; ++r) {
+      for (unsigned r = 0; r < R; ++r) {
         Bits row = make_bits(kGeom.r_bits);
-        s24_r_beat(&kGeom, row.data(), pb.c.data(), pb.rows, pb.cols, ti * kR + r, tj * kC);
+        s24_r_beat(&geo, row.data(), pb.c.data(), pb.rows, pb.cols, ti * R + r, tj * kC);
         job.r.push_back(row);
       }
     }
@@ -250,12 +280,15 @@ Job make_job(const Problem &pb) {
 // ------------------------------------------------------------------ cycle formula (docs §3)
 // Busy cycles (cnt_cycles_o) of a job with inputs always valid and r_ready always 1, from the
 // C model's cycle model (s24_core_cycles), cross-checked with the formula written out here.
-uint64_t job_cycles(uint64_t tiles, uint64_t beats) {
+uint64_t job_cycles(uint64_t tiles, uint64_t beats, bool pair = false) {
   s24_cycles_t cy;
-  check_status(s24_core_cycles(kR, kC, beats, tiles, &cy), "s24_core_cycles");
-  const uint64_t period = std::max<uint64_t>(beats, std::max(kR, kC));
+  check_status(s24_core_cycles_hw(pair ? kPArray : kArray, beats, tiles, &cy), "s24_core_cycles_hw");
+  // pair mode: 2R rows a tile, P = max(G, 2R, R + C)
+  const uint64_t rows = pair ? 2 * kR : kR;
+  const uint64_t period = pair ? std::max<uint64_t>(beats, kR + std::max(kR, kC))
+                               : std::max<uint64_t>(beats, std::max(kR, kC));
   // written out independently of the C model (docs/architecture.md §3), so a change to either is caught
-  const uint64_t local = (tiles - 1) * period + beats + kR + kC + 13;
+  const uint64_t local = (tiles - 1) * period + beats + rows + kC + 13;
   if (cy.busy_cycles != local || cy.period != period || cy.mac_beats != tiles * beats)
     fail("C model cycle formula %" PRIu64 " != documented formula %" PRIu64, cy.busy_cycles, local);
   return cy.busy_cycles;
@@ -303,6 +336,7 @@ JobStats run_job(const Job &job, Traffic tr) {
   if (d->busy_o) fail("core busy before start");
   d->cfg_beats_i = job.beats;
   d->cfg_tiles_i = job.tiles;
+  d->cfg_pair_i = job.pair;
   d->start_i = 1;
   const uint64_t total_in = job.w.size(), total_out = job.r.size();
   size_t wi = 0, ai = 0, ri = 0;
@@ -357,10 +391,11 @@ JobStats run_job(const Job &job, Traffic tr) {
       for (unsigned c = 0; c < kC; ++c) {
         const uint32_t got = s24_r_get(&kGeom, rb.data(), c), want = s24_r_get(&kGeom, ex.data(), c);
         if (got != want)
-          fail("result beat %zu (tile %zu row %zu) column %u: got %" PRId32 " want %" PRId32,
-               ri, ri / kR, ri % kR, c, static_cast<int32_t>(got), static_cast<int32_t>(want));
+          fail("result beat %zu (tile %zu row %zu%s) column %u: got %" PRId32 " want %" PRId32,
+               ri, ri / job.rows, ri % job.rows, job.pair ? ", pair mode" : "", c,
+               static_cast<int32_t>(got), static_cast<int32_t>(want));
       }
-      const bool last_want = (ri % kR) == kR - 1;
+      const bool last_want = (ri % job.rows) == job.rows - 1;
       if (static_cast<bool>(d->r_last_o) != last_want)
         fail("result beat %zu: r_last_o %d, want %d", ri, d->r_last_o, last_want);
       ++ri;
@@ -368,6 +403,7 @@ JobStats run_job(const Job &job, Traffic tr) {
     g_tb->tick();
     if (g_tb->stopped()) fail("RTL assertion failed (see the %%Error line above)");
     d->start_i = 0;
+    d->cfg_pair_i = urand(0, 1);  // sampled at start only
     if (w_fire) { ++wi; w_pending = false; }
     if (a_fire) { ++ai; a_pending = false; }
   }
@@ -383,14 +419,15 @@ JobStats run_job(const Job &job, Traffic tr) {
     fail("cnt_stall_r_o %" PRIu64 " != measured result-stall cycles %" PRIu64, st.stall_r, stall_r_cycles);
   if (static_cast<bool>(d->err_meta_o) != job.err) fail("err_meta_o %d, want %d", d->err_meta_o, job.err);
   if (tr.ideal) {
-    const uint64_t want = job_cycles(job.tiles, job.beats);
+    const uint64_t want = job_cycles(job.tiles, job.beats, job.pair);
     if (st.cycles != want)
       fail("ideal job %u tiles x %u beats: %" PRIu64 " busy cycles, formula %" PRIu64, job.tiles, job.beats, st.cycles, want);
     if (st.start_to_done != want + 1) fail("done_o %" PRIu64 " cycles after start, want %" PRIu64, st.start_to_done, want + 1);
     if (st.stall_w != 2 || st.stall_a != 2 || st.stall_r != 0)
       fail("ideal job stall counters w %" PRIu64 " a %" PRIu64 " r %" PRIu64 ", want 2 2 0", st.stall_w, st.stall_a, st.stall_r);
-  } else if (st.cycles < job_cycles(job.tiles, job.beats)) {
-    fail("job faster than the formula: %" PRIu64 " < %" PRIu64, st.cycles, job_cycles(job.tiles, job.beats));
+  } else if (st.cycles < job_cycles(job.tiles, job.beats, job.pair)) {
+    fail("job faster than the formula: %" PRIu64 " < %" PRIu64, st.cycles,
+         job_cycles(job.tiles, job.beats, job.pair));
   }
   return st;
 }
@@ -453,10 +490,11 @@ size_t full_rows() { return kR; }
 size_t full_cols() { return kC; }
 
 void test_random(uint64_t target_tiles) {
-  uint64_t tiles = 0, ideal_jobs = 0, corrupt_jobs = 0;
+  uint64_t tiles = 0, ideal_jobs = 0, corrupt_jobs = 0, pair_jobs = 0;
   while (tiles < target_tiles) {
     // some jobs carry invalid metadata (one tile column, so each A group is sent once)
-    const bool corrupt = kN >= 2 && !kDense && urand(0, 7) == 0;
+    g_pair = kHasPair && urand(0, 1) == 0;  // mode switches between jobs
+    const bool corrupt = kN >= 2 && !kDense && !g_pair && urand(0, 7) == 0;
     const size_t rows = urand(1, 3 * kR + 1), cols = corrupt ? urand(1, kC) : urand(1, 3 * kC + 1);
     size_t groups = 0;
     switch (urand(0, 3)) {
@@ -483,11 +521,14 @@ void test_random(uint64_t target_tiles) {
       if (urand(0, 1) == 0) clear_core();
     }
     if (tr.ideal) ++ideal_jobs;
+    pair_jobs += job.pair;
     account(job);
     tiles += job.tiles;
   }
+  g_pair = false;
   std::printf("  random: %" PRIu64 " tiles (%" PRIu64 " jobs with ideal streams checked against the cycle formula, %"
-              PRIu64 " with invalid metadata)\n", tiles, ideal_jobs, corrupt_jobs);
+              PRIu64 " with invalid metadata, %" PRIu64 " in pair mode)\n", tiles, ideal_jobs, corrupt_jobs,
+              pair_jobs);
 }
 
 void test_tile_one_group() {
@@ -496,13 +537,13 @@ void test_tile_one_group() {
   const Job job = make_job(pb);
   const JobStats st = run_job(job, ideal());
   account(job);
-  std::printf("  tile_one_group: 1 tile x 1 beat in %" PRIu64 " cycles (formula %" PRIu64 ")\n", st.cycles,
-              job_cycles(1, 1));
+  std::printf("  tile_one_group%s: 1 tile x 1 beat in %" PRIu64 " cycles (formula %" PRIu64 ")\n",
+              job.pair ? " (pair)" : "", st.cycles, job_cycles(1, 1, job.pair));
 }
 
 void test_tiles_back_to_back_16() {
   const size_t groups = 64;  // K = 64*m
-  Problem pb = make_problem(4 * kR, groups, 4 * kC, kValUniform, kDenAny);
+  Problem pb = make_problem((g_pair ? 8 : 4) * kR, groups, 4 * kC, kValUniform, kDenAny);  // 16 tiles
   finish_problem(pb);
   const Job job = make_job(pb);
   const JobStats st = run_job(job, ideal());
@@ -514,14 +555,16 @@ void test_tiles_back_to_back_16() {
 }
 
 void test_tiles_short_spacing() {
-  for (size_t g = 1; g <= std::max(kR, kC) + 1; ++g) {
-    Problem pb = make_problem(2 * kR, g, 2 * kC, kValExtreme, kDenAny);
+  const unsigned most = (g_pair ? kR : 0) + std::max(kR, kC) + 1;  // pair: P >= R + max(R, C)
+  for (size_t g = 1; g <= most; ++g) {
+    Problem pb = make_problem((g_pair ? 4 : 2) * kR, g, 2 * kC, kValExtreme, kDenAny);
     finish_problem(pb);
     const Job job = make_job(pb);
     run_job(job, ideal());
     account(job);
   }
-  std::printf("  tiles_short_spacing: beats 1..%u, 4 tiles each, cycles == formula\n", std::max(kR, kC) + 1);
+  std::printf("  tiles_short_spacing%s: beats 1..%u, 4 tiles each, cycles == formula\n",
+              g_pair ? " (pair)" : "", most);
 }
 
 void test_meta_invalid_zeroed() {
@@ -578,7 +621,7 @@ void test_input_gaps() {
 
 void test_acc_wraparound_long_k() {
   // all products +16384: n*16384 per beat; enough beats to pass 2^31 and wrap
-  const size_t groups = (size_t{1} << 31) / (kN * 16384) + 9;
+  const size_t groups = (size_t{1} << 31) / ((g_pair ? 1 : kN) * 16384) + 9;
   Problem pb = make_problem(kR, groups, kC, kValMinOnly, kDenFull);
   finish_problem(pb);
   const Job job = make_job(pb);
@@ -680,6 +723,44 @@ void test_protocol_violation_caught() {
   std::printf("  protocol_violation_caught: withdrawn w_valid_i stopped the simulation (expected)\n");
 }
 
+// The pair mode (1:m weights, 2R rows a tile): the directed tests again in pair mode, then jobs
+// alternating between the modes (ideal and random streams; the mode is sampled at start).
+void test_pair_mode() {
+  if (!kHasPair) {
+    std::printf("  pair_mode: not applicable (no pair mode: %s)\n",
+                (kN == 2 && kM > 2) ? "PairMode = 0" : "not a 2:m core");
+    return;
+  }
+  g_pair = true;
+  test_tile_one_group();
+  test_tiles_back_to_back_16();
+  test_tiles_short_spacing();
+  test_backpressure_full();
+  test_input_gaps();
+  test_groups_zero_one_nonzero();
+  test_acc_wraparound_long_k();
+  unsigned switches = 0;
+  for (int i = 0; i < 24; ++i) {
+    g_pair = (i % 2) == 0;
+    const bool corrupt = !g_pair && (i % 4) == 1;
+    Problem pb = make_problem(urand(1, 4 * kR), urand(1, 40), corrupt ? urand(1, kC) : urand(1, 3 * kC),
+                              kValUniform, kDenAny);
+    if (corrupt) {
+      pb.bad.assign(pb.rows * (pb.k / kM), 0);
+      for (auto &b : pb.bad) b = urand(0, 3) == 0;
+      pb.bad[0] = 1;
+    }
+    finish_problem(pb);
+    const Job job = make_job(pb);
+    run_job(job, random_traffic(i < 12));
+    account(job);
+    ++switches;
+  }
+  g_pair = false;
+  std::printf("  pair_mode: %u jobs alternating pair / %u:%u mode (with invalid metadata in %u:%u jobs)\n",
+              switches, kN, kM, kN, kM);
+}
+
 struct Test {
   const char *name;
   void (*fn)();
@@ -699,6 +780,7 @@ const Test kTests[] = {
     {"groups_zero_one_nonzero", test_groups_zero_one_nonzero, true},
     {"clear_mid_job", test_clear_mid_job, true},
     {"acc_wraparound_long_k", test_acc_wraparound_long_k, true},
+    {"pair_mode", test_pair_mode, true},
     {"random", test_random_default, true},
     {"protocol_violation_caught", test_protocol_violation_caught, false},
 };

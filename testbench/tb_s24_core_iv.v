@@ -11,6 +11,7 @@ module tb_s24_core_iv;
   parameter integer NumCols = 4;
   parameter integer SparseN = 2;
   parameter integer SparseM = 4;
+  parameter integer PairMode = 1;  // the core's pair mode (pair jobs only in the vectors of a 2:m core)
   localparam integer IdxWidth = (SparseN == SparseM) ? 0 : $clog2(SparseM);
   localparam integer WBits    = NumRows*SparseN*(8+IdxWidth);
   localparam integer ABits    = NumCols*SparseM*8;
@@ -24,6 +25,8 @@ module tb_s24_core_iv;
 
   reg              clear = 1'b0, start = 1'b0;
   reg  [31:0]      cfg_beats = 32'd0, cfg_tiles = 32'd0;
+  reg              cfg_pair = 1'b0;
+  integer          trows, rbase;   // rows per tile of the job (pair: 2R), its first result beat
   wire             busy, done, err_meta;
   reg              w_valid = 1'b0, a_valid = 1'b0, r_ready = 1'b0;
   wire             w_ready, a_ready, r_valid, r_last;
@@ -32,9 +35,10 @@ module tb_s24_core_iv;
   wire [RBits-1:0] r_data;
   wire [31:0]      cnt_cycles, cnt_beats, cnt_stall_w, cnt_stall_a, cnt_stall_r;
 
-  s24_core #(.NumRows(NumRows), .NumCols(NumCols), .SparseN(SparseN), .SparseM(SparseM)) u_dut (
+  s24_core #(.NumRows(NumRows), .NumCols(NumCols), .SparseN(SparseN), .SparseM(SparseM),
+             .PairMode(PairMode)) u_dut (
     .clk_i(clk), .rst_ni(rst_n), .clear_i(clear), .start_i(start), .cfg_beats_i(cfg_beats),
-    .cfg_tiles_i(cfg_tiles), .busy_o(busy), .done_o(done), .err_meta_o(err_meta),
+    .cfg_tiles_i(cfg_tiles), .cfg_pair_i(cfg_pair), .busy_o(busy), .done_o(done), .err_meta_o(err_meta),
     .w_valid_i(w_valid), .w_ready_o(w_ready), .w_data_i(w_data),
     .a_valid_i(a_valid), .a_ready_o(a_ready), .a_data_i(a_data),
     .r_valid_o(r_valid), .r_ready_i(r_ready), .r_data_o(r_data), .r_last_o(r_last),
@@ -45,7 +49,7 @@ module tb_s24_core_iv;
   reg [WBits-1:0] wmem [0:MaxBeats-1];
   reg [ABits-1:0] amem [0:MaxBeats-1];
   reg [RBits-1:0] rmem [0:MaxBeats-1];
-  reg [63:0]      jobs [0:MaxJobs-1];
+  reg [95:0]      jobs [0:MaxJobs-1];   // {pair, tiles, beats}
   reg [31:0]      sizes [0:3];
   reg [8*1024-1:0] vec;
   reg [8*1100-1:0] path;
@@ -83,9 +87,12 @@ module tb_s24_core_iv;
     for (j = 0; j < sizes[0]; j = j + 1) begin
       cfg_beats = jobs[j][31:0];
       cfg_tiles = jobs[j][63:32];
+      cfg_pair  = jobs[j][64];
+      trows = cfg_pair ? 2 * NumRows : NumRows;
+      rbase = ri;
       tiles = tiles + cfg_tiles;
       wend = wend + cfg_beats * cfg_tiles;
-      rend = rend + NumRows * cfg_tiles;
+      rend = rend + trows * cfg_tiles;
       start = 1'b1;
       done_seen = 1'b0;
       cyc = 0;
@@ -108,7 +115,7 @@ module tb_s24_core_iv;
           else if (r_data !== rmem[ri]) begin
             fail_check("data mismatch");
             if (failed <= 10) $display("  got %h\n  want %h", r_data, rmem[ri]);
-          end else if (r_last !== ((ri % NumRows) == NumRows - 1)) fail_check("r_last wrong");
+          end else if (r_last !== (((ri - rbase) % trows) == trows - 1)) fail_check("r_last wrong");
           else passed = passed + 1;
           ri = ri + 1;
         end

@@ -10,7 +10,7 @@ TB_DIR      := $(BUILD)/testbench
 # Configurations (2:4 2x2, 4x4, 8x8; 1:4; 2:8; dense baselines 4:4 and 2:2), each with its random
 # tile operations in `make test` (>= 2,000 per pattern in total), as R:C:n:m=TILES
 TB_RUNS     := 2:2:2:4=1000 4:4:2:4=800 8:8:2:4=400 4:4:1:4=1200 3:5:1:4=1000 4:4:2:8=1200 \
-               2:3:2:8=1000 2:2:4:4=500 4:4:2:2=500
+               2:3:2:8=1000 2:2:4:4=500 4:4:2:2=500 3:5:2:4=800 4:4:2:4:0=400
 TB_CFGS     := $(foreach r,$(TB_RUNS),$(word 1,$(subst =, ,$(r))))
 tb_tiles     = $(word 2,$(subst =, ,$(filter $(1)=%,$(TB_RUNS))))
 TB_SEED     ?= 1
@@ -82,7 +82,7 @@ wave-shot: wave-dump
 
 # ---------------------------------------------------------------- Icarus on model vectors
 # Configurations (R:C:n:m) run under iverilog -g2005, and the number of jobs for each
-IV_CFGS := 4:4:2:4 2:3:2:8 3:2:1:4
+IV_CFGS := 4:4:2:4 2:3:2:8 3:2:1:4 3:5:2:4
 IV_JOBS := 40
 IVERILOG := iverilog
 TB_GEN   := $(TB_DIR)/gen_vectors

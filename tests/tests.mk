@@ -81,7 +81,7 @@ test-swdev: $(SWDEV_TEST_BIN)
 	@for c in $(SWDEV_CFGS); do \
 	  log=$(BUILD)/driver/swdev_$$c.log; \
 	  $(SWDEV_TEST_BIN) +cases=300 +cfg=$$c $(if $(SEED),+seed=$(SEED)) >$$log 2>&1 || { cat $$log; exit 1; }; \
-	  head -n 1 $$log; tail -n 1 $$log; \
+	  head -n 1 $$log; tail -n 2 $$log | tr "\n" " "; echo; \
 	done
 
 TESTS += test-driver test-swdev

@@ -20,14 +20,22 @@ void s24_rtl_close(s24_cosim_t *sim) { s24_cosim_close(sim); }
 uint64_t s24_rtl_timeout_ns(const s24_dev_t *dev, size_t k) {
   const s24_hw_info_t *hw = &dev->hw;
   const uint64_t groups = ((uint64_t)k + hw->sparse_m - 1) / hw->sparse_m;
-  const s24_array_t arr = {hw->rows, hw->cols, hw->sparse_n, hw->sparse_m};
+  const s24_array_t arr = {hw->rows, hw->cols, hw->sparse_n, hw->sparse_m, 0, 0};
   const uint64_t beats = groups * s24_group_beats(arr, hw->sparse_m);  // every group full
   // the cycle model's own formula (cmodel s24_core_cycles), so the bound follows the core:
   // a result tile is out at the latest when the tiles queued ahead of it have run
-  s24_cycles_t c;
+  s24_cycles_t c, cp;
   if (beats == 0 ||
-      s24_core_cycles(hw->rows, hw->cols, beats, dev->inflight_tiles + 1, &c) != S24_OK ||
-      c.busy_cycles > (UINT64_MAX - 1000000u) / 4 / S24_COSIM_NS_PER_CYCLE) {
+      s24_core_cycles(hw->rows, hw->cols, beats, dev->inflight_tiles + 1, &c) != S24_OK) {
+    return S24_DEFAULT_TIMEOUT_NS;
+  }
+  s24_array_t pa;  // a pair-mode job: one beat per group, 2R rows a tile
+  if (s24_array_pair(s24_dev_array(dev), &pa) == S24_OK &&
+      s24_core_cycles_hw(pa, groups, dev->inflight_tiles + 1, &cp) == S24_OK &&
+      cp.busy_cycles > c.busy_cycles) {
+    c = cp;
+  }
+  if (c.busy_cycles > (UINT64_MAX - 1000000u) / 4 / S24_COSIM_NS_PER_CYCLE) {
     return S24_DEFAULT_TIMEOUT_NS;
   }
   return 4 * c.busy_cycles * S24_COSIM_NS_PER_CYCLE + 1000000u;
@@ -85,7 +93,8 @@ s24_status_t s24_rtl_gemm(const s24_gemm_job_t *j, FILE *stats, s24_where_t *whe
   }
   const s24_counters_t *cnt = &dev.counters;
   const s24_hw_info_t *hw = &dev.hw;
-  const double peak = (double)hw->rows * hw->cols * hw->sparse_m;
+  // the mode's peak: the pair mode (1:m weights) does twice the 2:m mode's dense-equivalent MACs
+  const double peak = (double)hw->rows * hw->cols * hw->sparse_m * (cnt->pair ? 2.0 : 1.0);
   const double cyc = cnt->cycles ? (double)cnt->cycles : 1.0;
   if (st == S24_OK && j->run != NULL) {
     j->run->cycles = cnt->cycles;
@@ -106,6 +115,7 @@ s24_status_t s24_rtl_gemm(const s24_gemm_job_t *j, FILE *stats, s24_where_t *whe
       fprintf(stats, "pattern: %u:%u\n", (unsigned)j->pattern.n, (unsigned)j->pattern.m);
     }
     fprintf(stats, "shape_mkn: %zux%zux%zu\n", j->m_rows, j->k, j->n_cols);
+    fprintf(stats, "mode: %s\n", cnt->pair ? "pair (1 of m per row, 2 rows per PE)" : "array");
     fprintf(stats, "cycles: %llu\n", (unsigned long long)cnt->cycles);
     fprintf(stats, "utilization: %.4f\n", (double)cnt->macs_dense / (cyc * peak));
     fprintf(stats, "effective_macs_per_cycle: %.2f\n", (double)cnt->macs_dense / cyc);

@@ -69,8 +69,8 @@ static const shape_t kShapes[] = {
 // One shape's results.
 typedef struct {
   shape_t full, small;
-  s24_gemm_cycles_t sp, dn;           // full size, cycle model
-  s24_gemm_cycles_t rsp, rdn;         // scaled: measured on the RTL (cycles, beats, jobs)
+  s24_gemm_cycles_t sp, dn, p14;      // full size, cycle model (2:4, dense, 1:4)
+  s24_gemm_cycles_t rsp, rdn, rp14;   // scaled: measured on the RTL (cycles, beats, jobs)
   uint64_t sim_cycles_sp;             // co-simulated cycles incl. driver register traffic
   int rtl_done;
   double wall_s;
@@ -100,7 +100,7 @@ static shape_t scaled(shape_t s) {
   return o;
 }
 
-static const s24_pattern_t kSparse = {2, 4}, kDense = {4, 4};
+static const s24_pattern_t kSparse = {2, 4}, kDense = {4, 4}, kOne = {1, 4};
 
 size_t s24_bench_shape_count(void) { return NUM_SHAPES; }
 
@@ -117,6 +117,13 @@ static double peak(s24_array_t hw) { return (double)hw.rows * hw.cols * hw.spars
 
 static double util(s24_array_t hw, shape_t s, uint64_t cycles) {
   return (double)s.m * (double)s.k * (double)s.n / ((double)cycles * peak(hw));
+}
+
+// utilization of a mode: dense-equivalent MACs per cycle over that mode's peak (dense: half the
+// 2:4 peak, the pair mode of 1:4 data: twice it; pair == 1 when the GEMM ran in pair mode)
+static double util_mode(s24_array_t hw, shape_t s, uint64_t cycles, int dense, int pair) {
+  const double f = dense ? (double)hw.sparse_n / hw.sparse_m : pair ? 2.0 : 1.0;
+  return util(hw, s, cycles) / f;
 }
 
 // Weight-stream bound of a GEMM: bytes of values + metadata / useful bytes of one weight beat.
@@ -136,11 +143,12 @@ static int run_rtl(s24_dev_t *dev, s24_cosim_t *sim, s24_array_t hw, const shape
                    uint64_t seed, result_t *res) {
   const size_t M = sm->n, K = sm->k, N = sm->m;  // weights M x K, activations K x N
   int8_t *a = malloc(M * K), *sp = malloc(M * K), *vals = malloc(M * K);
-  uint8_t *meta = malloc(M * K);
+  int8_t *sp1 = malloc(M * K), *vals1 = malloc(M * K);
+  uint8_t *meta = malloc(M * K), *meta1 = malloc(M * K);
   int8_t *b = malloc(K * N);
   int32_t *want = malloc(M * N * sizeof(int32_t)), *got = malloc(M * N * sizeof(int32_t));
   int rc = 0;
-  if (!a || !sp || !vals || !meta || !b || !want || !got) {
+  if (!a || !sp || !vals || !meta || !sp1 || !vals1 || !meta1 || !b || !want || !got) {
     rc = s24_cli_error(EXIT_DATA, "bench", "out of memory for the %zux%zux%zu run", sm->m, sm->k, sm->n);
     goto out;
   }
@@ -153,28 +161,35 @@ static int run_rtl(s24_dev_t *dev, s24_cosim_t *sim, s24_array_t hw, const shape
   s24_where_t where;
   s24_status_t st = s24_prune(kSparse, a, M, K, sp);
   if (st == S24_OK) st = s24_compress(kSparse, sp, M, K, vals, meta, &where);
+  if (st == S24_OK) st = s24_prune(kOne, a, M, K, sp1);  // 1:4: the pair mode
+  if (st == S24_OK) st = s24_compress(kOne, sp1, M, K, vals1, meta1, &where);
   if (st != S24_OK) {
     rc = s24_cli_error(EXIT_DATA, "bench", "preparing %zux%zux%zu: %s", sm->m, sm->k, sm->n,
                   s24_strerror(st));
     goto out;
   }
-  for (int dense = 0; dense < 2; dense++) {
+  // 2:4, dense, 1:4 (kinds 0, 1, 2): a job in each mode after one in another
+  for (int kind_i = 0; kind_i < 3; kind_i++) {
+    const int dense = kind_i == 1;
+    const s24_pattern_t p = kind_i == 2 ? kOne : kSparse;
+    const int8_t *v = kind_i == 2 ? vals1 : vals;
+    const uint8_t *md = kind_i == 2 ? meta1 : meta;
     s24_gemm_cycles_t pred, shape_pred;
     const uint64_t sim0 = s24_rtl_sim_cycles(sim);
     st = dense ? s24_gemm_cycles_dense(hw, a, M, K, N, &pred)
-               : s24_gemm_cycles_compressed(hw, kSparse, vals, meta, M, K, N, &pred, &where);
+               : s24_gemm_cycles_compressed(hw, p, v, md, M, K, N, &pred, &where);
     if (st == S24_OK) {
-      st = s24_gemm_cycles_shape(hw, dense ? kDense : kSparse, M, K, N, &shape_pred);
+      st = s24_gemm_cycles_shape(hw, dense ? kDense : p, M, K, N, &shape_pred);
     }
     if (st == S24_OK) {
       st = dense ? s24_gemm_dense_ref(a, M, K, b, N, NULL, want)
-                 : s24_gemm_sparse(kSparse, vals, meta, M, K, b, N, NULL, want, &where);
+                 : s24_gemm_sparse(p, v, md, M, K, b, N, NULL, want, &where);
     }
     if (st == S24_OK) {
       st = dense ? s24_gemm_dense(dev, a, M, K, b, N, NULL, got)
-                 : s24_gemm_compressed(dev, kSparse, vals, meta, M, K, b, N, NULL, got, &where);
+                 : s24_gemm_compressed(dev, p, v, md, M, K, b, N, NULL, got, &where);
     }
-    const char *kind = dense ? "dense" : "2:4";
+    const char *kind = dense ? "dense" : kind_i == 2 ? "1:4" : "2:4";
     if (st != S24_OK) {
       rc = s24_cli_error(EXIT_DATA, "bench", "rtl %s %zux%zux%zu: %s", kind, sm->m, sm->k, sm->n,
                     s24_strerror(st));
@@ -197,9 +212,9 @@ static int run_rtl(s24_dev_t *dev, s24_cosim_t *sim, s24_array_t hw, const shape
                     pred.beats, shape_pred.busy_cycles);
       goto out;
     }
-    s24_gemm_cycles_t *dst = dense ? &res->rdn : &res->rsp;
+    s24_gemm_cycles_t *dst = dense ? &res->rdn : kind_i == 2 ? &res->rp14 : &res->rsp;
     *dst = pred;  // == measured (checked above)
-    if (!dense) res->sim_cycles_sp = s24_rtl_sim_cycles(sim) - sim0;
+    if (kind_i == 0) res->sim_cycles_sp = s24_rtl_sim_cycles(sim) - sim0;
   }
   res->rtl_done = 1;
 out:
@@ -207,6 +222,9 @@ out:
   free(sp);
   free(vals);
   free(meta);
+  free(sp1);
+  free(vals1);
+  free(meta1);
   free(b);
   free(want);
   free(got);
@@ -234,14 +252,19 @@ static void write_csv(FILE *f, s24_array_t hw, const result_t *res, size_t count
     const result_t *r = &res[i];
     char name[64];
     shape_name(&r->full, name, sizeof name);
-    for (int rtl = 0; rtl < 2; rtl++) {
-      if (rtl && !r->rtl_done) continue;
-      const shape_t *s = rtl ? &r->small : &r->full;
-      const uint64_t cs = rtl ? r->rsp.busy_cycles : r->sp.busy_cycles;
-      const uint64_t cd = rtl ? r->rdn.busy_cycles : r->dn.busy_cycles;
-      fprintf(f, "%s,%zu,%zu,%zu,2:4,%ux%u,%" PRIu64 ",%" PRIu64 ",%.4f,%.4f,%s\n", name, s->m,
-              s->k, s->n, hw.rows, hw.cols, cs, cd, (double)cd / (double)cs,
-              util(hw, *s, cs), rtl ? "rtl" : "model");
+    // 2:4 rows, then 1:4 rows (utilization against the mode's peak: the pair mode's is twice
+    // the 2:4 peak)
+    for (int one = 0; one < 2; one++) {
+      for (int rtl = 0; rtl < 2; rtl++) {
+        if (rtl && !r->rtl_done) continue;
+        const shape_t *s = rtl ? &r->small : &r->full;
+        const s24_gemm_cycles_t *gs = one ? (rtl ? &r->rp14 : &r->p14) : (rtl ? &r->rsp : &r->sp);
+        const uint64_t cs = gs->busy_cycles;
+        const uint64_t cd = rtl ? r->rdn.busy_cycles : r->dn.busy_cycles;
+        fprintf(f, "%s,%zu,%zu,%zu,%s,%ux%u,%" PRIu64 ",%" PRIu64 ",%.4f,%.4f,%s\n", name, s->m,
+                s->k, s->n, one ? "1:4" : "2:4", hw.rows, hw.cols, cs, cd, (double)cd / (double)cs,
+                util_mode(hw, *s, cs, 0, (int)gs->pair), rtl ? "rtl" : "model");
+      }
     }
   }
 }
@@ -250,7 +273,8 @@ static void write_csv(FILE *f, s24_array_t hw, const result_t *res, size_t count
 // of the scaled RTL run, NaN when not run) and the gnuplot script that draws it.
 static void write_plot(FILE *f, FILE *gp, const char *dir, s24_array_t hw, const result_t *res,
                        size_t count) {
-  fprintf(f, "# shape speedup_model speedup_rtl utilization_model utilization_rtl\n");
+  fprintf(f, "# shape speedup_model speedup_rtl utilization_model utilization_rtl "
+             "speedup14_model speedup14_rtl\n");
   for (size_t i = 0; i < count; i++) {
     const result_t *r = &res[i];
     char name[64];
@@ -264,7 +288,13 @@ static void write_plot(FILE *f, FILE *gp, const char *dir, s24_array_t hw, const
     }
     fprintf(f, "%.4f ", util(hw, r->full, r->sp.busy_cycles));
     if (r->rtl_done) {
-      fprintf(f, "%.4f\n", util(hw, r->small, r->rsp.busy_cycles));
+      fprintf(f, "%.4f ", util(hw, r->small, r->rsp.busy_cycles));
+    } else {
+      fprintf(f, "NaN ");
+    }
+    fprintf(f, "%.4f ", (double)r->dn.busy_cycles / (double)r->p14.busy_cycles);
+    if (r->rtl_done) {
+      fprintf(f, "%.4f\n", (double)r->rdn.busy_cycles / (double)r->rp14.busy_cycles);
     } else {
       fprintf(f, "NaN\n");
     }
@@ -281,18 +311,18 @@ static void write_plot(FILE *f, FILE *gp, const char *dir, s24_array_t hw, const
           "}\n"
           "set output out\n"
           "print 'plot: '.out\n"
-          "set title 'sparse24 %ux%u %u:%u core: 2:4 against the same layer dense on the same core"
-          " (full size: cycle model; /16: RTL, measured)'\n"
+          "set title 'sparse24 %ux%u %u:%u core: 2:4 and 1:4 against the same layer dense on the "
+          "same core (full size: cycle model; /16: RTL, measured)'\n"
           "set style data histograms\n"
           "set style histogram clustered gap 1\n"
           "set style fill solid 0.85 border -1\n"
           "set boxwidth 0.9\n"
           "set xtics rotate by -45 font ',8' nomirror\n"
-          "set ylabel 'speedup = dense cycles / 2:4 cycles'\n"
-          "set yrange [0:2.6]\n"
+          "set ylabel 'speedup = dense cycles / sparse cycles'\n"
+          "set yrange [0:4.6]\n"
           "set ytics 0.25 nomirror\n"
-          "set y2label 'utilization = m*k*n / (cycles * %.0f)'\n"
-          "set y2range [0:1.3]\n"
+          "set y2label '2:4 utilization = m*k*n / (cycles * %.0f)'\n"
+          "set y2range [0:2.3]\n"
           "set y2tics 0.1\n"
           "set grid ytics\n"
           "set key top center horizontal maxrows 2 font ',9'\n"
@@ -301,8 +331,10 @@ static void write_plot(FILE *f, FILE *gp, const char *dir, s24_array_t hw, const
           "set arrow from graph 0, first 1.10 to graph 1, first 1.10 nohead dt 3 lw 1.5 lc rgb "
           "'red'\n"
           "d = dir.'/plot.dat'\n"
-          "plot d using 2:xtic(1) title 'speedup, full size' lc rgb '#4477aa', \\\n"
-          "     d using 3 title 'speedup, /16 on RTL' lc rgb '#ee8866', \\\n"
+          "plot d using 2:xtic(1) title '2:4 speedup, full size' lc rgb '#4477aa', \\\n"
+          "     d using 3 title '2:4 speedup, /16 on RTL' lc rgb '#ee8866', \\\n"
+          "     d using 6 title '1:4 speedup, full size' lc rgb '#228833', \\\n"
+          "     d using 7 title '1:4 speedup, /16 on RTL' lc rgb '#ccbb44', \\\n"
           "     d using ($0):4 axes x1y2 with points pt 7 ps 1.1 lc rgb 'black' title "
           "'utilization, full size', \\\n"
           "     d using ($0):5 axes x1y2 with points pt 6 ps 1.1 lc rgb '#aa3377' title "
@@ -400,7 +432,7 @@ int s24_perf_bench_main(int argc, char **argv) {
   const char *dir = NULL;
   uint64_t first = NUM_SHAPES, seed = 1;
   int model_only = 0, have_array = 0, backend_rtl = 0;
-  s24_array_t arr = {8, 8, 2, 4};  // the default RTL build
+  s24_array_t arr = S24_DEFAULT_ARRAY;  // the default RTL build
   static const char *const kOnce[] = {"--out", "--first", "--array", "--seed", "--backend",
                                       "--model-only"};
   int seen = 0;  // bit i: kOnce[i] given
@@ -501,7 +533,7 @@ int s24_perf_bench_main(int argc, char **argv) {
       s24_outs_abort(&outs);
       return s24_cli_error(EXIT_DATA, "bench", "%s", msg);
     }
-    hw = (s24_array_t){dev.hw.rows, dev.hw.cols, dev.hw.sparse_n, dev.hw.sparse_m};
+    hw = s24_dev_array(&dev);
   }
   printf("sparse24 bench: %ux%u %u:%u core, %" PRIu64 " shapes, full size: cycle model; "
          "/%u: %s (seed %" PRIu64 ")\n",
@@ -523,6 +555,7 @@ int s24_perf_bench_main(int argc, char **argv) {
     const shape_t *s = &r->full;
     s24_status_t st = s24_gemm_cycles_shape(hw, kSparse, s->n, s->k, s->m, &r->sp);
     if (st == S24_OK) st = s24_gemm_cycles_shape(hw, kDense, s->n, s->k, s->m, &r->dn);
+    if (st == S24_OK) st = s24_gemm_cycles_shape(hw, kOne, s->n, s->k, s->m, &r->p14);
     if (st != S24_OK) {
       rc = s24_cli_error(EXIT_DATA, "bench", "cycle model of %zux%zux%zu: %s", s->m, s->k, s->n,
                     s24_strerror(st));
@@ -532,10 +565,11 @@ int s24_perf_bench_main(int argc, char **argv) {
     shape_name(s, name, sizeof name);
     shape_name(&r->small, sname, sizeof sname);
     printf("[%zu/%" PRIu64 "] %-17s model: 2:4 %12" PRIu64 " dense %12" PRIu64
-           " cycles, %.3fx, util %.2f%%",
+           " cycles, %.3fx, util %.2f%%; 1:4 %12" PRIu64 " %.3fx%s",
            i + 1, first, name, r->sp.busy_cycles, r->dn.busy_cycles,
            (double)r->dn.busy_cycles / (double)r->sp.busy_cycles,
-           100.0 * util(hw, *s, r->sp.busy_cycles));
+           100.0 * util(hw, *s, r->sp.busy_cycles), r->p14.busy_cycles,
+           (double)r->dn.busy_cycles / (double)r->p14.busy_cycles, r->p14.pair ? " (pair)" : "");
     fflush(stdout);
     if (!model_only) {
       fprintf(stderr, "[%zu/%" PRIu64 "] %s (rtl %s) ...\n", i + 1, first, name, sname);
@@ -543,10 +577,11 @@ int s24_perf_bench_main(int argc, char **argv) {
       rc = run_rtl(&dev, sim, hw, &r->small, seed * 7919u + i, r);
       r->wall_s = now_s() - ts;
       if (rc != 0) break;
-      printf(" | rtl %-13s 2:4 %8" PRIu64 " dense %8" PRIu64 " = predicted, bit-exact, %.3fx"
-             " (%.1f s)",
-             sname, r->rsp.busy_cycles, r->rdn.busy_cycles,
-             (double)r->rdn.busy_cycles / (double)r->rsp.busy_cycles, r->wall_s);
+      printf(" | rtl %-13s 2:4 %8" PRIu64 " dense %8" PRIu64 " 1:4 %8" PRIu64
+             " = predicted, bit-exact, %.3fx, %.3fx (%.1f s)",
+             sname, r->rsp.busy_cycles, r->rdn.busy_cycles, r->rp14.busy_cycles,
+             (double)r->rdn.busy_cycles / (double)r->rsp.busy_cycles,
+             (double)r->rdn.busy_cycles / (double)r->rp14.busy_cycles, r->wall_s);
     }
     printf("\n");
     fflush(stdout);
@@ -580,11 +615,12 @@ int s24_perf_bench_main(int argc, char **argv) {
   printf("\n### Speedup and utilization (2:4 vs dense on the same %ux%u %u:%u core)\n\n", hw.rows,
          hw.cols, hw.sparse_n, hw.sparse_m);
   printf("| shape m x k x n | jobs, tiles | 2:4 cycles | dense cycles | speedup | utilization |"
-         " RTL shape (/16) | RTL 2:4 | RTL dense | RTL speedup | RTL util |\n");
-  printf("|---|---|---|---|---|---|---|---|---|---|---|\n");
-  double sp21[NUM_SHAPES], min_util = 2.0;
+         " 1:4 cycles | 1:4 speedup | 1:4 util |"
+         " RTL shape (/16) | RTL 2:4 | RTL dense | RTL 1:4 | RTL speedup 2:4, 1:4 | RTL util |\n");
+  printf("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+  double sp21[NUM_SHAPES], sp21_14[NUM_SHAPES], min_util = 2.0, min_util_mode = 2.0;
   size_t n21 = 0;
-  char min_util_name[64] = "";
+  char min_util_name[64] = "", min_mode_name[80] = "";
   for (size_t i = 0; i < first; i++) {
     const result_t *r = &res[i];
     char name[64], sname[64];
@@ -592,22 +628,38 @@ int s24_perf_bench_main(int argc, char **argv) {
     shape_name(&r->small, sname, sizeof sname);
     const double spd = (double)r->dn.busy_cycles / (double)r->sp.busy_cycles;
     const double u = util(hw, r->full, r->sp.busy_cycles);
+    const double spd14 = (double)r->dn.busy_cycles / (double)r->p14.busy_cycles;
+    const double u14 = util_mode(hw, r->full, r->p14.busy_cycles, 0, (int)r->p14.pair);
+    const double ud = util_mode(hw, r->full, r->dn.busy_cycles, 1, 0);
     if (!r->full.gemv) {
+      sp21_14[n21] = spd14;
       sp21[n21++] = spd;
       if (u < min_util) {
         min_util = u;
         snprintf(min_util_name, sizeof min_util_name, "%s", name);
       }
+      const double um[3] = {u, ud, u14};
+      static const char *const mn[3] = {"2:4", "dense", "1:4"};
+      for (int q = 0; q < 3; q++) {
+        if (um[q] < min_util_mode) {
+          min_util_mode = um[q];
+          snprintf(min_mode_name, sizeof min_mode_name, "%s %s", mn[q], name);
+        }
+      }
     }
-    printf("| %s%s | %" PRIu64 ", %" PRIu64 " | %" PRIu64 " | %" PRIu64 " | %.3fx | %.2f%% |",
+    printf("| %s%s | %" PRIu64 ", %" PRIu64 " | %" PRIu64 " | %" PRIu64 " | %.3fx | %.2f%% |"
+           " %" PRIu64 " | %.3fx | %.2f%% |",
            name, r->full.gemv ? " (GEMV)" : "", r->sp.jobs, r->sp.tiles,
-           r->sp.busy_cycles, r->dn.busy_cycles, spd, 100.0 * u);
+           r->sp.busy_cycles, r->dn.busy_cycles, spd, 100.0 * u, r->p14.busy_cycles, spd14,
+           100.0 * u14);
     if (r->rtl_done) {
-      printf(" %s | %" PRIu64 " | %" PRIu64 " | %.3fx | %.2f%% |\n", sname, r->rsp.busy_cycles,
-             r->rdn.busy_cycles, (double)r->rdn.busy_cycles / (double)r->rsp.busy_cycles,
+      printf(" %s | %" PRIu64 " | %" PRIu64 " | %" PRIu64 " | %.3fx, %.3fx | %.2f%% |\n", sname,
+             r->rsp.busy_cycles, r->rdn.busy_cycles, r->rp14.busy_cycles,
+             (double)r->rdn.busy_cycles / (double)r->rsp.busy_cycles,
+             (double)r->rdn.busy_cycles / (double)r->rp14.busy_cycles,
              100.0 * util(hw, r->small, r->rsp.busy_cycles));
     } else {
-      printf(" - | - | - | - | - |\n");
+      printf(" - | - | - | - | - | - |\n");
     }
   }
   printf("\n### GEMV against the weight-stream bound (full size, cycle model)\n\n");
@@ -657,6 +709,15 @@ int s24_perf_bench_main(int argc, char **argv) {
            med, sp21[0], sp21[n21 - 1], med >= 1.95 ? "reached" : "missed");
     printf("| utilization >= 95%% on every full-size nmSPARSE shape | min %.2f%% (%s) | %s |\n",
            100.0 * min_util, min_util_name, min_util >= 0.95 ? "reached" : "missed");
+    const double med14 = median(sp21_14, n21);
+    printf("| median 2:4/dense speedup >= 1.99x (issue 27) | %.3fx | %s |\n", med,
+           med >= 1.99 ? "reached" : "missed");
+    printf("| median 1:4/dense speedup >= 3.96x on the same core (pair mode; limit 4.0) | %.3fx "
+           "(min %.3fx, max %.3fx) | %s |\n",
+           med14, sp21_14[0], sp21_14[n21 - 1], med14 >= 3.96 ? "reached" : "missed");
+    printf("| utilization >= 99%% in every mode (dense, 2:4, 1:4; each against its own peak) on "
+           "every full-size nmSPARSE shape | min %.2f%% (%s) | %s |\n",
+           100.0 * min_util_mode, min_mode_name, min_util_mode >= 0.99 ? "reached" : "missed");
   } else {
     printf("| median speedup / utilization over the 21 shapes | only %zu of them run (--first) "
            "| not evaluated |\n", n21);

@@ -525,7 +525,7 @@ int s24_linear_bench_main(int argc, char **argv) {
     s24_outs_abort(&outs);
     return s24_cli_error(EXIT_DATA, "bench", "out of memory");
   }
-  const s24_array_t hw = {dev.hw.rows, dev.hw.cols, dev.hw.sparse_n, dev.hw.sparse_m};
+  const s24_array_t hw = s24_dev_array(&dev);
   fprintf(csv, "shape,m,k,n,source,gemm_cycles,linear_cycles,ratio,gemm_jobs,linear_jobs,"
                "epilogue_drain_cycles\n");
   printf("sparse24 bench --linear: %ux%u %u:%u core; 2:4 layer Y[m x n] = requant(X[m x k] * "

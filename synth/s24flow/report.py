@@ -99,6 +99,7 @@ def write_report(jobs, args, versions, elapsed):
     L.append("")
     rows = []
     ecp = {}
+    only = {}   # the 2:m-only cores (PairMode 0)
     for j in jobs:
         if j.target != "ecp5" or j.top != "s24_core":
             continue
@@ -109,13 +110,17 @@ def write_report(jobs, args, versions, elapsed):
         e = ecp5_metrics(r["cells"])
         fm = r["pnr"]["fmax_mhz"] if "pnr" in r else None
         e.update(macs=macs(r), fmax=fm, size=j.rows, n=j.n, m=j.m)
-        ecp[(j.rows, j.n, j.m)] = e
+        if getattr(j, "pair", 1):
+            ecp[(j.rows, j.n, j.m)] = e
+        else:
+            only[(j.rows, j.n, j.m)] = e
         per_dsp = e["macs"] / e["dsps"] if e["dsps"] else None
         per_klut = 1000.0 * e["macs"] / e["luts"] if e["luts"] else None
         gmacs = e["macs"] * fm / 1000.0 if fm else None
         seeds = r["pnr"].get("seeds", {}) if "pnr" in r else {}
         each = " / ".join(f"{v:.1f}" for _, v in sorted(seeds.items(), key=lambda kv: int(kv[0]))) or "n/a"
-        rows.append([f"{j.rows}x{j.cols} {j.pattern}" + (" dense" if j.n == j.m else ""),
+        rows.append([f"{j.rows}x{j.cols} {j.pattern}" + (" dense" if j.n == j.m else "")
+                     + ("" if getattr(j, "pair", 1) else " only (PairMode 0)"),
                      e["luts"], e["lut4"], e["ccu2c"], e["mux"], e["ffs"], e["dsps"], e["bram"], e["lutram"],
                      e["macs"], per_dsp, per_klut, fm if fm else ("not placed" if not j.pnr else None), each, gmacs])
     L.append(md_table(["config", "LUTs", "LUT4", "CCU2C", "PFUMX+L6MUX", "FFs", "MULT18X18D", "DP16KD",
@@ -161,6 +166,35 @@ def write_report(jobs, args, versions, elapsed):
     L.append(md_table(["comparison", "DSPs sparse", "DSPs dense", "MACs/cycle/DSP ratio",
                        "MACs/cycle/1k LUT ratio", "LUT overhead %", "LUT4-only overhead %", "FF overhead %",
                        "Fmax ratio"], rows))
+    L.append("")
+
+    # ---- pair mode (issue 27)
+    L.append("## The pair mode: one 2:4 core, dense / 2:4 / 1:4 per job (issue 27)")
+    L.append("")
+    L.append("The 2:4 rows above are the default build (PairMode 1: 1:4 weights run in pair mode at twice "
+             "the 2:4 rate); the `only` row is the 2:4-only core (PairMode 0). Effective GMAC/s per mode = "
+             "dense-equivalent MACs/cycle x Fmax: dense 2·R·C (two beats per group), 2:4 4·R·C, 1:4 8·R·C.")
+    L.append("")
+    prow = []
+    for s in args.sizes:
+        fx, on, de = ecp.get((s, 2, 4)), only.get((s, 2, 4)), ecp.get((s, 2, 2))
+        if not fx:
+            continue
+        fm = fx["fmax"]
+        g = (lambda k, fm=fm, s=s: k * s * s * fm / 1000.0 if fm else None)
+        prow.append([f"{s}x{s} 2:4 (pair mode)", fx["luts"], fx["ffs"], fx["dsps"],
+                     100.0 * (fx["luts"] - de["luts"]) / de["luts"] if de else None,
+                     100.0 * (fx["luts"] - on["luts"]) / on["luts"] if on else None,
+                     fm, g(2), g(4), g(8)])
+        if on:
+            fo = on["fmax"]
+            go = (lambda k, fo=fo, s=s: k * s * s * fo / 1000.0 if fo else None)
+            prow.append([f"{s}x{s} 2:4 only", on["luts"], on["ffs"], on["dsps"],
+                         100.0 * (on["luts"] - de["luts"]) / de["luts"] if de else None, 0.0,
+                         fo if fo else "not placed", go(2), go(4), None])
+    L.append(md_table(["core", "LUTs", "FFs", "MULT18X18D", "LUT overhead vs 2:2 %",
+                       "LUT overhead vs 2:4-only %", "Fmax MHz", "GMAC/s dense", "GMAC/s 2:4",
+                       "GMAC/s 1:4"], prow))
     L.append("")
 
     # ---- targets

@@ -50,9 +50,12 @@ def yosys_version(cmd):
 
 
 class Job:
-    def __init__(self, target, rows, cols, n, m, pnr=False, top="s24_core"):
+    def __init__(self, target, rows, cols, n, m, pnr=False, top="s24_core", pair=1):
         self.target, self.rows, self.cols, self.n, self.m = target, rows, cols, n, m
         self.pnr, self.top = pnr, top
+        # PairMode of the core: 1 (the default build: a 2:m core also runs 1:m in pair mode),
+        # 0 for the 2:m-only core (issue 27: its own row in the report)
+        self.pair = pair
         self.result = None
         self.error = None
         self.seconds = 0.0
@@ -64,15 +67,20 @@ class Job:
     @property
     def name(self):
         top = "" if self.top == "s24_core" else "top_"
-        return f"{self.target}_{top}{self.rows}x{self.cols}_{self.n}of{self.m}"
+        only = "" if self.pair else "_only"
+        return f"{self.target}_{top}{self.rows}x{self.cols}_{self.n}of{self.m}{only}"
 
     def label(self):
         what = self.top + (" + pnr" if self.pnr else "")
         dense = " (dense)" if self.n == self.m else ""
-        return f"{self.target} {self.rows}x{self.cols} {self.pattern}{dense} {what}"
+        only = "" if self.pair else " (2:m-only, PairMode 0)"
+        return f"{self.target} {self.rows}x{self.cols} {self.pattern}{dense}{only} {what}"
 
     def params(self):
-        return {"NumRows": self.rows, "NumCols": self.cols, "SparseN": self.n, "SparseM": self.m}
+        p = {"NumRows": self.rows, "NumCols": self.cols, "SparseN": self.n, "SparseM": self.m}
+        if not self.pair:
+            p["PairMode"] = 0
+        return p
 
     def weight(self):
         """Expected cost, for scheduling the longest runs first."""
@@ -121,7 +129,7 @@ def collect(job, out):
     """The result of one run, read back from the files its tools wrote in out."""
     what = job.label()
     res = {"target": job.target, "top": job.top, "rows": job.rows, "cols": job.cols,
-           "n": job.n, "m": job.m}
+           "n": job.n, "m": job.m, "pair": job.pair}
     try:
         with open(os.path.join(out, "rtl.sha256")) as f:
             res["rtl"] = f.read().strip()
@@ -155,6 +163,9 @@ def full_jobs(sizes, with_top):
             # (each 8x8 nextpnr run takes 10-20 min on one core)
             fits = s * s * n <= ECP5_DSPS
             jobs.append(Job("ecp5", s, s, n, m, pnr=fits and (s <= 4 or (s == 8 and (n, m) in PNR_8X8))))
+        # the 2:4-only core (PairMode 0): area next to the default (pair-capable) 2:4 core; placed
+        # up to 4x4 (at 8x8 the three more nextpnr runs would double the flow's time)
+        jobs.append(Job("ecp5", s, s, 2, 4, pnr=s <= 4, pair=0))
     for s in sizes:
         if s > 8:
             continue

@@ -12,6 +12,7 @@
 #include <time.h>
 
 #include "s24_drv.h"
+#include "s24_layout.h"
 #include "s24_model.h"
 #ifdef S24_E2E_RTL
 #include "s24_cosim.h"
@@ -30,7 +31,7 @@ static int8_t rnd_i8(rng_t *r) { return (int8_t)(below(r, 256) - 128); }
 static const char *g_fail_seed_fmt = "FAIL case %d (+seed=%" PRIu64 " +case=%d): %s\n";
 
 typedef struct {
-  int passed, failed;
+  int passed, failed, pair_cases;
   uint64_t cycles, beats, macs_dense;
 } tally_t;
 
@@ -59,9 +60,10 @@ static void run_case(s24_dev_t *dev, uint64_t seed, int i, tally_t *t) {
   const size_t window_default = dev->inflight_tiles;
   if (below(&rw, 4) == 0) dev->inflight_tiles = 1 + below(&rw, 3);
   const int fed = dev->inflight_tiles >= s24_feed_window_tiles(dev->hw.rows, dev->hw.cols);
-  static const s24_pattern_t pats[4] = {{2, 4}, {1, 4}, {2, 8}, {4, 8}};
+  // (1:4 and 1:8 run in the pair mode of a 2:m core that has it, when it pays: s24_pair_choose)
+  static const s24_pattern_t pats[5] = {{2, 4}, {1, 4}, {2, 8}, {4, 8}, {1, 8}};
   const int dense = below(&r, 6) == 0;
-  const s24_pattern_t p = pats[below(&r, 4)];
+  const s24_pattern_t p = pats[below(&r, 5)];
   const uint32_t R = dev->hw.rows, C = dev->hw.cols;
   size_t m = below(&r, 4) == 0 ? 1 : 1 + below(&r, 3 * R);
   size_t n = below(&r, 4) == 0 ? 1 : 1 + below(&r, 3 * C);
@@ -106,6 +108,7 @@ static void run_case(s24_dev_t *dev, uint64_t seed, int i, tally_t *t) {
   }
   int ok = st == S24_OK;
   g_last_err = dev->last_err;
+  if (ok && s24_pair_choose(s24_dev_array(dev), a, m, k)) t->pair_cases++;
   if (ok) {
     for (size_t x = 0; x < m * n; x++) {
       if (got[x] != want[x]) {
@@ -120,7 +123,7 @@ static void run_case(s24_dev_t *dev, uint64_t seed, int i, tally_t *t) {
 #ifdef S24_E2E_RTL
   if (ok) {  // the cycle model (cmodel s24_gemm_cycles_*): exact with ideal streams, a lower
              // bound under stream gaps and backpressure; the beats are exact either way
-    const s24_array_t hw = {dev->hw.rows, dev->hw.cols, dev->hw.sparse_n, dev->hw.sparse_m};
+    const s24_array_t hw = s24_dev_array(dev);
     s24_gemm_cycles_t pred;
     s24_status_t ps = dense ? s24_gemm_cycles_dense(hw, a, m, k, n, &pred)
                             : s24_gemm_cycles_compressed(hw, p, vals, meta, m, k, n, &pred, &where);
@@ -149,30 +152,47 @@ static void run_case(s24_dev_t *dev, uint64_t seed, int i, tally_t *t) {
 }
 
 // "Send one tile, read its results, send the next": an 8x64 dense A times 64x16 B (two column
-// tiles on an 8x8 core, more on smaller ones) with in-flight windows 1, 2, 3 and the default.
+// tiles on an 8x8 core, more on smaller ones) with in-flight windows 1, 2, 3 and the default,
+// each followed by a 32x64 1:4 A (the pair mode on a 2:m core that has it, s24_pair_choose)
+// and a 32x64 2:4 A, so every job runs after a job of another mode (mode switches).
 // The core drains every tile it took whatever the input streams do, so each completes
 // bit-exact; the busy cycles of each are printed (the window is a performance setting only).
 static void run_windows(s24_dev_t *dev, uint64_t seed, tally_t *t) {
-  const size_t m = 8, k = 64, n = 16;
+  const size_t k = 64, n = 16;
   rng_t r = {seed ^ 0x77696e646f77ull};
-  int8_t a[8 * 64], b[64 * 16];
-  int32_t want[8 * 16], got[8 * 16];
-  for (size_t x = 0; x < sizeof a; x++) a[x] = rnd_i8(&r);
+  static int8_t a[3][32 * 64];
+  int8_t b[64 * 16];
+  int32_t want[32 * 16], got[32 * 16];
+  static const char *const names[3] = {"dense_8x64x16", "p14_32x64x16", "p24_32x64x16"};
+  static const size_t rows[3] = {8, 32, 32};
+  static const s24_pattern_t pats[3] = {{4, 4}, {1, 4}, {2, 4}};
   for (size_t x = 0; x < sizeof b; x++) b[x] = rnd_i8(&r);
+  for (int c = 0; c < 3; c++) {
+    for (size_t x = 0; x < rows[c] * k; x++) a[c][x] = rnd_i8(&r);
+    if (pats[c].n < pats[c].m && s24_prune(pats[c], a[c], rows[c], k, a[c]) != S24_OK) {
+      check(t, 0, -1, seed, "window cases: prune failed");
+      return;
+    }
+  }
   const size_t window_default = dev->inflight_tiles;
   const size_t windows[4] = {1, 2, 3, window_default};
   for (int i = 0; i < 4; i++) {
     dev->inflight_tiles = windows[i];
-    s24_status_t st = s24_gemm_dense_ref(a, m, k, b, n, NULL, want);
-    if (st == S24_OK) st = s24_gemm_dense(dev, a, m, k, b, n, NULL, got);
-    g_last_err = dev->last_err;
-    char what[160];
-    snprintf(what, sizeof what, "window_%zu%s_dense_8x64x16: %s, busy cycles %" PRIu64 ", jobs %" PRIu64,
-             windows[i], i == 3 ? "_default" : "", s24_strerror(st),
-             st == S24_OK ? dev->counters.cycles : 0, st == S24_OK ? dev->counters.jobs : 0);
-    const int ok = st == S24_OK && memcmp(got, want, sizeof want) == 0;
-    if (ok) printf("  %s\n", what);
-    check(t, ok, -1, seed, what);
+    for (int c = 0; c < 3; c++) {
+      const size_t m = rows[c];
+      s24_status_t st = s24_gemm_dense_ref(a[c], m, k, b, n, NULL, want);
+      if (st == S24_OK) st = s24_gemm_dense(dev, a[c], m, k, b, n, NULL, got);
+      g_last_err = dev->last_err;
+      const int pair = s24_pair_choose(s24_dev_array(dev), a[c], m, k);
+      char what[200];
+      snprintf(what, sizeof what, "window_%zu%s_%s: %s, busy cycles %" PRIu64 ", jobs %" PRIu64 "%s",
+               windows[i], i == 3 ? "_default" : "", names[c], s24_strerror(st),
+               st == S24_OK ? dev->counters.cycles : 0, st == S24_OK ? dev->counters.jobs : 0,
+               pair ? ", pair mode" : "");
+      const int ok = st == S24_OK && memcmp(got, want, m * n * sizeof(int32_t)) == 0;
+      if (ok) printf("  %s\n", what);
+      check(t, ok, -1, seed, what);
+    }
   }
   dev->inflight_tiles = window_default;
 }
@@ -275,6 +295,7 @@ int main(int argc, char **argv) {
   s24_swdev_free(&sw);
 #endif
   s24_dev_close(&dev);
+  printf("cases in pair mode: %d\n", t.pair_cases);
   printf("%d passed, %d failed\n", t.passed, t.failed);
   return t.failed != 0;
 }

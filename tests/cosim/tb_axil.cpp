@@ -69,7 +69,7 @@ int main(int argc, char **argv) {
 
   // addresses exercised: two read/write registers, a read-only one, unmapped holes
   const uint32_t rw_regs[2] = {S24_REG_CFG_BEATS, S24_REG_CFG_TILES};
-  const uint32_t others[4] = {S24_REG_ID, 0x14, 0x3C, 0xFC};
+  const uint32_t others[4] = {S24_REG_ID, 0x14, 0x1C, 0xFC};
   std::map<uint32_t, std::vector<uint32_t>> history;  // value after each write, per RW register
   for (uint32_t a : rw_regs) history[a] = {0};
   std::vector<Write> writes;           // in issue order

@@ -159,10 +159,15 @@ static void open_reads_id_version_params_then_resets(void **state) {
       {EV_RD, S24_REG_HW_ARRAY, g.regs[S24_REG_HW_ARRAY / 4]},
       {EV_RD, S24_REG_HW_WIDTH, g.regs[S24_REG_HW_WIDTH / 4]},
       {EV_RD, S24_REG_HW_BEAT, g.regs[S24_REG_HW_BEAT / 4]},
+      // the pair-mode probe of a 2:4 core: CFG_MODE.PAIR reads back 0 here (no pair mode)
+      {EV_WR, S24_REG_CFG_MODE, S24_CFG_MODE_PAIR_MASK},
+      {EV_RD, S24_REG_CFG_MODE, 0},
+      {EV_WR, S24_REG_CFG_MODE, 0},
       {EV_WR, S24_REG_CTRL, S24_CTRL_SOFT_RESET_MASK},
       {EV_RESET, 0, 0},
   };
   expect_log(want, sizeof want / sizeof want[0]);
+  assert_int_equal(dev.hw.pair, 0);
   assert_int_equal(dev.hw.rows, 2);
   assert_int_equal(dev.hw.cols, 2);
   assert_int_equal(dev.hw.sparse_n, 2);
@@ -328,6 +333,60 @@ static void gemm_register_sequence_and_packing(void **state) {
   s24_weights_free(&w);  // safe twice
 }
 
+// A core with the pair mode (CFG_MODE.PAIR reads back 1): 1:4 weights of 8 rows on the 2x2 core
+// run as 4-row tiles (2 row tiles instead of 4, THE mode rule s24_pair_choose), the job sets
+// CFG_MODE.PAIR first and returns it to 0; 2:4 weights leave CFG_MODE at 0.
+static void pair_mode_probe_and_gemm(void **state) {
+  (void)state;
+  s24_dev_t dev;
+  mock_device(2, 2);
+  g.regs[S24_REG_CFG_MODE / 4] = S24_CFG_MODE_PAIR_MASK;
+  assert_int_equal(s24_dev_open(&dev, &kSeam), S24_OK);
+  assert_int_equal(dev.hw.pair, 1);
+  g.nlog = 0;
+  int8_t a[8 * 16];
+  for (int i = 0; i < 8 * 16; i++) a[i] = (i % 4) == (i / 16) % 4 ? (int8_t)(i + 1) : 0;  // 1:4
+  s24_weights_t w;
+  assert_int_equal(s24_weights_load_dense(&dev, a, 8, 16, &w), S24_OK);
+  assert_int_equal(w.pair, 1);
+  assert_int_equal(w.rows, 4);
+  assert_int_equal(w.sparse_n, 1);
+  assert_int_equal(w.row_tiles, 2);
+  assert_int_equal(w.tile_first[1], 4);  // one beat per group of 4
+  // slot s of beat row r is tile row 2r + s: row 1 (slot 1 of row 0) keeps index 1 of group 0
+  s24_geom_t pg;
+  const s24_array_t built = {2, 2, 2, 4, 0, 1};
+  s24_array_t pa;
+  assert_int_equal(s24_array_pair(built, &pa), S24_OK);
+  assert_int_equal(s24_geom(pa, &pg), S24_OK);
+  assert_int_equal(s24_w_index(&pg, w.beats, 1, 0), 1);
+  assert_int_equal(s24_w_value(&pg, w.beats, 1, 0), 18);
+  assert_int_equal(s24_w_value(&pg, w.beats, 0, 0), 1);
+  assert_int_equal(s24_w_index(&pg, w.beats, 0, 0), 0);
+  static uint32_t zeros[4 * 2];
+  static uint8_t lasts[4] = {0, 0, 0, 1};
+  g.r_beats = zeros;
+  g.r_last = lasts;
+  const int8_t b[16 * 1] = {0};
+  int32_t c[8];
+  assert_int_equal(s24_gemm(&dev, &w, b, 1, NULL, c), S24_OK);
+  assert_true(g.nlog > 3);
+  assert_int_equal(g.log[0].op, EV_WR);
+  assert_int_equal(g.log[0].addr, S24_REG_CFG_MODE);
+  assert_int_equal(g.log[0].value, 1);
+  assert_int_equal(g.log[g.nlog - 1].addr, S24_REG_CFG_MODE);
+  assert_int_equal(g.log[g.nlog - 1].value, 0);
+  s24_gemm_cycles_t pred;
+  assert_int_equal(s24_gemm_cycles_dense(s24_dev_array(&dev), a, 8, 16, 1, &pred), S24_OK);
+  assert_int_equal(pred.pair, 1);
+  assert_int_equal(pred.tiles, 2);
+  s24_weights_free(&w);
+  // a single row tile stays in the core's own mode (pair would only add drain cycles)
+  assert_int_equal(s24_weights_load_dense(&dev, a, 2, 16, &w), S24_OK);
+  assert_int_equal(w.pair, 0);
+  s24_weights_free(&w);
+}
+
 static void dense_group_takes_two_beats_sharing_the_activation(void **state) {
   (void)state;
   s24_dev_t dev;
@@ -359,6 +418,42 @@ static void invalid_metadata_is_never_sent(void **state) {
                    S24_ERR_META);
   assert_int_equal(where.row, 1);
   assert_int_equal(where.group, 0);
+  assert_int_equal(g.nlog, 0);
+}
+
+// Invalid 1:4 metadata is refused as 2:4's is, on a device with the pair mode (which would run
+// valid 1:4 weights in it): a row's unused trailing index bits must be 0 (SPEC §2; with one
+// 2-bit index a group nothing else can be wrong), S24_ERR_META naming row and group, and
+// nothing reaches the hardware.
+static void invalid_1of4_metadata_is_never_sent(void **state) {
+  (void)state;
+  s24_dev_t dev;
+  mock_device(2, 2);
+  g.regs[S24_REG_CFG_MODE / 4] = S24_CFG_MODE_PAIR_MASK;
+  assert_int_equal(s24_dev_open(&dev, &kSeam), S24_OK);
+  assert_int_equal(dev.hw.pair, 1);
+  g.nlog = 0;
+  const s24_pattern_t p = {1, 4};
+  int8_t vals[8 * 6];
+  for (int i = 0; i < 48; i++) vals[i] = (int8_t)(i + 1);
+  uint8_t meta[8 * 2];  // K = 24: six groups, 12 of the 16 bits of each row's two bytes
+  for (int i = 0; i < 16; i++) meta[i] = (i % 2) ? 0x0E : 0xE4;  // indices 0 1 2 3, 2 3
+  meta[5 * 2 + 1] = 0x4E;  // row 5: a nonzero padding bit
+  s24_where_t where = {99, 99, 99};
+  int32_t c[8 * 2];
+  const int8_t b[24 * 2] = {0};
+  assert_int_equal(s24_gemm_compressed(&dev, p, vals, meta, 8, 24, b, 2, NULL, c, &where),
+                   S24_ERR_META);
+  assert_int_equal(where.row, 5);
+  assert_int_equal(where.count, S24_WHERE_PADDING);
+  s24_weights_t w;
+  assert_int_equal(s24_weights_load(&dev, p, vals, meta, 8, 24, &w, &where), S24_ERR_META);
+  assert_int_equal(where.row, 5);
+  assert_int_equal(g.nlog, 0);
+  meta[5 * 2 + 1] = 0x0E;  // valid again: packed for the pair mode (2 row tiles instead of 4)
+  assert_int_equal(s24_weights_load(&dev, p, vals, meta, 8, 24, &w, &where), S24_OK);
+  assert_int_equal(w.pair, 1);
+  s24_weights_free(&w);
   assert_int_equal(g.nlog, 0);
 }
 
@@ -635,7 +730,7 @@ static void equal_beat_row_tiles_share_one_job(void **state) {
   assert_int_equal(cnt.jobs, 1);
   assert_int_equal(cnt.tiles, 4);
   assert_int_equal(cnt.cycles, 30);
-  const s24_array_t hw = {2, 2, 2, 4};
+  const s24_array_t hw = {2, 2, 2, 4, 0, 0};
   s24_gemm_cycles_t pred;
   assert_int_equal(s24_gemm_cycles_dense(hw, a, 4, 4, 4, &pred), S24_OK);
   assert_int_equal(pred.jobs, 1);
@@ -674,7 +769,7 @@ static void equal_beat_row_tiles_share_one_job(void **state) {
 // The job-size caps of the planning rule: CFG_TILES <= 2^32 - 1, busy cycles < 2^31.
 static void job_plan_caps(void **state) {
   (void)state;
-  const s24_array_t hw = {8, 8, 2, 4};
+  const s24_array_t hw = {8, 8, 2, 4, 0, 0};
   const uint64_t same[5] = {7, 7, 7, 7, 7}, mixed[4] = {7, 7, 9, 7};
   assert_int_equal(s24_plan_next_job(hw, same, 5, 3), 5);
   assert_int_equal(s24_plan_next_job(hw, mixed, 4, 3), 2);
@@ -889,6 +984,8 @@ int main(void) {
       cmocka_unit_test(linear_checks_clamp_and_map_version_first),
       cmocka_unit_test(linear_checks_round_mode_and_map_version_first),
       cmocka_unit_test(gemm_register_sequence_and_packing),
+      cmocka_unit_test(pair_mode_probe_and_gemm),
+      cmocka_unit_test(invalid_1of4_metadata_is_never_sent),
       cmocka_unit_test(dense_group_takes_two_beats_sharing_the_activation),
       cmocka_unit_test(invalid_metadata_is_never_sent),
       cmocka_unit_test(bad_arguments_touch_nothing),

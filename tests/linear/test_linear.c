@@ -153,7 +153,7 @@ static int run_layer(s24_dev_t *sw, s24_dev_t *hw, const layer_t *L, s24_pattern
       t->array_cycles += d->counters.cycles;
     }
     if (dev && g_exact_cycles) {
-      const s24_array_t arr = {d->hw.rows, d->hw.cols, d->hw.sparse_n, d->hw.sparse_m};
+      const s24_array_t arr = s24_dev_array(d);
       s24_gemm_cycles_t pred;
       st = s24_linear_cycles(arr, d->hw.epi_depth, d->hw.epi_lanes, L->w, L->m, L->k, L->batch,
                              &pred);

@@ -48,7 +48,7 @@ static const char *const kKindName[K_KINDS] = {"pruned", "pruned-fewnz", "dense"
 static void run_case(s24_dev_t *dev, uint64_t seed, int i, int stress, tally_t *t) {
   rng_t r = {seed * 1000003ull + (uint64_t)i + (stress ? 0x5151ull : 0)};
   static const s24_pattern_t pats[4] = {{2, 4}, {1, 4}, {2, 8}, {4, 8}};
-  const s24_array_t hw = {dev->hw.rows, dev->hw.cols, dev->hw.sparse_n, dev->hw.sparse_m};
+  const s24_array_t hw = s24_dev_array(dev);
   const int kind = (int)below(&r, K_KINDS);
   const int as_dense = kind == K_DENSE || kind == K_DENSE_HOLES || below(&r, 4) == 0;
   const s24_pattern_t p = pats[below(&r, 4)];
@@ -121,9 +121,10 @@ static void run_case(s24_dev_t *dev, uint64_t seed, int i, int stress, tally_t *
            ", predicted %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64,
            cnt->cycles, cnt->beats, cnt->jobs, cnt->tiles, pred.busy_cycles, pred.beats,
            pred.jobs, pred.tiles);
+  const size_t tr = pred.pair ? 2 * (size_t)R : R;  // tile rows: 2R in pair mode
   const int same_work = cnt->beats == pred.beats && cnt->jobs == pred.jobs &&
                         cnt->tiles == pred.tiles &&
-                        pred.tiles == (m + R - 1) / R * pred.col_tiles;
+                        pred.tiles == (m + tr - 1) / tr * pred.col_tiles;
   if (stress) {  // stalls only add cycles; the work itself is fixed
     check(t, same_work && cnt->cycles >= pred.busy_cycles, seed, i, what, detail);
   } else {
@@ -225,7 +226,7 @@ int main(int argc, char **argv) {
       return 1;
     }
     if (!shape_checks_done && only == UINT64_MAX) {
-      const s24_array_t hw = {dev.hw.rows, dev.hw.cols, dev.hw.sparse_n, dev.hw.sparse_m};
+      const s24_array_t hw = s24_dev_array(&dev);
       run_shape_checks(hw, seed, 500, &t);
       shape_checks_done = 1;
       printf("[500/500] shape-only model checks done\n");
