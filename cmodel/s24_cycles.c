@@ -338,6 +338,7 @@ s24_status_t s24_gemm_cycles_shape(s24_array_t hw, s24_pattern_t data, size_t m_
   }
   const size_t hm = hw.sparse_m, groups = ceil_div(k, hm);
   uint64_t beats = 0;  // every row tile has at least one row: the same beats for all
+  size_t most = 0;     // the largest worst case of a hardware group
   for (size_t g = 0; g < groups; g++) {
     const size_t len = (k - g * hm < hm) ? k - g * hm : hm;
     // the window starts at a multiple of hm; both m and hm are powers of two, so the window
@@ -353,13 +354,14 @@ s24_status_t s24_gemm_cycles_shape(s24_array_t hw, s24_pattern_t data, size_t m_
       worst = (data.n < len) ? data.n : len;
     }
     beats += s24_group_beats(hw, (uint32_t)worst);
+    if (worst > most) most = worst;
   }
   // THE mode rule (s24_pair_choose) for this data: it fits the pair mode when every hardware
-  // group holds at most one nonzero (1:m with data m >= hw m), and every row tile of either
-  // mode then has the same beats (one per group)
+  // group holds at most one nonzero (1:m with data m >= hw m, or a K so short that no group
+  // holds more), and every row tile of either mode then has the same beats (one per group)
   int pair = 0;
   s24_array_t ph;
-  if (data.n == 1 && data.m >= hm && s24_array_pair(hw, &ph) == S24_OK) {
+  if (most <= 1 && s24_array_pair(hw, &ph) == S24_OK) {
     s24_cycles_t own, paired;
     if (s24_core_cycles_hw(hw, beats, 2, &own) != S24_OK ||
         s24_core_cycles_hw(ph, beats, 2, &paired) != S24_OK) {

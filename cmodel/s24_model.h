@@ -202,7 +202,8 @@ S24_WARN_UNUSED s24_status_t s24_gemm_cycles_compressed(s24_array_t hw, s24_patt
  *  core's m; tests/model/prop_layout.c checks it). For other data of
  *  the pattern, row tiles with fewer beats may split the data's jobs, each extra job paying
  *  its own fill and drain: data-dependent cycles <= shape-only cycles
- *  + max(0, data jobs - shape jobs) * (rows + cols + S24_CORE_PIPE_CYCLES). */
+ *  + max(0, data jobs - shape jobs) * (rows + cols + S24_CORE_PIPE_CYCLES), rows being the tile
+ *  rows of the data's mode (2 * hw.rows when it runs in the pair mode). */
 S24_WARN_UNUSED s24_status_t s24_gemm_cycles_shape(s24_array_t hw, s24_pattern_t data,
                                                    size_t m_rows, size_t k, size_t n_cols,
                                                    s24_gemm_cycles_t *out);
