@@ -14,6 +14,7 @@
 #include "npy.h"
 #include "outfile.h"
 #include "s24_drv.h"
+#include "s24_layout.h"
 #include "s24_model.h"
 
 
@@ -175,7 +176,7 @@ static void print_stats_rtl(FILE *f, const s24_dev_t *dev, s24_pattern_t p, int 
   fprintf(f, "tiles: %llu\n", (unsigned long long)c->tiles);
   fprintf(f, "epilogue_lanes: %u\n", hw->epi_lanes);
   fprintf(f, "result_bytes: %llu\n",
-          (unsigned long long)c->tiles * ((hw->rows + 3) / 4) * hw->r_words * 4);
+          (unsigned long long)c->tiles * s24_r8_beats(hw->rows) * hw->r_words * 4);
   fprintf(f, "sim_cycles: %llu\n", (unsigned long long)sim_cycles);
 }
 
