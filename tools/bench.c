@@ -146,8 +146,9 @@ static double bw_bound(s24_array_t hw, shape_t s) {
 
 // One scaled shape on the RTL: 2:4 pruned (all kept values nonzero) and dense, each checked
 // cycle-exact against the model's prediction and bit-exact against the golden model.
-static int run_rtl(s24_dev_t *dev, s24_cosim_t *sim, s24_array_t hw, const shape_t *sm,
+static int run_rtl(s24_bdev_t *rtl, s24_array_t hw, const shape_t *sm,
                    uint64_t seed, result_t *res) {
+  s24_dev_t *const dev = &rtl->dev;
   const size_t M = sm->n, K = sm->k, N = sm->m;  // weights M x K, activations K x N
   int8_t *a = malloc(M * K), *sp = malloc(M * K), *vals = malloc(M * K);
   int8_t *sp1 = malloc(M * K), *vals1 = malloc(M * K);
@@ -182,7 +183,7 @@ static int run_rtl(s24_dev_t *dev, s24_cosim_t *sim, s24_array_t hw, const shape
     const int8_t *v = kind_i == 2 ? vals1 : vals;
     const uint8_t *md = kind_i == 2 ? meta1 : meta;
     s24_gemm_cycles_t pred, shape_pred;
-    const uint64_t sim0 = s24_rtl_sim_cycles(sim);
+    const uint64_t sim0 = s24_rtl_sim_cycles(rtl->sim);
     st = dense ? s24_gemm_cycles_dense(hw, a, M, K, N, &pred)
                : s24_gemm_cycles_compressed(hw, p, v, md, M, K, N, &pred, &where);
     if (st == S24_OK) {
@@ -221,7 +222,7 @@ static int run_rtl(s24_dev_t *dev, s24_cosim_t *sim, s24_array_t hw, const shape
     }
     s24_gemm_cycles_t *dst = dense ? &res->rdn : kind_i == 2 ? &res->rp14 : &res->rsp;
     *dst = pred;  // == measured (checked above)
-    if (kind_i == 0) res->sim_cycles_sp = s24_rtl_sim_cycles(sim) - sim0;
+    if (kind_i == 0) res->sim_cycles_sp = s24_rtl_sim_cycles(rtl->sim) - sim0;
   }
   res->rtl_done = 1;
 out:
@@ -421,6 +422,17 @@ static const char *default_out(char *buf, size_t len) {
   return buf;
 }
 
+// check_out_dir for *dir (NULL: the default, kept in dir_buf of 4096 bytes) on a fresh outs;
+// on failure outs is released.
+static int out_dir_begin(const char **dir, char *dir_buf, const char *const *names, int count,
+                         char (*paths)[BENCH_PATH_MAX], s24_outs_t *outs, int *added) {
+  if (*dir == NULL) *dir = default_out(dir_buf, 4096);
+  s24_outs_init(outs);
+  const int rc = check_out_dir(*dir, names, count, paths, outs, added);
+  if (rc != 0) s24_outs_abort(outs);
+  return rc;
+}
+
 // `sparse24 bench`'s option values, checked as they are met (the BENCH dialect of tools/cli.h).
 int s24_bench_perf_check(s24_opt_t opt, const char *v) {
   uint64_t x;
@@ -478,23 +490,17 @@ int s24_bench_perf_run(const s24_cli_args_t *a) {
   if (have_array && !model_only) {
     return s24_cli_error(EXIT_USAGE, "bench", "--array needs --model-only (the RTL array is fixed by the build)");
   }
-  if (dir == NULL) dir = default_out(dir_buf, sizeof dir_buf);
   // the output location is checked before the shapes run (minutes on the RTL), not after
   static const char *const kOutNames[3] = {"results.csv", "plot.dat", "plot.gp"};
   char out_paths[3][BENCH_PATH_MAX];
   s24_outs_t outs;
-  s24_outs_init(&outs);
   int outs_added = 0;
-  int orc = check_out_dir(dir, kOutNames, 3, out_paths, &outs, &outs_added);
-  if (orc != 0) {
-    s24_outs_abort(&outs);
-    return orc;
-  }
+  const int orc = out_dir_begin(&dir, dir_buf, kOutNames, 3, out_paths, &outs, &outs_added);
+  if (orc != 0) return orc;
   // the device: its parameters drive the cycle model too (--model-only: --array, default 8:8:2:4)
   s24_array_t hw = arr;
-  s24_cosim_t *sim = NULL;
-  s24_dev_t dev;
-  memset(&dev, 0, sizeof dev);
+  s24_bdev_t rtl;  // the rtl backend, open unless --model-only
+  memset(&rtl, 0, sizeof rtl);
   if (!model_only) {
     size_t k_max = 0;  // every wait is bounded by the longest legitimate one of the runs
     for (size_t i = 0; i < first; i++) {
@@ -502,11 +508,11 @@ int s24_bench_perf_run(const s24_cli_args_t *a) {
       if (sm.k > k_max) k_max = sm.k;
     }
     char msg[256];
-    if (s24_rtl_open(NULL, k_max, &sim, &dev, msg, sizeof msg) != S24_OK) {
+    if (S24_BACKEND_RTL->open(&rtl, NULL, k_max, msg, sizeof msg) != S24_OK) {
       s24_outs_abort(&outs);
       return s24_cli_error(EXIT_DATA, "bench", "%s", msg);
     }
-    hw = s24_dev_array(&dev);
+    hw = s24_dev_array(&rtl.dev);
   }
   printf("sparse24 bench: %ux%u %u:%u core, %" PRIu64 " shapes, full size: cycle model; "
          "/%u: %s (seed %" PRIu64 ")\n",
@@ -515,7 +521,7 @@ int s24_bench_perf_run(const s24_cli_args_t *a) {
          seed);
   result_t *res = calloc(first, sizeof(result_t));
   if (res == NULL) {
-    s24_rtl_close(sim);
+    S24_BACKEND_RTL->close(&rtl);
     s24_outs_abort(&outs);
     return s24_cli_error(EXIT_DATA, "bench", "out of memory");
   }
@@ -547,7 +553,7 @@ int s24_bench_perf_run(const s24_cli_args_t *a) {
     if (!model_only) {
       fprintf(stderr, "[%zu/%" PRIu64 "] %s (rtl %s) ...\n", i + 1, first, name, sname);
       const double ts = now_s();
-      rc = run_rtl(&dev, sim, hw, &r->small, seed * 7919u + i, r);
+      rc = run_rtl(&rtl, hw, &r->small, seed * 7919u + i, r);
       r->wall_s = now_s() - ts;
       if (rc != 0) break;
       printf(" | rtl %-13s 2:4 %8" PRIu64 " dense %8" PRIu64 " 1:4 %8" PRIu64
@@ -559,10 +565,7 @@ int s24_bench_perf_run(const s24_cli_args_t *a) {
     printf("\n");
     fflush(stdout);
   }
-  if (sim != NULL) {
-    s24_dev_close(&dev);
-    s24_rtl_close(sim);
-  }
+  S24_BACKEND_RTL->close(&rtl);
   // all three files or none
   if (rc == 0 && !outs_added) rc = add_outs(dir, 3, out_paths, &outs);
   if (rc == 0) {
@@ -748,19 +751,14 @@ int s24_bench_linear_run(const s24_cli_args_t *a) {
   if (s24_cli_has(a, S24_OPT_FIRST)) (void)s24_cli_parse_u64(s24_cli_val(a, S24_OPT_FIRST), &first64);
   if (s24_cli_has(a, S24_OPT_SEED)) (void)s24_cli_parse_u64(s24_cli_val(a, S24_OPT_SEED), &seed);
   const size_t first = (size_t)first64;
-  if (dir == NULL) dir = default_out(dir_buf, sizeof dir_buf);
   // the output goes through the one output module (tools/outfile.h): checked before the runs,
   // written all or nothing at the end
   static const char *const kNames[1] = {"linear.csv"};
   char paths[1][BENCH_PATH_MAX];
   s24_outs_t outs;
-  s24_outs_init(&outs);
   int added = 0;
-  int rc = check_out_dir(dir, kNames, 1, paths, &outs, &added);
-  if (rc != 0) {
-    s24_outs_abort(&outs);
-    return rc;
-  }
+  int rc = out_dir_begin(&dir, dir_buf, kNames, 1, paths, &outs, &added);
+  if (rc != 0) return rc;
   const char *path = paths[0];
   size_t k_max = 0;
   for (size_t i = 0; i < first; i++) {
@@ -769,10 +767,9 @@ int s24_bench_linear_run(const s24_cli_args_t *a) {
     bench_shape(i, 1, &m, &k, &n, &gemv);
     if (k > k_max) k_max = k;
   }
-  s24_cosim_t *sim = NULL;
-  s24_dev_t dev;
+  s24_bdev_t rtl;
   char msg[256];
-  if (s24_rtl_open(NULL, k_max, &sim, &dev, msg, sizeof msg) != S24_OK) {
+  if (S24_BACKEND_RTL->open(&rtl, NULL, k_max, msg, sizeof msg) != S24_OK) {
     s24_outs_abort(&outs);
     return s24_cli_error(EXIT_DATA, "bench", "%s", msg);
   }
@@ -780,12 +777,12 @@ int s24_bench_linear_run(const s24_cli_args_t *a) {
   size_t csv_len = 0;
   FILE *csv = open_memstream(&csv_buf, &csv_len);
   if (csv == NULL) {
-    s24_dev_close(&dev);
-    s24_rtl_close(sim);
+    S24_BACKEND_RTL->close(&rtl);
     s24_outs_abort(&outs);
     return s24_cli_error(EXIT_DATA, "bench", "out of memory");
   }
-  const s24_array_t hw = s24_dev_array(&dev);
+  s24_dev_t *const dev = &rtl.dev;
+  const s24_array_t hw = s24_dev_array(dev);
   fprintf(csv, "shape,m,k,n,source,gemm_cycles,linear_cycles,ratio,gemm_jobs,linear_jobs,"
                "epilogue_drain_cycles\n");
   printf("sparse24 bench --linear: %ux%u %u:%u core; 2:4 layer Y[m x n] = requant(X[m x k] * "
@@ -824,11 +821,11 @@ int s24_bench_linear_run(const s24_cli_args_t *a) {
       st = s24_prune((s24_pattern_t){2, 4}, w, n, k, w);
       if (st == S24_OK) st = s24_compress((s24_pattern_t){2, 4}, w, n, k, vals, meta, &where);
       if (st == S24_OK) {
-        st = s24_gemm_compressed(&dev, (s24_pattern_t){2, 4}, vals, meta, n, k, xt, m, NULL, c,
+        st = s24_gemm_compressed(dev, (s24_pattern_t){2, 4}, vals, meta, n, k, xt, m, NULL, c,
                                  &where);
       }
     }
-    const s24_counters_t g = dev.counters;
+    const s24_counters_t g = dev->counters;
     if (st == S24_OK) {
       st = s24_linear_ref(x, m, w, n, k, bias, mult, shift, 3, -5, -5, 127, S24_ROUND_SINGLE,
                           want);  // ReLU
@@ -836,19 +833,19 @@ int s24_bench_linear_run(const s24_cli_args_t *a) {
     if (st == S24_OK) {
       s24_weights_t wt;
       s24_where_t where;
-      st = s24_weights_load(&dev, (s24_pattern_t){2, 4}, vals, meta, n, k, &wt, &where);
+      st = s24_weights_load(dev, (s24_pattern_t){2, 4}, vals, meta, n, k, &wt, &where);
       const s24_linear_params_t prm = {bias, mult, shift, 3, -5, -5, 127, S24_ROUND_SINGLE};
-      if (st == S24_OK) st = s24_linear(&dev, &wt, x, m, &prm, y);
+      if (st == S24_OK) st = s24_linear(dev, &wt, x, m, &prm, y);
       s24_weights_free(&wt);
     }
-    const s24_counters_t l = dev.counters;
+    const s24_counters_t l = dev->counters;
     uint64_t pred_small = 0, jobs_small = 0, pred_full = 0, jobs_full = 0;
     s24_gemm_cycles_t gfull;
     if (st == S24_OK) {
-      st = linear_array_cycles(hw, dev.hw.epi_depth, n, k, m, &pred_small, &jobs_small);
+      st = linear_array_cycles(hw, dev->hw.epi_depth, n, k, m, &pred_small, &jobs_small);
     }
     if (st == S24_OK) {
-      st = linear_array_cycles(hw, dev.hw.epi_depth, fn, fk, fm, &pred_full, &jobs_full);
+      st = linear_array_cycles(hw, dev->hw.epi_depth, fn, fk, fm, &pred_full, &jobs_full);
     }
     if (st == S24_OK) st = s24_gemm_cycles_shape(hw, (s24_pattern_t){2, 4}, fn, fk, fm, &gfull);
     char name[64];
@@ -897,9 +894,8 @@ int s24_bench_linear_run(const s24_cli_args_t *a) {
     free(y);
     free(want);
   }
-  const uint32_t lanes = dev.hw.epi_lanes, depth = dev.hw.epi_depth, rows = dev.hw.rows;
-  s24_dev_close(&dev);
-  s24_rtl_close(sim);
+  const uint32_t lanes = dev->hw.epi_lanes, depth = dev->hw.epi_depth, rows = dev->hw.rows;
+  S24_BACKEND_RTL->close(&rtl);
   if (fclose(csv) != 0 && rc == 0) rc = s24_cli_error(EXIT_DATA, "bench", "out of memory");
   if (rc == 0 && !added) rc = add_outs(dir, 1, paths, &outs);
   if (rc == 0) {
@@ -973,7 +969,7 @@ static s24_status_t speed_run(s24_backend_t backend, s24_pattern_t p, size_t m, 
   s24_gemm_job_t job = {p, val, meta, m, k, b, n, NULL, c, NULL, NULL, NULL};
   double best = 0;
   for (unsigned r = 0; r < reps; r++) {
-    if (backend == S24_BACKEND_RTL) {  // minutes per run: say what is running
+    if (backend->caps & S24_BACKEND_HW) {  // minutes per run: say what is running
       fprintf(stderr, "[%u/%u] %zux%zux%zu rtl ...\n", r + 1, reps, m, k, n);
     }
     double t0 = now_s();

@@ -1,13 +1,14 @@
 // sparse24 command: error lines, the one option parser, the command dispatch (see cli.h).
 #include "cli.h"
 
-#include <stdarg.h>
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "backend.h"
+#include "npy.h"
 #include "s24_model.h"
 
 static int cli_verror(int code, const char *what, const char *hint, const char *fmt, va_list ap) {
@@ -254,6 +255,18 @@ int s24_cli_backend(const s24_cli_args_t *a, s24_backend_t *b) {
   char msg[200];
   if (s24_backend_check(*b, msg, sizeof msg) != S24_OK) {
     return s24_cli_error(EXIT_USAGE, a->cmd, "%s", msg);
+  }
+  return 0;
+}
+
+int s24_cli_load(const char *path, s24_npy_dtype_t want, s24_npy_t *arr) {
+  char msg[256];
+  if (s24_npy_read(path, arr, msg, sizeof msg) != S24_OK) return s24_cli_file(path, "%s", msg);
+  if (arr->dtype != want) {
+    int rc = s24_cli_file(path, "dtype %s, expected %s", s24_npy_dtype_name(arr->dtype),
+                          s24_npy_dtype_name(want));
+    s24_npy_free(arr);
+    return rc;
   }
   return 0;
 }

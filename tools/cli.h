@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "backend.h"
+#include "npy.h"
 
 #define EXIT_DATA 1   /* bad data or file (SPEC §5) */
 #define EXIT_USAGE 2  /* bad command line */
@@ -141,5 +142,8 @@ int s24_cli_parse_u64(const char *text, uint64_t *out);
 int s24_cli_pattern(const s24_cli_args_t *a, s24_pattern_t *p);
 /** --backend (default model) of a command, checked against this build; 0 or the exit status. */
 int s24_cli_backend(const s24_cli_args_t *a, s24_backend_t *b);
+
+/** Reads a rank-2 .npy of dtype want; 0, or EXIT_DATA after naming the file and the problem. */
+int s24_cli_load(const char *path, s24_npy_dtype_t want, s24_npy_t *arr);
 
 #endif  // SPARSE24_TOOLS_CLI_H_

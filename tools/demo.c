@@ -49,10 +49,10 @@ static uint64_t fnv1a_i32(const int32_t *v, size_t n) {
   return h;
 }
 
-// rtl: prints the hardware numbers of the 2:4 run, then runs the unpruned W as a dense matrix
-// on the same 2:4 hardware (two beats per group), checks it against the dense reference and
+// The hardware (rtl): prints the numbers of the 2:4 run, then runs the unpruned W as a dense
+// matrix on the same 2:4 hardware (two beats per group), checks it against the dense reference and
 // prints the speedup of the pruned layer.
-static s24_status_t demo_rtl_dense(const int8_t *w, const int8_t *x, const s24_run_stats_t *run,
+static s24_status_t demo_rtl_dense(s24_backend_t backend, const int8_t *w, const int8_t *x, const s24_run_stats_t *run,
                                    FILE *out, char *err, size_t errlen) {
   int32_t *yd = malloc(DEMO_M * DEMO_N * sizeof(int32_t));
   int32_t *refd = malloc(DEMO_M * DEMO_N * sizeof(int32_t));
@@ -69,7 +69,7 @@ static s24_status_t demo_rtl_dense(const int8_t *w, const int8_t *x, const s24_r
           (unsigned long long)run->stall_r);
   const s24_pattern_t p = {2, 4};
   s24_gemm_job_t dj = {p, NULL, NULL, DEMO_M, DEMO_K, x, DEMO_N, NULL, yd, w, NULL, &drun};
-  if ((st = s24_backend_gemm(S24_BACKEND_RTL, &dj, NULL, &where, err, errlen)) != S24_OK) goto done;
+  if ((st = s24_backend_gemm(backend, &dj, NULL, &where, err, errlen)) != S24_OK) goto done;
   if ((st = s24_gemm_dense_ref(w, DEMO_M, DEMO_K, x, DEMO_N, NULL, refd)) != S24_OK) {
     snprintf(err, errlen, "dense reference failed: %s", s24_strerror(st));
     goto done;
@@ -135,7 +135,8 @@ s24_status_t s24_demo_run(s24_backend_t backend, FILE *out, char *err, size_t er
   s24_run_stats_t run = {0};
   s24_gemm_job_t job = {p, val, meta, DEMO_M, DEMO_K, x, DEMO_N, NULL, y, NULL, NULL, &run};
   if ((st = s24_backend_gemm(backend, &job, NULL, &where, err, errlen)) != S24_OK) goto done;
-  if (backend == S24_BACKEND_RTL && (st = demo_rtl_dense(w, x, &run, out, err, errlen)) != S24_OK) {
+  if ((backend->caps & S24_BACKEND_HW) &&
+      (st = demo_rtl_dense(backend, w, x, &run, out, err, errlen)) != S24_OK) {
     goto done;
   }
   if ((st = s24_gemm_dense_ref(wp, DEMO_M, DEMO_K, x, DEMO_N, NULL, ref)) != S24_OK) {

@@ -1,10 +1,9 @@
 // sparse24 linear: the fused int8 layer of SPEC §7 (TFLite int8 FULLY_CONNECTED, per-channel)
-// on the model (s24_linear_ref) or on the Verilated RTL through the driver (s24_linear: the
-// epilogue runs in hardware, the host receives int8).
+// on a backend (tools/backend.h: the model's s24_linear_ref, or the Verilated RTL through the
+// driver's s24_linear, where the epilogue runs in hardware and the host receives int8).
 #include "linear.h"
 
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,7 +13,6 @@
 #include "npy.h"
 #include "outfile.h"
 #include "s24_drv.h"
-#include "s24_layout.h"
 #include "s24_model.h"
 
 
@@ -61,20 +59,6 @@ static int parse_int(const char *text, long lo, long hi, long *out) {
   return 1;
 }
 
-static int load(const char *path, s24_npy_dtype_t want, int vector, s24_npy_t *arr) {
-  char msg[256];
-  s24_status_t st = vector ? s24_npy_read_vector(path, arr, msg, sizeof msg)
-                           : s24_npy_read(path, arr, msg, sizeof msg);
-  if (st != S24_OK) return s24_cli_file(path, "%s", msg);
-  if (arr->dtype != want) {
-    int rc = s24_cli_file(path, "dtype %s, expected %s", s24_npy_dtype_name(arr->dtype),
-                      s24_npy_dtype_name(want));
-    s24_npy_free(arr);
-    return rc;
-  }
-  return 0;
-}
-
 // A per-channel int32 vector of length m with every entry in [lo, hi] (tools/npy.c).
 static int load_channel(const char *path, const char *what, size_t m, long lo, long hi,
                         s24_npy_t *arr) {
@@ -83,33 +67,6 @@ static int load_channel(const char *path, const char *what, size_t m, long lo, l
     return s24_cli_file(path, "%s", msg);
   }
   return 0;
-}
-
-static void print_stats_rtl(FILE *f, const s24_dev_t *dev, s24_pattern_t p, int dense, size_t bt,
-                            size_t k, size_t m, uint64_t sim_cycles) {
-  const s24_hw_info_t *hw = &dev->hw;
-  const s24_counters_t *c = &dev->counters;
-  const double peak = (double)hw->rows * hw->cols * hw->sparse_m;
-  const double cyc = c->job_cycles ? (double)c->job_cycles : 1.0;
-  fprintf(f, "backend: rtl\n");
-  fprintf(f, "array: %ux%u %u:%u\n", hw->rows, hw->cols, hw->sparse_n, hw->sparse_m);
-  if (dense) fprintf(f, "pattern: dense\n");
-  else fprintf(f, "pattern: %u:%u\n", (unsigned)p.n, (unsigned)p.m);
-  fprintf(f, "shape_bkm: %zux%zux%zu\n", bt, k, m);
-  fprintf(f, "cycles: %llu\n", (unsigned long long)c->job_cycles);
-  fprintf(f, "array_cycles: %llu\n", (unsigned long long)c->cycles);
-  fprintf(f, "epilogue_drain_cycles: %llu\n", (unsigned long long)(c->job_cycles - c->cycles));
-  fprintf(f, "utilization: %.4f\n", (double)c->macs_dense / (cyc * peak));
-  fprintf(f, "effective_macs_per_cycle: %.2f\n", (double)c->macs_dense / cyc);
-  fprintf(f, "macs_dense: %llu\n", (unsigned long long)c->macs_dense);
-  fprintf(f, "beats: %llu\n", (unsigned long long)c->beats);
-  fprintf(f, "stall_r_cycles: %llu\n", (unsigned long long)c->stall_r);
-  fprintf(f, "hw_jobs: %llu\n", (unsigned long long)c->jobs);
-  fprintf(f, "tiles: %llu\n", (unsigned long long)c->tiles);
-  fprintf(f, "epilogue_lanes: %u\n", hw->epi_lanes);
-  fprintf(f, "result_bytes: %llu\n",
-          (unsigned long long)c->tiles * s24_r8_beats(hw->rows) * hw->r_words * 4);
-  fprintf(f, "sim_cycles: %llu\n", (unsigned long long)sim_cycles);
 }
 
 int s24_cmd_linear(const s24_cli_args_t *args) {
@@ -184,12 +141,12 @@ int s24_cmd_linear(const s24_cli_args_t *args) {
   const char *xpath = args->pos[0];
   const char *wpath = compressed ? values : args->pos[1];
   size_t m = 0, k = 0;
-  if ((rc = load(xpath, S24_NPY_I8, 0, &x)) != 0) goto done;
+  if ((rc = s24_cli_load(xpath, S24_NPY_I8, &x)) != 0) goto done;
   if (compressed) {
     k = (size_t)kk;
     const size_t vcols = s24_values_cols(p, k), mcols = s24_meta_cols(p, k);
-    if ((rc = load(values, S24_NPY_I8, 0, &v)) != 0) goto done;
-    if ((rc = load(meta_path, S24_NPY_U8, 0, &md)) != 0) goto done;
+    if ((rc = s24_cli_load(values, S24_NPY_I8, &v)) != 0) goto done;
+    if ((rc = s24_cli_load(meta_path, S24_NPY_U8, &md)) != 0) goto done;
     if (v.cols != vcols) {
       rc = s24_cli_file(values, "shape (%zu, %zu): K = %zu with pattern %u:%u needs %zu value columns",
                     v.rows, v.cols, k, (unsigned)p.n, (unsigned)p.m, vcols);
@@ -221,7 +178,7 @@ int s24_cmd_linear(const s24_cli_args_t *args) {
     vals = v.data;
     meta = md.data;
   } else {
-    if ((rc = load(wpath, S24_NPY_I8, 0, &w)) != 0) goto done;
+    if ((rc = s24_cli_load(wpath, S24_NPY_I8, &w)) != 0) goto done;
     m = w.rows;
     k = w.cols;
     if (k % p.m != 0) {
@@ -261,52 +218,11 @@ int s24_cmd_linear(const s24_cli_args_t *args) {
     rc = s24_cli_file("linear", "cannot buffer statistics");
     goto done;
   }
-  s24_status_t st;
-  const int32_t *bias_v = bias_path ? bias.data : NULL;
-  if (be == S24_BACKEND_MODEL) {
-    st = s24_linear_ref(x.data, bt, wd, m, k, bias_v, mult.data, shift.data, (int32_t)zi,
-                        (int32_t)zo, (int32_t)act_lo, (int32_t)act_hi, S24_ROUND_SINGLE, y);
-    snprintf(msg, sizeof msg, "%s", s24_strerror(st));
-    if (st == S24_OK && stats != NULL) {
-      size_t nnz = 0;
-      for (size_t i = 0; i < m * k; i++) nnz += wd[i] != 0;
-      fprintf(stats, "backend: model\n");
-      fprintf(stats, "pattern: %u:%u\n", (unsigned)p.n, (unsigned)p.m);
-      fprintf(stats, "shape_bkm: %zux%zux%zu\n", bt, k, m);
-      fprintf(stats, "macs_dense: %llu\n", (unsigned long long)bt * k * m);
-      fprintf(stats, "macs_kept: %llu\n", (unsigned long long)bt * (s24_values_cols(p, k) * m));
-      fprintf(stats, "weight_nonzeros: %zu\n", nnz);
-    }
-  } else {
-    s24_cosim_t *sim = NULL;
-    s24_dev_t dev;
-    st = s24_rtl_open(NULL, k, &sim, &dev, msg, sizeof msg);
-    if (st == S24_OK) {
-      s24_weights_t wt;
-      s24_where_t where;
-      st = compressed ? s24_weights_load(&dev, p, vals, meta, m, k, &wt, &where)
-                      : s24_weights_load_dense(&dev, wd, m, k, &wt);
-      if (st == S24_OK) {
-        const s24_linear_params_t prm = {bias_v,      mult.data,         shift.data,
-                                         (int32_t)zi, (int32_t)zo,       (int32_t)act_lo,
-                                         (int32_t)act_hi, S24_ROUND_SINGLE};
-        st = s24_linear(&dev, &wt, x.data, bt, &prm, y);
-        s24_weights_free(&wt);
-      }
-      if (st == S24_ERR_HW) {
-        char bits[96];
-        snprintf(msg, sizeof msg, "rtl linear failed: hardware error (ERR = %s)",
-                 s24_err_bits_str(dev.last_err, bits, sizeof bits));
-      } else if (st != S24_OK) {
-        const char *e = s24_rtl_error(sim);
-        snprintf(msg, sizeof msg, "rtl linear failed: %s", e[0] != '\0' ? e : s24_strerror(st));
-      } else if (stats != NULL) {
-        print_stats_rtl(stats, &dev, p, 0, bt, k, m, s24_rtl_sim_cycles(sim));
-      }
-      s24_dev_close(&dev);
-      s24_rtl_close(sim);
-    }
-  }
+  const s24_linear_job_t job = {p, x.data, bt, wd, compressed ? vals : NULL, meta, m, k,
+                                {bias_path ? bias.data : NULL, mult.data, shift.data, (int32_t)zi,
+                                 (int32_t)zo, (int32_t)act_lo, (int32_t)act_hi, S24_ROUND_SINGLE},
+                                y};
+  const s24_status_t st = s24_backend_linear(be, &job, stats, msg, sizeof msg);
   if (st != S24_OK) {
     rc = s24_cli_file(wpath, "%s", msg);
   } else {  // all or nothing: staged next to the target, then committed

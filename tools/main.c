@@ -9,8 +9,6 @@
 #define _XOPEN_SOURCE 700  // realpath (same_path)
 
 #include <errno.h>
-#include <fcntl.h>
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -143,18 +141,6 @@ static const char kUsageDemo[] =
 // ---------------------------------------------------------------------------------------------
 // Files
 
-static int load(const char *path, s24_npy_dtype_t want, s24_npy_t *arr) {
-  char msg[256];
-  if (s24_npy_read(path, arr, msg, sizeof msg) != S24_OK) return s24_cli_file(path, "%s", msg);
-  if (arr->dtype != want) {
-    int rc = s24_cli_file(path, "dtype %s, expected %s", s24_npy_dtype_name(arr->dtype),
-                      s24_npy_dtype_name(want));
-    s24_npy_free(arr);
-    return rc;
-  }
-  return 0;
-}
-
 // Outputs (tools/outfile.h): every target checked before any input is read, every output
 // staged, then all committed or none.
 
@@ -248,9 +234,9 @@ static int meta_error(const char *file, s24_pattern_t p, const uint8_t *meta, si
 static int load_compressed(const char *vpath, const char *mpath, size_t k, s24_pattern_t p,
                            s24_npy_t *v, s24_npy_t *md) {
   const size_t vcols = s24_values_cols(p, k), mcols = s24_meta_cols(p, k);
-  int rc = load(vpath, S24_NPY_I8, v);
+  int rc = s24_cli_load(vpath, S24_NPY_I8, v);
   if (rc != 0) return rc;
-  if ((rc = load(mpath, S24_NPY_U8, md)) != 0) goto fail_v;
+  if ((rc = s24_cli_load(mpath, S24_NPY_U8, md)) != 0) goto fail_v;
   if (v->cols != vcols) {
     rc = s24_cli_file(vpath, "shape (%zu, %zu): K = %zu with pattern %u:%u needs %zu value columns",
                   v->rows, v->cols, k, (unsigned)p.n, (unsigned)p.m, vcols);
@@ -303,7 +289,7 @@ static int cmd_prune(const s24_cli_args_t *a) {
     goto out;
   }
   s24_npy_t arr;
-  if ((rc = load(in, S24_NPY_I8, &arr)) != 0) goto out;
+  if ((rc = s24_cli_load(in, S24_NPY_I8, &arr)) != 0) goto out;
   if ((rc = check_k(in, arr.cols, p)) == 0) {
     s24_status_t st = s24_prune(p, arr.data, arr.rows, arr.cols, arr.data);
     rc = st != S24_OK ? s24_cli_file(in, "%s", s24_strerror(st))
@@ -361,7 +347,7 @@ static int cmd_compress(const s24_cli_args_t *a) {
     return rc;
   }
   s24_npy_t arr = {0};
-  if ((rc = load(in, S24_NPY_I8, &arr)) != 0 || (rc = check_k(in, arr.cols, p)) != 0) {
+  if ((rc = s24_cli_load(in, S24_NPY_I8, &arr)) != 0 || (rc = check_k(in, arr.cols, p)) != 0) {
     s24_npy_free(&arr);
     s24_outs_abort(&outs);
     return rc;
@@ -531,7 +517,7 @@ static int cmd_gemm(const s24_cli_args_t *a) {
   }
   if (!compressed && a->npos != 2) return s24_cli_usage("gemm", "expected A.npy and B.npy");
   if (!s24_cli_has(a, S24_OPT_OUTPUT)) return s24_cli_usage("gemm", "missing -o C.npy");
-  if (s24_cli_has(a, S24_OPT_TRACE) && be != S24_BACKEND_RTL) {
+  if (s24_cli_has(a, S24_OPT_TRACE) && !(be->caps & S24_BACKEND_HW)) {
     return s24_cli_usage("gemm", "--trace needs --backend rtl");
   }
   if (s24_cli_has(a, S24_OPT_TRACE)) {  // the trace replaces its file after the run: never an input
@@ -573,7 +559,7 @@ static int cmd_gemm(const s24_cli_args_t *a) {
   } else {
     // Dense A: check the pattern (naming row and group), then compress it.
     s24_npy_t dense;
-    if ((rc = load(apath, S24_NPY_I8, &dense)) != 0) goto done;
+    if ((rc = s24_cli_load(apath, S24_NPY_I8, &dense)) != 0) goto done;
     if ((rc = check_k(apath, dense.cols, p)) != 0) {
       s24_npy_free(&dense);
       goto done;
@@ -596,7 +582,7 @@ static int cmd_gemm(const s24_cli_args_t *a) {
     if (rc != 0) goto done;
   }
   const size_t m = va.rows;
-  if ((rc = load(bpath, S24_NPY_I8, &bm)) != 0) goto done;
+  if ((rc = s24_cli_load(bpath, S24_NPY_I8, &bm)) != 0) goto done;
   if (bm.rows != k) {
     rc = s24_cli_file(bpath, "shape (%zu, %zu): B needs K = %zu rows to match %s", bm.rows, bm.cols,
                   k, apath);
@@ -605,7 +591,7 @@ static int cmd_gemm(const s24_cli_args_t *a) {
   const size_t n = bm.cols;
   if (s24_cli_has(a, S24_OPT_C0)) {
     const char *cpath = s24_cli_val(a, S24_OPT_C0);
-    if ((rc = load(cpath, S24_NPY_I32, &c0)) != 0) goto done;
+    if ((rc = s24_cli_load(cpath, S24_NPY_I32, &c0)) != 0) goto done;
     if (c0.rows != m || c0.cols != n) {
       rc = s24_cli_file(cpath, "shape (%zu, %zu), expected (%zu, %zu) = M x N", c0.rows, c0.cols, m,
                     n);
