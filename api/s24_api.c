@@ -254,26 +254,30 @@ s24_status_t s24_api_gemm(s24_api_dev_t *dev, const s24_pattern_t *pattern, cons
     job.c0 = c0;
     job.c = c;
     job.a_dense = a;
+    job.unpruned = 1;
     return run_gemm(dev, &job, err, errlen);
   }
   const s24_pattern_t p = *pattern;
   if ((st = check_pattern_k(p, k, "A", err, errlen)) != S24_OK) return st;
-  // as `sparse24 gemm`: the pattern checked (naming row and group), then compressed
-  int8_t *values = malloc(m * s24_values_cols(p, k));
-  uint8_t *meta = malloc(m * s24_meta_cols(p, k));
+  // as `sparse24 gemm`: the pattern checked (naming row and group), then A as it is to the
+  // backend (no compressed copy that the driver would only expand again)
   s24_where_t w;
-  if (values == NULL || meta == NULL) {
-    st = s24_errorf(S24_ERR_NOMEM, err, errlen, "out of memory for the compressed A");
-  } else if ((st = s24_compress(p, a, m, k, values, meta, &w)) == S24_ERR_PATTERN) {
-    st = pattern_fail(p, w, "A", err, errlen);
+  if ((st = s24_check_pattern(p, a, m, k, &w)) == S24_ERR_PATTERN) {
+    return pattern_fail(p, w, "A", err, errlen);
   } else if (st != S24_OK) {
-    st = s24_errorf(st, err, errlen, "A: %s", s24_strerror(st));
-  } else {
-    st = gemm_compressed(dev, p, values, meta, m, k, b, n, c0, c, err, errlen);  // meta is ours
+    return s24_errorf(st, err, errlen, "A: %s", s24_strerror(st));
   }
-  free(values);
-  free(meta);
-  return st;
+  s24_gemm_job_t job;
+  memset(&job, 0, sizeof job);
+  job.pattern = p;
+  job.m_rows = m;
+  job.k = k;
+  job.b = b;
+  job.n_cols = n;
+  job.c0 = c0;
+  job.c = c;
+  job.a_dense = a;
+  return run_gemm(dev, &job, err, errlen);
 }
 
 // ------------------------------------------------------------------ fused int8 layer
@@ -330,44 +334,29 @@ static s24_status_t run_linear(s24_api_dev_t *dev, s24_pattern_t p, const int8_t
                                const s24_api_linear_params_t *prm, int8_t *y, char *err,
                                size_t errlen) {
   stats_reset(dev);
-  s24_status_t st;
-  if (dev->backend == S24_BACKEND_MODEL) {
-    st = s24_linear_ref(x, batch, wd, m, k, prm->bias, prm->mult, prm->shift, prm->zi, prm->zo,
-                        relu_lo(prm), 127, S24_ROUND_SINGLE, y);
-    if (st != S24_OK) return s24_errorf(st, err, errlen, "model linear: %s", s24_strerror(st));
-    dev->stats.macs_dense = (uint64_t)batch * k * m;
-    return S24_OK;
-  }
+  const s24_backend_t b = dev->backend;
   char msg[S24_API_ERRLEN];
-  s24_cosim_t *sim = NULL;
-  s24_dev_t hw;
-  st = s24_rtl_open(NULL, k, &sim, &hw, msg, sizeof msg);
-  if (st != S24_OK) return s24_errorf(st, err, errlen, "rtl linear: %s", msg);
-  s24_weights_t wt;
-  s24_where_t where;
-  st = values != NULL ? s24_weights_load(&hw, p, values, meta, m, k, &wt, &where)
-                      : s24_weights_load_dense(&hw, wd, m, k, &wt);
-  if (st == S24_OK) {
-    const s24_linear_params_t lp = {.bias = prm->bias,
-                                    .mult = prm->mult,
-                                    .shift = prm->shift,
-                                    .zi = prm->zi,
-                                    .zo = prm->zo,
-                                    .act_min = relu_lo(prm),
-                                    .act_max = 127,
-                                    .round = S24_ROUND_SINGLE};
-    st = s24_linear(&hw, &wt, x, batch, &lp, y);
-    s24_weights_free(&wt);
-  }
-  if (st == S24_ERR_HW) {
-    char bits[96];
-    s24_errorf(st, err, errlen, "rtl linear: hardware error (ERR = %s)",
-         s24_err_bits_str(hw.last_err, bits, sizeof bits));
-  } else if (st != S24_OK) {
-    s24_errorf(st, err, errlen, "rtl linear: %s", s24_strerror(st));
-  } else {
-    const s24_counters_t *c = &hw.counters;
-    const double peak = (double)hw.hw.rows * hw.hw.cols * hw.hw.sparse_m;
+  s24_bdev_t d;
+  s24_status_t st = b->open(&d, NULL, k, msg, sizeof msg);
+  if (st != S24_OK) return s24_errorf(st, err, errlen, "%s linear: %s", b->name, msg);
+  // the model runs the dense W; the hardware loads the compressed one if given
+  const s24_linear_job_t job = {p, x, batch, wd, values, meta, m, k,
+                                {.bias = prm->bias,
+                                 .mult = prm->mult,
+                                 .shift = prm->shift,
+                                 .zi = prm->zi,
+                                 .zo = prm->zo,
+                                 .act_min = relu_lo(prm),
+                                 .act_max = 127,
+                                 .round = S24_ROUND_SINGLE},
+                                y};
+  st = b->linear(&d, &job, msg, sizeof msg);
+  if (st != S24_OK) {
+    s24_errorf(st, err, errlen, "%s", msg);
+  } else if (b->caps & S24_BACKEND_HW) {  // the hardware's counters
+    const s24_counters_t *c = &d.dev.counters;
+    const s24_hw_info_t *hw = &d.dev.hw;
+    const double peak = (double)hw->rows * hw->cols * hw->sparse_m;
     dev->stats.macs_dense = c->macs_dense;
     dev->stats.cycles = c->cycles;
     dev->stats.job_cycles = c->job_cycles;
@@ -377,12 +366,13 @@ static s24_status_t run_linear(s24_api_dev_t *dev, s24_pattern_t p, const int8_t
     dev->stats.stall_r = c->stall_r;
     dev->stats.hw_jobs = c->jobs;
     dev->stats.tiles = c->tiles;
-    dev->stats.sim_cycles = s24_rtl_sim_cycles(sim);
+    dev->stats.sim_cycles = s24_rtl_sim_cycles(d.sim);
     dev->stats.utilization =
         (double)c->macs_dense / ((c->job_cycles ? (double)c->job_cycles : 1.0) * peak);
+  } else {
+    dev->stats.macs_dense = (uint64_t)batch * k * m;
   }
-  s24_dev_close(&hw);
-  s24_rtl_close(sim);
+  b->close(&d);
   return st;
 }
 

@@ -29,7 +29,7 @@ typedef struct {
   double utilization;    /**< dense-equivalent MACs / (cycles * rows * cols * SparseM) */
 } s24_run_stats_t;
 
-/** One GEMM: C = A*B (+ C0) with A compressed (values + metadata, SPEC §2). */
+/** One GEMM: C = A*B (+ C0) with A compressed (values + metadata, SPEC §2) or dense. */
 typedef struct {
   s24_pattern_t pattern;
   const int8_t *values;  /**< m_rows x s24_values_cols(pattern, k) */
@@ -40,10 +40,12 @@ typedef struct {
   size_t n_cols;
   const int32_t *c0;     /**< m_rows x n_cols, or NULL */
   int32_t *c;            /**< m_rows x n_cols output */
-  const int8_t *a_dense; /**< if not NULL: this dense m_rows x k A is run instead of
-                              values/meta (rtl: dense A on the sparse core) */
+  const int8_t *a_dense; /**< if not NULL: A as the dense m_rows x k matrix, which the backend
+                              takes as it is (rtl: the driver packs its beats from it) instead
+                              of values/meta; it satisfies `pattern` unless unpruned */
   const char *trace_path;  /**< rtl: FST waveform file, or NULL */
   s24_run_stats_t *run;  /**< rtl: hardware numbers of the run, or NULL */
+  int unpruned;          /**< 1: a_dense is any matrix (rtl: dense A on the sparse core) */
 } s24_gemm_job_t;
 
 /** The fused int8 layer of SPEC §7 as one job: Y[batch x m] = requant(X[batch x k] * W^T). */

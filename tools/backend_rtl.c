@@ -161,7 +161,7 @@ static void rtl_gemm_stats(const s24_bdev_t *d, const s24_gemm_job_t *j, FILE *f
   const uint64_t stalls = cnt->stall_w + cnt->stall_a + cnt->stall_r;
   fprintf(f, "backend: rtl\n");
   fprintf(f, "array: %ux%u %u:%u\n", hw->rows, hw->cols, hw->sparse_n, hw->sparse_m);
-  if (j->a_dense != NULL) {
+  if (j->a_dense != NULL && j->unpruned) {
     fprintf(f, "pattern: dense\n");
   } else {
     fprintf(f, "pattern: %u:%u\n", (unsigned)j->pattern.n, (unsigned)j->pattern.m);

@@ -966,7 +966,7 @@ static s24_status_t speed_run(s24_backend_t backend, s24_pattern_t p, size_t m, 
     snprintf(err, errlen, "preparing the benchmark failed: %s", s24_strerror(st));
     goto done;
   }
-  s24_gemm_job_t job = {p, val, meta, m, k, b, n, NULL, c, NULL, NULL, NULL};
+  s24_gemm_job_t job = {p, val, meta, m, k, b, n, NULL, c, NULL, NULL, NULL, 0};
   double best = 0;
   for (unsigned r = 0; r < reps; r++) {
     if (backend->caps & S24_BACKEND_HW) {  // minutes per run: say what is running

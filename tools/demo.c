@@ -68,7 +68,7 @@ static s24_status_t demo_rtl_dense(s24_backend_t backend, const int8_t *w, const
           (unsigned long long)run->stall_w, (unsigned long long)run->stall_a,
           (unsigned long long)run->stall_r);
   const s24_pattern_t p = {2, 4};
-  s24_gemm_job_t dj = {p, NULL, NULL, DEMO_M, DEMO_K, x, DEMO_N, NULL, yd, w, NULL, &drun};
+  s24_gemm_job_t dj = {p, NULL, NULL, DEMO_M, DEMO_K, x, DEMO_N, NULL, yd, w, NULL, &drun, 1};
   if ((st = s24_backend_gemm(backend, &dj, NULL, &where, err, errlen)) != S24_OK) goto done;
   if ((st = s24_gemm_dense_ref(w, DEMO_M, DEMO_K, x, DEMO_N, NULL, refd)) != S24_OK) {
     snprintf(err, errlen, "dense reference failed: %s", s24_strerror(st));
@@ -133,7 +133,7 @@ s24_status_t s24_demo_run(s24_backend_t backend, FILE *out, char *err, size_t er
   fprintf(out, "\n");
 
   s24_run_stats_t run = {0};
-  s24_gemm_job_t job = {p, val, meta, DEMO_M, DEMO_K, x, DEMO_N, NULL, y, NULL, NULL, &run};
+  s24_gemm_job_t job = {p, val, meta, DEMO_M, DEMO_K, x, DEMO_N, NULL, y, NULL, NULL, &run, 0};
   if ((st = s24_backend_gemm(backend, &job, NULL, &where, err, errlen)) != S24_OK) goto done;
   if ((backend->caps & S24_BACKEND_HW) &&
       (st = demo_rtl_dense(backend, w, x, &run, out, err, errlen)) != S24_OK) {

@@ -547,7 +547,7 @@ static int cmd_gemm(const s24_cli_args_t *a) {
     return rc;
   }
 
-  s24_npy_t va = {0}, md = {0}, bm = {0}, c0 = {0};
+  s24_npy_t va = {0}, md = {0}, ad = {0}, bm = {0}, c0 = {0};
   const char *apath = compressed ? s24_cli_val(a, S24_OPT_VALUES) : a->pos[0];
   const char *bpath = compressed ? a->pos[0] : a->pos[1];
   int32_t *c = NULL;
@@ -557,23 +557,13 @@ static int cmd_gemm(const s24_cli_args_t *a) {
   if (compressed) {
     if ((rc = load_compressed(apath, s24_cli_val(a, S24_OPT_META), k, p, &va, &md)) != 0) goto done;
   } else {
-    // Dense A: check the pattern (naming row and group), then compress it.
-    s24_npy_t dense;
-    if ((rc = s24_cli_load(apath, S24_NPY_I8, &dense)) != 0) goto done;
-    if ((rc = check_k(apath, dense.cols, p)) != 0) {
-      s24_npy_free(&dense);
-      goto done;
-    }
-    k = dense.cols;
-    va.rows = md.rows = dense.rows;
-    va.data = malloc(dense.rows * s24_values_cols(p, k));
-    md.data = malloc(dense.rows * s24_meta_cols(p, k));
+    // Dense A: the pattern checked (naming row and group), then A as it is to the backend (no
+    // compressed copy that the driver would only expand again)
+    if ((rc = s24_cli_load(apath, S24_NPY_I8, &ad)) != 0) goto done;
+    if ((rc = check_k(apath, ad.cols, p)) != 0) goto done;
+    k = ad.cols;
     s24_where_t w;
-    s24_status_t st = S24_ERR_NOMEM;
-    if (va.data != NULL && md.data != NULL) {
-      st = s24_compress(p, dense.data, dense.rows, k, va.data, md.data, &w);
-    }
-    s24_npy_free(&dense);
+    const s24_status_t st = s24_check_pattern(p, ad.data, ad.rows, k, &w);
     if (st == S24_ERR_PATTERN) {
       rc = pattern_error(apath, p, w);
     } else if (st != S24_OK) {
@@ -581,7 +571,7 @@ static int cmd_gemm(const s24_cli_args_t *a) {
     }
     if (rc != 0) goto done;
   }
-  const size_t m = va.rows;
+  const size_t m = compressed ? va.rows : ad.rows;
   if ((rc = s24_cli_load(bpath, S24_NPY_I8, &bm)) != 0) goto done;
   if (bm.rows != k) {
     rc = s24_cli_file(bpath, "shape (%zu, %zu): B needs K = %zu rows to match %s", bm.rows, bm.cols,
@@ -619,8 +609,8 @@ static int cmd_gemm(const s24_cli_args_t *a) {
              s24_cli_val(a, S24_OPT_TRACE));
     s24_outs_fault_note(line);
   }
-  s24_gemm_job_t job = {p, va.data, md.data, m, k, bm.data, n, c0.data, c, NULL,
-                        s24_cli_has(a, S24_OPT_TRACE) ? s24_outs_handoff(&outs, 1) : NULL, NULL};
+  s24_gemm_job_t job = {p, va.data, md.data, m, k, bm.data, n, c0.data, c, ad.data,
+                        s24_cli_has(a, S24_OPT_TRACE) ? s24_outs_handoff(&outs, 1) : NULL, NULL, 0};
   s24_where_t w;
   char msg[256];
   s24_status_t st = s24_backend_gemm(be, &job, stats, &w, msg, sizeof msg);
@@ -656,6 +646,7 @@ done:
   free(c);
   s24_npy_free(&va);
   s24_npy_free(&md);
+  s24_npy_free(&ad);
   s24_npy_free(&bm);
   s24_npy_free(&c0);
   return rc;
