@@ -1,5 +1,5 @@
 // sparse24 public C API (include/sparse24.h) over the parts that do the work: the C golden model
-// (cmodel/), the backend seam of the command (tools/backend.h: s24_backend_gemm, s24_rtl_open),
+// (cmodel/), the backend table of the command (tools/backend.h: each backend's ops),
 // the host driver's fused layer (s24_linear) and the network runtime with its engines
 // (runtime/s24_net.h, api/s24_engine.h). This file checks arguments, turns every failure into a
 // status and one line naming what and where, and keeps the numbers of the last call.
@@ -207,16 +207,19 @@ static s24_status_t run_gemm(s24_api_dev_t *dev, s24_gemm_job_t *job, char *err,
   return S24_OK;
 }
 
-// A compressed A whose arguments are checked: the job through the backend seam.
-static s24_status_t gemm_compressed(s24_api_dev_t *dev, s24_pattern_t pattern,
-                                    const int8_t *values, const uint8_t *meta, size_t m,
-                                    size_t k, const int8_t *b, size_t n, const int32_t *c0,
-                                    int32_t *c, char *err, size_t errlen) {
+// A whose arguments are checked, compressed (values, meta) or dense (a; unpruned: any values):
+// the job through the backend seam.
+static s24_status_t gemm_job(s24_api_dev_t *dev, s24_pattern_t pattern, const int8_t *values,
+                             const uint8_t *meta, const int8_t *a, int unpruned, size_t m,
+                             size_t k, const int8_t *b, size_t n, const int32_t *c0, int32_t *c,
+                             char *err, size_t errlen) {
   s24_gemm_job_t job;
   memset(&job, 0, sizeof job);
   job.pattern = pattern;
   job.values = values;
   job.meta = meta;
+  job.a_dense = a;
+  job.unpruned = unpruned;
   job.m_rows = m;
   job.k = k;
   job.b = b;
@@ -235,7 +238,7 @@ s24_status_t s24_api_gemm_compressed(s24_api_dev_t *dev, s24_pattern_t pattern,
   if (meta == NULL) return s24_errorf(S24_ERR_ARG, err, errlen, "A metadata is NULL");
   if ((st = check_pattern_k(pattern, k, "A", err, errlen)) != S24_OK) return st;
   if ((st = check_meta(pattern, meta, m, k, "A metadata", err, errlen)) != S24_OK) return st;
-  return gemm_compressed(dev, pattern, values, meta, m, k, b, n, c0, c, err, errlen);
+  return gemm_job(dev, pattern, values, meta, NULL, 0, m, k, b, n, c0, c, err, errlen);
 }
 
 s24_status_t s24_api_gemm(s24_api_dev_t *dev, const s24_pattern_t *pattern, const int8_t *a,
@@ -244,18 +247,7 @@ s24_status_t s24_api_gemm(s24_api_dev_t *dev, const s24_pattern_t *pattern, cons
   s24_status_t st = check_gemm_args(dev, a, m, k, b, n, c, err, errlen);
   if (st != S24_OK) return st;
   if (pattern == NULL) {  // any values: dense A on the sparse core
-    s24_gemm_job_t job;
-    memset(&job, 0, sizeof job);
-    job.pattern = (s24_pattern_t){1, 1};
-    job.m_rows = m;
-    job.k = k;
-    job.b = b;
-    job.n_cols = n;
-    job.c0 = c0;
-    job.c = c;
-    job.a_dense = a;
-    job.unpruned = 1;
-    return run_gemm(dev, &job, err, errlen);
+    return gemm_job(dev, (s24_pattern_t){1, 1}, NULL, NULL, a, 1, m, k, b, n, c0, c, err, errlen);
   }
   const s24_pattern_t p = *pattern;
   if ((st = check_pattern_k(p, k, "A", err, errlen)) != S24_OK) return st;
@@ -267,17 +259,7 @@ s24_status_t s24_api_gemm(s24_api_dev_t *dev, const s24_pattern_t *pattern, cons
   } else if (st != S24_OK) {
     return s24_errorf(st, err, errlen, "A: %s", s24_strerror(st));
   }
-  s24_gemm_job_t job;
-  memset(&job, 0, sizeof job);
-  job.pattern = p;
-  job.m_rows = m;
-  job.k = k;
-  job.b = b;
-  job.n_cols = n;
-  job.c0 = c0;
-  job.c = c;
-  job.a_dense = a;
-  return run_gemm(dev, &job, err, errlen);
+  return gemm_job(dev, p, NULL, NULL, a, 0, m, k, b, n, c0, c, err, errlen);
 }
 
 // ------------------------------------------------------------------ fused int8 layer

@@ -923,6 +923,29 @@ int s24_bench_linear_run(const s24_cli_args_t *a) {
 }
 
 // ---------------------------------------------------------------------------------------------
+// The mode of `sparse24 bench` (the command table's select()): --model-speed, implied by any of
+// --shape, --pattern, --reps ("--opt" or "--opt=value"); else --linear; else the benchmark.
+int s24_bench_is_speed(int argc, char **argv) {
+  static const char *const kSpeedOpts[] = {"--model-speed", "--shape", "--pattern", "--reps"};
+  for (int i = 2; i < argc; i++) {
+    for (size_t o = 0; o < sizeof kSpeedOpts / sizeof kSpeedOpts[0]; o++) {
+      const size_t len = strlen(kSpeedOpts[o]);
+      if (strncmp(argv[i], kSpeedOpts[o], len) == 0 && (argv[i][len] == '\0' || argv[i][len] == '=')) {
+        return 1;
+      }
+    }
+  }
+  return 0;
+}
+
+int s24_bench_is_linear(int argc, char **argv) {
+  for (int i = 2; i < argc; i++) {
+    if (strcmp(argv[i], "--linear") == 0) return 1;
+  }
+  return 0;
+}
+
+// ---------------------------------------------------------------------------------------------
 // sparse24 bench --model-speed: the wall time of one GEMM on a backend
 
 const char s24_bench_speed_usage[] =
@@ -992,28 +1015,6 @@ done:
   free(meta);
   free(c);
   return st;
-}
-
-// The mode of `sparse24 bench` (the command table's select()): --model-speed, implied by any of
-// --shape, --pattern, --reps ("--opt" or "--opt=value"); else --linear; else the benchmark.
-int s24_bench_is_speed(int argc, char **argv) {
-  static const char *const kSpeedOpts[] = {"--model-speed", "--shape", "--pattern", "--reps"};
-  for (int i = 2; i < argc; i++) {
-    for (size_t o = 0; o < sizeof kSpeedOpts / sizeof kSpeedOpts[0]; o++) {
-      const size_t len = strlen(kSpeedOpts[o]);
-      if (strncmp(argv[i], kSpeedOpts[o], len) == 0 && (argv[i][len] == '\0' || argv[i][len] == '=')) {
-        return 1;
-      }
-    }
-  }
-  return 0;
-}
-
-int s24_bench_is_linear(int argc, char **argv) {
-  for (int i = 2; i < argc; i++) {
-    if (strcmp(argv[i], "--linear") == 0) return 1;
-  }
-  return 0;
 }
 
 // --model-speed: --backend and --model-only (= --backend model) as in the benchmark
