@@ -1,8 +1,9 @@
 // sparse24 command: the backend seam. Every GEMM and fused layer of `gemm`, `linear`, `demo` and
 // `bench` runs through a backend's ops (s24_backend_ops_t: open, gemm, linear, stats, close);
-// backend.c holds the table and the model backend. The rtl backend (the Verilated RTL through the host driver) is chosen at
-// link time: backend_rtl.c with the co-simulation library, or backend_nortl.c without it; no
-// file of tools/ but backend_rtl.c includes the co-simulation's header.
+// backend.c holds the table and the model backend. The rtl backend (the Verilated RTL through
+// the host driver) is chosen at link time: backend_rtl.c with the co-simulation library, or
+// backend_nortl.c without it; no file of tools/ but backend_rtl.c includes the co-simulation's
+// header.
 #ifndef S24_BACKEND_H_
 #define S24_BACKEND_H_
 

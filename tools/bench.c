@@ -461,7 +461,9 @@ int s24_bench_perf_check(s24_opt_t opt, const char *v) {
       }
       return 0;
     case S24_OPT_SEED:
-      if (!s24_cli_parse_u64(v, &x)) return s24_cli_error(EXIT_USAGE, "bench", "invalid --seed '%s'", v ? v : "");
+      if (!s24_cli_parse_u64(v, &x)) {
+        return s24_cli_error(EXIT_USAGE, "bench", "invalid --seed '%s'", v ? v : "");
+      }
       return 0;
     default:
       return 0;
@@ -474,7 +476,8 @@ int s24_bench_perf_run(const s24_cli_args_t *a) {
   uint64_t first = NUM_SHAPES, seed = 1;
   s24_array_t arr = S24_DEFAULT_ARRAY;  // the default RTL build
   const char *be = s24_cli_val(a, S24_OPT_BACKEND);
-  const int model_only = s24_cli_has(a, S24_OPT_MODEL_ONLY) || (be != NULL && strcmp(be, "model") == 0);
+  const int model_only =
+      s24_cli_has(a, S24_OPT_MODEL_ONLY) || (be != NULL && strcmp(be, "model") == 0);
   const int backend_rtl = be != NULL && strcmp(be, "rtl") == 0;
   const int have_array = s24_cli_has(a, S24_OPT_ARRAY);
   // the values were checked as they were parsed (s24_bench_perf_check)
@@ -748,7 +751,10 @@ int s24_bench_linear_run(const s24_cli_args_t *a) {
   char dir_buf[4096];
   const char *dir = s24_cli_val(a, S24_OPT_OUT_DIR);
   uint64_t first64 = NUM_SHAPES, seed = 1;
-  if (s24_cli_has(a, S24_OPT_FIRST)) (void)s24_cli_parse_u64(s24_cli_val(a, S24_OPT_FIRST), &first64);
+  // the values were checked as they were parsed (s24_bench_linear_check)
+  if (s24_cli_has(a, S24_OPT_FIRST)) {
+    (void)s24_cli_parse_u64(s24_cli_val(a, S24_OPT_FIRST), &first64);
+  }
   if (s24_cli_has(a, S24_OPT_SEED)) (void)s24_cli_parse_u64(s24_cli_val(a, S24_OPT_SEED), &seed);
   const size_t first = (size_t)first64;
   // the output goes through the one output module (tools/outfile.h): checked before the runs,
@@ -930,7 +936,8 @@ int s24_bench_is_speed(int argc, char **argv) {
   for (int i = 2; i < argc; i++) {
     for (size_t o = 0; o < sizeof kSpeedOpts / sizeof kSpeedOpts[0]; o++) {
       const size_t len = strlen(kSpeedOpts[o]);
-      if (strncmp(argv[i], kSpeedOpts[o], len) == 0 && (argv[i][len] == '\0' || argv[i][len] == '=')) {
+      if (strncmp(argv[i], kSpeedOpts[o], len) == 0 &&
+          (argv[i][len] == '\0' || argv[i][len] == '=')) {
         return 1;
       }
     }
@@ -1051,7 +1058,8 @@ int s24_bench_speed_run(const s24_cli_args_t *a) {
     }
   }
   size_t reps = 3;
-  if (s24_cli_has(a, S24_OPT_REPS) && (!s24_cli_parse_size(s24_cli_val(a, S24_OPT_REPS), &reps) || reps > 1000)) {
+  if (s24_cli_has(a, S24_OPT_REPS) &&
+      (!s24_cli_parse_size(s24_cli_val(a, S24_OPT_REPS), &reps) || reps > 1000)) {
     return s24_cli_usage("bench", "invalid --reps '%s' (1 to 1000)", s24_cli_val(a, S24_OPT_REPS));
   }
   char msg[256];

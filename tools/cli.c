@@ -146,7 +146,9 @@ int s24_cli_parse(const s24_cli_cmd_t *c, int argc, char **argv, s24_cli_args_t 
       }
       if (o >= 0 && (a->given & S24_OPT(o))) return usage_error(c, "option %s given twice", shown);
       if (eq == NULL && is_help(arg)) return S24_CLI_HELP;
-      if (o < 0) return usage_error(c, "unknown option '%s' (see sparse24 %s --help)", shown, c->name);
+      if (o < 0) {
+        return usage_error(c, "unknown option '%s' (see sparse24 %s --help)", shown, c->name);
+      }
       a->given |= S24_OPT(o);
       if (!s24_cli_opts[o].has_value) continue;
       const char *v = eq != NULL ? eq + 1 : i + 1 < argc ? argv[i + 1] : NULL;

@@ -50,10 +50,11 @@ static uint64_t fnv1a_i32(const int32_t *v, size_t n) {
 }
 
 // The hardware (rtl): prints the numbers of the 2:4 run, then runs the unpruned W as a dense
-// matrix on the same 2:4 hardware (two beats per group), checks it against the dense reference and
-// prints the speedup of the pruned layer.
-static s24_status_t demo_rtl_dense(s24_backend_t backend, const int8_t *w, const int8_t *x, const s24_run_stats_t *run,
-                                   FILE *out, char *err, size_t errlen) {
+// matrix on the same 2:4 hardware (two beats per group), checks it against the dense reference
+// and prints the speedup of the pruned layer.
+static s24_status_t demo_rtl_dense(s24_backend_t backend, const int8_t *w, const int8_t *x,
+                                   const s24_run_stats_t *run, FILE *out, char *err,
+                                   size_t errlen) {
   int32_t *yd = malloc(DEMO_M * DEMO_N * sizeof(int32_t));
   int32_t *refd = malloc(DEMO_M * DEMO_N * sizeof(int32_t));
   s24_run_stats_t drun = {0};

@@ -71,12 +71,17 @@ static int load_channel(const char *path, const char *what, size_t m, long lo, l
 
 int s24_cmd_linear(const s24_cli_args_t *args) {
   // the options' values (NULL: not given)
-  const char *const out = s24_cli_val(args, S24_OPT_OUTPUT), *const bias_path = s24_cli_val(args, S24_OPT_BIAS);
-  const char *const mult_path = s24_cli_val(args, S24_OPT_MULT), *const shift_path = s24_cli_val(args, S24_OPT_SHIFT);
-  const char *const zi_text = s24_cli_val(args, S24_OPT_ZP_IN), *const zo_text = s24_cli_val(args, S24_OPT_ZP_OUT);
-  const char *const values = s24_cli_val(args, S24_OPT_VALUES), *const meta_path = s24_cli_val(args, S24_OPT_META);
+  const char *const out = s24_cli_val(args, S24_OPT_OUTPUT);
+  const char *const bias_path = s24_cli_val(args, S24_OPT_BIAS);
+  const char *const mult_path = s24_cli_val(args, S24_OPT_MULT);
+  const char *const shift_path = s24_cli_val(args, S24_OPT_SHIFT);
+  const char *const zi_text = s24_cli_val(args, S24_OPT_ZP_IN);
+  const char *const zo_text = s24_cli_val(args, S24_OPT_ZP_OUT);
+  const char *const values = s24_cli_val(args, S24_OPT_VALUES);
+  const char *const meta_path = s24_cli_val(args, S24_OPT_META);
   const char *const k_text = s24_cli_val(args, S24_OPT_K);
-  const char *const act_min = s24_cli_val(args, S24_OPT_ACT_MIN), *const act_max = s24_cli_val(args, S24_OPT_ACT_MAX);
+  const char *const act_min = s24_cli_val(args, S24_OPT_ACT_MIN);
+  const char *const act_max = s24_cli_val(args, S24_OPT_ACT_MAX);
   const int relu = s24_cli_has(args, S24_OPT_RELU), want_stats = s24_cli_has(args, S24_OPT_STATS);
   int rc = 0;
   s24_pattern_t p;

@@ -283,7 +283,8 @@ static int cmd_prune(const s24_cli_args_t *a) {
   s24_outs_t outs;
   const char *names[S24_OUTS_MAX];
   s24_outs_init(&outs);
-  if ((rc = out_add("prune", &outs, names, "-o", s24_cli_val(a, S24_OPT_OUTPUT), 0)) != 0) return rc;
+  rc = out_add("prune", &outs, names, "-o", s24_cli_val(a, S24_OPT_OUTPUT), 0);
+  if (rc != 0) return rc;
   if (s24_net_file_is_tflite(in)) {  // a network: its FULLY_CONNECTED and CONV_2D weights
     rc = s24_net_cmd_prune(in, p, &outs);
     goto out;
@@ -382,7 +383,9 @@ static int cmd_compress(const s24_cli_args_t *a) {
 
 static int get_k(const char *cmd, const s24_cli_args_t *a, s24_pattern_t p, size_t *k) {
   const char *text = s24_cli_val(a, S24_OPT_K);
-  if (!s24_cli_parse_size(text, k)) return s24_cli_usage(cmd, "invalid --k '%s' (a positive integer)", text);
+  if (!s24_cli_parse_size(text, k)) {
+    return s24_cli_usage(cmd, "invalid --k '%s' (a positive integer)", text);
+  }
   if (*k % p.m != 0) {
     return s24_cli_usage(cmd, "--k %zu is not a multiple of m = %u (pattern %u:%u)", *k,
                      (unsigned)p.m, (unsigned)p.n, (unsigned)p.m);
@@ -507,9 +510,9 @@ static int cmd_gemm(const s24_cli_args_t *a) {
   s24_backend_t be;
   if ((rc = s24_cli_pattern(a, &p)) != 0) return rc;
   if ((rc = s24_cli_backend(a, &be)) != 0) return rc;
-  const int compressed = (a->given & (S24_OPT(S24_OPT_VALUES) | S24_OPT(S24_OPT_META) | S24_OPT(S24_OPT_K))) != 0;
-  if (compressed && (a->given & (S24_OPT(S24_OPT_VALUES) | S24_OPT(S24_OPT_META) | S24_OPT(S24_OPT_K))) !=
-                         (S24_OPT(S24_OPT_VALUES) | S24_OPT(S24_OPT_META) | S24_OPT(S24_OPT_K))) {
+  const uint64_t va_md_k = S24_OPT(S24_OPT_VALUES) | S24_OPT(S24_OPT_META) | S24_OPT(S24_OPT_K);
+  const int compressed = (a->given & va_md_k) != 0;
+  if (compressed && (a->given & va_md_k) != va_md_k) {
     return s24_cli_usage("gemm", "--values, --meta and --k go together");
   }
   if (compressed && a->npos != 1) {
@@ -541,8 +544,9 @@ static int cmd_gemm(const s24_cli_args_t *a) {
   const char *names[S24_OUTS_MAX];
   s24_outs_init(&outs);
   if ((rc = out_add("gemm", &outs, names, "-o", s24_cli_val(a, S24_OPT_OUTPUT), 0)) != 0) return rc;
-  if (s24_cli_has(a, S24_OPT_TRACE) && (rc = out_add("gemm", &outs, names, "--trace", s24_cli_val(a, S24_OPT_TRACE),
-                                           S24_OUT_REGULAR_ONLY)) != 0) {
+  if (s24_cli_has(a, S24_OPT_TRACE) &&
+      (rc = out_add("gemm", &outs, names, "--trace", s24_cli_val(a, S24_OPT_TRACE),
+                    S24_OUT_REGULAR_ONLY)) != 0) {
     s24_outs_abort(&outs);
     return rc;
   }
@@ -622,8 +626,8 @@ static int cmd_gemm(const s24_cli_args_t *a) {
   if (st != S24_OK) {
     // an I/O failure of the rtl backend is the trace file's; anything else concerns A
     const int trace_io = st == S24_ERR_IO && job.trace_path != NULL;
-    rc = s24_cli_file(trace_io ? s24_cli_val(a, S24_OPT_TRACE) : st == S24_ERR_NOMEM ? "gemm" : apath, "%s",
-                      msg);
+    const char *what = trace_io ? s24_cli_val(a, S24_OPT_TRACE) : st == S24_ERR_NOMEM ? "gemm" : apath;
+    rc = s24_cli_file(what, "%s", msg);
     goto done;
   }
   // the waveform writer reports no I/O error (full disk, size limit): check the file it left
@@ -713,13 +717,13 @@ static const s24_cli_cmd_t kCommands[] = {
     {"decompress", NULL, kUsageDecompress, OPTS(OUTPUT) | OPTS(K) | OPTS(PATTERN), 0, 2, 0,
      S24_CLI_STRICT, NULL, NULL, cmd_decompress},
     {"gemm", NULL, kUsageGemm,
-     OPTS(OUTPUT) | OPTS(PATTERN) | OPTS(BACKEND) | OPTS(VALUES) | OPTS(META) | OPTS(K) | OPTS(C0) |
-         OPTS(STATS) | OPTS(TRACE),
+     OPTS(OUTPUT) | OPTS(PATTERN) | OPTS(BACKEND) | OPTS(VALUES) | OPTS(META) | OPTS(K) |
+         OPTS(C0) | OPTS(STATS) | OPTS(TRACE),
      0, 2, 0, S24_CLI_STRICT, NULL, NULL, cmd_gemm},
     {"linear", NULL, s24_linear_usage,
-     OPTS(OUTPUT) | OPTS(BIAS) | OPTS(MULT) | OPTS(SHIFT) | OPTS(ZP_IN) | OPTS(ZP_OUT) | OPTS(VALUES) |
-         OPTS(META) | OPTS(K) | OPTS(PATTERN) | OPTS(BACKEND) | OPTS(ACT_MIN) | OPTS(ACT_MAX) |
-         OPTS(RELU) | OPTS(STATS),
+     OPTS(OUTPUT) | OPTS(BIAS) | OPTS(MULT) | OPTS(SHIFT) | OPTS(ZP_IN) | OPTS(ZP_OUT) |
+         OPTS(VALUES) | OPTS(META) | OPTS(K) | OPTS(PATTERN) | OPTS(BACKEND) | OPTS(ACT_MIN) |
+         OPTS(ACT_MAX) | OPTS(RELU) | OPTS(STATS),
      0, 2, 0, S24_CLI_TYPED, NULL, NULL, s24_cmd_linear},
     {"info", NULL, kUsageInfo, 0, 0, 1, 0, S24_CLI_STRICT, NULL, NULL, cmd_info},
     {"run", NULL, kUsageRun, OPTS(OUTPUT) | OPTS(BACKEND) | OPTS(STATS), 0, 2, 0, S24_CLI_STRICT,
@@ -728,15 +732,15 @@ static const s24_cli_cmd_t kCommands[] = {
     // bench: --model-speed (or any of --shape, --pattern, --reps), else --linear, else the
     // benchmark
     {"bench", s24_bench_is_speed, s24_bench_speed_usage,
-     OPTS(BACKEND) | OPTS(SHAPE) | OPTS(PATTERN) | OPTS(REPS), OPTS(MODEL_SPEED) | OPTS(MODEL_ONLY), 0,
-     63, S24_CLI_STRICT, NULL, NULL, s24_bench_speed_run},
+     OPTS(BACKEND) | OPTS(SHAPE) | OPTS(PATTERN) | OPTS(REPS),
+     OPTS(MODEL_SPEED) | OPTS(MODEL_ONLY), 0, 63, S24_CLI_STRICT, NULL, NULL, s24_bench_speed_run},
     {"bench", s24_bench_is_linear, s24_perf_bench_usage, OPTS(OUT_DIR) | OPTS(FIRST) | OPTS(SEED),
      OPTS(LINEAR), 0, 0, S24_CLI_BENCH_LINEAR,
      "with --linear only --out, --first and --seed (got '%s')", s24_bench_linear_check,
      s24_bench_linear_run},
     {"bench", NULL, s24_perf_bench_usage,
-     OPTS(OUT_DIR) | OPTS(FIRST) | OPTS(ARRAY) | OPTS(SEED) | OPTS(BACKEND) | OPTS(MODEL_ONLY), 0, 0,
-     0, S24_CLI_BENCH, NULL, s24_bench_perf_check, s24_bench_perf_run},
+     OPTS(OUT_DIR) | OPTS(FIRST) | OPTS(ARRAY) | OPTS(SEED) | OPTS(BACKEND) | OPTS(MODEL_ONLY),
+     0, 0, 0, S24_CLI_BENCH, NULL, s24_bench_perf_check, s24_bench_perf_run},
 };
 
 static int run(int argc, char **argv) {
