@@ -19,7 +19,7 @@ API_NORTL   := $(filter no,$(S24_RTL))
 API_RTL_LIB := $(if $(API_NORTL),,$(COSIM_LIB))
 API_LDLIBS  := $(if $(API_NORTL),,$(COSIM_LDLIBS)) -lm
 # the library: this part, the model, the driver, the network runtime and the command's backend
-# seam (tools/backend.c, tools/backend_rtl.c: s24_backend_gemm, s24_rtl_open)
+# table (tools/backend.c, tools/backend_rtl.c: the s24_backend_ops_t entries model and rtl)
 API_LIB_SRCS := $(API_SRCS) $(MODEL_SRCS) $(DRV_SRCS) $(RUNTIME_SRCS) tools/backend.c \
                tools/backend_$(if $(API_NORTL),nortl,rtl).c
 API_PIC_OBJS := $(patsubst %.c,$(BUILD)/lib/pic/%.o,$(API_LIB_SRCS))

@@ -1,5 +1,5 @@
 // sparse24 public C API (include/sparse24.h) over the parts that do the work: the C golden model
-// (cmodel/), the backend seam of the command (tools/backend.h: s24_backend_gemm, s24_rtl_open),
+// (cmodel/), the backend table of the command (tools/backend.h: each backend's ops),
 // the host driver's fused layer (s24_linear) and the network runtime with its engines
 // (runtime/s24_net.h, api/s24_engine.h). This file checks arguments, turns every failure into a
 // status and one line naming what and where, and keeps the numbers of the last call.
@@ -207,16 +207,19 @@ static s24_status_t run_gemm(s24_api_dev_t *dev, s24_gemm_job_t *job, char *err,
   return S24_OK;
 }
 
-// A compressed A whose arguments are checked: the job through the backend seam.
-static s24_status_t gemm_compressed(s24_api_dev_t *dev, s24_pattern_t pattern,
-                                    const int8_t *values, const uint8_t *meta, size_t m,
-                                    size_t k, const int8_t *b, size_t n, const int32_t *c0,
-                                    int32_t *c, char *err, size_t errlen) {
+// A whose arguments are checked, compressed (values, meta) or dense (a; unpruned: any values):
+// the job through the backend seam.
+static s24_status_t gemm_job(s24_api_dev_t *dev, s24_pattern_t pattern, const int8_t *values,
+                             const uint8_t *meta, const int8_t *a, int unpruned, size_t m,
+                             size_t k, const int8_t *b, size_t n, const int32_t *c0, int32_t *c,
+                             char *err, size_t errlen) {
   s24_gemm_job_t job;
   memset(&job, 0, sizeof job);
   job.pattern = pattern;
   job.values = values;
   job.meta = meta;
+  job.a_dense = a;
+  job.unpruned = unpruned;
   job.m_rows = m;
   job.k = k;
   job.b = b;
@@ -235,7 +238,7 @@ s24_status_t s24_api_gemm_compressed(s24_api_dev_t *dev, s24_pattern_t pattern,
   if (meta == NULL) return s24_errorf(S24_ERR_ARG, err, errlen, "A metadata is NULL");
   if ((st = check_pattern_k(pattern, k, "A", err, errlen)) != S24_OK) return st;
   if ((st = check_meta(pattern, meta, m, k, "A metadata", err, errlen)) != S24_OK) return st;
-  return gemm_compressed(dev, pattern, values, meta, m, k, b, n, c0, c, err, errlen);
+  return gemm_job(dev, pattern, values, meta, NULL, 0, m, k, b, n, c0, c, err, errlen);
 }
 
 s24_status_t s24_api_gemm(s24_api_dev_t *dev, const s24_pattern_t *pattern, const int8_t *a,
@@ -244,36 +247,19 @@ s24_status_t s24_api_gemm(s24_api_dev_t *dev, const s24_pattern_t *pattern, cons
   s24_status_t st = check_gemm_args(dev, a, m, k, b, n, c, err, errlen);
   if (st != S24_OK) return st;
   if (pattern == NULL) {  // any values: dense A on the sparse core
-    s24_gemm_job_t job;
-    memset(&job, 0, sizeof job);
-    job.pattern = (s24_pattern_t){1, 1};
-    job.m_rows = m;
-    job.k = k;
-    job.b = b;
-    job.n_cols = n;
-    job.c0 = c0;
-    job.c = c;
-    job.a_dense = a;
-    return run_gemm(dev, &job, err, errlen);
+    return gemm_job(dev, (s24_pattern_t){1, 1}, NULL, NULL, a, 1, m, k, b, n, c0, c, err, errlen);
   }
   const s24_pattern_t p = *pattern;
   if ((st = check_pattern_k(p, k, "A", err, errlen)) != S24_OK) return st;
-  // as `sparse24 gemm`: the pattern checked (naming row and group), then compressed
-  int8_t *values = malloc(m * s24_values_cols(p, k));
-  uint8_t *meta = malloc(m * s24_meta_cols(p, k));
+  // as `sparse24 gemm`: the pattern checked (naming row and group), then A as it is to the
+  // backend (no compressed copy that the driver would only expand again)
   s24_where_t w;
-  if (values == NULL || meta == NULL) {
-    st = s24_errorf(S24_ERR_NOMEM, err, errlen, "out of memory for the compressed A");
-  } else if ((st = s24_compress(p, a, m, k, values, meta, &w)) == S24_ERR_PATTERN) {
-    st = pattern_fail(p, w, "A", err, errlen);
+  if ((st = s24_check_pattern(p, a, m, k, &w)) == S24_ERR_PATTERN) {
+    return pattern_fail(p, w, "A", err, errlen);
   } else if (st != S24_OK) {
-    st = s24_errorf(st, err, errlen, "A: %s", s24_strerror(st));
-  } else {
-    st = gemm_compressed(dev, p, values, meta, m, k, b, n, c0, c, err, errlen);  // meta is ours
+    return s24_errorf(st, err, errlen, "A: %s", s24_strerror(st));
   }
-  free(values);
-  free(meta);
-  return st;
+  return gemm_job(dev, p, NULL, NULL, a, 0, m, k, b, n, c0, c, err, errlen);
 }
 
 // ------------------------------------------------------------------ fused int8 layer
@@ -330,44 +316,29 @@ static s24_status_t run_linear(s24_api_dev_t *dev, s24_pattern_t p, const int8_t
                                const s24_api_linear_params_t *prm, int8_t *y, char *err,
                                size_t errlen) {
   stats_reset(dev);
-  s24_status_t st;
-  if (dev->backend == S24_BACKEND_MODEL) {
-    st = s24_linear_ref(x, batch, wd, m, k, prm->bias, prm->mult, prm->shift, prm->zi, prm->zo,
-                        relu_lo(prm), 127, S24_ROUND_SINGLE, y);
-    if (st != S24_OK) return s24_errorf(st, err, errlen, "model linear: %s", s24_strerror(st));
-    dev->stats.macs_dense = (uint64_t)batch * k * m;
-    return S24_OK;
-  }
+  const s24_backend_t b = dev->backend;
   char msg[S24_API_ERRLEN];
-  s24_cosim_t *sim = NULL;
-  s24_dev_t hw;
-  st = s24_rtl_open(NULL, k, &sim, &hw, msg, sizeof msg);
-  if (st != S24_OK) return s24_errorf(st, err, errlen, "rtl linear: %s", msg);
-  s24_weights_t wt;
-  s24_where_t where;
-  st = values != NULL ? s24_weights_load(&hw, p, values, meta, m, k, &wt, &where)
-                      : s24_weights_load_dense(&hw, wd, m, k, &wt);
-  if (st == S24_OK) {
-    const s24_linear_params_t lp = {.bias = prm->bias,
-                                    .mult = prm->mult,
-                                    .shift = prm->shift,
-                                    .zi = prm->zi,
-                                    .zo = prm->zo,
-                                    .act_min = relu_lo(prm),
-                                    .act_max = 127,
-                                    .round = S24_ROUND_SINGLE};
-    st = s24_linear(&hw, &wt, x, batch, &lp, y);
-    s24_weights_free(&wt);
-  }
-  if (st == S24_ERR_HW) {
-    char bits[96];
-    s24_errorf(st, err, errlen, "rtl linear: hardware error (ERR = %s)",
-         s24_err_bits_str(hw.last_err, bits, sizeof bits));
-  } else if (st != S24_OK) {
-    s24_errorf(st, err, errlen, "rtl linear: %s", s24_strerror(st));
-  } else {
-    const s24_counters_t *c = &hw.counters;
-    const double peak = (double)hw.hw.rows * hw.hw.cols * hw.hw.sparse_m;
+  s24_bdev_t d;
+  s24_status_t st = b->open(&d, NULL, k, msg, sizeof msg);
+  if (st != S24_OK) return s24_errorf(st, err, errlen, "%s linear: %s", b->name, msg);
+  // the model runs the dense W; the hardware loads the compressed one if given
+  const s24_linear_job_t job = {p, x, batch, wd, values, meta, m, k,
+                                {.bias = prm->bias,
+                                 .mult = prm->mult,
+                                 .shift = prm->shift,
+                                 .zi = prm->zi,
+                                 .zo = prm->zo,
+                                 .act_min = relu_lo(prm),
+                                 .act_max = 127,
+                                 .round = S24_ROUND_SINGLE},
+                                y};
+  st = b->linear(&d, &job, msg, sizeof msg);
+  if (st != S24_OK) {
+    s24_errorf(st, err, errlen, "%s", msg);
+  } else if (b->caps & S24_BACKEND_HW) {  // the hardware's counters
+    const s24_counters_t *c = &d.dev.counters;
+    const s24_hw_info_t *hw = &d.dev.hw;
+    const double peak = (double)hw->rows * hw->cols * hw->sparse_m;
     dev->stats.macs_dense = c->macs_dense;
     dev->stats.cycles = c->cycles;
     dev->stats.job_cycles = c->job_cycles;
@@ -377,12 +348,13 @@ static s24_status_t run_linear(s24_api_dev_t *dev, s24_pattern_t p, const int8_t
     dev->stats.stall_r = c->stall_r;
     dev->stats.hw_jobs = c->jobs;
     dev->stats.tiles = c->tiles;
-    dev->stats.sim_cycles = s24_rtl_sim_cycles(sim);
+    dev->stats.sim_cycles = s24_rtl_sim_cycles(d.sim);
     dev->stats.utilization =
         (double)c->macs_dense / ((c->job_cycles ? (double)c->job_cycles : 1.0) * peak);
+  } else {
+    dev->stats.macs_dense = (uint64_t)batch * k * m;
   }
-  s24_dev_close(&hw);
-  s24_rtl_close(sim);
+  b->close(&d);
   return st;
 }
 

@@ -22,8 +22,8 @@ extern "C" {
 typedef struct {
   s24_engine_t eng;       /**< what s24_net_run takes */
   s24_backend_t backend;
-  s24_cosim_t *sim;       /**< rtl: the simulation (NULL otherwise) */
-  s24_dev_t dev;          /**< rtl: the device on it */
+  s24_bdev_t bdev;        /**< the backend, open (tools/backend.h) */
+  int open;
 } s24_net_engine_t;
 
 /** Opens the engine of backend b for net. model: nothing to open; rtl: the Verilated s24_top

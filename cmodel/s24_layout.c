@@ -83,6 +83,23 @@ uint32_t s24_r_get(const s24_geom_t *g, const uint32_t *beat, uint32_t col) {
   return beat[col];
 }
 
+// The fused layer's int8 result beats: four tile rows per beat.
+static uint64_t r8_bit(uint32_t r_words, uint32_t cols, uint32_t row, uint32_t col) {
+  return (uint64_t)(row / 4) * r_words * 32 + ((uint64_t)(row % 4) * cols + col) * 8;
+}
+
+uint32_t s24_r8_beats(uint32_t rows) { return (rows + 3) / 4; }
+
+void s24_r8_put(uint32_t *beats, uint32_t r_words, uint32_t cols, uint32_t row, uint32_t col,
+                int8_t value) {
+  s24_bits_put(beats, r8_bit(r_words, cols, row, col), 8, (uint8_t)value);
+}
+
+int8_t s24_r8_get(const uint32_t *beats, uint32_t r_words, uint32_t cols, uint32_t row,
+                  uint32_t col) {
+  return (int8_t)s24_bits_get(beats, r8_bit(r_words, cols, row, col), 8);
+}
+
 // ------------------------------------------------------------------ whole beats
 
 void s24_a_beat(const s24_geom_t *g, uint32_t *beat, const int8_t *b, size_t k, size_t n_cols,

@@ -11,6 +11,8 @@
 //              its index in the group at bits R*n*8 + (r*n+s)*iw, iw bits (none when n == m)
 //   activation (a_bits = C*m*8):      element e of the group for column c at bits (c*m+e)*8
 //   result     (r_bits = C*32):       column c at bits c*32 (word c)
+//   int8 result (fused layer):        row r%4 of a tile, column c at bits ((r%4)*C+c)*8 of
+//                                     beat r/4 (s24_r8_*)
 #ifndef S24_LAYOUT_H_
 #define S24_LAYOUT_H_
 
@@ -48,6 +50,16 @@ void s24_a_put(const s24_geom_t *g, uint32_t *beat, uint32_t col, uint32_t e, in
 int8_t s24_a_get(const s24_geom_t *g, const uint32_t *beat, uint32_t col, uint32_t e);
 void s24_r_put(const s24_geom_t *g, uint32_t *beat, uint32_t col, uint32_t value);
 uint32_t s24_r_get(const s24_geom_t *g, const uint32_t *beat, uint32_t col);
+
+/** The fused layer's int8 result stream (docs/architecture.md §4): a result tile of `rows` rows
+ *  is s24_r8_beats(rows) = ceil(rows / 4) beats of r_words words, four tile rows per beat: row
+ *  r, column c is the byte at bits ((r % 4) * cols + c) * 8 of beat r / 4. `beats` points at
+ *  the tile's first beat; s24_r8_put sets the byte (the rest of the beat is left as is). */
+uint32_t s24_r8_beats(uint32_t rows);
+void s24_r8_put(uint32_t *beats, uint32_t r_words, uint32_t cols, uint32_t row, uint32_t col,
+                int8_t value);
+int8_t s24_r8_get(const uint32_t *beats, uint32_t r_words, uint32_t cols, uint32_t row,
+                  uint32_t col);
 
 /** Whole beats (each first cleared: a_words / w_words / r_words words). Rows and columns past
  *  the matrix, and elements past k, are zero.

@@ -410,7 +410,7 @@ typedef struct {
 // (docs/architecture.md §4), and scatters it into Y[b][m] (b = column, m = row of the tile).
 static s24_status_t read_tile_i8(s24_dev_t *dev, const s24_weights_t *w, size_t t, size_t ct,
                                  size_t n_cols, int8_t *y, uint32_t *rbuf, uint8_t *last) {
-  const size_t R = w->rows, C = w->cols, rw = dev->hw.r_words, nb = (R + 3) / 4;
+  const size_t R = w->rows, C = w->cols, rw = dev->hw.r_words, nb = s24_r8_beats(w->rows);
   s24_status_t st = dev->seam.stream_read(dev->seam.ctx, S24_PORT_R, rbuf, rw, nb, last,
                                           dev->timeout_ns);
   if (st != S24_OK) return st;
@@ -419,9 +419,8 @@ static s24_status_t read_tile_i8(s24_dev_t *dev, const s24_weights_t *w, size_t 
   }
   for (size_t r = 0; r < R && t * R + r < w->m_rows; r++) {
     for (size_t cc = 0; cc < C && ct * C + cc < n_cols; cc++) {
-      const size_t bit = ((r % 4) * C + cc) * 8;
-      const uint32_t word = rbuf[(r / 4) * rw + bit / 32];
-      y[(ct * C + cc) * w->m_rows + t * R + r] = (int8_t)(uint8_t)(word >> (bit % 32));
+      y[(ct * C + cc) * w->m_rows + t * R + r] =
+          s24_r8_get(rbuf, (uint32_t)rw, (uint32_t)C, (uint32_t)r, (uint32_t)cc);
     }
   }
   return S24_OK;

@@ -144,16 +144,16 @@ static uint8_t epi_requant(uint32_t acc, const uint32_t *prm, uint32_t cfg, uint
 
 // One result tile through the epilogue: int8, four tile rows per beat.
 static s24_status_t epi_tile(s24_swdev_t *d) {
-  const uint32_t R = d->rows, C = d->cols, nb = (R + 3) / 4;
+  const uint32_t R = d->rows, C = d->cols, nb = s24_r8_beats(R);
   const size_t base = (size_t)(d->tile_i / d->job_col_tiles) * R;
   uint32_t beat[256];
   for (uint32_t q = 0; q < nb; q++) {
     memset(beat, 0, sizeof beat);
     for (uint32_t r = 4 * q; r < R && r < 4 * q + 4; r++) {
       const uint32_t *prm = d->epi_ram + ((base + r) % d->epi_depth) * 3;
-      for (uint32_t c = 0; c < C; c++) {
-        const uint32_t bit = ((r % 4) * C + c) * 8;
-        beat[bit / 32] |= (uint32_t)epi_requant(d->acc[r * C + c], prm, d->job_epi, d->job_act) << (bit % 32);
+      for (uint32_t c = 0; c < C; c++) {  // beat q alone: its rows 0 .. 3
+        s24_r8_put(beat, 0, C, r - 4 * q, c,
+                   (int8_t)epi_requant(d->acc[r * C + c], prm, d->job_epi, d->job_act));
       }
     }
     s24_status_t st = q_push(&d->q[S24_PORT_R], beat, q == nb - 1);

@@ -2,16 +2,48 @@
 // every entry point refuses, so `--backend rtl` fails with one clear message.
 #include "backend.h"
 
-int s24_rtl_available(void) { return 0; }
+#define NO_RTL "this build has no rtl backend (rebuild without S24_RTL=no)"
 
-s24_status_t s24_rtl_gemm(const s24_gemm_job_t *job, FILE *stats, s24_where_t *where, char *err,
-                          size_t errlen) {
-  (void)job;
-  (void)stats;
-  (void)where;
-  snprintf(err, errlen, "this build has no rtl backend (rebuild without S24_RTL=no)");
+static s24_status_t nortl_check(char *err, size_t errlen) {
+  if (err != NULL && errlen > 0) snprintf(err, errlen, NO_RTL);
   return S24_ERR_UNSUPPORTED;
 }
+
+static s24_status_t nortl_open(s24_bdev_t *d, const char *trace, size_t k_max, char *err,
+                               size_t errlen) {
+  (void)trace;
+  (void)k_max;
+  d->ops = &s24_backend_rtl;
+  d->sim = NULL;
+  return nortl_check(err, errlen);
+}
+
+static s24_status_t nortl_gemm(s24_bdev_t *d, const s24_gemm_job_t *job, s24_where_t *where,
+                               char *err, size_t errlen) {
+  (void)d;
+  (void)job;
+  (void)where;
+  return nortl_check(err, errlen);
+}
+
+static s24_status_t nortl_linear(s24_bdev_t *d, const s24_linear_job_t *job, char *err,
+                                 size_t errlen) {
+  (void)d;
+  (void)job;
+  return nortl_check(err, errlen);
+}
+
+static void nortl_stats(const s24_bdev_t *d, FILE *f) {
+  (void)d;
+  (void)f;
+}
+
+static void nortl_close(s24_bdev_t *d) { (void)d; }
+
+const s24_backend_ops_t s24_backend_rtl = {
+    "rtl", S24_BACKEND_HW, nortl_check, nortl_open, nortl_gemm, nortl_linear, nortl_stats,
+    nortl_close,
+};
 
 uint64_t s24_rtl_sim_cycles(const s24_cosim_t *sim) {
   (void)sim;
@@ -31,10 +63,7 @@ s24_status_t s24_rtl_open(const char *trace_path, size_t k_max, s24_cosim_t **si
   (void)k_max;
   (void)dev;
   if (sim != NULL) *sim = NULL;
-  if (err != NULL && errlen > 0) {
-    snprintf(err, errlen, "this build has no rtl backend (rebuild without S24_RTL=no)");
-  }
-  return S24_ERR_UNSUPPORTED;
+  return nortl_check(err, errlen);
 }
 
 uint64_t s24_rtl_timeout_ns(const s24_dev_t *dev, size_t k) {

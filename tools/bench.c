@@ -1,4 +1,5 @@
-// sparse24 command: `sparse24 bench`, the issue-6 performance benchmark (see bench.h).
+// sparse24 command: `sparse24 bench` in all its modes: the issue-6 performance benchmark,
+// --linear and --model-speed (see bench.h).
 #include "bench.h"
 
 #include <errno.h>
@@ -17,7 +18,7 @@
 #include "s24_layout.h"
 #include "s24_model.h"
 
-const char *const s24_perf_bench_usage =
+const char s24_perf_bench_usage[] =
     "usage: sparse24 bench [--out DIR] [--first N] [--model-only [--array R:C:n:m]] [--seed S]\n"
     "                      [--backend model|rtl]\n"
     "       sparse24 bench --model-speed [--backend model|rtl] [--shape MxKxN] [--pattern N:M]\n"
@@ -45,6 +46,14 @@ const char *const s24_perf_bench_usage =
     "                  --seed): DIR/linear.csv\n";
 
 #define SCALE 16u
+
+// The output directory of a benchmark (tools/outfile.h): at most BENCH_DIR_MAX bytes (longer: a
+// usage error), each file's path in paths[i] (DIR/names[i]). If DIR exists, check_out_dir adds
+// the files to outs at once (*added = 1); otherwise DIR's parent must be a writable directory,
+// and add_outs creates DIR and adds them once the runs are done. 0 or an exit code, after
+// printing the error.
+#define BENCH_DIR_MAX 3000
+#define BENCH_PATH_MAX 4200
 
 typedef struct {
   size_t m, k, n;  // activations, reduction, output features
@@ -102,9 +111,7 @@ static shape_t scaled(shape_t s) {
 
 static const s24_pattern_t kSparse = {2, 4}, kDense = {4, 4}, kOne = {1, 4};
 
-size_t s24_bench_shape_count(void) { return NUM_SHAPES; }
-
-void s24_bench_shape(size_t i, int small, size_t *m, size_t *k, size_t *n, int *gemv) {
+static void bench_shape(size_t i, int small, size_t *m, size_t *k, size_t *n, int *gemv) {
   const shape_t s = small ? scaled(kShapes[i]) : kShapes[i];
   *m = s.m;
   *k = s.k;
@@ -139,8 +146,9 @@ static double bw_bound(s24_array_t hw, shape_t s) {
 
 // One scaled shape on the RTL: 2:4 pruned (all kept values nonzero) and dense, each checked
 // cycle-exact against the model's prediction and bit-exact against the golden model.
-static int run_rtl(s24_dev_t *dev, s24_cosim_t *sim, s24_array_t hw, const shape_t *sm,
+static int run_rtl(s24_bdev_t *rtl, s24_array_t hw, const shape_t *sm,
                    uint64_t seed, result_t *res) {
+  s24_dev_t *const dev = &rtl->dev;
   const size_t M = sm->n, K = sm->k, N = sm->m;  // weights M x K, activations K x N
   int8_t *a = malloc(M * K), *sp = malloc(M * K), *vals = malloc(M * K);
   int8_t *sp1 = malloc(M * K), *vals1 = malloc(M * K);
@@ -175,7 +183,7 @@ static int run_rtl(s24_dev_t *dev, s24_cosim_t *sim, s24_array_t hw, const shape
     const int8_t *v = kind_i == 2 ? vals1 : vals;
     const uint8_t *md = kind_i == 2 ? meta1 : meta;
     s24_gemm_cycles_t pred, shape_pred;
-    const uint64_t sim0 = s24_rtl_sim_cycles(sim);
+    const uint64_t sim0 = s24_rtl_sim_cycles(rtl->sim);
     st = dense ? s24_gemm_cycles_dense(hw, a, M, K, N, &pred)
                : s24_gemm_cycles_compressed(hw, p, v, md, M, K, N, &pred, &where);
     if (st == S24_OK) {
@@ -214,7 +222,7 @@ static int run_rtl(s24_dev_t *dev, s24_cosim_t *sim, s24_array_t hw, const shape
     }
     s24_gemm_cycles_t *dst = dense ? &res->rdn : kind_i == 2 ? &res->rp14 : &res->rsp;
     *dst = pred;  // == measured (checked above)
-    if (kind_i == 0) res->sim_cycles_sp = s24_rtl_sim_cycles(sim) - sim0;
+    if (kind_i == 0) res->sim_cycles_sp = s24_rtl_sim_cycles(rtl->sim) - sim0;
   }
   res->rtl_done = 1;
 out:
@@ -345,13 +353,13 @@ static void write_plot(FILE *f, FILE *gp, const char *dir, s24_array_t hw, const
           dir, path, dir, hw.rows, hw.cols, hw.sparse_n, hw.sparse_m, peak(hw));
 }
 
-int s24_bench_check_out_dir(const char *dir, const char *const *names, int count,
-                            char (*paths)[S24_BENCH_PATH_MAX], s24_outs_t *outs, int *added) {
-  if (strlen(dir) > S24_BENCH_DIR_MAX) {
+static int check_out_dir(const char *dir, const char *const *names, int count,
+                            char (*paths)[BENCH_PATH_MAX], s24_outs_t *outs, int *added) {
+  if (strlen(dir) > BENCH_DIR_MAX) {
     return s24_cli_error(EXIT_USAGE, "bench", "--out path too long (%zu bytes, at most %d)",
-                         strlen(dir), S24_BENCH_DIR_MAX);
+                         strlen(dir), BENCH_DIR_MAX);
   }
-  for (int i = 0; i < count; i++) snprintf(paths[i], S24_BENCH_PATH_MAX, "%s/%s", dir, names[i]);
+  for (int i = 0; i < count; i++) snprintf(paths[i], BENCH_PATH_MAX, "%s/%s", dir, names[i]);
   *added = 0;
   struct stat st;
   if (stat(dir, &st) == 0) {
@@ -388,7 +396,7 @@ int s24_bench_check_out_dir(const char *dir, const char *const *names, int count
   return 0;
 }
 
-int s24_bench_add_outs(const char *dir, int count, char (*paths)[S24_BENCH_PATH_MAX],
+static int add_outs(const char *dir, int count, char (*paths)[BENCH_PATH_MAX],
                        s24_outs_t *outs) {
   if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
     return s24_cli_error(EXIT_DATA, "bench", "%s: cannot create directory: %s", dir, strerror(errno));
@@ -402,7 +410,7 @@ int s24_bench_add_outs(const char *dir, int count, char (*paths)[S24_BENCH_PATH_
   return 0;
 }
 
-const char *s24_bench_default_out(char *buf, size_t len) {
+static const char *default_out(char *buf, size_t len) {
   char exe[4096];
   const ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
   if (n <= 0) return "build/bench";
@@ -414,90 +422,70 @@ const char *s24_bench_default_out(char *buf, size_t len) {
   return buf;
 }
 
-static int parse_u64(const char *t, uint64_t *v) {
-  if (t == NULL || *t < '0' || *t > '9') return 0;
-  char *end = NULL;
-  errno = 0;
-  unsigned long long x = strtoull(t, &end, 10);
-  if (errno != 0 || *end != '\0') return 0;
-  *v = x;
-  return 1;
+// check_out_dir for *dir (NULL: the default, kept in dir_buf of 4096 bytes) on a fresh outs;
+// on failure outs is released.
+static int out_dir_begin(const char **dir, char *dir_buf, const char *const *names, int count,
+                         char (*paths)[BENCH_PATH_MAX], s24_outs_t *outs, int *added) {
+  if (*dir == NULL) *dir = default_out(dir_buf, 4096);
+  s24_outs_init(outs);
+  const int rc = check_out_dir(*dir, names, count, paths, outs, added);
+  if (rc != 0) s24_outs_abort(outs);
+  return rc;
 }
 
-int s24_perf_bench_main(int argc, char **argv) {
-  for (int i = 2; i < argc; i++) {  // the fused int8 layer's benchmark (tools/linear.c)
-    if (strcmp(argv[i], "--linear") == 0) return s24_linear_bench_main(argc, argv);
-  }
-  char dir_buf[4096];
-  const char *dir = NULL;
-  uint64_t first = NUM_SHAPES, seed = 1;
-  int model_only = 0, have_array = 0, backend_rtl = 0;
-  s24_array_t arr = S24_DEFAULT_ARRAY;  // the default RTL build
-  static const char *const kOnce[] = {"--out", "--first", "--array", "--seed", "--backend",
-                                      "--model-only"};
-  int seen = 0;  // bit i: kOnce[i] given
-  for (int i = 2; i < argc; i++) {
-    const char *o = argv[i];
-    const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-    // "--opt=value" is "--opt value" (as for every other subcommand)
-    char name[32];
-    const char *eq = strchr(o, '=');
-    int inl = 0;
-    if (strncmp(o, "--", 2) == 0 && eq != NULL && (size_t)(eq - o) < sizeof name) {
-      memcpy(name, o, (size_t)(eq - o));
-      name[eq - o] = '\0';
-      o = name;
-      v = eq + 1;
-      inl = 1;
-    }
-    if (inl && (strcmp(o, "--help") == 0 || strcmp(o, "--model-only") == 0)) {
-      return s24_cli_error(EXIT_USAGE, "bench", "option %s takes no value", o);
-    }
-    for (size_t j = 0; j < sizeof kOnce / sizeof kOnce[0]; j++) {
-      if (strcmp(o, kOnce[j]) != 0) continue;
-      if (seen & (1 << j)) return s24_cli_error(EXIT_USAGE, "bench", "option %s given twice", o);
-      seen |= 1 << j;
-    }
-    if (strcmp(o, "--help") == 0 || strcmp(o, "-h") == 0) {
-      fputs(s24_perf_bench_usage, stdout);
-      return 0;
-    } else if (strcmp(o, "--model-only") == 0) {
-      model_only = 1;
-    } else if (strcmp(o, "--backend") == 0) {
+// `sparse24 bench`'s option values, checked as they are met (the BENCH dialect of tools/cli.h).
+int s24_bench_perf_check(s24_opt_t opt, const char *v) {
+  uint64_t x;
+  s24_array_t arr = S24_DEFAULT_ARRAY;
+  char tail = 0;
+  switch (opt) {
+    case S24_OPT_BACKEND:
       if (v == NULL || (strcmp(v, "model") != 0 && strcmp(v, "rtl") != 0)) {
         return s24_cli_error(EXIT_USAGE, "bench", "invalid --backend '%s' (model or rtl)", v ? v : "");
       }
-      if (strcmp(v, "model") == 0) {
-        model_only = 1;
-      } else {
-        backend_rtl = 1;
-      }
-      i += !inl;
-    } else if (strcmp(o, "--out") == 0) {
+      return 0;
+    case S24_OPT_OUT_DIR:
       if (v == NULL || *v == '\0') return s24_cli_error(EXIT_USAGE, "bench", "--out needs a directory");
-      dir = v;
-      i += !inl;
-    } else if (strcmp(o, "--first") == 0) {
-      if (!parse_u64(v, &first) || first == 0 || first > NUM_SHAPES) {
+      return 0;
+    case S24_OPT_FIRST:
+      if (!s24_cli_parse_u64(v, &x) || x == 0 || x > NUM_SHAPES) {
         return s24_cli_error(EXIT_USAGE, "bench", "invalid --first '%s' (1 to %zu)", v ? v : "",
-                        (size_t)NUM_SHAPES);
+                             (size_t)NUM_SHAPES);
       }
-      i += !inl;
-    } else if (strcmp(o, "--array") == 0) {
-      char tail = 0;
+      return 0;
+    case S24_OPT_ARRAY:
       if (v == NULL || sscanf(v, "%u:%u:%u:%u%c", &arr.rows, &arr.cols, &arr.sparse_n,
                               &arr.sparse_m, &tail) != 4 ||
           !s24_array_ok(arr) || arr.rows > 1024 || arr.cols > 1024) {
         return s24_cli_error(EXIT_USAGE, "bench", "invalid --array '%s' (R:C:n:m, e.g. 8:16:2:4)", v ? v : "");
       }
-      have_array = 1;
-      i += !inl;
-    } else if (strcmp(o, "--seed") == 0) {
-      if (!parse_u64(v, &seed)) return s24_cli_error(EXIT_USAGE, "bench", "invalid --seed '%s'", v ? v : "");
-      i += !inl;
-    } else {
-      return s24_cli_error(EXIT_USAGE, "bench", "unknown option '%s' (see sparse24 bench --help)", o);
-    }
+      return 0;
+    case S24_OPT_SEED:
+      if (!s24_cli_parse_u64(v, &x)) {
+        return s24_cli_error(EXIT_USAGE, "bench", "invalid --seed '%s'", v ? v : "");
+      }
+      return 0;
+    default:
+      return 0;
+  }
+}
+
+int s24_bench_perf_run(const s24_cli_args_t *a) {
+  char dir_buf[4096];
+  const char *dir = s24_cli_val(a, S24_OPT_OUT_DIR);
+  uint64_t first = NUM_SHAPES, seed = 1;
+  s24_array_t arr = S24_DEFAULT_ARRAY;  // the default RTL build
+  const char *be = s24_cli_val(a, S24_OPT_BACKEND);
+  const int model_only =
+      s24_cli_has(a, S24_OPT_MODEL_ONLY) || (be != NULL && strcmp(be, "model") == 0);
+  const int backend_rtl = be != NULL && strcmp(be, "rtl") == 0;
+  const int have_array = s24_cli_has(a, S24_OPT_ARRAY);
+  // the values were checked as they were parsed (s24_bench_perf_check)
+  if (s24_cli_has(a, S24_OPT_FIRST)) (void)s24_cli_parse_u64(s24_cli_val(a, S24_OPT_FIRST), &first);
+  if (s24_cli_has(a, S24_OPT_SEED)) (void)s24_cli_parse_u64(s24_cli_val(a, S24_OPT_SEED), &seed);
+  if (have_array) {
+    (void)sscanf(s24_cli_val(a, S24_OPT_ARRAY), "%u:%u:%u:%u", &arr.rows, &arr.cols, &arr.sparse_n,
+                 &arr.sparse_m);
   }
   if (model_only && backend_rtl) {
     return s24_cli_error(EXIT_USAGE, "bench", "--model-only and --backend rtl contradict each other");
@@ -505,23 +493,17 @@ int s24_perf_bench_main(int argc, char **argv) {
   if (have_array && !model_only) {
     return s24_cli_error(EXIT_USAGE, "bench", "--array needs --model-only (the RTL array is fixed by the build)");
   }
-  if (dir == NULL) dir = s24_bench_default_out(dir_buf, sizeof dir_buf);
   // the output location is checked before the shapes run (minutes on the RTL), not after
   static const char *const kOutNames[3] = {"results.csv", "plot.dat", "plot.gp"};
-  char out_paths[3][S24_BENCH_PATH_MAX];
+  char out_paths[3][BENCH_PATH_MAX];
   s24_outs_t outs;
-  s24_outs_init(&outs);
   int outs_added = 0;
-  int orc = s24_bench_check_out_dir(dir, kOutNames, 3, out_paths, &outs, &outs_added);
-  if (orc != 0) {
-    s24_outs_abort(&outs);
-    return orc;
-  }
+  const int orc = out_dir_begin(&dir, dir_buf, kOutNames, 3, out_paths, &outs, &outs_added);
+  if (orc != 0) return orc;
   // the device: its parameters drive the cycle model too (--model-only: --array, default 8:8:2:4)
   s24_array_t hw = arr;
-  s24_cosim_t *sim = NULL;
-  s24_dev_t dev;
-  memset(&dev, 0, sizeof dev);
+  s24_bdev_t rtl;  // the rtl backend, open unless --model-only
+  memset(&rtl, 0, sizeof rtl);
   if (!model_only) {
     size_t k_max = 0;  // every wait is bounded by the longest legitimate one of the runs
     for (size_t i = 0; i < first; i++) {
@@ -529,11 +511,11 @@ int s24_perf_bench_main(int argc, char **argv) {
       if (sm.k > k_max) k_max = sm.k;
     }
     char msg[256];
-    if (s24_rtl_open(NULL, k_max, &sim, &dev, msg, sizeof msg) != S24_OK) {
+    if (S24_BACKEND_RTL->open(&rtl, NULL, k_max, msg, sizeof msg) != S24_OK) {
       s24_outs_abort(&outs);
       return s24_cli_error(EXIT_DATA, "bench", "%s", msg);
     }
-    hw = s24_dev_array(&dev);
+    hw = s24_dev_array(&rtl.dev);
   }
   printf("sparse24 bench: %ux%u %u:%u core, %" PRIu64 " shapes, full size: cycle model; "
          "/%u: %s (seed %" PRIu64 ")\n",
@@ -542,7 +524,7 @@ int s24_perf_bench_main(int argc, char **argv) {
          seed);
   result_t *res = calloc(first, sizeof(result_t));
   if (res == NULL) {
-    s24_rtl_close(sim);
+    S24_BACKEND_RTL->close(&rtl);
     s24_outs_abort(&outs);
     return s24_cli_error(EXIT_DATA, "bench", "out of memory");
   }
@@ -574,7 +556,7 @@ int s24_perf_bench_main(int argc, char **argv) {
     if (!model_only) {
       fprintf(stderr, "[%zu/%" PRIu64 "] %s (rtl %s) ...\n", i + 1, first, name, sname);
       const double ts = now_s();
-      rc = run_rtl(&dev, sim, hw, &r->small, seed * 7919u + i, r);
+      rc = run_rtl(&rtl, hw, &r->small, seed * 7919u + i, r);
       r->wall_s = now_s() - ts;
       if (rc != 0) break;
       printf(" | rtl %-13s 2:4 %8" PRIu64 " dense %8" PRIu64 " 1:4 %8" PRIu64
@@ -586,12 +568,9 @@ int s24_perf_bench_main(int argc, char **argv) {
     printf("\n");
     fflush(stdout);
   }
-  if (sim != NULL) {
-    s24_dev_close(&dev);
-    s24_rtl_close(sim);
-  }
+  S24_BACKEND_RTL->close(&rtl);
   // all three files or none
-  if (rc == 0 && !outs_added) rc = s24_bench_add_outs(dir, 3, out_paths, &outs);
+  if (rc == 0 && !outs_added) rc = add_outs(dir, 3, out_paths, &outs);
   if (rc == 0) {
     char msg[512];
     size_t w = 0;
@@ -733,3 +712,361 @@ int s24_perf_bench_main(int argc, char **argv) {
   free(res);
   return 0;
 }
+
+// ---------------------------------------------------------------------------------------------
+// sparse24 bench --linear: the fused layer against the plain GEMM on the benchmark's shapes
+
+// Busy cycles of the array for a pruned 2:4 layer of M output channels run as s24_linear does:
+// jobs of at most depth/R row tiles (the parameter RAM), each planned as a GEMM
+// (s24_gemm_cycles_shape). *jobs gets the number of hardware jobs.
+static s24_status_t linear_array_cycles(s24_array_t hw, uint32_t depth, size_t m, size_t k,
+                                        size_t n, uint64_t *cycles, uint64_t *jobs) {
+  const size_t chunk = (size_t)(depth / hw.rows) * hw.rows;
+  *cycles = 0;
+  *jobs = 0;
+  for (size_t first = 0; first < m; first += chunk) {
+    const size_t rows = m - first < chunk ? m - first : chunk;
+    s24_gemm_cycles_t c;
+    s24_status_t st = s24_gemm_cycles_shape(hw, (s24_pattern_t){2, 4}, rows, k, n, &c);
+    if (st != S24_OK) return st;
+    *cycles += c.busy_cycles;
+    *jobs += c.jobs;
+  }
+  return S24_OK;
+}
+
+// `bench --linear`'s option values, checked as they are met (BENCH_LINEAR, tools/cli.h).
+int s24_bench_linear_check(s24_opt_t opt, const char *v) {
+  uint64_t x = 0;
+  if (opt == S24_OPT_FIRST && (!s24_cli_parse_u64(v, &x) || x == 0 || x > NUM_SHAPES)) {
+    return s24_cli_usage("bench", "invalid --first '%s' (1 to %zu)", v, (size_t)NUM_SHAPES);
+  }
+  if (opt == S24_OPT_SEED && !s24_cli_parse_u64(v, &x)) {
+    return s24_cli_usage("bench", "invalid --seed '%s'", v);
+  }
+  return 0;
+}
+
+int s24_bench_linear_run(const s24_cli_args_t *a) {
+  char dir_buf[4096];
+  const char *dir = s24_cli_val(a, S24_OPT_OUT_DIR);
+  uint64_t first64 = NUM_SHAPES, seed = 1;
+  // the values were checked as they were parsed (s24_bench_linear_check)
+  if (s24_cli_has(a, S24_OPT_FIRST)) {
+    (void)s24_cli_parse_u64(s24_cli_val(a, S24_OPT_FIRST), &first64);
+  }
+  if (s24_cli_has(a, S24_OPT_SEED)) (void)s24_cli_parse_u64(s24_cli_val(a, S24_OPT_SEED), &seed);
+  const size_t first = (size_t)first64;
+  // the output goes through the one output module (tools/outfile.h): checked before the runs,
+  // written all or nothing at the end
+  static const char *const kNames[1] = {"linear.csv"};
+  char paths[1][BENCH_PATH_MAX];
+  s24_outs_t outs;
+  int added = 0;
+  int rc = out_dir_begin(&dir, dir_buf, kNames, 1, paths, &outs, &added);
+  if (rc != 0) return rc;
+  const char *path = paths[0];
+  size_t k_max = 0;
+  for (size_t i = 0; i < first; i++) {
+    size_t m, k, n;
+    int gemv;
+    bench_shape(i, 1, &m, &k, &n, &gemv);
+    if (k > k_max) k_max = k;
+  }
+  s24_bdev_t rtl;
+  char msg[256];
+  if (S24_BACKEND_RTL->open(&rtl, NULL, k_max, msg, sizeof msg) != S24_OK) {
+    s24_outs_abort(&outs);
+    return s24_cli_error(EXIT_DATA, "bench", "%s", msg);
+  }
+  char *csv_buf = NULL;
+  size_t csv_len = 0;
+  FILE *csv = open_memstream(&csv_buf, &csv_len);
+  if (csv == NULL) {
+    S24_BACKEND_RTL->close(&rtl);
+    s24_outs_abort(&outs);
+    return s24_cli_error(EXIT_DATA, "bench", "out of memory");
+  }
+  s24_dev_t *const dev = &rtl.dev;
+  const s24_array_t hw = s24_dev_array(dev);
+  fprintf(csv, "shape,m,k,n,source,gemm_cycles,linear_cycles,ratio,gemm_jobs,linear_jobs,"
+               "epilogue_drain_cycles\n");
+  printf("sparse24 bench --linear: %ux%u %u:%u core; 2:4 layer Y[m x n] = requant(X[m x k] * "
+         "W[n x k]^T), linear (START to the epilogue's last beat) vs gemm busy cycles\n",
+         hw.rows, hw.cols, hw.sparse_n, hw.sparse_m);
+  double worst_rtl = 0, worst_full = 0;
+  uint64_t drain_max = 0;
+  for (size_t i = 0; i < first && rc == 0; i++) {
+    size_t m, k, n, fm, fk, fn;
+    int gemv;
+    bench_shape(i, 1, &m, &k, &n, &gemv);
+    bench_shape(i, 0, &fm, &fk, &fn, &gemv);
+    // the layer: n output channels, k inputs, batch m; every group at its 2:4 worst case
+    int8_t *w = malloc(n * k), *x = malloc(m * k), *xt = malloc(m * k), *vals = malloc(n * k);
+    uint8_t *meta = malloc(n * k);
+    int32_t *c = malloc(m * n * sizeof(int32_t)), *bias = malloc(n * 4), *mult = malloc(n * 4);
+    int32_t *shift = malloc(n * 4);
+    int8_t *y = malloc(m * n), *want = malloc(m * n);
+    uint64_t r = seed * 7919u + i;
+    s24_status_t st = S24_ERR_NOMEM;
+    if (w && x && xt && vals && meta && c && bias && mult && shift && y && want) {
+      for (size_t j = 0; j < n * k; j++) {
+        int8_t v = (int8_t)(s24_rng_next(&r) % 255u - 127u);
+        w[j] = v != 0 ? v : -128;
+      }
+      for (size_t j = 0; j < m * k; j++) x[j] = (int8_t)s24_rng_next(&r);
+      for (size_t b = 0; b < m; b++) {
+        for (size_t j = 0; j < k; j++) xt[j * m + b] = x[b * k + j];
+      }
+      for (size_t j = 0; j < n; j++) {
+        bias[j] = (int32_t)(s24_rng_next(&r) % 20001u) - 10000;
+        mult[j] = (int32_t)(0x40000000u + (uint32_t)(s24_rng_next(&r) & 0x3FFFFFFFu));
+        shift[j] = -12;
+      }
+      s24_where_t where;
+      st = s24_prune((s24_pattern_t){2, 4}, w, n, k, w);
+      if (st == S24_OK) st = s24_compress((s24_pattern_t){2, 4}, w, n, k, vals, meta, &where);
+      if (st == S24_OK) {
+        st = s24_gemm_compressed(dev, (s24_pattern_t){2, 4}, vals, meta, n, k, xt, m, NULL, c,
+                                 &where);
+      }
+    }
+    const s24_counters_t g = dev->counters;
+    if (st == S24_OK) {
+      st = s24_linear_ref(x, m, w, n, k, bias, mult, shift, 3, -5, -5, 127, S24_ROUND_SINGLE,
+                          want);  // ReLU
+    }
+    if (st == S24_OK) {
+      s24_weights_t wt;
+      s24_where_t where;
+      st = s24_weights_load(dev, (s24_pattern_t){2, 4}, vals, meta, n, k, &wt, &where);
+      const s24_linear_params_t prm = {bias, mult, shift, 3, -5, -5, 127, S24_ROUND_SINGLE};
+      if (st == S24_OK) st = s24_linear(dev, &wt, x, m, &prm, y);
+      s24_weights_free(&wt);
+    }
+    const s24_counters_t l = dev->counters;
+    uint64_t pred_small = 0, jobs_small = 0, pred_full = 0, jobs_full = 0;
+    s24_gemm_cycles_t gfull;
+    if (st == S24_OK) {
+      st = linear_array_cycles(hw, dev->hw.epi_depth, n, k, m, &pred_small, &jobs_small);
+    }
+    if (st == S24_OK) {
+      st = linear_array_cycles(hw, dev->hw.epi_depth, fn, fk, fm, &pred_full, &jobs_full);
+    }
+    if (st == S24_OK) st = s24_gemm_cycles_shape(hw, (s24_pattern_t){2, 4}, fn, fk, fm, &gfull);
+    char name[64];
+    snprintf(name, sizeof name, "%zux%zux%zu", fm, fk, fn);
+    if (st != S24_OK) {
+      rc = s24_cli_error(EXIT_DATA, "bench", "%s: %s", name, s24_strerror(st));
+    } else if (memcmp(y, want, m * n) != 0) {
+      rc = s24_cli_error(EXIT_DATA, "bench", "%s: rtl linear output differs from the model", name);
+    } else if (l.cycles != pred_small || l.jobs != jobs_small) {
+      rc = s24_cli_error(EXIT_DATA, "bench",
+                         "%s: rtl linear array cycles %" PRIu64 " in %" PRIu64 " jobs, predicted %" PRIu64
+                         " in %" PRIu64 " (the epilogue held the array)",
+                         name, l.cycles, l.jobs, pred_small, jobs_small);
+    } else {
+      const uint64_t drain = (l.job_cycles - l.cycles) / (l.jobs ? l.jobs : 1);
+      if (drain > drain_max) drain_max = drain;
+      // full size: the array's cycles of the planned jobs plus the largest drain seen per job
+      const uint64_t full_linear = pred_full + jobs_full * drain;
+      const double rr = (double)l.job_cycles / (double)g.cycles;
+      const double rf = (double)full_linear / (double)gfull.busy_cycles;
+      if (rr > worst_rtl) worst_rtl = rr;
+      if (rf > worst_full) worst_full = rf;
+      printf("[%zu/%zu] %-17s%s rtl /16 %zux%zux%zu: gemm %8" PRIu64 " linear %8" PRIu64
+             " (%+.3f%%, drain %" PRIu64 ") | full size model: gemm %11" PRIu64 " linear %11"
+             PRIu64 " (%+.4f%%, %" PRIu64 " jobs)\n",
+             i + 1, first, name, gemv ? "(GEMV)" : "      ", m, k, n, g.cycles, l.job_cycles,
+             100.0 * (rr - 1.0), drain, gfull.busy_cycles, full_linear, 100.0 * (rf - 1.0),
+             jobs_full);
+      fprintf(csv, "%s,%zu,%zu,%zu,rtl_div16,%" PRIu64 ",%" PRIu64 ",%.6f,%" PRIu64 ",%" PRIu64
+                   ",%" PRIu64 "\n",
+              name, m, k, n, g.cycles, l.job_cycles, rr, g.jobs, l.jobs, l.job_cycles - l.cycles);
+      fprintf(csv, "%s,%zu,%zu,%zu,model_full,%" PRIu64 ",%" PRIu64 ",%.6f,%" PRIu64 ",%" PRIu64
+                   ",%" PRIu64 "\n",
+              name, fm, fk, fn, gfull.busy_cycles, full_linear, rf, gfull.jobs, jobs_full,
+              jobs_full * drain);
+    }
+    free(w);
+    free(x);
+    free(xt);
+    free(vals);
+    free(meta);
+    free(c);
+    free(bias);
+    free(mult);
+    free(shift);
+    free(y);
+    free(want);
+  }
+  const uint32_t lanes = dev->hw.epi_lanes, depth = dev->hw.epi_depth, rows = dev->hw.rows;
+  S24_BACKEND_RTL->close(&rtl);
+  if (fclose(csv) != 0 && rc == 0) rc = s24_cli_error(EXIT_DATA, "bench", "out of memory");
+  if (rc == 0 && !added) rc = add_outs(dir, 1, paths, &outs);
+  if (rc == 0) {
+    char wmsg[512];
+    size_t w = 0;
+    if (s24_outs_begin(&outs, &w, wmsg, sizeof wmsg) != S24_OK ||
+        (fwrite(csv_buf, 1, csv_len, s24_outs_file(&outs, 0)) != csv_len &&
+         snprintf(wmsg, sizeof wmsg, "cannot write output: %s", s24_outs_strerror(errno)) > 0) ||
+        s24_outs_commit(&outs, &w, wmsg, sizeof wmsg) != S24_OK) {
+      rc = s24_cli_error(EXIT_DATA, "bench", "%s: %s", path, wmsg);
+    }
+  }
+  s24_outs_abort(&outs);
+  free(csv_buf);
+  if (rc == 0) {
+    printf("linear vs gemm: worst %+.3f%% on the RTL (/16 shapes, measured), %+.4f%% at full size "
+           "(cycle model + measured drain <= %" PRIu64 " cycles per job); target <= +1%%: %s\n",
+           100.0 * (worst_rtl - 1.0), 100.0 * (worst_full - 1.0), drain_max,
+           worst_full <= 1.01 ? "reached" : "MISSED");
+    printf("epilogue: %u lanes per cycle, %u parameter rows (a job holds at most %u row tiles)\n",
+           lanes, depth, depth / rows);
+    printf("wrote %s\n", path);
+  }
+  return rc;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The mode of `sparse24 bench` (the command table's select()): --model-speed, implied by any of
+// --shape, --pattern, --reps ("--opt" or "--opt=value"); else --linear; else the benchmark.
+int s24_bench_is_speed(int argc, char **argv) {
+  static const char *const kSpeedOpts[] = {"--model-speed", "--shape", "--pattern", "--reps"};
+  for (int i = 2; i < argc; i++) {
+    for (size_t o = 0; o < sizeof kSpeedOpts / sizeof kSpeedOpts[0]; o++) {
+      const size_t len = strlen(kSpeedOpts[o]);
+      if (strncmp(argv[i], kSpeedOpts[o], len) == 0 &&
+          (argv[i][len] == '\0' || argv[i][len] == '=')) {
+        return 1;
+      }
+    }
+  }
+  return 0;
+}
+
+int s24_bench_is_linear(int argc, char **argv) {
+  for (int i = 2; i < argc; i++) {
+    if (strcmp(argv[i], "--linear") == 0) return 1;
+  }
+  return 0;
+}
+
+// ---------------------------------------------------------------------------------------------
+// sparse24 bench --model-speed: the wall time of one GEMM on a backend
+
+const char s24_bench_speed_usage[] =
+    "usage: sparse24 bench --model-speed [--backend model|rtl] [--shape MxKxN] [--pattern N:M]\n"
+    "                      [--reps R] [--model-only]\n"
+    "\n"
+    "(`sparse24 bench` without these options is the performance benchmark: see\n"
+    "`sparse24 bench --help`.) Times the GEMM of random int8 data pruned to the pattern; prints every run and the best\n"
+    "time with the dense-equivalent and the performed MAC rates.\n"
+    "\n"
+    "  --backend model|rtl  backend (default model)\n"
+    "  --shape MxKxN        GEMM shape (default 1024x4096x1024)\n"
+    "  --pattern N:M        sparsity pattern (default 2:4)\n"
+    "  --reps R             number of timed runs (default 3)\n"
+    "  --model-only         as --backend model\n"
+    "RTL runs print a progress line on stderr before each run.\n";
+
+static s24_status_t speed_run(s24_backend_t backend, s24_pattern_t p, size_t m, size_t k,
+                           size_t n, unsigned reps, FILE *out, char *err, size_t errlen) {
+  if (!s24_pattern_ok(p) || m == 0 || k == 0 || n == 0 || k % p.m != 0 || reps == 0) {
+    snprintf(err, errlen, "bad benchmark shape or pattern");
+    return S24_ERR_ARG;
+  }
+  if (m > SIZE_MAX / k || k > SIZE_MAX / n || m > SIZE_MAX / n / sizeof(int32_t)) {
+    snprintf(err, errlen, "benchmark shape too large");
+    return S24_ERR_NOMEM;
+  }
+  const size_t vcols = s24_values_cols(p, k), mcols = s24_meta_cols(p, k);
+  int8_t *a = malloc(m * k), *b = malloc(k * n), *val = malloc(m * vcols);
+  uint8_t *meta = malloc(m * mcols);
+  int32_t *c = malloc(m * n * sizeof(int32_t));
+  s24_status_t st = S24_ERR_NOMEM;
+  snprintf(err, errlen, "out of memory");
+  if (!a || !b || !val || !meta || !c) goto done;
+  uint64_t seed = 1;
+  for (size_t i = 0; i < m * k; i++) a[i] = (int8_t)(s24_rng_next(&seed) & 0xFF);
+  for (size_t i = 0; i < k * n; i++) b[i] = (int8_t)(s24_rng_next(&seed) & 0xFF);
+  s24_where_t where;
+  if ((st = s24_prune(p, a, m, k, a)) != S24_OK ||
+      (st = s24_compress(p, a, m, k, val, meta, &where)) != S24_OK) {
+    snprintf(err, errlen, "preparing the benchmark failed: %s", s24_strerror(st));
+    goto done;
+  }
+  s24_gemm_job_t job = {p, val, meta, m, k, b, n, NULL, c, NULL, NULL, NULL, 0};
+  double best = 0;
+  for (unsigned r = 0; r < reps; r++) {
+    if (backend->caps & S24_BACKEND_HW) {  // minutes per run: say what is running
+      fprintf(stderr, "[%u/%u] %zux%zux%zu rtl ...\n", r + 1, reps, m, k, n);
+    }
+    double t0 = now_s();
+    if ((st = s24_backend_gemm(backend, &job, NULL, &where, err, errlen)) != S24_OK) goto done;
+    double t = now_s() - t0;
+    fprintf(out, "bench: run %u/%u: %.3f s\n", r + 1, reps, t);
+    if (r == 0 || t < best) best = t;
+  }
+  const double dense = (double)m * (double)k * (double)n;
+  const double done_macs = (double)m * (double)vcols * (double)n;
+  fprintf(out, "bench: backend %s, pattern %u:%u, %zux%zux%zu (MxKxN): best %.3f s, "
+          "%.2f G dense-equivalent MAC/s, %.2f G MAC/s done\n",
+          s24_backend_name(backend), (unsigned)p.n, (unsigned)p.m, m, k, n, best,
+          dense / best * 1e-9, done_macs / best * 1e-9);
+  st = S24_OK;
+done:
+  free(a);
+  free(b);
+  free(val);
+  free(meta);
+  free(c);
+  return st;
+}
+
+// --model-speed: --backend and --model-only (= --backend model) as in the benchmark
+int s24_bench_speed_run(const s24_cli_args_t *a) {
+  int rc;
+  const int model_only = s24_cli_has(a, S24_OPT_MODEL_ONLY);
+  s24_pattern_t p;
+  s24_backend_t be;
+  if ((rc = s24_cli_pattern(a, &p)) != 0) return rc;
+  if ((rc = s24_cli_backend(a, &be)) != 0) return rc;
+  if (model_only && be != S24_BACKEND_MODEL) {
+    return s24_cli_usage("bench", "--model-only and --backend %s contradict each other",
+                     s24_backend_name(be));
+  }
+  size_t dims[3] = {1024, 4096, 1024};
+  if (s24_cli_has(a, S24_OPT_SHAPE)) {
+    char buf[96];
+    const char *text = s24_cli_val(a, S24_OPT_SHAPE);
+    if (strlen(text) >= sizeof buf) return s24_cli_usage("bench", "invalid --shape '%s'", text);
+    strcpy(buf, text);
+    char *save_ptr = NULL, *tok = strtok_r(buf, "x", &save_ptr);
+    int count = 0;
+    for (; tok != NULL; tok = strtok_r(NULL, "x", &save_ptr)) {
+      if (count >= 3 || !s24_cli_parse_size(tok, &dims[count])) count = 4;
+      if (count >= 4) break;
+      count++;
+    }
+    if (count != 3 || text[strlen(text) - 1] == 'x' || text[0] == 'x' || strstr(text, "xx")) {
+      return s24_cli_usage("bench", "invalid --shape '%s' (MxKxN, e.g. 1024x4096x1024)", text);
+    }
+    if (dims[1] % p.m != 0) {
+      return s24_cli_usage("bench", "--shape K = %zu is not a multiple of m = %u", dims[1],
+                       (unsigned)p.m);
+    }
+  }
+  size_t reps = 3;
+  if (s24_cli_has(a, S24_OPT_REPS) &&
+      (!s24_cli_parse_size(s24_cli_val(a, S24_OPT_REPS), &reps) || reps > 1000)) {
+    return s24_cli_usage("bench", "invalid --reps '%s' (1 to 1000)", s24_cli_val(a, S24_OPT_REPS));
+  }
+  char msg[256];
+  if (speed_run(be, p, dims[0], dims[1], dims[2], (unsigned)reps, stdout, msg, sizeof msg) !=
+      S24_OK) {
+    return s24_cli_error(EXIT_DATA, "bench", "%s", msg);
+  }
+  return 0;
+}
+

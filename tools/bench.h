@@ -7,47 +7,37 @@
 // where the measured busy cycles must equal the model's prediction and C must equal the golden
 // model bit for bit. Writes DIR/results.csv and DIR/plot.gp (gnuplot: speedup and utilization
 // per shape) and prints progress, tables and the targets reached or missed.
+//
+// Its other two modes live here too: `bench --linear` (the fused int8 layer's cycles against
+// the plain GEMM's on the same shapes, DIR/linear.csv) and `bench --model-speed` (the wall time
+// of one GEMM on a backend). The whole of `bench` is this file pair.
 #ifndef S24_BENCH_H_
 #define S24_BENCH_H_
 
 #include <stddef.h>
 
-#include "outfile.h"
+#include "cli.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-/** Runs `sparse24 bench ARGS` (argv[0] = "sparse24", argv[1] = "bench"). Returns the exit
- *  status: 0 (targets are reported, not enforced), 1 for a failed check (RTL cycles differ
- *  from the prediction, wrong result) or an I/O error, 2 for bad usage. */
-int s24_perf_bench_main(int argc, char **argv);
+/** The three modes of `sparse24 bench`, entries of the command table (tools/main.c): the
+ *  benchmark (the BENCH dialect of tools/cli.h), `--linear` (fused layer vs gemm cycles,
+ *  BENCH_LINEAR) and `--model-speed` (one GEMM's wall time, STRICT). run() returns the exit
+ *  status: 0 (targets are reported, not enforced), 1 for a failed check (RTL cycles differ from
+ *  the prediction, wrong result) or an I/O error, 2 for bad usage. */
+int s24_bench_is_speed(int argc, char **argv);
+int s24_bench_is_linear(int argc, char **argv);
+int s24_bench_perf_check(s24_opt_t opt, const char *value);
+int s24_bench_perf_run(const s24_cli_args_t *a);
+int s24_bench_linear_check(s24_opt_t opt, const char *value);
+int s24_bench_linear_run(const s24_cli_args_t *a);
+int s24_bench_speed_run(const s24_cli_args_t *a);
 
-/** The benchmark's shapes (m activations, k, n output features; gemv: a GEMV row): full size,
- *  or small = the /16 version run on the RTL. */
-#include <stddef.h>
-size_t s24_bench_shape_count(void);
-void s24_bench_shape(size_t i, int small, size_t *m, size_t *k, size_t *n, int *gemv);
-/** `sparse24 bench --linear ...`: linear vs gemm cycles (tools/linear.c). */
-int s24_linear_bench_main(int argc, char **argv);
-
-/** The output directory of a benchmark (tools/outfile.h): at most S24_BENCH_DIR_MAX bytes
- *  (longer: a usage error), each file's path in paths[i] (DIR/names[i]). If DIR exists, the
- *  files are added to outs now (*added = 1); otherwise DIR's parent must be a writable
- *  directory, and s24_bench_add_outs creates DIR and adds them once the runs are done.
- *  0 or an exit code, after printing the error. */
-#define S24_BENCH_DIR_MAX 3000
-#define S24_BENCH_PATH_MAX 4200
-int s24_bench_check_out_dir(const char *dir, const char *const *names, int count,
-                            char (*paths)[S24_BENCH_PATH_MAX], s24_outs_t *outs, int *added);
-int s24_bench_add_outs(const char *dir, int count, char (*paths)[S24_BENCH_PATH_MAX],
-                       s24_outs_t *outs);
-/** The default --out: bench/ next to the executable (build/bench for build/sparse24), so that
- *  the result does not depend on the working directory; buf holds it (len >= 4096). */
-const char *s24_bench_default_out(char *buf, size_t len);
-
-/** The usage text of `sparse24 bench`. */
-extern const char *const s24_perf_bench_usage;
+/** The usage texts of `sparse24 bench` and of `sparse24 bench --model-speed`. */
+extern const char s24_perf_bench_usage[];
+extern const char s24_bench_speed_usage[];
 
 #ifdef __cplusplus
 }

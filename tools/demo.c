@@ -1,10 +1,9 @@
-// sparse24 command: `demo` (a realistic 2:4 INT8 layer, checked end to end) and `bench`.
+// sparse24 command: `demo` (a realistic 2:4 INT8 layer, checked end to end).
 #include "demo.h"
 
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 // Demo layer: the FFN down-projection of a BERT-mini-sized transformer block (hidden 256,
 // intermediate 1024) over 64 tokens: W (256 x 1024) times X (1024 x 64). The RTL co-simulation
@@ -50,11 +49,12 @@ static uint64_t fnv1a_i32(const int32_t *v, size_t n) {
   return h;
 }
 
-// rtl: prints the hardware numbers of the 2:4 run, then runs the unpruned W as a dense matrix
-// on the same 2:4 hardware (two beats per group), checks it against the dense reference and
-// prints the speedup of the pruned layer.
-static s24_status_t demo_rtl_dense(const int8_t *w, const int8_t *x, const s24_run_stats_t *run,
-                                   FILE *out, char *err, size_t errlen) {
+// The hardware (rtl): prints the numbers of the 2:4 run, then runs the unpruned W as a dense
+// matrix on the same 2:4 hardware (two beats per group), checks it against the dense reference
+// and prints the speedup of the pruned layer.
+static s24_status_t demo_rtl_dense(s24_backend_t backend, const int8_t *w, const int8_t *x,
+                                   const s24_run_stats_t *run, FILE *out, char *err,
+                                   size_t errlen) {
   int32_t *yd = malloc(DEMO_M * DEMO_N * sizeof(int32_t));
   int32_t *refd = malloc(DEMO_M * DEMO_N * sizeof(int32_t));
   s24_run_stats_t drun = {0};
@@ -69,8 +69,8 @@ static s24_status_t demo_rtl_dense(const int8_t *w, const int8_t *x, const s24_r
           (unsigned long long)run->stall_w, (unsigned long long)run->stall_a,
           (unsigned long long)run->stall_r);
   const s24_pattern_t p = {2, 4};
-  s24_gemm_job_t dj = {p, NULL, NULL, DEMO_M, DEMO_K, x, DEMO_N, NULL, yd, w, NULL, &drun};
-  if ((st = s24_backend_gemm(S24_BACKEND_RTL, &dj, NULL, &where, err, errlen)) != S24_OK) goto done;
+  s24_gemm_job_t dj = {p, NULL, NULL, DEMO_M, DEMO_K, x, DEMO_N, NULL, yd, w, NULL, &drun, 1};
+  if ((st = s24_backend_gemm(backend, &dj, NULL, &where, err, errlen)) != S24_OK) goto done;
   if ((st = s24_gemm_dense_ref(w, DEMO_M, DEMO_K, x, DEMO_N, NULL, refd)) != S24_OK) {
     snprintf(err, errlen, "dense reference failed: %s", s24_strerror(st));
     goto done;
@@ -134,9 +134,10 @@ s24_status_t s24_demo_run(s24_backend_t backend, FILE *out, char *err, size_t er
   fprintf(out, "\n");
 
   s24_run_stats_t run = {0};
-  s24_gemm_job_t job = {p, val, meta, DEMO_M, DEMO_K, x, DEMO_N, NULL, y, NULL, NULL, &run};
+  s24_gemm_job_t job = {p, val, meta, DEMO_M, DEMO_K, x, DEMO_N, NULL, y, NULL, NULL, &run, 0};
   if ((st = s24_backend_gemm(backend, &job, NULL, &where, err, errlen)) != S24_OK) goto done;
-  if (backend == S24_BACKEND_RTL && (st = demo_rtl_dense(w, x, &run, out, err, errlen)) != S24_OK) {
+  if ((backend->caps & S24_BACKEND_HW) &&
+      (st = demo_rtl_dense(backend, w, x, &run, out, err, errlen)) != S24_OK) {
     goto done;
   }
   if ((st = s24_gemm_dense_ref(wp, DEMO_M, DEMO_K, x, DEMO_N, NULL, ref)) != S24_OK) {
@@ -170,65 +171,5 @@ done:
   free(meta);
   free(y);
   free(ref);
-  return st;
-}
-
-static double now_s(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-s24_status_t s24_bench_run(s24_backend_t backend, s24_pattern_t p, size_t m, size_t k,
-                           size_t n, unsigned reps, FILE *out, char *err, size_t errlen) {
-  if (!s24_pattern_ok(p) || m == 0 || k == 0 || n == 0 || k % p.m != 0 || reps == 0) {
-    snprintf(err, errlen, "bad benchmark shape or pattern");
-    return S24_ERR_ARG;
-  }
-  if (m > SIZE_MAX / k || k > SIZE_MAX / n || m > SIZE_MAX / n / sizeof(int32_t)) {
-    snprintf(err, errlen, "benchmark shape too large");
-    return S24_ERR_NOMEM;
-  }
-  const size_t vcols = s24_values_cols(p, k), mcols = s24_meta_cols(p, k);
-  int8_t *a = malloc(m * k), *b = malloc(k * n), *val = malloc(m * vcols);
-  uint8_t *meta = malloc(m * mcols);
-  int32_t *c = malloc(m * n * sizeof(int32_t));
-  s24_status_t st = S24_ERR_NOMEM;
-  snprintf(err, errlen, "out of memory");
-  if (!a || !b || !val || !meta || !c) goto done;
-  uint64_t seed = 1;
-  for (size_t i = 0; i < m * k; i++) a[i] = (int8_t)(next_u64(&seed) & 0xFF);
-  for (size_t i = 0; i < k * n; i++) b[i] = (int8_t)(next_u64(&seed) & 0xFF);
-  s24_where_t where;
-  if ((st = s24_prune(p, a, m, k, a)) != S24_OK ||
-      (st = s24_compress(p, a, m, k, val, meta, &where)) != S24_OK) {
-    snprintf(err, errlen, "preparing the benchmark failed: %s", s24_strerror(st));
-    goto done;
-  }
-  s24_gemm_job_t job = {p, val, meta, m, k, b, n, NULL, c, NULL, NULL, NULL};
-  double best = 0;
-  for (unsigned r = 0; r < reps; r++) {
-    if (backend == S24_BACKEND_RTL) {  // minutes per run: say what is running
-      fprintf(stderr, "[%u/%u] %zux%zux%zu rtl ...\n", r + 1, reps, m, k, n);
-    }
-    double t0 = now_s();
-    if ((st = s24_backend_gemm(backend, &job, NULL, &where, err, errlen)) != S24_OK) goto done;
-    double t = now_s() - t0;
-    fprintf(out, "bench: run %u/%u: %.3f s\n", r + 1, reps, t);
-    if (r == 0 || t < best) best = t;
-  }
-  const double dense = (double)m * (double)k * (double)n;
-  const double done_macs = (double)m * (double)vcols * (double)n;
-  fprintf(out, "bench: backend %s, pattern %u:%u, %zux%zux%zu (MxKxN): best %.3f s, "
-          "%.2f G dense-equivalent MAC/s, %.2f G MAC/s done\n",
-          s24_backend_name(backend), (unsigned)p.n, (unsigned)p.m, m, k, n, best,
-          dense / best * 1e-9, done_macs / best * 1e-9);
-  st = S24_OK;
-done:
-  free(a);
-  free(b);
-  free(val);
-  free(meta);
-  free(c);
   return st;
 }

@@ -1,4 +1,4 @@
-// sparse24 command: the built-in demo layer and the GEMM speed benchmark.
+// sparse24 command: the built-in demo layer.
 #ifndef S24_DEMO_H_
 #define S24_DEMO_H_
 
@@ -15,12 +15,6 @@ extern "C" {
  *  result against the dense reference. S24_OK only if every output matches. */
 S24_WARN_UNUSED s24_status_t s24_demo_run(s24_backend_t backend, FILE *out, char *err,
                                           size_t errlen);
-
-/** Times `reps` GEMMs of shape m x k x n (random int8 data pruned to `pattern`) on
- *  `backend` and prints the best time and throughput to out. */
-S24_WARN_UNUSED s24_status_t s24_bench_run(s24_backend_t backend, s24_pattern_t pattern,
-                                           size_t m, size_t k, size_t n, unsigned reps,
-                                           FILE *out, char *err, size_t errlen);
 
 #ifdef __cplusplus
 }

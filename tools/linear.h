@@ -2,12 +2,16 @@
 #ifndef S24_LINEAR_H_
 #define S24_LINEAR_H_
 
+#include "cli.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-/** `sparse24 linear ...` (argv[1] == "linear"); returns the exit status. */
-int s24_cmd_linear(int argc, char **argv);
+/** `sparse24 linear ...`, parsed (tools/cli.h, the TYPED dialect); returns the exit status. */
+int s24_cmd_linear(const s24_cli_args_t *a);
+/** Its --help. */
+extern const char s24_linear_usage[];
 
 #ifdef __cplusplus
 }

@@ -3,11 +3,12 @@
 // Exit status: 0 success, 1 bad input data or I/O failure, 2 bad usage or unavailable backend.
 // Every error is one line `sparse24: error: <file or command>: <what>` on stderr, and no
 // output file is created or modified unless the whole command succeeds.
+//
+// The command table (kCommands, at the end) names every command with its options and grammar;
+// the one parser (tools/cli.c) reads the command line, the entry's run() does the work.
 #define _XOPEN_SOURCE 700  // realpath (same_path)
 
 #include <errno.h>
-#include <fcntl.h>
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,7 +29,7 @@
 #include "s24_model.h"
 
 
-static const char *const kUsageTop =
+static const char kUsageTop[] =
     "usage: sparse24 <command> [options]\n"
     "\n"
     "N:M structured-sparse int8 GEMM: C[MxN] (int32) = A[MxK] (int8, N:M sparse along K)\n"
@@ -50,7 +51,7 @@ static const char *const kUsageTop =
     "Run `sparse24 <command> --help` for the options of a command.\n"
     "Exit status: 0 ok, 1 bad input data or I/O error, 2 bad usage or backend not available.\n";
 
-static const char *const kUsagePrune =
+static const char kUsagePrune[] =
     "usage: sparse24 prune IN.npy -o OUT.npy [--pattern N:M]\n"
     "       sparse24 prune MODEL.tflite -o OUT.tflite [--pattern N:M]\n"
     "\n"
@@ -65,7 +66,7 @@ static const char *const kUsagePrune =
     "  -o, --output OUT.npy  output file (written atomically)\n"
     "  --pattern N:M         sparsity pattern (default 2:4)\n";
 
-static const char *const kUsageInfo =
+static const char kUsageInfo[] =
     "usage: sparse24 info MODEL.tflite\n"
     "\n"
     "One line per operator of an int8 .tflite model (SPEC §8): index, name, where it runs\n"
@@ -73,7 +74,7 @@ static const char *const kUsageInfo =
     "the sparsest N:M pattern its weights hold, MACs, and the cycle model's busy cycles on the\n"
     "default 8x8 2:4 array; then the totals.\n";
 
-static const char *const kUsageRun =
+static const char kUsageRun[] =
     "usage: sparse24 run MODEL.tflite X.npy -o Y.npy [--backend model|rtl] [--stats]\n"
     "\n"
     "Runs an int8 .tflite model (SPEC §8). X has the model input's dtype (int8 or float32) and\n"
@@ -88,7 +89,7 @@ static const char *const kUsageRun =
     "  --stats               key: value lines: each array layer's cycles (rtl) and the cycle\n"
     "                        model's prediction, then the totals\n";
 
-static const char *const kUsageCompress =
+static const char kUsageCompress[] =
     "usage: sparse24 compress IN.npy --values V.npy --meta MD.npy [--pattern N:M]\n"
     "\n"
     "Compresses IN (int8, R x K, at most N nonzeros per group of M; run `prune` first) into\n"
@@ -100,7 +101,7 @@ static const char *const kUsageCompress =
     "  --meta MD.npy    metadata output\n"
     "  --pattern N:M    sparsity pattern (default 2:4)\n";
 
-static const char *const kUsageDecompress =
+static const char kUsageDecompress[] =
     "usage: sparse24 decompress V.npy MD.npy -o OUT.npy --k K [--pattern N:M]\n"
     "\n"
     "Scatters values V (int8) by metadata MD (uint8) back to a dense int8 R x K matrix.\n"
@@ -111,7 +112,7 @@ static const char *const kUsageDecompress =
     "  --k K                 reduction length (columns of the dense matrix)\n"
     "  --pattern N:M         sparsity pattern (default 2:4)\n";
 
-static const char *const kUsageGemm =
+static const char kUsageGemm[] =
     "usage: sparse24 gemm A.npy B.npy -o C.npy [options]\n"
     "       sparse24 gemm --values V.npy --meta MD.npy --k K B.npy -o C.npy [options]\n"
     "\n"
@@ -128,7 +129,7 @@ static const char *const kUsageGemm =
     "  --stats                  print `key: value` statistics of the run on stdout\n"
     "  --trace FILE.fst         rtl: dump the co-simulation waveform (GTKWave)\n";
 
-static const char *const kUsageDemo =
+static const char kUsageDemo[] =
     "usage: sparse24 demo [--backend model|rtl]\n"
     "\n"
     "Generates a fixed-seed transformer FFN down-projection (W 256x1024 int8, X 1024x64 int8),\n"
@@ -137,176 +138,8 @@ static const char *const kUsageDemo =
     "\n"
     "  --backend model|rtl  backend (default model)\n";
 
-static const char *const kUsageBench =
-    "usage: sparse24 bench --model-speed [--backend model|rtl] [--shape MxKxN] [--pattern N:M]\n"
-    "                      [--reps R] [--model-only]\n"
-    "\n"
-    "(`sparse24 bench` without these options is the performance benchmark: see\n"
-    "`sparse24 bench --help`.) Times the GEMM of random int8 data pruned to the pattern; prints every run and the best\n"
-    "time with the dense-equivalent and the performed MAC rates.\n"
-    "\n"
-    "  --backend model|rtl  backend (default model)\n"
-    "  --shape MxKxN        GEMM shape (default 1024x4096x1024)\n"
-    "  --pattern N:M        sparsity pattern (default 2:4)\n"
-    "  --reps R             number of timed runs (default 3)\n"
-    "  --model-only         as --backend model\n"
-    "RTL runs print a progress line on stderr before each run.\n";
-
-// ---------------------------------------------------------------------------------------------
-// Errors
-
-
-// ---------------------------------------------------------------------------------------------
-// Options
-
-enum {
-  O_OUT = 1 << 0,
-  O_PATTERN = 1 << 1,
-  O_BACKEND = 1 << 2,
-  O_VALUES = 1 << 3,
-  O_META = 1 << 4,
-  O_K = 1 << 5,
-  O_C0 = 1 << 6,
-  O_STATS = 1 << 7,
-  O_SHAPE = 1 << 8,
-  O_REPS = 1 << 9,
-  O_TRACE = 1 << 10,
-};
-
-typedef struct {
-  const char *pos[4];
-  int npos;
-  const char *val[11];  // by option bit number
-  int given;            // bit set of the options given
-  int help;
-} args_t;
-
-typedef struct {
-  const char *name;
-  const char *short_name;
-  int bit;
-  int has_arg;
-} opt_t;
-
-static const opt_t kOpts[] = {
-    {"--output", "-o", O_OUT, 1},    {"--pattern", NULL, O_PATTERN, 1},
-    {"--backend", NULL, O_BACKEND, 1}, {"--values", NULL, O_VALUES, 1},
-    {"--meta", NULL, O_META, 1},     {"--k", NULL, O_K, 1},
-    {"--c0", NULL, O_C0, 1},         {"--stats", NULL, O_STATS, 0},
-    {"--shape", NULL, O_SHAPE, 1},   {"--reps", NULL, O_REPS, 1},
-    {"--trace", NULL, O_TRACE, 1},
-};
-
-static int bit_index(int bit) {
-  int i = 0;
-  while ((1 << i) != bit) i++;
-  return i;
-}
-
-static const char *opt_val(const args_t *a, int bit) { return a->val[bit_index(bit)]; }
-
-// Parses argv[2..] for command `cmd` accepting the options in `allowed`; returns 0 or an exit code.
-static int parse_args(const char *cmd, int argc, char **argv, int allowed, int max_pos,
-                      args_t *a) {
-  memset(a, 0, sizeof *a);
-  int only_pos = 0;
-  for (int i = 2; i < argc; i++) {
-    const char *arg = argv[i];
-    if (only_pos || arg[0] != '-' || arg[1] == '\0') {
-      if (a->npos >= max_pos) return s24_cli_usage(cmd, "unexpected argument '%s'", arg);
-      a->pos[a->npos++] = arg;
-      continue;
-    }
-    if (strcmp(arg, "--") == 0) {
-      only_pos = 1;
-      continue;
-    }
-    if (strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0) {
-      a->help = 1;
-      continue;
-    }
-    const char *eq = strchr(arg, '=');
-    size_t nlen = eq != NULL && strncmp(arg, "--", 2) == 0 ? (size_t)(eq - arg) : strlen(arg);
-    const opt_t *o = NULL;
-    for (size_t j = 0; j < sizeof kOpts / sizeof kOpts[0]; j++) {
-      if ((strlen(kOpts[j].name) == nlen && strncmp(arg, kOpts[j].name, nlen) == 0) ||
-          (kOpts[j].short_name != NULL && strcmp(arg, kOpts[j].short_name) == 0)) {
-        o = &kOpts[j];
-        break;
-      }
-    }
-    if (o == NULL || (o->bit & allowed) == 0) {
-      return s24_cli_usage(cmd, "unknown option '%.*s'", (int)nlen, arg);
-    }
-    if (a->given & o->bit) return s24_cli_usage(cmd, "option %s given twice", o->name);
-    a->given |= o->bit;
-    if (!o->has_arg) {
-      if (arg[nlen] == '=') return s24_cli_usage(cmd, "option %s takes no value", o->name);
-      continue;
-    }
-    const char *v;
-    if (arg[nlen] == '=') {
-      v = arg + nlen + 1;
-    } else {
-      if (i + 1 >= argc) return s24_cli_usage(cmd, "option %s needs a value", o->name);
-      v = argv[++i];
-    }
-    if (v[0] == '\0') return s24_cli_usage(cmd, "option %s has an empty value", o->name);
-    a->val[bit_index(o->bit)] = v;
-  }
-  return 0;
-}
-
-static int get_pattern(const char *cmd, const args_t *a, s24_pattern_t *p) {
-  const char *text = (a->given & O_PATTERN) ? opt_val(a, O_PATTERN) : "2:4";
-  if (s24_pattern_parse(text, p) != S24_OK) {
-    return s24_cli_usage(cmd, "invalid --pattern '%s' (N:M with M in {2, 4, 8} and 1 <= N <= M)",
-                     text);
-  }
-  return 0;
-}
-
-// Strict positive decimal size_t.
-static int parse_size(const char *text, size_t *out) {
-  size_t v = 0;
-  if (text[0] == '\0') return 0;
-  for (const char *s = text; *s != '\0'; s++) {
-    if (*s < '0' || *s > '9') return 0;
-    size_t d = (size_t)(*s - '0');
-    if (v > (SIZE_MAX - d) / 10) return 0;
-    v = v * 10 + d;
-  }
-  if (v == 0) return 0;
-  *out = v;
-  return 1;
-}
-
-static int get_backend(const char *cmd, const args_t *a, s24_backend_t *b) {
-  const char *name = (a->given & O_BACKEND) ? opt_val(a, O_BACKEND) : "model";
-  if (s24_backend_parse(name, b) != S24_OK) {
-    return s24_cli_usage(cmd, "unknown backend '%s' (model or rtl)", name);
-  }
-  char msg[200];
-  if (s24_backend_check(*b, msg, sizeof msg) != S24_OK) {
-    return s24_cli_error(EXIT_USAGE, cmd, "%s", msg);
-  }
-  return 0;
-}
-
 // ---------------------------------------------------------------------------------------------
 // Files
-
-static int load(const char *path, s24_npy_dtype_t want, s24_npy_t *arr) {
-  char msg[256];
-  if (s24_npy_read(path, arr, msg, sizeof msg) != S24_OK) return s24_cli_file(path, "%s", msg);
-  if (arr->dtype != want) {
-    int rc = s24_cli_file(path, "dtype %s, expected %s", s24_npy_dtype_name(arr->dtype),
-                      s24_npy_dtype_name(want));
-    s24_npy_free(arr);
-    return rc;
-  }
-  return 0;
-}
 
 // Outputs (tools/outfile.h): every target checked before any input is read, every output
 // staged, then all committed or none.
@@ -401,9 +234,9 @@ static int meta_error(const char *file, s24_pattern_t p, const uint8_t *meta, si
 static int load_compressed(const char *vpath, const char *mpath, size_t k, s24_pattern_t p,
                            s24_npy_t *v, s24_npy_t *md) {
   const size_t vcols = s24_values_cols(p, k), mcols = s24_meta_cols(p, k);
-  int rc = load(vpath, S24_NPY_I8, v);
+  int rc = s24_cli_load(vpath, S24_NPY_I8, v);
   if (rc != 0) return rc;
-  if ((rc = load(mpath, S24_NPY_U8, md)) != 0) goto fail_v;
+  if ((rc = s24_cli_load(mpath, S24_NPY_U8, md)) != 0) goto fail_v;
   if (v->cols != vcols) {
     rc = s24_cli_file(vpath, "shape (%zu, %zu): K = %zu with pattern %u:%u needs %zu value columns",
                   v->rows, v->cols, k, (unsigned)p.n, (unsigned)p.m, vcols);
@@ -440,26 +273,24 @@ fail_v:
 // ---------------------------------------------------------------------------------------------
 // Commands
 
-static int cmd_prune(int argc, char **argv) {
-  args_t a;
-  int rc = parse_args("prune", argc, argv, O_OUT | O_PATTERN, 1, &a);
-  if (rc != 0) return rc;
-  if (a.help) return fputs(kUsagePrune, stdout), 0;
+static int cmd_prune(const s24_cli_args_t *a) {
+  int rc = 0;
   s24_pattern_t p;
-  if ((rc = get_pattern("prune", &a, &p)) != 0) return rc;
-  if (a.npos != 1) return s24_cli_usage("prune", "expected one input file");
-  if (!(a.given & O_OUT)) return s24_cli_usage("prune", "missing -o OUT.npy");
-  const char *in = a.pos[0];
+  if ((rc = s24_cli_pattern(a, &p)) != 0) return rc;
+  if (a->npos != 1) return s24_cli_usage("prune", "expected one input file");
+  if (!s24_cli_has(a, S24_OPT_OUTPUT)) return s24_cli_usage("prune", "missing -o OUT.npy");
+  const char *in = a->pos[0];
   s24_outs_t outs;
   const char *names[S24_OUTS_MAX];
   s24_outs_init(&outs);
-  if ((rc = out_add("prune", &outs, names, "-o", opt_val(&a, O_OUT), 0)) != 0) return rc;
+  rc = out_add("prune", &outs, names, "-o", s24_cli_val(a, S24_OPT_OUTPUT), 0);
+  if (rc != 0) return rc;
   if (s24_net_file_is_tflite(in)) {  // a network: its FULLY_CONNECTED and CONV_2D weights
     rc = s24_net_cmd_prune(in, p, &outs);
     goto out;
   }
   s24_npy_t arr;
-  if ((rc = load(in, S24_NPY_I8, &arr)) != 0) goto out;
+  if ((rc = s24_cli_load(in, S24_NPY_I8, &arr)) != 0) goto out;
   if ((rc = check_k(in, arr.cols, p)) == 0) {
     s24_status_t st = s24_prune(p, arr.data, arr.rows, arr.cols, arr.data);
     rc = st != S24_OK ? s24_cli_file(in, "%s", s24_strerror(st))
@@ -499,18 +330,15 @@ static int same_path(const char *x, const char *y) {
   return strcmp(cx, cy) == 0 && strcmp(bx, by) == 0;
 }
 
-static int cmd_compress(int argc, char **argv) {
-  args_t a;
-  int rc = parse_args("compress", argc, argv, O_VALUES | O_META | O_PATTERN, 1, &a);
-  if (rc != 0) return rc;
-  if (a.help) return fputs(kUsageCompress, stdout), 0;
+static int cmd_compress(const s24_cli_args_t *a) {
+  int rc = 0;
   s24_pattern_t p;
-  if ((rc = get_pattern("compress", &a, &p)) != 0) return rc;
-  if (a.npos != 1) return s24_cli_usage("compress", "expected one input file");
-  if (!(a.given & O_VALUES)) return s24_cli_usage("compress", "missing --values V.npy");
-  if (!(a.given & O_META)) return s24_cli_usage("compress", "missing --meta MD.npy");
-  const char *in = a.pos[0];
-  const char *vpath = opt_val(&a, O_VALUES), *mpath = opt_val(&a, O_META);
+  if ((rc = s24_cli_pattern(a, &p)) != 0) return rc;
+  if (a->npos != 1) return s24_cli_usage("compress", "expected one input file");
+  if (!s24_cli_has(a, S24_OPT_VALUES)) return s24_cli_usage("compress", "missing --values V.npy");
+  if (!s24_cli_has(a, S24_OPT_META)) return s24_cli_usage("compress", "missing --meta MD.npy");
+  const char *in = a->pos[0];
+  const char *vpath = s24_cli_val(a, S24_OPT_VALUES), *mpath = s24_cli_val(a, S24_OPT_META);
   s24_outs_t outs;
   const char *names[S24_OUTS_MAX];
   s24_outs_init(&outs);
@@ -520,7 +348,7 @@ static int cmd_compress(int argc, char **argv) {
     return rc;
   }
   s24_npy_t arr = {0};
-  if ((rc = load(in, S24_NPY_I8, &arr)) != 0 || (rc = check_k(in, arr.cols, p)) != 0) {
+  if ((rc = s24_cli_load(in, S24_NPY_I8, &arr)) != 0 || (rc = check_k(in, arr.cols, p)) != 0) {
     s24_npy_free(&arr);
     s24_outs_abort(&outs);
     return rc;
@@ -553,9 +381,11 @@ static int cmd_compress(int argc, char **argv) {
   return rc;
 }
 
-static int get_k(const char *cmd, const args_t *a, s24_pattern_t p, size_t *k) {
-  const char *text = opt_val(a, O_K);
-  if (!parse_size(text, k)) return s24_cli_usage(cmd, "invalid --k '%s' (a positive integer)", text);
+static int get_k(const char *cmd, const s24_cli_args_t *a, s24_pattern_t p, size_t *k) {
+  const char *text = s24_cli_val(a, S24_OPT_K);
+  if (!s24_cli_parse_size(text, k)) {
+    return s24_cli_usage(cmd, "invalid --k '%s' (a positive integer)", text);
+  }
   if (*k % p.m != 0) {
     return s24_cli_usage(cmd, "--k %zu is not a multiple of m = %u (pattern %u:%u)", *k,
                      (unsigned)p.m, (unsigned)p.n, (unsigned)p.m);
@@ -563,25 +393,22 @@ static int get_k(const char *cmd, const args_t *a, s24_pattern_t p, size_t *k) {
   return 0;
 }
 
-static int cmd_decompress(int argc, char **argv) {
-  args_t a;
-  int rc = parse_args("decompress", argc, argv, O_OUT | O_K | O_PATTERN, 2, &a);
-  if (rc != 0) return rc;
-  if (a.help) return fputs(kUsageDecompress, stdout), 0;
+static int cmd_decompress(const s24_cli_args_t *a) {
+  int rc = 0;
   s24_pattern_t p;
-  if ((rc = get_pattern("decompress", &a, &p)) != 0) return rc;
-  if (a.npos != 2) return s24_cli_usage("decompress", "expected V.npy and MD.npy");
-  if (!(a.given & O_OUT)) return s24_cli_usage("decompress", "missing -o OUT.npy");
-  if (!(a.given & O_K)) return s24_cli_usage("decompress", "missing --k K");
+  if ((rc = s24_cli_pattern(a, &p)) != 0) return rc;
+  if (a->npos != 2) return s24_cli_usage("decompress", "expected V.npy and MD.npy");
+  if (!s24_cli_has(a, S24_OPT_OUTPUT)) return s24_cli_usage("decompress", "missing -o OUT.npy");
+  if (!s24_cli_has(a, S24_OPT_K)) return s24_cli_usage("decompress", "missing --k K");
   size_t k;
-  if ((rc = get_k("decompress", &a, p, &k)) != 0) return rc;
-  const char *opath = opt_val(&a, O_OUT);
+  if ((rc = get_k("decompress", a, p, &k)) != 0) return rc;
+  const char *opath = s24_cli_val(a, S24_OPT_OUTPUT);
   s24_outs_t outs;
   const char *names[S24_OUTS_MAX];
   s24_outs_init(&outs);
   if ((rc = out_add("decompress", &outs, names, "-o", opath, 0)) != 0) return rc;
   s24_npy_t v, md;
-  if ((rc = load_compressed(a.pos[0], a.pos[1], k, p, &v, &md)) != 0) {
+  if ((rc = load_compressed(a->pos[0], a->pos[1], k, p, &v, &md)) != 0) {
     s24_outs_abort(&outs);
     return rc;
   }
@@ -591,7 +418,7 @@ static int cmd_decompress(int argc, char **argv) {
     rc = s24_cli_file(opath, "out of memory for a %zu x %zu result", v.rows, k);
   } else {
     s24_status_t st = s24_decompress(p, v.data, md.data, v.rows, k, out, &w);
-    rc = st != S24_OK ? s24_cli_file(a.pos[1], "%s", s24_strerror(st))
+    rc = st != S24_OK ? s24_cli_file(a->pos[1], "%s", s24_strerror(st))
                       : save1(&outs, S24_NPY_I8, v.rows, k, out);
   }
   s24_outs_abort(&outs);
@@ -677,38 +504,33 @@ static int fst_complete(const char *path, char *why, size_t len) {
   return 1;
 }
 
-static int cmd_gemm(int argc, char **argv) {
-  args_t a;
-  int rc = parse_args("gemm", argc, argv,
-                      O_OUT | O_PATTERN | O_BACKEND | O_VALUES | O_META | O_K | O_C0 | O_STATS |
-                          O_TRACE,
-                      2, &a);
-  if (rc != 0) return rc;
-  if (a.help) return fputs(kUsageGemm, stdout), 0;
+static int cmd_gemm(const s24_cli_args_t *a) {
+  int rc = 0;
   s24_pattern_t p;
   s24_backend_t be;
-  if ((rc = get_pattern("gemm", &a, &p)) != 0) return rc;
-  if ((rc = get_backend("gemm", &a, &be)) != 0) return rc;
-  const int compressed = (a.given & (O_VALUES | O_META | O_K)) != 0;
-  if (compressed && (a.given & (O_VALUES | O_META | O_K)) != (O_VALUES | O_META | O_K)) {
+  if ((rc = s24_cli_pattern(a, &p)) != 0) return rc;
+  if ((rc = s24_cli_backend(a, &be)) != 0) return rc;
+  const uint64_t va_md_k = S24_OPT(S24_OPT_VALUES) | S24_OPT(S24_OPT_META) | S24_OPT(S24_OPT_K);
+  const int compressed = (a->given & va_md_k) != 0;
+  if (compressed && (a->given & va_md_k) != va_md_k) {
     return s24_cli_usage("gemm", "--values, --meta and --k go together");
   }
-  if (compressed && a.npos != 1) {
+  if (compressed && a->npos != 1) {
     return s24_cli_usage("gemm", "with --values/--meta/--k expected exactly one input, B.npy");
   }
-  if (!compressed && a.npos != 2) return s24_cli_usage("gemm", "expected A.npy and B.npy");
-  if (!(a.given & O_OUT)) return s24_cli_usage("gemm", "missing -o C.npy");
-  if ((a.given & O_TRACE) && be != S24_BACKEND_RTL) {
+  if (!compressed && a->npos != 2) return s24_cli_usage("gemm", "expected A.npy and B.npy");
+  if (!s24_cli_has(a, S24_OPT_OUTPUT)) return s24_cli_usage("gemm", "missing -o C.npy");
+  if (s24_cli_has(a, S24_OPT_TRACE) && !(be->caps & S24_BACKEND_HW)) {
     return s24_cli_usage("gemm", "--trace needs --backend rtl");
   }
-  if (a.given & O_TRACE) {  // the trace replaces its file after the run: never an input
-    const char *trace = opt_val(&a, O_TRACE);
+  if (s24_cli_has(a, S24_OPT_TRACE)) {  // the trace replaces its file after the run: never an input
+    const char *trace = s24_cli_val(a, S24_OPT_TRACE);
     const char *used[6] = {NULL};
     size_t nused = 0;
-    for (int i = 0; i < a.npos; i++) used[nused++] = a.pos[i];
-    if (a.given & O_VALUES) used[nused++] = opt_val(&a, O_VALUES);
-    if (a.given & O_META) used[nused++] = opt_val(&a, O_META);
-    if (a.given & O_C0) used[nused++] = opt_val(&a, O_C0);
+    for (int i = 0; i < a->npos; i++) used[nused++] = a->pos[i];
+    if (s24_cli_has(a, S24_OPT_VALUES)) used[nused++] = s24_cli_val(a, S24_OPT_VALUES);
+    if (s24_cli_has(a, S24_OPT_META)) used[nused++] = s24_cli_val(a, S24_OPT_META);
+    if (s24_cli_has(a, S24_OPT_C0)) used[nused++] = s24_cli_val(a, S24_OPT_C0);
     for (size_t i = 0; i < nused; i++) {
       if (used[i] != NULL && same_path(trace, used[i])) {
         return s24_cli_usage("gemm", "--trace %s names a file the command reads or writes", trace);
@@ -716,45 +538,36 @@ static int cmd_gemm(int argc, char **argv) {
     }
   }
   size_t k = 0;
-  if (compressed && (rc = get_k("gemm", &a, p, &k)) != 0) return rc;
+  if (compressed && (rc = get_k("gemm", a, p, &k)) != 0) return rc;
   // every output location is checked before anything is read or simulated
   s24_outs_t outs;
   const char *names[S24_OUTS_MAX];
   s24_outs_init(&outs);
-  if ((rc = out_add("gemm", &outs, names, "-o", opt_val(&a, O_OUT), 0)) != 0) return rc;
-  if ((a.given & O_TRACE) && (rc = out_add("gemm", &outs, names, "--trace", opt_val(&a, O_TRACE),
-                                           S24_OUT_REGULAR_ONLY)) != 0) {
+  if ((rc = out_add("gemm", &outs, names, "-o", s24_cli_val(a, S24_OPT_OUTPUT), 0)) != 0) return rc;
+  if (s24_cli_has(a, S24_OPT_TRACE) &&
+      (rc = out_add("gemm", &outs, names, "--trace", s24_cli_val(a, S24_OPT_TRACE),
+                    S24_OUT_REGULAR_ONLY)) != 0) {
     s24_outs_abort(&outs);
     return rc;
   }
 
-  s24_npy_t va = {0}, md = {0}, bm = {0}, c0 = {0};
-  const char *apath = compressed ? opt_val(&a, O_VALUES) : a.pos[0];
-  const char *bpath = compressed ? a.pos[0] : a.pos[1];
+  s24_npy_t va = {0}, md = {0}, ad = {0}, bm = {0}, c0 = {0};
+  const char *apath = compressed ? s24_cli_val(a, S24_OPT_VALUES) : a->pos[0];
+  const char *bpath = compressed ? a->pos[0] : a->pos[1];
   int32_t *c = NULL;
   FILE *stats = NULL;
   char *stats_buf = NULL;
   size_t stats_len = 0;
   if (compressed) {
-    if ((rc = load_compressed(apath, opt_val(&a, O_META), k, p, &va, &md)) != 0) goto done;
+    if ((rc = load_compressed(apath, s24_cli_val(a, S24_OPT_META), k, p, &va, &md)) != 0) goto done;
   } else {
-    // Dense A: check the pattern (naming row and group), then compress it.
-    s24_npy_t dense;
-    if ((rc = load(apath, S24_NPY_I8, &dense)) != 0) goto done;
-    if ((rc = check_k(apath, dense.cols, p)) != 0) {
-      s24_npy_free(&dense);
-      goto done;
-    }
-    k = dense.cols;
-    va.rows = md.rows = dense.rows;
-    va.data = malloc(dense.rows * s24_values_cols(p, k));
-    md.data = malloc(dense.rows * s24_meta_cols(p, k));
+    // Dense A: the pattern checked (naming row and group), then A as it is to the backend (no
+    // compressed copy that the driver would only expand again)
+    if ((rc = s24_cli_load(apath, S24_NPY_I8, &ad)) != 0) goto done;
+    if ((rc = check_k(apath, ad.cols, p)) != 0) goto done;
+    k = ad.cols;
     s24_where_t w;
-    s24_status_t st = S24_ERR_NOMEM;
-    if (va.data != NULL && md.data != NULL) {
-      st = s24_compress(p, dense.data, dense.rows, k, va.data, md.data, &w);
-    }
-    s24_npy_free(&dense);
+    const s24_status_t st = s24_check_pattern(p, ad.data, ad.rows, k, &w);
     if (st == S24_ERR_PATTERN) {
       rc = pattern_error(apath, p, w);
     } else if (st != S24_OK) {
@@ -762,17 +575,17 @@ static int cmd_gemm(int argc, char **argv) {
     }
     if (rc != 0) goto done;
   }
-  const size_t m = va.rows;
-  if ((rc = load(bpath, S24_NPY_I8, &bm)) != 0) goto done;
+  const size_t m = compressed ? va.rows : ad.rows;
+  if ((rc = s24_cli_load(bpath, S24_NPY_I8, &bm)) != 0) goto done;
   if (bm.rows != k) {
     rc = s24_cli_file(bpath, "shape (%zu, %zu): B needs K = %zu rows to match %s", bm.rows, bm.cols,
                   k, apath);
     goto done;
   }
   const size_t n = bm.cols;
-  if (a.given & O_C0) {
-    const char *cpath = opt_val(&a, O_C0);
-    if ((rc = load(cpath, S24_NPY_I32, &c0)) != 0) goto done;
+  if (s24_cli_has(a, S24_OPT_C0)) {
+    const char *cpath = s24_cli_val(a, S24_OPT_C0);
+    if ((rc = s24_cli_load(cpath, S24_NPY_I32, &c0)) != 0) goto done;
     if (c0.rows != m || c0.cols != n) {
       rc = s24_cli_file(cpath, "shape (%zu, %zu), expected (%zu, %zu) = M x N", c0.rows, c0.cols, m,
                     n);
@@ -781,27 +594,27 @@ static int cmd_gemm(int argc, char **argv) {
   }
   c = m <= SIZE_MAX / n / sizeof(int32_t) ? malloc(m * n * sizeof(int32_t)) : NULL;
   if (c == NULL) {
-    rc = s24_cli_file(opt_val(&a, O_OUT), "out of memory for a %zu x %zu result", m, n);
+    rc = s24_cli_file(s24_cli_val(a, S24_OPT_OUTPUT), "out of memory for a %zu x %zu result", m, n);
     goto done;
   }
-  if ((a.given & O_STATS) && (stats = open_memstream(&stats_buf, &stats_len)) == NULL) {
+  if (s24_cli_has(a, S24_OPT_STATS) && (stats = open_memstream(&stats_buf, &stats_len)) == NULL) {
     rc = s24_cli_file("gemm", "cannot buffer statistics");
     goto done;
   }
   // With --trace the outputs are staged before the run (the simulation writes the trace into
   // its temporary); without, only once the run succeeded. Either way a signal during the run
   // leaves nothing behind (tools/outfile.h).
-  if ((a.given & O_TRACE) && (rc = out_begin(&outs)) != 0) goto done;
-  if (a.given & O_TRACE) {
+  if (s24_cli_has(a, S24_OPT_TRACE) && (rc = out_begin(&outs)) != 0) goto done;
+  if (s24_cli_has(a, S24_OPT_TRACE)) {
     char line[600];
     snprintf(line, sizeof line,
              "sparse24: error: %s: bus error while writing the waveform (disk full or a file "
              "size limit?); no output written",
-             opt_val(&a, O_TRACE));
+             s24_cli_val(a, S24_OPT_TRACE));
     s24_outs_fault_note(line);
   }
-  s24_gemm_job_t job = {p, va.data, md.data, m, k, bm.data, n, c0.data, c, NULL,
-                        (a.given & O_TRACE) ? s24_outs_handoff(&outs, 1) : NULL, NULL};
+  s24_gemm_job_t job = {p, va.data, md.data, m, k, bm.data, n, c0.data, c, ad.data,
+                        s24_cli_has(a, S24_OPT_TRACE) ? s24_outs_handoff(&outs, 1) : NULL, NULL, 0};
   s24_where_t w;
   char msg[256];
   s24_status_t st = s24_backend_gemm(be, &job, stats, &w, msg, sizeof msg);
@@ -813,16 +626,16 @@ static int cmd_gemm(int argc, char **argv) {
   if (st != S24_OK) {
     // an I/O failure of the rtl backend is the trace file's; anything else concerns A
     const int trace_io = st == S24_ERR_IO && job.trace_path != NULL;
-    rc = s24_cli_file(trace_io ? opt_val(&a, O_TRACE) : st == S24_ERR_NOMEM ? "gemm" : apath, "%s",
-                      msg);
+    const char *what = trace_io ? s24_cli_val(a, S24_OPT_TRACE) : st == S24_ERR_NOMEM ? "gemm" : apath;
+    rc = s24_cli_file(what, "%s", msg);
     goto done;
   }
   // the waveform writer reports no I/O error (full disk, size limit): check the file it left
   if (job.trace_path != NULL && !fst_complete(job.trace_path, msg, sizeof msg)) {
-    rc = s24_cli_file(opt_val(&a, O_TRACE), "%s", msg);
+    rc = s24_cli_file(s24_cli_val(a, S24_OPT_TRACE), "%s", msg);
     goto done;
   }
-  if (!(a.given & O_TRACE) && (rc = out_begin(&outs)) != 0) goto done;
+  if (!s24_cli_has(a, S24_OPT_TRACE) && (rc = out_begin(&outs)) != 0) goto done;
   if ((rc = out_put(&outs, 0, S24_NPY_I32, m, n, c)) != 0) goto done;
   if ((rc = out_commit(&outs)) != 0) goto done;
   if (stats != NULL) {
@@ -837,126 +650,43 @@ done:
   free(c);
   s24_npy_free(&va);
   s24_npy_free(&md);
+  s24_npy_free(&ad);
   s24_npy_free(&bm);
   s24_npy_free(&c0);
   return rc;
 }
 
-static int cmd_info(int argc, char **argv) {
-  args_t a;
-  int rc = parse_args("info", argc, argv, 0, 1, &a);
-  if (rc != 0) return rc;
-  if (a.help) return fputs(kUsageInfo, stdout), 0;
-  if (a.npos != 1) return s24_cli_usage("info", "expected one model file");
-  return s24_net_cmd_info(a.pos[0]);
+static int cmd_info(const s24_cli_args_t *a) {
+  if (a->npos != 1) return s24_cli_usage("info", "expected one model file");
+  return s24_net_cmd_info(a->pos[0]);
 }
 
-static int cmd_run(int argc, char **argv) {
-  args_t a;
-  int rc = parse_args("run", argc, argv, O_OUT | O_BACKEND | O_STATS, 2, &a);
-  if (rc != 0) return rc;
-  if (a.help) return fputs(kUsageRun, stdout), 0;
-  if (a.npos != 2) return s24_cli_usage("run", "expected MODEL.tflite and X.npy");
-  if (!(a.given & O_OUT)) return s24_cli_usage("run", "missing -o Y.npy");
+static int cmd_run(const s24_cli_args_t *a) {
+  int rc = 0;
+  if (a->npos != 2) return s24_cli_usage("run", "expected MODEL.tflite and X.npy");
+  if (!s24_cli_has(a, S24_OPT_OUTPUT)) return s24_cli_usage("run", "missing -o Y.npy");
   s24_backend_t be;
-  if ((rc = get_backend("run", &a, &be)) != 0) return rc;
+  if ((rc = s24_cli_backend(a, &be)) != 0) return rc;
   s24_outs_t outs;
   const char *names[S24_OUTS_MAX];
   s24_outs_init(&outs);
-  if ((rc = out_add("run", &outs, names, "-o", opt_val(&a, O_OUT), 0)) != 0) return rc;
-  if (s24_outs_is(&outs, 0, a.pos[0]) || s24_outs_is(&outs, 0, a.pos[1])) {
+  if ((rc = out_add("run", &outs, names, "-o", s24_cli_val(a, S24_OPT_OUTPUT), 0)) != 0) return rc;
+  if (s24_outs_is(&outs, 0, a->pos[0]) || s24_outs_is(&outs, 0, a->pos[1])) {
     s24_outs_abort(&outs);
     return s24_cli_usage("run", "-o names an input file");
   }
-  rc = s24_net_cmd_run(a.pos[0], a.pos[1], &outs, be, (a.given & O_STATS) != 0);
+  rc = s24_net_cmd_run(a->pos[0], a->pos[1], &outs, be, s24_cli_has(a, S24_OPT_STATS) != 0);
   s24_outs_abort(&outs);
   return rc;
 }
 
-static int cmd_demo(int argc, char **argv) {
-  args_t a;
-  int rc = parse_args("demo", argc, argv, O_BACKEND, 0, &a);
-  if (rc != 0) return rc;
-  if (a.help) return fputs(kUsageDemo, stdout), 0;
+static int cmd_demo(const s24_cli_args_t *a) {
+  int rc = 0;
   s24_backend_t be;
-  if ((rc = get_backend("demo", &a, &be)) != 0) return rc;
+  if ((rc = s24_cli_backend(a, &be)) != 0) return rc;
   char msg[256];
   if (s24_demo_run(be, stdout, msg, sizeof msg) != S24_OK) {
     return s24_cli_error(EXIT_DATA, "demo", "%s", msg);
-  }
-  return 0;
-}
-
-// `sparse24 bench` is the performance benchmark of tools/bench.c; `--model-speed` (implied by
-// any of --backend, --shape, --pattern, --reps) times one GEMM of a backend instead.
-static int cmd_bench(int argc, char **argv) {
-  // --backend and --model-only belong to both modes (--model-only = --backend model)
-  static const char *const kSpeedOpts[] = {"--model-speed", "--shape", "--pattern", "--reps"};
-  int speed = 0;
-  for (int i = 2; i < argc; i++) {
-    for (size_t o = 0; o < sizeof kSpeedOpts / sizeof kSpeedOpts[0]; o++) {
-      const size_t len = strlen(kSpeedOpts[o]);  // "--opt" or "--opt=value"
-      if (strncmp(argv[i], kSpeedOpts[o], len) == 0 && (argv[i][len] == '\0' || argv[i][len] == '=')) {
-        speed = 1;
-      }
-    }
-  }
-  if (!speed) return s24_perf_bench_main(argc, argv);
-  char *rest[64];  // argv without --model-speed, --model-only
-  int n = 0, model_only = 0;
-  for (int i = 0; i < argc; i++) {
-    if (strcmp(argv[i], "--model-speed") == 0) continue;
-    if (strcmp(argv[i], "--model-only") == 0) {
-      model_only = 1;
-      continue;
-    }
-    if (n == 63) return s24_cli_usage("bench", "too many arguments");
-    rest[n++] = argv[i];
-  }
-  rest[n] = NULL;
-  argc = n;
-  argv = rest;
-  args_t a;
-  int rc = parse_args("bench", argc, argv, O_BACKEND | O_SHAPE | O_PATTERN | O_REPS, 0, &a);
-  if (rc != 0) return rc;
-  if (a.help) return fputs(kUsageBench, stdout), 0;
-  s24_pattern_t p;
-  s24_backend_t be;
-  if ((rc = get_pattern("bench", &a, &p)) != 0) return rc;
-  if ((rc = get_backend("bench", &a, &be)) != 0) return rc;
-  if (model_only && be != S24_BACKEND_MODEL) {
-    return s24_cli_usage("bench", "--model-only and --backend %s contradict each other",
-                     s24_backend_name(be));
-  }
-  size_t dims[3] = {1024, 4096, 1024};
-  if (a.given & O_SHAPE) {
-    char buf[96];
-    const char *text = opt_val(&a, O_SHAPE);
-    if (strlen(text) >= sizeof buf) return s24_cli_usage("bench", "invalid --shape '%s'", text);
-    strcpy(buf, text);
-    char *save_ptr = NULL, *tok = strtok_r(buf, "x", &save_ptr);
-    int count = 0;
-    for (; tok != NULL; tok = strtok_r(NULL, "x", &save_ptr)) {
-      if (count >= 3 || !parse_size(tok, &dims[count])) count = 4;
-      if (count >= 4) break;
-      count++;
-    }
-    if (count != 3 || text[strlen(text) - 1] == 'x' || text[0] == 'x' || strstr(text, "xx")) {
-      return s24_cli_usage("bench", "invalid --shape '%s' (MxKxN, e.g. 1024x4096x1024)", text);
-    }
-    if (dims[1] % p.m != 0) {
-      return s24_cli_usage("bench", "--shape K = %zu is not a multiple of m = %u", dims[1],
-                       (unsigned)p.m);
-    }
-  }
-  size_t reps = 3;
-  if ((a.given & O_REPS) && (!parse_size(opt_val(&a, O_REPS), &reps) || reps > 1000)) {
-    return s24_cli_usage("bench", "invalid --reps '%s' (1 to 1000)", opt_val(&a, O_REPS));
-  }
-  char msg[256];
-  if (s24_bench_run(be, p, dims[0], dims[1], dims[2], (unsigned)reps, stdout, msg, sizeof msg) !=
-      S24_OK) {
-    return s24_cli_error(EXIT_DATA, "bench", "%s", msg);
   }
   return 0;
 }
@@ -976,27 +706,50 @@ static int check_stdout(int rc) {
   return rc;
 }
 
+// The command table: every command (and each mode of `bench`) with its options and grammar,
+// parsed by the one parser (tools/cli.c).
+#define OPTS(x) S24_OPT(S24_OPT_##x)
+static const s24_cli_cmd_t kCommands[] = {
+    {"prune", NULL, kUsagePrune, OPTS(OUTPUT) | OPTS(PATTERN), 0, 1, 0, S24_CLI_STRICT, NULL, NULL,
+     cmd_prune},
+    {"compress", NULL, kUsageCompress, OPTS(VALUES) | OPTS(META) | OPTS(PATTERN), 0, 1, 0,
+     S24_CLI_STRICT, NULL, NULL, cmd_compress},
+    {"decompress", NULL, kUsageDecompress, OPTS(OUTPUT) | OPTS(K) | OPTS(PATTERN), 0, 2, 0,
+     S24_CLI_STRICT, NULL, NULL, cmd_decompress},
+    {"gemm", NULL, kUsageGemm,
+     OPTS(OUTPUT) | OPTS(PATTERN) | OPTS(BACKEND) | OPTS(VALUES) | OPTS(META) | OPTS(K) |
+         OPTS(C0) | OPTS(STATS) | OPTS(TRACE),
+     0, 2, 0, S24_CLI_STRICT, NULL, NULL, cmd_gemm},
+    {"linear", NULL, s24_linear_usage,
+     OPTS(OUTPUT) | OPTS(BIAS) | OPTS(MULT) | OPTS(SHIFT) | OPTS(ZP_IN) | OPTS(ZP_OUT) |
+         OPTS(VALUES) | OPTS(META) | OPTS(K) | OPTS(PATTERN) | OPTS(BACKEND) | OPTS(ACT_MIN) |
+         OPTS(ACT_MAX) | OPTS(RELU) | OPTS(STATS),
+     0, 2, 0, S24_CLI_TYPED, NULL, NULL, s24_cmd_linear},
+    {"info", NULL, kUsageInfo, 0, 0, 1, 0, S24_CLI_STRICT, NULL, NULL, cmd_info},
+    {"run", NULL, kUsageRun, OPTS(OUTPUT) | OPTS(BACKEND) | OPTS(STATS), 0, 2, 0, S24_CLI_STRICT,
+     NULL, NULL, cmd_run},
+    {"demo", NULL, kUsageDemo, OPTS(BACKEND), 0, 0, 0, S24_CLI_STRICT, NULL, NULL, cmd_demo},
+    // bench: --model-speed (or any of --shape, --pattern, --reps), else --linear, else the
+    // benchmark
+    {"bench", s24_bench_is_speed, s24_bench_speed_usage,
+     OPTS(BACKEND) | OPTS(SHAPE) | OPTS(PATTERN) | OPTS(REPS),
+     OPTS(MODEL_SPEED) | OPTS(MODEL_ONLY), 0, 63, S24_CLI_STRICT, NULL, NULL, s24_bench_speed_run},
+    {"bench", s24_bench_is_linear, s24_perf_bench_usage, OPTS(OUT_DIR) | OPTS(FIRST) | OPTS(SEED),
+     OPTS(LINEAR), 0, 0, S24_CLI_BENCH_LINEAR,
+     "with --linear only --out, --first and --seed (got '%s')", s24_bench_linear_check,
+     s24_bench_linear_run},
+    {"bench", NULL, s24_perf_bench_usage,
+     OPTS(OUT_DIR) | OPTS(FIRST) | OPTS(ARRAY) | OPTS(SEED) | OPTS(BACKEND) | OPTS(MODEL_ONLY),
+     0, 0, 0, S24_CLI_BENCH, NULL, s24_bench_perf_check, s24_bench_perf_run},
+};
+
 static int run(int argc, char **argv) {
-  if (argc < 2) {
-    fprintf(stderr, "sparse24: error: no command given (see sparse24 --help)\n");
-    return EXIT_USAGE;
-  }
-  const char *cmd = argv[1];
-  if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0 || strcmp(cmd, "help") == 0) {
+  if (argc >= 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
+                    strcmp(argv[1], "help") == 0)) {
     fputs(kUsageTop, stdout);
     return 0;
   }
-  if (strcmp(cmd, "prune") == 0) return cmd_prune(argc, argv);
-  if (strcmp(cmd, "compress") == 0) return cmd_compress(argc, argv);
-  if (strcmp(cmd, "decompress") == 0) return cmd_decompress(argc, argv);
-  if (strcmp(cmd, "gemm") == 0) return cmd_gemm(argc, argv);
-  if (strcmp(cmd, "linear") == 0) return s24_cmd_linear(argc, argv);
-  if (strcmp(cmd, "info") == 0) return cmd_info(argc, argv);
-  if (strcmp(cmd, "run") == 0) return cmd_run(argc, argv);
-  if (strcmp(cmd, "demo") == 0) return cmd_demo(argc, argv);
-  if (strcmp(cmd, "bench") == 0) return cmd_bench(argc, argv);
-  fprintf(stderr, "sparse24: error: unknown command '%s' (see sparse24 --help)\n", cmd);
-  return EXIT_USAGE;
+  return s24_cli_dispatch(kCommands, sizeof kCommands / sizeof kCommands[0], argc, argv);
 }
 
 int main(int argc, char **argv) {

@@ -193,6 +193,30 @@ same bench_opt_equals_csv "head -n1 bench_eq/results.csv" "echo shape,m,k,n,patt
 run bench_speed_opt_equals "$S24" bench --reps=1 --shape=8x16x4
 expect_err bench_flag_value 2 'bench: option --model-only takes no value' '' "$S24" bench --model-only=1
 
+# ------------------------------------------------------------------ the one parser's grammars
+# (tools/cli.h: each command's messages as they always were, SPEC §5)
+expect_err parse_linear_typed_name 2 'sparse24: error: linear: option -o given twice (see sparse24 linear --help)' '' \
+  "$S24" linear x.npy w.npy -o y.npy -o z.npy --mult m.npy --shift s.npy
+expect_err parse_gemm_canonical_name 2 'sparse24: error: gemm: option --output given twice (see sparse24 gemm --help)' '' \
+  "$S24" gemm a.npy b.npy -o y.npy -o z.npy
+expect_err parse_linear_flag_value_first 2 'sparse24: error: linear: option --stats takes no value (see sparse24 linear --help)' '' \
+  "$S24" linear x.npy w.npy --stats --stats=1
+expect_err parse_gemm_flag_twice_first 2 'sparse24: error: gemm: option --stats given twice (see sparse24 gemm --help)' '' \
+  "$S24" gemm a.npy b.npy --stats --stats=1
+expect_err parse_bench_no_hint 2 'sparse24: error: bench: option --help takes no value' '' "$S24" bench --help=1
+expect_err parse_bench_in_order 2 "sparse24: error: bench: invalid --first '0' (1 to 30)" '' \
+  "$S24" bench --first 0 --out a --out b
+expect_err parse_bench_missing_value 2 "sparse24: error: bench: invalid --seed ''" '' "$S24" bench --seed
+expect_err parse_bench_positional 2 "sparse24: error: bench: unknown option 'x' (see sparse24 bench --help)" '' "$S24" bench x
+expect_err parse_bench_linear_other 2 "sparse24: error: bench: with --linear only --out, --first and --seed (got '--bogus=3') (see sparse24 bench --help)" '' \
+  "$S24" bench --linear --bogus=3
+expect_err parse_bench_linear_empty 2 'sparse24: error: bench: option --first needs a value (see sparse24 bench --help)' '' \
+  "$S24" bench --linear --first=
+expect_err parse_bench_speed_trigger_value 2 "sparse24: error: bench: unknown option '--model-speed' (see sparse24 bench --help)" '' \
+  "$S24" bench --shape 8x16x4 --model-speed=1
+run parse_bench_speed_help "$S24" bench --model-speed --help --model-only
+same parse_bench_speed_help_text "head -n1 out.txt" "echo 'usage: sparse24 bench --model-speed [--backend model|rtl] [--shape MxKxN] [--pattern N:M]'"
+
 # nothing but the expected files in the work directory: no stray outputs or temp files
 same no_stray_files "ls -A | grep -E '^(o|nv|nm)\.npy$|\.tmp\.' || true" "true"
 

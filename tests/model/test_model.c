@@ -1,6 +1,6 @@
 // cmocka unit tests of the golden model: SPEC §2 worked examples byte for byte, padding
 // convention, pruning rule, pattern and metadata checks with their locations, GEMM with C0,
-// int32 wraparound, and argument guards.
+// int32 wraparound, argument guards, and the fused layer's int8 result beat layout.
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -11,6 +11,7 @@
 
 #include <cmocka.h>
 
+#include "s24_layout.h"
 #include "s24_model.h"
 
 static const s24_pattern_t P24 = {2, 4}, P14 = {1, 4}, P28 = {2, 8}, P48 = {4, 8};
@@ -426,6 +427,29 @@ static void core_cycle_formula(void **state) {
   assert_int_equal(s24_core_cycles(2, 2, UINT64_MAX / 2, 4, &cy), S24_ERR_NOMEM);
 }
 
+// The int8 result beats (cmodel/s24_layout.h, docs/architecture.md §4) of a 5 x 3 tile in beats
+// of 3 words: four tile rows per beat, row-major bytes, words little-endian (written out).
+static void int8_result_beat(void **state) {
+  (void)state;
+  assert_int_equal(s24_r8_beats(1), 1);
+  assert_int_equal(s24_r8_beats(4), 1);
+  assert_int_equal(s24_r8_beats(5), 2);
+  assert_int_equal(s24_r8_beats(8), 2);
+  uint32_t buf[6];
+  memset(buf, 0, sizeof buf);
+  for (uint32_t r = 0; r < 5; r++) {
+    for (uint32_t c = 0; c < 3; c++) s24_r8_put(buf, 3, 3, r, c, (int8_t)(10 * r + c + 1));
+  }
+  s24_r8_put(buf, 3, 3, 4, 2, -2);  // a negative value is its two's complement byte
+  // beat 0: rows 0..3 = bytes 1 2 3 11 12 13 21 22 23 31 32 33; beat 1: row 4 = 41 42 0xFE
+  static const uint32_t want[6] = {0x0B030201u, 0x16150D0Cu, 0x21201F17u,
+                                   0x00FE2A29u, 0x00000000u, 0x00000000u};
+  assert_memory_equal(buf, want, sizeof want);
+  assert_int_equal(s24_r8_get(buf, 3, 3, 4, 2), -2);
+  assert_int_equal(s24_r8_get(buf, 3, 3, 3, 1), 32);
+  assert_int_equal(s24_r8_get(buf, 3, 3, 0, 0), 1);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(spec_example_24),     cmocka_unit_test(spec_example_14),
@@ -435,6 +459,7 @@ int main(void) {
       cmocka_unit_test(gemm_small_with_c0),  cmocka_unit_test(gemm_wraparound),
       cmocka_unit_test(pattern_api),         cmocka_unit_test(argument_guards),
       cmocka_unit_test(core_cycle_formula), cmocka_unit_test(linear_params),
+      cmocka_unit_test(int8_result_beat),
   };
   const int n = (int)(sizeof tests / sizeof tests[0]);
   int failed = cmocka_run_group_tests_name("model", tests, NULL, NULL);
