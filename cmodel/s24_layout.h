@@ -19,6 +19,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "s24_defaults.h"
 #include "s24_model.h"
 
 #ifdef __cplusplus
@@ -85,12 +86,13 @@ void s24_w_beat_compressed(const s24_geom_t *g, uint32_t *beat, const int8_t *va
 void s24_r_beat(const s24_geom_t *g, uint32_t *beat, const int32_t *c, size_t m_rows,
                 size_t n_cols, size_t row, size_t j0);
 
-/** The default s24_top build (rtl/s24_top.v's parameter defaults): an 8x8 2:4 array (with the
- *  pair mode: 1:4 weights run as 16 rows a tile at twice the 2:4 rate) with a
- *  512-row epilogue parameter RAM and 4 lanes. The cycle model's array when no device is open. */
-#define S24_DEFAULT_ARRAY {8, 8, 2, 4, 0, 1}
-#define S24_DEFAULT_EPI_DEPTH 512u
-#define S24_DEFAULT_EPI_LANES 4u
+/** The default s24_top build (rtl/s24_top.v's parameter defaults, both generated from
+ *  regs/s24_regs.toml's [defaults] into s24_defaults.h: S24_DEFAULT_ROWS … S24_DEFAULT_EPI_DEPTH,
+ *  today an 8x8 2:4 array with the pair mode, a 512-row epilogue parameter RAM and 4 lanes) as an
+ *  array: the cycle model's array when no device is open. */
+#define S24_DEFAULT_ARRAY                                                       \
+  {S24_DEFAULT_ROWS, S24_DEFAULT_COLS, S24_DEFAULT_SPARSE_N, S24_DEFAULT_SPARSE_M, 0, \
+   S24_DEFAULT_PAIR_MODE}
 
 // ------------------------------------------------------------------ job planner
 /** 1 if the array parameters are ones the core supports: rows, cols >= 1,

@@ -2,20 +2,28 @@
 # header of the driver and docs/registers.md (scripts/gen_regs.py).
 
 REGS_TABLE := regs/s24_regs.toml
-REGS_OUT   := rtl/s24_regs.vh driver/s24_regs.h docs/registers.md
+REGS_OUT   := rtl/s24_regs.vh driver/s24_regs.h docs/registers.md rtl/s24_defaults.vh cmodel/s24_defaults.h \
+              regs/s24_defaults.mk
+# (regs/s24_defaults.mk, read by the Makefile with this part, gives the other parts
+# S24_DEFAULT_CFG: the default build as R:C:n:m)
 
 .PHONY: regs regs-check
 # Regenerates the committed register outputs from the table
 regs:
-	$(PYTHON) scripts/gen_regs.py $(REGS_TABLE) --vh rtl/s24_regs.vh --h driver/s24_regs.h --md docs/registers.md
+	$(PYTHON) scripts/gen_regs.py $(REGS_TABLE) --vh rtl/s24_regs.vh --h driver/s24_regs.h --md docs/registers.md \
+	  --defaults-vh rtl/s24_defaults.vh --defaults-h cmodel/s24_defaults.h --defaults-mk regs/s24_defaults.mk
 
 # Regenerates into build/ and fails if the committed outputs differ from the table
 regs-check:
 	@mkdir -p $(BUILD)/regs
-	$(PYTHON) scripts/gen_regs.py $(REGS_TABLE) --vh $(BUILD)/regs/s24_regs.vh --h $(BUILD)/regs/s24_regs.h --md $(BUILD)/regs/registers.md
+	$(PYTHON) scripts/gen_regs.py $(REGS_TABLE) --vh $(BUILD)/regs/s24_regs.vh --h $(BUILD)/regs/s24_regs.h --md $(BUILD)/regs/registers.md \
+	  --defaults-vh $(BUILD)/regs/s24_defaults.vh --defaults-h $(BUILD)/regs/s24_defaults.h --defaults-mk $(BUILD)/regs/s24_defaults.mk
 	diff -u rtl/s24_regs.vh $(BUILD)/regs/s24_regs.vh
 	diff -u driver/s24_regs.h $(BUILD)/regs/s24_regs.h
 	diff -u docs/registers.md $(BUILD)/regs/registers.md
+	diff -u rtl/s24_defaults.vh $(BUILD)/regs/s24_defaults.vh
+	diff -u cmodel/s24_defaults.h $(BUILD)/regs/s24_defaults.h
+	diff -u regs/s24_defaults.mk $(BUILD)/regs/s24_defaults.mk
 	@# a broken table is refused with a one-line error naming the register, and writes nothing
 	@sed 's/^offset = 0x04$$/offset = 0x00/' $(REGS_TABLE) >$(BUILD)/regs/bad_dup.toml
 	@sed 's/lsb = 16, width = 16/lsb = 8, width = 16/' $(REGS_TABLE) >$(BUILD)/regs/bad_overlap.toml

@@ -15,15 +15,19 @@
 // TLAST on the last row of each result tile. With CFG_EPI.EN the results pass through
 // s24_epilogue (the fused int8 layer of SPEC section 7) and m_axis_r carries int8, four tile rows
 // per beat (docs/architecture.md section 4).
+// The parameter defaults are the default build of regs/s24_regs.toml's [defaults] (generated
+// into s24_defaults.vh with the register map; today 8x8 2:4 with the pair mode, EpiLanes 4,
+// EpiDepth 512).
+`include "s24_defaults.vh"
 module s24_top #(
-  parameter integer NumRows = 8,  // PE rows: output rows per tile
-  parameter integer NumCols = 8,  // PE columns: output columns per tile
-  parameter integer SparseN = 2,  // kept values per group (multipliers per PE)
-  parameter integer SparseM = 4,  // group length along K (2, 4 or 8)
-  parameter integer EpiLanes = 4, // fused epilogue: at most this many int32 lanes requantized per cycle
-  parameter integer EpiDepth = 512, // fused epilogue: per-channel parameter rows (>= NumRows)
-  parameter integer PairMode = 1  // 1: CFG_MODE.PAIR (1:m at twice the 2:m rate) on a 2:m core;
-                                  // 0: the 2:m-only core (CFG_MODE reads 0)
+  parameter integer NumRows = `S24_DEFAULT_ROWS,        // PE rows: output rows per tile
+  parameter integer NumCols = `S24_DEFAULT_COLS,        // PE columns: output columns per tile
+  parameter integer SparseN = `S24_DEFAULT_SPARSE_N,    // kept values per group (multipliers per PE)
+  parameter integer SparseM = `S24_DEFAULT_SPARSE_M,    // group length along K (2, 4 or 8)
+  parameter integer EpiLanes = `S24_DEFAULT_EPI_LANES,  // fused epilogue: at most this many int32 lanes requantized per cycle
+  parameter integer EpiDepth = `S24_DEFAULT_EPI_DEPTH,  // fused epilogue: per-channel parameter rows (>= NumRows)
+  parameter integer PairMode = `S24_DEFAULT_PAIR_MODE   // 1: CFG_MODE.PAIR (1:m at twice the 2:m rate) on a 2:m core;
+                                                        // 0: the 2:m-only core (CFG_MODE reads 0)
 ) (
   input  wire                  clk_i,
   input  wire                  rst_ni,

@@ -7,7 +7,6 @@
 #include "s24_layout.h"
 
 #define STEP_NS 10u
-#define EPI_DEPTH 512u  // the parameter RAM rows of the default s24_top (EpiDepth)
 
 s24_status_t s24_swdev_init(s24_swdev_t *d, uint32_t rows, uint32_t cols, uint32_t sparse_n,
                             uint32_t sparse_m) {
@@ -27,13 +26,13 @@ s24_status_t s24_swdev_init(s24_swdev_t *d, uint32_t rows, uint32_t cols, uint32
   d->q[S24_PORT_W].words_per_beat = d->w_words;
   d->q[S24_PORT_A].words_per_beat = d->a_words;
   d->q[S24_PORT_R].words_per_beat = d->r_words;
-  s24_array_t parr;  // the pair mode of a 2:m array (PairMode = 1, the default build)
-  const s24_array_t built = {rows, cols, sparse_n, sparse_m, 0, 1};
+  s24_array_t parr;  // the pair mode of a 2:m array (PairMode of the default build)
+  const s24_array_t built = {rows, cols, sparse_n, sparse_m, 0, S24_DEFAULT_PAIR_MODE};
   if (s24_array_pair(built, &parr) == S24_OK && s24_geom(parr, &d->pgeom) == S24_OK) {
     d->has_pair = 1;
   }
   d->acc = calloc((size_t)rows * cols * 2, sizeof(uint32_t));  // pair mode: 2R rows
-  d->epi_depth = EPI_DEPTH;
+  d->epi_depth = S24_DEFAULT_EPI_DEPTH;  // the default s24_top's EpiDepth
   // CFG_ACT's reset: ACT_MIN -128, ACT_MAX 127 (no activation)
   d->cfg_act = 0x80u << S24_CFG_ACT_ACT_MIN_LSB | 0x7Fu << S24_CFG_ACT_ACT_MAX_LSB;
   d->epi_ram = calloc((size_t)d->epi_depth * 3, sizeof(uint32_t));
@@ -95,10 +94,10 @@ static void soft_reset(s24_swdev_t *d) {
   d->job_pair = 0;
 }
 
-// HW_EPI.LANES of the default s24_top (EpiLanes = 4): the largest divisor of NumCols up to 4
+// HW_EPI.LANES of the default s24_top (EpiLanes): the largest divisor of NumCols up to EpiLanes
 static uint32_t epi_lanes(uint32_t cols) {
   uint32_t l = 1;
-  for (uint32_t i = 1; i <= 4; i++) {
+  for (uint32_t i = 1; i <= S24_DEFAULT_EPI_LANES; i++) {
     if (cols % i == 0) l = i;
   }
   return l;

@@ -36,7 +36,7 @@ $(BUILD)/vlt/rt/%.o: $(VLT_ROOT)/include/%.cpp
 # with top module TOP in that configuration, Verilator flags FLAGS, C++ optimisation OPT
 # (OPT_FAST=… OPT_SLOW=… of the generated make file). Use as $(eval $(call VERILATE,…)).
 define VERILATE
-$(3)/V$(1).mk: $(RTL_FILES) rtl/s24_regs.vh rtl/s24.f sim/sim.mk
+$(3)/V$(1).mk: $(RTL_FILES) rtl/s24_regs.vh rtl/s24_defaults.vh rtl/s24.f sim/sim.mk
 	@mkdir -p $$(@D)
 	$(VERILATOR) $(VLT_FLAGS) $(4) --prefix V$(1) --top-module $(1) $(call cfg_gparams,$(2)) -Mdir $$(@D) -f rtl/s24.f >$$(@D)/verilate.log 2>&1 || { cat $$(@D)/verilate.log; exit 1; }
 $(3)/V$(1)__ALL.a: $(3)/V$(1).mk
@@ -52,7 +52,7 @@ SWDEV_SRCS := sim/s24_swdev.c
 # build/cosim_<name>/. COSIM_CFG is the one build/sparse24 links (make COSIM_CFG=4:4:4:4);
 # COSIM_LONG_CFGS are the arrays test-cosim-long and test-perf-long run on, built with the
 # `ifdef FORMAL assertion tails of the core and the top live (a firing one fails the run).
-COSIM_CFG       ?= 8:8:2:4
+COSIM_CFG       ?= $(S24_DEFAULT_CFG)
 COSIM_LONG_CFGS := 4:4:4:4 3:5:1:4 2:4:2:8
 COSIM_CFGS      := $(sort $(COSIM_CFG) $(COSIM_LONG_CFGS))
 cosim_dir        = $(BUILD)/cosim_$(call cfg_name,$(1))

@@ -12,7 +12,7 @@ SYNTH_JOBS  ?= 2
 SYNTH_SIZES ?= 4,8
 SYNTH_SEEDS ?= 3
 SYNTH_YOSYS ?= yosys
-SYNTH_DEPS  := $(RTL_FILES) rtl/s24_regs.vh $(wildcard synth/*.ys) \
+SYNTH_DEPS  := $(RTL_FILES) rtl/s24_regs.vh rtl/s24_defaults.vh $(wildcard synth/*.ys) \
                synth/s24_fmax_wrap.v synth/s24_fmax.lpf $(SYNTH_PY) $(wildcard synth/s24flow/*.py)
 
 TESTS += synth-check
