@@ -2,61 +2,50 @@
 #   make coverage   RTL: the core testbench (tb_s24_core, three configurations) and the top's AXI4-Lite
 #                   testbench (tests/cosim/tb_axil.cpp), the driver's end-to-end GEMMs, the
 #                   register/protocol tests and the fused layer's tests (tests/linear) on the
-#                   co-simulation wrapper (sim/s24_cosim.cpp), Verilated with --coverage (line, branch,
-#                   toggle; without the `ifdef FORMAL tails: design code only), merged with
-#                   verilator_coverage into lcov + HTML (build/coverage/rtl_html/);
+#                   co-simulation wrapper (sim/s24_cosim.cpp), Verilated by sim/sim.mk's VERILATE
+#                   with --coverage (line, branch, toggle; without the `ifdef FORMAL tails: design
+#                   code only), merged with verilator_coverage into lcov + HTML
+#                   (build/coverage/rtl_html/);
 #                   C: the model, .npy and driver unit/property tests, the driver's end-to-end
 #                   GEMMs on the software device (sim/s24_swdev.c), the fused layer's test and
 #                   the fuzz seed corpora replayed, built with gcov, lcov + HTML
 #                   (build/coverage/c_html/); figures in build/coverage/summary.txt.
 
 COV_DIR      := $(BUILD)/coverage
-COV_VERILATOR := verilator
-COV_VLT_ROOT := $(shell $(COV_VERILATOR) --getenv VERILATOR_ROOT 2>/dev/null)
-cov_words = $(subst x, ,$(subst _, ,$(subst of, ,$(1))))
-COV_CORE_CFGS := 4x4_2of4 2x3_2of8 2x2_4of4
+# Configurations (R:C:n:m) of the core testbench, each under build/coverage/core_<name>/, and the
+# top's (8x8 2:4, the co-simulation default its tests expect) under build/coverage/top/
+COV_CORE_CFGS := 4:4:2:4 2:3:2:8 2:2:4:4
+COV_TOP_CFG  := 8:8:2:4
+cov_core_dir  = $(COV_DIR)/core_$(call cfg_name,$(1))
 COV_TILES    := 300
-COV_VFLAGS := --cc                          # C++ model
-COV_VFLAGS += -Irtl
-COV_VFLAGS += --coverage                    # line + toggle + user points
-COV_VFLAGS += --x-assign unique --x-initial unique
-COV_VFLAGS += -Wno-fatal -Wno-lint -Wno-style
-COV_DEFS   := -DVM_COVERAGE=1 -DVM_SC=0 -DVM_TRACE=1 -DVM_TRACE_FST=1 -DVM_TRACE_VCD=0
-COV_RT_SRCS := verilated.cpp verilated_fst_c.cpp verilated_threads.cpp verilated_cov.cpp
-COV_RT_OBJS := $(COV_RT_SRCS:%.cpp=$(COV_DIR)/rt/%.o)
-COV_CXXFLAGS  = -std=c++17 -O1 -g -Wall -Wextra -Werror -Wno-unused-parameter -faligned-new $(COV_DEFS)
-COV_CXXFLAGS += -isystem $(COV_VLT_ROOT)/include -isystem $(COV_VLT_ROOT)/include/vltstd
+# Verilator (sim/sim.mk's VERILATE, its flags and these): design code only (no FORMAL tails)
+COV_VFLAGS := --coverage                    # line + branch + toggle + user points
+COV_VFLAGS += --x-assign unique --x-initial unique  # X: random values, not a convenient 0
+COV_VFLAGS += -Wno-lint -Wno-style          # lint is `make lint`'s job
+# C++ of the generated models: -O1 keeps each build short
+COV_OPT    := OPT_FAST=-O1 OPT_SLOW=-O0
+# the runtime with the coverage database (sim/sim.mk)
+COV_RT_OBJS := $(VLT_COV_RT_OBJS)
+COV_CXXFLAGS := $(VLT_COV_CXXFLAGS)
+COV_CXXFLAGS += -O1 -g                       # quick to build, debuggable
+COV_CXXFLAGS += -Wno-unused-parameter        # generated model headers
 COV_CXXFLAGS += $(SIM_INC) $(DRV_INC)        # testb.h, s24_cosim.h (sim/); s24_regs.h, s24_drv.h; the model's
 
-$(COV_DIR)/rt/%.o:
-	@mkdir -p $(@D)
-	$(CXX) -Os -faligned-new $(COV_DEFS) -I$(COV_VLT_ROOT)/include -I$(COV_VLT_ROOT)/include/vltstd -c $(COV_VLT_ROOT)/include/$*.cpp -o $@
+$(foreach c,$(COV_CORE_CFGS),$(eval $(call VERILATE,s24_core,$(c),$(call cov_core_dir,$(c)),$(COV_VFLAGS),$(COV_OPT))))
+$(eval $(call VERILATE,s24_top,$(COV_TOP_CFG),$(COV_DIR)/top,$(COV_VFLAGS),$(COV_OPT)))
 
-# $(1) config, $(2) R, $(3) C, $(4) n, $(5) m
+# $(1) configuration R:C:n:m, $(2) its directory
 define COV_CORE_RULES
-$(COV_DIR)/core_$(1)/Vs24_core.mk: $(shell cat rtl/s24.f) rtl/s24.f coverage/coverage.mk
-	@mkdir -p $$(@D)
-	$(COV_VERILATOR) $(COV_VFLAGS) --trace-fst --prefix Vs24_core --top-module s24_core -GNumRows=$(2) -GNumCols=$(3) \
-	  -GSparseN=$(4) -GSparseM=$(5) -Mdir $$(@D) -f rtl/s24.f > $$(@D)/verilate.log 2>&1 || { cat $$(@D)/verilate.log; exit 1; }
-$(COV_DIR)/core_$(1)/Vs24_core__ALL.a: $(COV_DIR)/core_$(1)/Vs24_core.mk
-	+$(MAKE) -s -C $$(@D) -f Vs24_core.mk Vs24_core__ALL.a OPT_FAST=-O1 OPT_SLOW=-O0 VM_PARALLEL_BUILDS=0 > /dev/null
-$(COV_DIR)/core_$(1)/tb: testbench/tb_s24_core.cpp sim/testb.h $(COV_DIR)/core_$(1)/Vs24_core__ALL.a $(COV_RT_OBJS) $(MODEL_LIB)
-	$(CXX) $$(COV_CXXFLAGS) -DS24_R=$(2) -DS24_C=$(3) -DS24_N=$(4) -DS24_M=$(5) -I$$(@D) $$< \
-	  $(COV_DIR)/core_$(1)/Vs24_core__ALL.a $(COV_RT_OBJS) $(MODEL_LIB) -lz -pthread -latomic -o $$@
-$(COV_DIR)/core_$(1)/coverage.dat: $(COV_DIR)/core_$(1)/tb
-	$$< +seed=1 +tiles=$(COV_TILES) +coverage=$$@ > $$(@D)/run.log 2>&1 || { cat $$(@D)/run.log; exit 1; }
+$(2)/tb: testbench/tb_s24_core.cpp sim/testb.h $(2)/Vs24_core__ALL.a $(COV_RT_OBJS) $(MODEL_LIB)
+	$(CXX) $(COV_CXXFLAGS) $(call cfg_cdefs,$(1)) -I$(2) $$< $(2)/Vs24_core__ALL.a $(COV_RT_OBJS) $(MODEL_LIB) $(VLT_LDLIBS) -o $$@
+$(2)/coverage.dat: $(2)/tb
+	$$< +seed=1 +tiles=$(COV_TILES) +coverage=$$@ > $(2)/run.log 2>&1 || { cat $(2)/run.log; exit 1; }
 endef
-$(foreach c,$(COV_CORE_CFGS),$(eval $(call COV_CORE_RULES,$(c),$(word 1,$(call cov_words,$(c))),$(word 2,$(call cov_words,$(c))),$(word 3,$(call cov_words,$(c))),$(word 4,$(call cov_words,$(c))))))
+$(foreach c,$(COV_CORE_CFGS),$(eval $(call COV_CORE_RULES,$(c),$(call cov_core_dir,$(c)))))
 
-# the top (8x8 2:4, the co-simulation default its tests expect) under the AXI4-Lite testbench
-$(COV_DIR)/top/Vs24_top.mk: $(shell cat rtl/s24.f) rtl/s24.f coverage/coverage.mk
-	@mkdir -p $(@D)
-	$(COV_VERILATOR) $(COV_VFLAGS) --trace-fst --prefix Vs24_top --top-module s24_top -GNumRows=8 -GNumCols=8 -GSparseN=2 -GSparseM=4 \
-	  -Mdir $(@D) -f rtl/s24.f > $(@D)/verilate.log 2>&1 || { cat $(@D)/verilate.log; exit 1; }
-$(COV_DIR)/top/Vs24_top__ALL.a: $(COV_DIR)/top/Vs24_top.mk
-	+$(MAKE) -s -C $(@D) -f Vs24_top.mk Vs24_top__ALL.a OPT_FAST=-O1 OPT_SLOW=-O0 VM_PARALLEL_BUILDS=0 > /dev/null
+# the top under the AXI4-Lite testbench
 $(COV_DIR)/top/tb_axil: tests/cosim/tb_axil.cpp driver/s24_regs.h sim/testb.h $(COV_DIR)/top/Vs24_top__ALL.a $(COV_RT_OBJS)
-	$(CXX) $(COV_CXXFLAGS) -I$(@D) $< $(COV_DIR)/top/Vs24_top__ALL.a $(COV_RT_OBJS) -lz -pthread -latomic -o $@
+	$(CXX) $(COV_CXXFLAGS) -I$(@D) $< $(COV_DIR)/top/Vs24_top__ALL.a $(COV_RT_OBJS) $(VLT_LDLIBS) -o $@
 $(COV_DIR)/top/coverage.dat: $(COV_DIR)/top/tb_axil
 	$< +txns=20000 +seed=1 +coverage=$@ > $(@D)/run.log 2>&1 || { cat $(@D)/run.log; exit 1; }
 
@@ -66,24 +55,24 @@ $(COV_DIR)/top/coverage.dat: $(COV_DIR)/top/tb_axil
 COV_E2E_CASES := 60
 $(COV_DIR)/top/s24_cosim.o: sim/s24_cosim.cpp sim/s24_cosim.h sim/testb.h $(COV_DIR)/top/Vs24_top__ALL.a
 	$(CXX) $(COV_CXXFLAGS) -I$(@D) -c $< -o $@
-$(COV_DIR)/top/test_e2e_rtl: tests/cosim/e2e.c $(COV_DIR)/top/s24_cosim.o $(COV_DIR)/top/Vs24_top__ALL.a $(COV_RT_OBJS) $(MODEL_LIB) \
+$(COV_DIR)/top/test_e2e_rtl: tests/cosim/e2e.c tests/common/rand.h $(COV_DIR)/top/s24_cosim.o $(COV_DIR)/top/Vs24_top__ALL.a $(COV_RT_OBJS) $(MODEL_LIB) \
     $(wildcard driver/*.c driver/*.h) sim/s24_cosim.h
 	@rm -rf $(@D)/drv && mkdir -p $(@D)/drv
 	$(CC) $(CFLAGS) -DS24_E2E_RTL $(DRV_INC) $(SIM_INC) -c tests/cosim/e2e.c -o $(@D)/drv/e2e.o
 	@for f in $(DRV_SRCS); do $(CC) $(CFLAGS) $(DRV_INC) -c $$f -o $(@D)/drv/$$(basename $$f .c).o || exit 1; done
-	$(CXX) $(@D)/drv/*.o $(@D)/s24_cosim.o $(COV_DIR)/top/Vs24_top__ALL.a $(COV_RT_OBJS) $(MODEL_LIB) -lz -pthread -latomic -lm -o $@
+	$(CXX) $(@D)/drv/*.o $(@D)/s24_cosim.o $(COV_DIR)/top/Vs24_top__ALL.a $(COV_RT_OBJS) $(MODEL_LIB) $(VLT_LDLIBS) -lm -o $@
 $(COV_DIR)/top/test_proto_rtl: tests/cosim/proto.c $(COV_DIR)/top/test_e2e_rtl
 	$(CC) $(CFLAGS) $(DRV_INC) $(SIM_INC) -c tests/cosim/proto.c -o $(@D)/proto.o
 	$(CXX) $(@D)/proto.o $$(ls $(@D)/drv/*.o | grep -v e2e.o) $(@D)/s24_cosim.o $(COV_DIR)/top/Vs24_top__ALL.a $(COV_RT_OBJS) \
-	  $(MODEL_LIB) -lz -pthread -latomic -lm -o $@
+	  $(MODEL_LIB) $(VLT_LDLIBS) -lm -o $@
 # the fused layer's test links the software device too (it compares both backends)
 COV_LINEAR_CASES := 300
-$(COV_DIR)/top/test_linear_rtl: tests/linear/test_linear.c sim/s24_swdev.c sim/s24_swdev.h $(COV_DIR)/top/test_e2e_rtl
+$(COV_DIR)/top/test_linear_rtl: tests/linear/test_linear.c tests/common/rand.h sim/s24_swdev.c sim/s24_swdev.h $(COV_DIR)/top/test_e2e_rtl
 	@rm -rf $(@D)/lin && mkdir -p $(@D)/lin
 	$(CC) $(CFLAGS) $(DRV_INC) $(SIM_INC) -c tests/linear/test_linear.c -o $(@D)/lin/test_linear.o
 	@for f in $(SWDEV_SRCS); do $(CC) $(CFLAGS) $(DRV_INC) $(SIM_INC) -c $$f -o $(@D)/lin/$$(basename $$f .c).o || exit 1; done
 	$(CXX) $(@D)/lin/*.o $$(ls $(@D)/drv/*.o | grep -v e2e.o) $(@D)/s24_cosim.o $(COV_DIR)/top/Vs24_top__ALL.a $(COV_RT_OBJS) \
-	  $(MODEL_LIB) -lz -pthread -latomic -lm -o $@
+	  $(MODEL_LIB) $(VLT_LDLIBS) -lm -o $@
 # the driver's end-to-end GEMMs, the register/protocol/error tests (tests/cosim/proto.c) and the
 # fused layer (random layers with result backpressure, the directed extremes)
 $(COV_DIR)/top/e2e.dat: $(COV_DIR)/top/test_e2e_rtl $(COV_DIR)/top/test_proto_rtl $(COV_DIR)/top/test_linear_rtl coverage/coverage.mk
@@ -93,12 +82,12 @@ $(COV_DIR)/top/e2e.dat: $(COV_DIR)/top/test_e2e_rtl $(COV_DIR)/top/test_proto_rt
 	S24_VLT_COVERAGE_DIR=$(@D)/e2e_dats $(@D)/test_linear_rtl +cases=$(COV_LINEAR_CASES) +bp=30 +seed=11 > $(@D)/linear.log 2>&1 || { tail -n 30 $(@D)/linear.log; exit 1; }
 	verilator_coverage --write $@ $(@D)/e2e_dats/*.dat
 
-COV_DATS := $(foreach c,$(COV_CORE_CFGS),$(COV_DIR)/core_$(c)/coverage.dat) $(COV_DIR)/top/coverage.dat $(COV_DIR)/top/e2e.dat
+COV_DATS := $(foreach c,$(COV_CORE_CFGS),$(call cov_core_dir,$(c))/coverage.dat) $(COV_DIR)/top/coverage.dat $(COV_DIR)/top/e2e.dat
 
 # C: the model, .npy and driver tests with gcov instrumentation (no sanitizers: gcov counts only)
 COV_C_FLAGS := -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror -O0 -g --coverage
 $(COV_DIR)/c/run.stamp: tests/model/test_model.c tests/model/test_npy.c tests/model/prop_model.c tests/model/prop_layout.c tests/driver/test_drv.c \
-    tests/linear/test_linear.c $(MODEL_SRCS) tools/npy.c $(wildcard driver/*.c driver/*.h sim/s24_swdev.* fuzz/*.c fuzz/corpus/*/*) \
+    tests/linear/test_linear.c $(wildcard tests/common/*.h) $(MODEL_SRCS) tools/npy.c $(wildcard driver/*.c driver/*.h sim/s24_swdev.* fuzz/*.c fuzz/corpus/*/*) \
     $(COV_DIR)/top/s24_cosim.o $(COV_DIR)/top/Vs24_top__ALL.a $(COV_RT_OBJS) coverage/coverage.mk
 	@rm -rf $(COV_DIR)/c && mkdir -p $(COV_DIR)/c/obj
 	@for f in $(MODEL_SRCS) tools/npy.c $(DRV_SRCS) $(SWDEV_SRCS); do \
@@ -129,7 +118,7 @@ $(COV_DIR)/c/run.stamp: tests/model/test_model.c tests/model/test_npy.c tests/mo
 	$(CC) $(COV_C_FLAGS) $(DRV_INC) $(SIM_INC) -c tests/linear/test_linear.c -o $(COV_DIR)/c/test_linear.o
 	$(CXX) --coverage -o $(COV_DIR)/c/test_linear $(COV_DIR)/c/test_linear.o \
 	  $(addprefix $(COV_DIR)/c/obj/,$(notdir $(DRV_SRCS:.c=.o) $(SWDEV_SRCS:.c=.o) $(MODEL_SRCS:.c=.o))) \
-	  $(COV_DIR)/top/s24_cosim.o $(COV_DIR)/top/Vs24_top__ALL.a $(COV_RT_OBJS) -lz -pthread -latomic -lm
+	  $(COV_DIR)/top/s24_cosim.o $(COV_DIR)/top/Vs24_top__ALL.a $(COV_RT_OBJS) $(VLT_LDLIBS) -lm
 	@cd $(COV_DIR)/c && ./test_linear +cases=300 +bp=30 +seed=11 > test_linear.log 2>&1 || { tail -n 30 test_linear.log; exit 1; }
 	@touch $@
 

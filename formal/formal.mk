@@ -25,8 +25,8 @@ FORMAL_TASKS := fifo:prove_d2 fifo:prove_d4 fifo:misuse_d2 fifo:cover_d2 \
 FORMAL_REACH := core:reach_2x2_2of4 core:reach_pair_2x2_2of4
 FORMAL_QUICK := fifo:prove_d2 fifo:misuse_d2 cnt2:prove_full inq:prove_small meta_check:prove_2of4 \
   meta_check:prove_2of8 axil_slave:prove_a8 rbuf:prove_d4 top:prove_2x2_2of4
-FORMAL_SRCS := $(wildcard formal/*.sby formal/*.sh) rtl/s24_assert.vh rtl/s24_ff.v rtl/s24_pe.v rtl/s24_skew.v rtl/s24_mul.v rtl/s24_fifo.v rtl/s24_cnt2.v rtl/s24_inq.v \
-  rtl/s24_meta_check.v rtl/s24_axil_slave.v rtl/s24_rbuf.v rtl/s24_top.v rtl/s24_core.v rtl/s24_epilogue.v rtl/s24_regs.vh rtl/s24_defaults.vh
+# the sources of every task (formal/run_sby.sh gives SymbiYosys the files of rtl/s24.f and the headers)
+FORMAL_SRCS := $(wildcard formal/*.sby formal/*.sh) rtl/s24.f $(RTL_FILES) $(wildcard rtl/*.vh)
 
 fv_sby  = $(word 1,$(subst :, ,$(1)))
 fv_task = $(word 2,$(subst :, ,$(1)))

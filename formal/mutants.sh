@@ -50,17 +50,10 @@ for m in $mutants; do
   *": FAIL "*) ;;
   *)
     # ABC's bmc3 (core.sby): SymbiYosys reports ERROR after the engine's FAIL (its trace does not
-    # convert, see formal/reach.sh); the engine's answer names the failing assertion's output
-    log=$d/run.$task.log
-    no=$(grep -a -o 'Output [0-9]* of miter "[^"]*" was asserted in frame [0-9]*' "$log" | head -n 1 | awk '{print $2}')
-    if grep -a -q "Status returned by engine: FAIL" "$log" && [ -n "$no" ]; then
-      at=$(python3 -c '
-import json, re, sys
-a = json.load(open(sys.argv[1]))["asserts"][int(sys.argv[2])][-1]
-m = re.search(r"check_assert_(.*)_v_([0-9]+)_[0-9]+$", a)
-print("%s.v:%s" % (m.group(1), m.group(2)) if m else "")
-' "$d/run_$task/model/design_aiger.ywa" "$no" 2>/dev/null)
-      line="$sby $task: FAIL (bmc3: failed assertion at $at) $(echo "$line" | grep -o '[0-9]* s$')"
+    # convert, see formal/reach.sh); the engine's answer names the failing assertion
+    bmc=$("$root/formal/bmc3_fail.sh" "$d/run" "$task")
+    if [ -n "$bmc" ]; then
+      line="$sby $task: FAIL (bmc3: failed assertion at ${bmc#* }) $(echo "$line" | grep -o '[0-9]* s$')"
     else
       echo "formal-mutants: $name: NOT caught (the proof must fail on an assertion): $line"; fail=1; continue
     fi;;

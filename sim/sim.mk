@@ -26,17 +26,29 @@ VLT_CXXFLAGS += -isystem $(VLT_ROOT)/include -isystem $(VLT_ROOT)/include/vltstd
 VLT_CXXFLAGS += -MMD -MP                   # header dependencies
 VLT_LDLIBS   := -lz -lpthread -latomic     # FST (zlib), Verilator threads
 
-# The Verilator runtime (C++ shipped with Verilator), compiled once, linked by every model
-VLT_RT_OBJS := $(addprefix $(BUILD)/vlt/rt/,verilated.o verilated_fst_c.o verilated_threads.o)
-$(BUILD)/vlt/rt/%.o: $(VLT_ROOT)/include/%.cpp
-	@mkdir -p $(@D)
-	$(CXX) -std=c++17 -O2 -fPIC -faligned-new $(VLT_DEFS) -I$(VLT_ROOT)/include -I$(VLT_ROOT)/include/vltstd -c $< -o $@
+# The same for models Verilated with --coverage (coverage/): VM_COVERAGE=1
+VLT_COV_DEFS     := $(subst -DVM_COVERAGE=0,-DVM_COVERAGE=1,$(VLT_DEFS))
+VLT_COV_CXXFLAGS := $(subst -DVM_COVERAGE=0,-DVM_COVERAGE=1,$(VLT_CXXFLAGS))
+
+# The Verilator runtime (C++ shipped with Verilator), compiled once, linked by every model;
+# VLT_COV_RT_OBJS: the runtime of the models with coverage, with its coverage database
+VLT_RT_OBJS     := $(addprefix $(BUILD)/vlt/rt/,verilated.o verilated_fst_c.o verilated_threads.o)
+VLT_COV_RT_OBJS := $(addprefix $(BUILD)/vlt/rt_cov/,verilated.o verilated_fst_c.o verilated_threads.o verilated_cov.o)
+# $(1) directory, $(2) defines
+define VLT_RT_RULE
+$(1)/%.o: $(VLT_ROOT)/include/%.cpp
+	@mkdir -p $$(@D)
+	$(CXX) -std=c++17 -O2 -fPIC -faligned-new $(2) -I$(VLT_ROOT)/include -I$(VLT_ROOT)/include/vltstd -c $$< -o $$@
+endef
+$(eval $(call VLT_RT_RULE,$(BUILD)/vlt/rt,$(VLT_DEFS)))
+$(eval $(call VLT_RT_RULE,$(BUILD)/vlt/rt_cov,$(VLT_COV_DEFS)))
 
 # $(call VERILATE,TOP,R:C:n:m,DIR,FLAGS,OPT): rules for DIR/V<TOP>__ALL.a, the model of rtl/s24.f
-# with top module TOP in that configuration, Verilator flags FLAGS, C++ optimisation OPT
-# (OPT_FAST=… OPT_SLOW=… of the generated make file). Use as $(eval $(call VERILATE,…)).
+# with top module TOP in that configuration, Verilator flags FLAGS (e.g. --coverage: link
+# VLT_COV_RT_OBJS then), C++ optimisation OPT (OPT_FAST=… OPT_SLOW=… of the generated make file).
+# Use as $(eval $(call VERILATE,…)); the model also depends on the fragment that calls it (its FLAGS).
 define VERILATE
-$(3)/V$(1).mk: $(RTL_FILES) rtl/s24_regs.vh rtl/s24_defaults.vh rtl/s24.f sim/sim.mk
+$(3)/V$(1).mk: $(RTL_FILES) $(wildcard rtl/*.vh) rtl/s24.f sim/sim.mk $(lastword $(MAKEFILE_LIST))
 	@mkdir -p $$(@D)
 	$(VERILATOR) $(VLT_FLAGS) $(4) --prefix V$(1) --top-module $(1) $(call cfg_gparams,$(2)) -Mdir $$(@D) -f rtl/s24.f >$$(@D)/verilate.log 2>&1 || { cat $$(@D)/verilate.log; exit 1; }
 $(3)/V$(1)__ALL.a: $(3)/V$(1).mk

@@ -290,15 +290,20 @@ static void done_irq_counters(void) {
   wr(S24_REG_CTRL, 0);
 }
 
+// The operands of a GEMM from one LCG stream of the seed: A (na bytes), then B (nb bytes).
+static void lcg_operands(uint64_t seed, int8_t *a, int na, int8_t *b, int nb) {
+  uint64_t x = seed | 1;
+  for (int i = 0; i < na; i++) a[i] = (int8_t)((x = x * 6364136223846793005ull + 1) >> 56);
+  for (int i = 0; i < nb; i++) b[i] = (int8_t)((x = x * 6364136223846793005ull + 1) >> 56);
+}
+
 static void timeout_then_recovery(s24_dev_t *dev, uint64_t seed) {
   const s24_pattern_t p = {2, 4};
   enum { M = 11, K = 24, N = 13 };
   int8_t a[M * K], b[K * N], vals[M * K / 2];
   uint8_t meta[M * 3];
   int32_t want[M * N], got[M * N];
-  uint64_t x = seed | 1;
-  for (int i = 0; i < M * K; i++) a[i] = (int8_t)((x = x * 6364136223846793005ull + 1) >> 56);
-  for (int i = 0; i < K * N; i++) b[i] = (int8_t)((x = x * 6364136223846793005ull + 1) >> 56);
+  lcg_operands(seed, a, M * K, b, K * N);
   s24_where_t where;
   CHECK(s24_prune(p, a, M, K, a) == S24_OK, "prune");
   CHECK(s24_compress(p, a, M, K, vals, meta, &where) == S24_OK, "compress");
@@ -324,9 +329,7 @@ static void stuck_core_bounded_by_the_job(s24_dev_t *dev, uint64_t seed) {
   int8_t a[M * K], b[K * N], vals[M * K / 2];
   uint8_t meta[M * 2];
   int32_t got[M * N];
-  uint64_t x = seed | 1;
-  for (int i = 0; i < M * K; i++) a[i] = (int8_t)((x = x * 6364136223846793005ull + 1) >> 56);
-  for (int i = 0; i < K * N; i++) b[i] = (int8_t)((x = x * 6364136223846793005ull + 1) >> 56);
+  lcg_operands(seed, a, M * K, b, K * N);
   s24_where_t where;
   CHECK(s24_prune(p, a, M, K, a) == S24_OK, "prune");
   CHECK(s24_compress(p, a, M, K, vals, meta, &where) == S24_OK, "compress");

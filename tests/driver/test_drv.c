@@ -147,6 +147,15 @@ static void open_dev(s24_dev_t *dev) {
   g.nlog = 0;
 }
 
+// The same 2x2 2:4 core built with the pair mode (CFG_MODE.PAIR reads back 1)
+static void open_pair_dev(s24_dev_t *dev) {
+  mock_device(2, 2);
+  g.regs[S24_REG_CFG_MODE / 4] = S24_CFG_MODE_PAIR_MASK;
+  assert_int_equal(s24_dev_open(dev, &kSeam), S24_OK);
+  assert_int_equal(dev->hw.pair, 1);
+  g.nlog = 0;
+}
+
 // ------------------------------------------------------------------------------ open
 static void open_reads_id_version_params_then_resets(void **state) {
   (void)state;
@@ -339,11 +348,7 @@ static void gemm_register_sequence_and_packing(void **state) {
 static void pair_mode_probe_and_gemm(void **state) {
   (void)state;
   s24_dev_t dev;
-  mock_device(2, 2);
-  g.regs[S24_REG_CFG_MODE / 4] = S24_CFG_MODE_PAIR_MASK;
-  assert_int_equal(s24_dev_open(&dev, &kSeam), S24_OK);
-  assert_int_equal(dev.hw.pair, 1);
-  g.nlog = 0;
+  open_pair_dev(&dev);
   int8_t a[8 * 16];
   for (int i = 0; i < 8 * 16; i++) a[i] = (i % 4) == (i / 16) % 4 ? (int8_t)(i + 1) : 0;  // 1:4
   s24_weights_t w;
@@ -428,11 +433,7 @@ static void invalid_metadata_is_never_sent(void **state) {
 static void invalid_1of4_metadata_is_never_sent(void **state) {
   (void)state;
   s24_dev_t dev;
-  mock_device(2, 2);
-  g.regs[S24_REG_CFG_MODE / 4] = S24_CFG_MODE_PAIR_MASK;
-  assert_int_equal(s24_dev_open(&dev, &kSeam), S24_OK);
-  assert_int_equal(dev.hw.pair, 1);
-  g.nlog = 0;
+  open_pair_dev(&dev);
   const s24_pattern_t p = {1, 4};
   int8_t vals[8 * 6];
   for (int i = 0; i < 48; i++) vals[i] = (int8_t)(i + 1);

@@ -7,38 +7,11 @@ set -u
 S24=$(realpath "$1")
 WORK=$2
 PY=$3
+HERE=$(cd "$(dirname "$0")" && pwd)
 rm -rf "$WORK" && mkdir -p "$WORK" && cd "$WORK" || exit 2
-
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); echo "ok   $1"; }
-bad() { fail=$((fail + 1)); echo "FAIL $1: $2"; }
-
-# run NAME CMD...: must exit 0
-run() {
-  local name=$1; shift
-  if timeout 60 "$@" >out.txt 2>err.txt; then ok "$name"; else bad "$name" "exit $? ($(head -c 300 err.txt))"; fi
-}
-
-# expect_err NAME CODE 'SUBSTRING' CMD...: exit CODE, one stderr line `sparse24: error: ...`
-# containing SUBSTRING, no stdout, y.npy unchanged, no temporary file left
-expect_err() {
-  local name=$1 code=$2 want=$3; shift 3
-  local before now why=""
-  before=$(md5sum <y.npy)
-  timeout 60 "$@" >out.txt 2>err.txt
-  local rc=$?
-  [ "$rc" -eq "$code" ] || why="exit $rc, want $code"
-  [ "$(wc -l <err.txt)" -eq 1 ] || why="$why; stderr has $(wc -l <err.txt) lines"
-  head -n1 err.txt | grep -q '^sparse24: error: ' || why="$why; no 'sparse24: error: ' prefix"
-  grep -qF -- "$want" err.txt || why="$why; message lacks '$want'"
-  [ -s out.txt ] && why="$why; unexpected stdout"
-  now=$(md5sum <y.npy)
-  [ "$now" = "$before" ] || why="$why; y.npy was changed"
-  [ -e new.npy ] && why="$why; new.npy was created"
-  ls -A | grep -q '\.tmp' && why="$why; temporary file left behind"
-  if [ -z "$why" ]; then ok "$name"; else bad "$name" "$why [stderr: $(head -c 300 err.txt)]"; fi
-}
+# ok, bad, run, expect_err (tests/cli/lib.sh); OUTS: the files no failure may create or change
+. "$HERE/../cli/lib.sh"
+OUTS="y.npy new.npy"
 
 # A 2:4 layer: X 5x32, W 12x32 (pruned), per-channel parameters; and bad variants of each file
 "$PY" - <<'PYEOF' || exit 2
@@ -88,31 +61,31 @@ run act_none "$S24" linear x.npy w.npy -o y_n.npy --bias bias.npy --mult mult.np
 if "$PY" -c "import numpy as np, sys; a = np.load('y_am.npy'); n = np.load('y_n.npy'); sys.exit(0 if np.array_equal(a, np.clip(n, -2, 9)) and (a == -2).any() and (a == 9).any() else 1)"; then
   ok act_range_applied; else bad act_range_applied "not the unclamped result clipped to [-2, 9] at both ends"; fi
 
-expect_err shift_31 1 "SHIFT[11] = 31 is out of range" "$S24" linear x.npy w.npy -o y.npy --mult mult.npy --shift shift_31.npy
-expect_err shift_m32 1 "SHIFT[0] = -32 is out of range" "$S24" linear x.npy w.npy -o y.npy --mult mult.npy --shift shift_m32.npy --backend rtl
-expect_err mult_negative 1 "MULT[3] = -1 is out of range" "$S24" linear x.npy w.npy -o y.npy --mult mult_neg.npy --shift shift.npy
-expect_err mult_dtype 1 "mult_i8.npy: dtype" "$S24" linear x.npy w.npy -o y.npy --mult mult_i8.npy --shift shift.npy
-expect_err bias_length 1 "bias_short.npy: shape (11,)" "$S24" linear x.npy w.npy -o y.npy --bias bias_short.npy --mult mult.npy --shift shift.npy
-expect_err bias_rank 1 "1-D vector" "$S24" linear x.npy w.npy -o y.npy --bias bias_2d.npy --mult mult.npy --shift shift.npy
-expect_err zp_in_128 2 "--zp-in '128'" "$S24" linear x.npy w.npy -o y.npy --mult mult.npy --shift shift.npy --zp-in 128
-expect_err zp_out_m129 2 "--zp-out '-129'" "$S24" linear x.npy w.npy -o y.npy --mult mult.npy --shift shift.npy --zp-out -129
-expect_err zp_in_text 2 "--zp-in '1x'" "$S24" linear x.npy w.npy -o y.npy --mult mult.npy --shift shift.npy --zp-in 1x
-expect_err x_dtype 1 "x_i32.npy: dtype" "$S24" linear x_i32.npy w.npy -o y.npy --mult mult.npy --shift shift.npy
-expect_err x_k 1 "x_k.npy: shape (5, 28)" "$S24" linear x_k.npy w.npy -o y.npy --mult mult.npy --shift shift.npy
-expect_err w_pattern 1 "row 7, group 2" "$S24" linear x.npy w_3of4.npy -o y.npy --mult mult.npy --shift shift.npy
-expect_err w_k 1 "K = 30 is not a multiple of m = 4" "$S24" linear x.npy w_k.npy -o y.npy --mult mult.npy --shift shift.npy
-expect_err missing_mult 2 "missing --mult" "$S24" linear x.npy w.npy -o y.npy --shift shift.npy
-expect_err missing_out 2 "missing -o" "$S24" linear x.npy w.npy --mult mult.npy --shift shift.npy
-expect_err unknown_opt 2 "unknown option '--zp'" "$S24" linear x.npy w.npy -o y.npy --mult mult.npy --shift shift.npy --zp 3
-expect_err relu_value 2 "takes no value" "$S24" linear x.npy w.npy -o y.npy --mult mult.npy --shift shift.npy --relu=1
-expect_err act_min_128 2 "--act-min '128'" "$S24" linear x.npy w.npy -o y.npy --mult mult.npy --shift shift.npy --act-min 128
-expect_err act_max_m129 2 "--act-max '-129'" "$S24" linear x.npy w.npy -o y.npy --mult mult.npy --shift shift.npy --act-max -129
-expect_err act_inverted 2 "low end 5 is above its high end 4" "$S24" linear x.npy w.npy -o y.npy --mult mult.npy --shift shift.npy --act-min 5 --act-max 4
-expect_err act_relu_above 2 "low end 10 (--relu: max(-128, ZO)) is above its high end 4" "$S24" linear x.npy w.npy -o y.npy --mult mult.npy --shift shift.npy --zp-out 10 --relu --act-max 4
-expect_err act_relu_both 2 "--relu and --act-min exclude each other" "$S24" linear x.npy w.npy -o y.npy --mult mult.npy --shift shift.npy --relu --act-min 0
-expect_err no_file 1 "nope.npy: cannot open" "$S24" linear nope.npy w.npy -o y.npy --mult mult.npy --shift shift.npy
-expect_err k_multiple 2 "--k 30 is not a multiple" "$S24" linear x.npy --values v.npy --meta md.npy --k 30 -o y.npy --mult mult.npy --shift shift.npy
-expect_err new_output 1 "SHIFT[11]" "$S24" linear x.npy w.npy -o new.npy --mult mult.npy --shift shift_31.npy
+expect_err shift_31 1 "SHIFT[11] = 31 is out of range" "$OUTS" "$S24" linear x.npy w.npy -o y.npy --mult mult.npy --shift shift_31.npy
+expect_err shift_m32 1 "SHIFT[0] = -32 is out of range" "$OUTS" "$S24" linear x.npy w.npy -o y.npy --mult mult.npy --shift shift_m32.npy --backend rtl
+expect_err mult_negative 1 "MULT[3] = -1 is out of range" "$OUTS" "$S24" linear x.npy w.npy -o y.npy --mult mult_neg.npy --shift shift.npy
+expect_err mult_dtype 1 "mult_i8.npy: dtype" "$OUTS" "$S24" linear x.npy w.npy -o y.npy --mult mult_i8.npy --shift shift.npy
+expect_err bias_length 1 "bias_short.npy: shape (11,)" "$OUTS" "$S24" linear x.npy w.npy -o y.npy --bias bias_short.npy --mult mult.npy --shift shift.npy
+expect_err bias_rank 1 "1-D vector" "$OUTS" "$S24" linear x.npy w.npy -o y.npy --bias bias_2d.npy --mult mult.npy --shift shift.npy
+expect_err zp_in_128 2 "--zp-in '128'" "$OUTS" "$S24" linear x.npy w.npy -o y.npy --mult mult.npy --shift shift.npy --zp-in 128
+expect_err zp_out_m129 2 "--zp-out '-129'" "$OUTS" "$S24" linear x.npy w.npy -o y.npy --mult mult.npy --shift shift.npy --zp-out -129
+expect_err zp_in_text 2 "--zp-in '1x'" "$OUTS" "$S24" linear x.npy w.npy -o y.npy --mult mult.npy --shift shift.npy --zp-in 1x
+expect_err x_dtype 1 "x_i32.npy: dtype" "$OUTS" "$S24" linear x_i32.npy w.npy -o y.npy --mult mult.npy --shift shift.npy
+expect_err x_k 1 "x_k.npy: shape (5, 28)" "$OUTS" "$S24" linear x_k.npy w.npy -o y.npy --mult mult.npy --shift shift.npy
+expect_err w_pattern 1 "row 7, group 2" "$OUTS" "$S24" linear x.npy w_3of4.npy -o y.npy --mult mult.npy --shift shift.npy
+expect_err w_k 1 "K = 30 is not a multiple of m = 4" "$OUTS" "$S24" linear x.npy w_k.npy -o y.npy --mult mult.npy --shift shift.npy
+expect_err missing_mult 2 "missing --mult" "$OUTS" "$S24" linear x.npy w.npy -o y.npy --shift shift.npy
+expect_err missing_out 2 "missing -o" "$OUTS" "$S24" linear x.npy w.npy --mult mult.npy --shift shift.npy
+expect_err unknown_opt 2 "unknown option '--zp'" "$OUTS" "$S24" linear x.npy w.npy -o y.npy --mult mult.npy --shift shift.npy --zp 3
+expect_err relu_value 2 "takes no value" "$OUTS" "$S24" linear x.npy w.npy -o y.npy --mult mult.npy --shift shift.npy --relu=1
+expect_err act_min_128 2 "--act-min '128'" "$OUTS" "$S24" linear x.npy w.npy -o y.npy --mult mult.npy --shift shift.npy --act-min 128
+expect_err act_max_m129 2 "--act-max '-129'" "$OUTS" "$S24" linear x.npy w.npy -o y.npy --mult mult.npy --shift shift.npy --act-max -129
+expect_err act_inverted 2 "low end 5 is above its high end 4" "$OUTS" "$S24" linear x.npy w.npy -o y.npy --mult mult.npy --shift shift.npy --act-min 5 --act-max 4
+expect_err act_relu_above 2 "low end 10 (--relu: max(-128, ZO)) is above its high end 4" "$OUTS" "$S24" linear x.npy w.npy -o y.npy --mult mult.npy --shift shift.npy --zp-out 10 --relu --act-max 4
+expect_err act_relu_both 2 "--relu and --act-min exclude each other" "$OUTS" "$S24" linear x.npy w.npy -o y.npy --mult mult.npy --shift shift.npy --relu --act-min 0
+expect_err no_file 1 "nope.npy: cannot open" "$OUTS" "$S24" linear nope.npy w.npy -o y.npy --mult mult.npy --shift shift.npy
+expect_err k_multiple 2 "--k 30 is not a multiple" "$OUTS" "$S24" linear x.npy --values v.npy --meta md.npy --k 30 -o y.npy --mult mult.npy --shift shift.npy
+expect_err new_output 1 "SHIFT[11]" "$OUTS" "$S24" linear x.npy w.npy -o new.npy --mult mult.npy --shift shift_31.npy
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

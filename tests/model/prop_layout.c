@@ -25,18 +25,7 @@
 #include "s24_layout.h"
 #include "s24_model.h"
 
-static uint64_t g_state;
-static uint64_t rnd(void) { return s24_rng_next(&g_state); }
-static size_t rnd_below(size_t n) { return (size_t)(rnd() % n); }
-
-static char g_why[256];
-#define CHECK(cond, ...)                            \
-  do {                                              \
-    if (!(cond)) {                                  \
-      snprintf(g_why, sizeof g_why, __VA_ARGS__);   \
-      goto done;                                    \
-    }                                               \
-  } while (0)
+#include "../common/prop.h"  // g_state, rnd, rnd_below, g_why, CHECK (tests/common/)
 
 static const s24_pattern_t kCore[] = {{2, 4}, {1, 4}, {3, 4}, {4, 4}, {2, 8}, {1, 8},
                                       {4, 8}, {8, 8}, {1, 2}, {2, 2}};

@@ -17,27 +17,12 @@
 
 #include "s24_model.h"
 
-static uint64_t g_state;
-
-static uint64_t rnd(void) { return s24_rng_next(&g_state); }
-
-static size_t rnd_below(size_t n) { return (size_t)(rnd() % n); }
+#include "../common/prop.h"  // g_state, rnd, rnd_below, g_why, CHECK (tests/common/)
 
 static const s24_pattern_t kPatterns[] = {
     {1, 4}, {2, 4}, {3, 4}, {1, 8}, {2, 8}, {3, 8}, {4, 8}, {5, 8}, {6, 8}, {7, 8},
     {4, 4}, {8, 8}, {1, 2}, {2, 2},
 };
-
-static char g_why[256];
-
-// Inside run_case: record why and leave through its cleanup.
-#define CHECK(cond, ...)                                  \
-  do {                                                    \
-    if (!(cond)) {                                        \
-      snprintf(g_why, sizeof g_why, __VA_ARGS__);         \
-      goto done;                                          \
-    }                                                     \
-  } while (0)
 
 static int8_t rnd_value(int mix) {
   uint64_t r = rnd();

@@ -16,13 +16,7 @@
 #include "s24_drv.h"
 #include "s24_model.h"
 
-typedef struct {
-  uint64_t s;
-} rng_t;
-
-static uint64_t rnd(rng_t *r) { return s24_rng_next(&r->s); }
-static uint32_t below(rng_t *r, uint32_t n) { return (uint32_t)(rnd(r) % n); }
-static int8_t rnd_i8(rng_t *r) { return (int8_t)(below(r, 256) - 128); }
+#include "../common/rand.h"  // rng_t, rnd, below, rnd_i8 (tests/common/)
 
 typedef struct {
   int passed, failed;
