@@ -13,9 +13,9 @@
 
 COV_DIR      := $(BUILD)/coverage
 # Configurations (R:C:n:m) of the core testbench, each under build/coverage/core_<name>/, and the
-# top's (8x8 2:4, the co-simulation default its tests expect) under build/coverage/top/
+# top's (the default build, S24_DEFAULT_CFG, which its tests expect) under build/coverage/top/
 COV_CORE_CFGS := 4:4:2:4 2:3:2:8 2:2:4:4
-COV_TOP_CFG  := 8:8:2:4
+COV_TOP_CFG  := $(S24_DEFAULT_CFG)
 cov_core_dir  = $(COV_DIR)/core_$(call cfg_name,$(1))
 COV_TILES    := 300
 # Verilator (sim/sim.mk's VERILATE, its flags and these): design code only (no FORMAL tails)
