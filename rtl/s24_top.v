@@ -21,7 +21,7 @@ module s24_top #(
   parameter integer SparseN = 2,  // kept values per group (multipliers per PE)
   parameter integer SparseM = 4,  // group length along K (2, 4 or 8)
   parameter integer EpiLanes = 4, // fused epilogue: at most this many int32 lanes requantized per cycle
-  parameter integer EpiDepth = 512, // fused epilogue: per-channel parameter rows (>= NumRows)
+  parameter integer EpiDepth = 512, // fused epilogue: per-channel parameter rows (>= NumRows; >= 2 * NumRows with the pair mode)
   parameter integer PairMode = 1  // 1: CFG_MODE.PAIR (1:m at twice the 2:m rate) on a 2:m core;
                                   // 0: the 2:m-only core (CFG_MODE reads 0)
 ) (
@@ -159,8 +159,7 @@ module s24_top #(
   reg  job_pend_q, job_pend_d;                // the core is done, the epilogue still drains
   wire job_busy = busy || epi_busy || job_pend_q;
   wire cfg_zero = cfg_beats_q == 32'd0 || cfg_tiles_q == 32'd0 ||
-                  (cfg_epi_q[CfgEpiEnLsb] && cfg_col_tiles_q == 32'd0) ||
-                  (cfg_epi_q[CfgEpiEnLsb] && cfg_pair_q);
+                  (cfg_epi_q[CfgEpiEnLsb] && cfg_col_tiles_q == 32'd0);
   wire start_ok = start_req && !soft_reset && !job_busy && !cfg_zero;
 
   s24_core #(
@@ -236,7 +235,8 @@ module s24_top #(
     .NumRows (NumRows),
     .NumCols (NumCols),
     .Lanes   (EpiLanesEff),
-    .Depth   (EpiDepth)
+    .Depth   (EpiDepth),
+    .PairMode(HasPair ? 1 : 0)   // pair-mode tiles of 2 * NumRows rows: buffer sized for them
   ) u_epi (
     .clk_i           (clk_i),
     .rst_ni          (rst_ni),
@@ -248,6 +248,7 @@ module s24_top #(
     .cfg_act_min_i   (cfg_act_q[CfgActActMinLsb +: 8]),
     .cfg_act_max_i   (cfg_act_q[CfgActActMaxLsb +: 8]),
     .cfg_col_tiles_i (cfg_col_tiles_q),
+    .cfg_pair_i      (cfg_pair_q),
     .pw_en_i         (pw_en),
     .pw_addr_i       (epi_addr_q[EpiAw-1:0]),
     .pw_bias_i       (epi_bias_q),

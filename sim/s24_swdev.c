@@ -142,9 +142,10 @@ static uint8_t epi_requant(uint32_t acc, const uint32_t *prm, uint32_t cfg, uint
   return (uint8_t)(int8_t)y;
 }
 
-// One result tile through the epilogue: int8, four tile rows per beat.
+// One result tile through the epilogue: int8, four tile rows per beat; R rows a tile (2R in pair
+// mode), so the parameter rows advance by R every CFG_COL_TILES tiles.
 static s24_status_t epi_tile(s24_swdev_t *d) {
-  const uint32_t R = d->rows, C = d->cols, nb = (R + 3) / 4;
+  const uint32_t R = d->job_pair ? 2 * d->rows : d->rows, C = d->cols, nb = (R + 3) / 4;
   const size_t base = (size_t)(d->tile_i / d->job_col_tiles) * R;
   uint32_t beat[256];
   for (uint32_t q = 0; q < nb; q++) {
@@ -321,8 +322,7 @@ static s24_status_t sw_write32(void *ctx, uint32_t addr, uint32_t v) {
         if (d->busy) {
           set_err(d, S24_ERR_START_BUSY_MASK);
         } else if (d->cfg_beats == 0 || d->cfg_tiles == 0 ||
-                   ((d->cfg_epi & S24_CFG_EPI_EN_MASK) && d->cfg_col_tiles == 0) ||
-                   ((d->cfg_epi & S24_CFG_EPI_EN_MASK) && d->cfg_mode)) {
+                   ((d->cfg_epi & S24_CFG_EPI_EN_MASK) && d->cfg_col_tiles == 0)) {
           set_err(d, S24_ERR_BAD_CFG_MASK);
         } else {
           d->busy = 1;
