@@ -133,7 +133,7 @@ size_t s24_plan_next_job(s24_array_t hw, const uint64_t *tile_beats, size_t coun
 
 /** THE fused layer's job cap: the most row tiles one s24_linear job may hold, so that its
  *  output channels fit the epilogue's parameter RAM of epi_depth rows (HW_EPI.DEPTH):
- *  epi_depth / rows. The driver plans a fused layer's jobs with s24_plan_next_job over at most
+ *  epi_depth / rows (hw the job's array: 2R rows in pair mode). The driver plans a fused layer's jobs with s24_plan_next_job over at most
  *  this many row tiles; s24_linear_cycles predicts with the same rule. 0 for a bad argument. */
 size_t s24_linear_job_tiles(s24_array_t hw, uint32_t epi_depth);
 
