@@ -75,10 +75,11 @@ void s24_r_beat(const s24_geom_t *g, uint32_t *beat, const int32_t *c, size_t m_
 
 /** The default s24_top build (rtl/s24_top.v's parameter defaults): an 8x8 2:4 array (with the
  *  pair mode: 1:4 weights run as 16 rows a tile at twice the 2:4 rate) with a
- *  512-row epilogue parameter RAM and 4 lanes. The cycle model's array when no device is open. */
+ *  512-row epilogue parameter RAM and 8 lanes (EpiLanes = 4, doubled in a build with the pair
+ *  mode). The cycle model's array when no device is open. */
 #define S24_DEFAULT_ARRAY {8, 8, 2, 4, 0, 1}
 #define S24_DEFAULT_EPI_DEPTH 512u
-#define S24_DEFAULT_EPI_LANES 4u
+#define S24_DEFAULT_EPI_LANES 8u
 
 // ------------------------------------------------------------------ job planner
 /** 1 if the array parameters are ones the core supports: rows, cols >= 1,

@@ -21,6 +21,7 @@ module s24_top #(
   parameter integer SparseN = 2,  // kept values per group (multipliers per PE)
   parameter integer SparseM = 4,  // group length along K (2, 4 or 8)
   parameter integer EpiLanes = 4, // fused epilogue: at most this many int32 lanes requantized per cycle
+                                  // (twice as many with the pair mode: its tiles bring 2R rows a period)
   parameter integer EpiDepth = 512, // fused epilogue: per-channel parameter rows (>= NumRows; >= 2 * NumRows with the pair mode)
   parameter integer PairMode = 1  // 1: CFG_MODE.PAIR (1:m at twice the 2:m rate) on a 2:m core;
                                   // 0: the 2:m-only core (CFG_MODE reads 0)
@@ -213,7 +214,9 @@ module s24_top #(
 
   // ---------------------------------------------------------------- fused int8 epilogue
   localparam integer EpiAw = (EpiDepth > 1) ? $clog2(EpiDepth) : 1;
-  // the largest divisor of NumCols up to EpiLanes: a tile row takes NumCols / EpiLanesEff cycles
+  // the largest divisor of NumCols up to EpiLanes (2 * EpiLanes in a build with the pair mode, whose
+  // tiles bring 2R rows per tile period: the epilogue keeps the pace of the array in both modes):
+  // a tile row takes NumCols / EpiLanesEff cycles
   function integer lanes_for(input integer cols, input integer most);
     integer i;
     begin
@@ -221,7 +224,7 @@ module s24_top #(
       for (i = 1; i <= most; i = i + 1) if (cols % i == 0) lanes_for = i;
     end
   endfunction
-  localparam integer EpiLanesEff = lanes_for(NumCols, EpiLanes);
+  localparam integer EpiLanesEff = lanes_for(NumCols, HasPair ? 2 * EpiLanes : EpiLanes);
   reg  [15:0] epi_addr_q, epi_addr_d;
   reg  [31:0] epi_bias_q, epi_bias_d;
   reg  [30:0] epi_mult_q, epi_mult_d;

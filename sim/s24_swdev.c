@@ -95,10 +95,11 @@ static void soft_reset(s24_swdev_t *d) {
   d->job_pair = 0;
 }
 
-// HW_EPI.LANES of the default s24_top (EpiLanes = 4): the largest divisor of NumCols up to 4
-static uint32_t epi_lanes(uint32_t cols) {
+// HW_EPI.LANES of the default s24_top (EpiLanes = 4): the largest divisor of NumCols up to 4, up
+// to 8 on a core with the pair mode (s24_top doubles EpiLanes there)
+static uint32_t epi_lanes(uint32_t cols, int has_pair) {
   uint32_t l = 1;
-  for (uint32_t i = 1; i <= 4; i++) {
+  for (uint32_t i = 1; i <= (has_pair ? 8u : 4u); i++) {
     if (cols % i == 0) l = i;
   }
   return l;
@@ -276,7 +277,7 @@ static s24_status_t sw_read32(void *ctx, uint32_t addr, uint32_t *value) {
     case S24_REG_CNT_STALL_R: v = 0; break;
     case S24_REG_CNT_TILES_OUT: v = d->tiles_out; break;
     case S24_REG_HW_EPI:
-      v = d->epi_depth << S24_HW_EPI_DEPTH_LSB | epi_lanes(d->cols) << S24_HW_EPI_LANES_LSB;
+      v = d->epi_depth << S24_HW_EPI_DEPTH_LSB | epi_lanes(d->cols, d->has_pair) << S24_HW_EPI_LANES_LSB;
       break;
     case S24_REG_CFG_EPI: v = d->cfg_epi; break;
     case S24_REG_CFG_ACT: v = d->cfg_act; break;

@@ -174,8 +174,10 @@ static void print_stats_rtl(FILE *f, const s24_dev_t *dev, s24_pattern_t p, int 
   fprintf(f, "hw_jobs: %llu\n", (unsigned long long)c->jobs);
   fprintf(f, "tiles: %llu\n", (unsigned long long)c->tiles);
   fprintf(f, "epilogue_lanes: %u\n", hw->epi_lanes);
+  const uint64_t tile_rows = c->pair ? 2 * (uint64_t)hw->rows : hw->rows;  // pair mode: 2R
+  fprintf(f, "pair_mode: %llu\n", (unsigned long long)c->pair);
   fprintf(f, "result_bytes: %llu\n",
-          (unsigned long long)c->tiles * ((hw->rows + 3) / 4) * hw->r_words * 4);
+          (unsigned long long)c->tiles * ((tile_rows + 3) / 4) * hw->r_words * 4);
   fprintf(f, "sim_cycles: %llu\n", (unsigned long long)sim_cycles);
 }
 
