@@ -27,13 +27,12 @@
 //
 // Lanes lanes are requantized per cycle (the multiplier is time-shared over NumCols / Lanes
 // cycles per row). A row buffer of MaxRows entries (2 * NumRows with PairMode) takes a whole
-// tile's drain, so the array is never held up as long as a tile period is at least
-// rows * NumCols / Lanes cycles. The
-// 32 x 31 multiply is four 17 x 17 signed partial products (one DSP each on ECP5/Xilinx) with
-// registered operands and outputs; the partial sums and the rounding constant meet in a
-// carry-save layer and one 64-bit adder; the shift is two registered 8:1 stages. Issue is
-// credit-based: an element is issued only when the output FIFO has room for every beat in
-// flight, so the pipeline itself never stalls (no enable on the DSP registers).
+// tile's drain, so the array is never held up as long as a tile period is at least rows *
+// NumCols / Lanes cycles. The 32 x 31 multiply is four 17 x 17 signed partial products (one DSP
+// each on ECP5/Xilinx) with registered operands and outputs; the partial sums and the rounding
+// constant meet in a carry-save layer and one 64-bit adder; the shift is two registered 8:1
+// stages. Issue is credit-based: an element is issued only when the output FIFO has room for
+// every beat in flight, so the pipeline itself never stalls (no enable on the DSP registers).
 module s24_epilogue #(
   parameter integer NumRows = 8,    // tile rows (output channels per row tile)
   parameter integer NumCols = 8,    // int32 lanes per result row
@@ -606,20 +605,21 @@ module s24_epilogue #(
 
 `ifdef FORMAL
   // ---------------------------------------------------------------- formal tail (formal/epilogue.sby)
-  // Inputs (assumed when this module is proven alone, asserted inside s24_top's simulations):
-  // the stream protocol on s_*, a job starts only while nothing is in flight, and the partial
+  // Inputs (assumed when this module is proven alone, asserted inside s24_top's simulations): the
+  // stream protocol on s_*, a job starts only while nothing is in flight, and the partial
   // products are within the ranges of their operands. Proven: the stream protocol on m_*, the
   // credit counter is exactly the output FIFO's fill plus the beat ends in flight (so the FIFO is
   // never pushed full), the output beats of a tile (ceil(rows / 4), TLAST on the last, rows the
   // job's: NumRows, or 2 * NumRows in pair mode) follow the issued rows through the pipeline, the
-  // parameter row of every issue is the tile's row tile times rows plus its tile row, and the arithmetic after the multipliers: for any
-  // partial products, the rounded product is hh * 2^32 + (hl + lh) * 2^16 + ll + the mode's
-  // constant (2^(t-1); double rounding: + 2^30 for t >= 32, - MULT * 2^t for t <= 30), and the
-  // int8 lane is clamp((that >>> t) + ZO, act_min, act_max), with double rounding and t >= 32
-  // (that - 2^31 [p < -2^30]) >>> t (act_max tested first, so a job with act_min > act_max is
-  // specified too); and before them, the multiplier's operand: acc + bias, with double rounding
-  // and t <= 30 the value op with op - 2^t = ((acc + bias) * 2^SHIFT wrapped to int32) >>> SHIFT
-  // (so op * MULT - MULT * 2^t + 2^(t-1), shifted by t, is gemmlowp's rounding at bit 31 of x).
+  // parameter row base is the job's row tiles done times rows (the issue reads base + tile row),
+  // and the arithmetic after the multipliers: for any partial products, the rounded product is hh
+  // * 2^32 + (hl + lh) * 2^16 + ll + the mode's constant (2^(t-1); double rounding: + 2^30 for t
+  // >= 32, - MULT * 2^t for t <= 30), and the int8 lane is clamp((that >>> t) + ZO, act_min,
+  // act_max), with double rounding and t >= 32 (that - 2^31 [p < -2^30]) >>> t (act_max tested
+  // first, so a job with act_min > act_max is specified too); and before them, the multiplier's
+  // operand: acc + bias, with double rounding and t <= 30 the value op with op - 2^t = ((acc +
+  // bias) * 2^SHIFT wrapped to int32) >>> SHIFT (so op * MULT - MULT * 2^t + 2^(t-1), shifted by
+  // t, is gemmlowp's rounding at bit 31 of x).
 `ifdef S24_FV_TOP_S24_EPILOGUE
   `define S24_FV_ASSUME_INPUTS
 `endif
