@@ -599,7 +599,7 @@ s24_status_t s24_api_net_info(const s24_api_net_t *net, char *buf, size_t len, s
   size_t text_len = 0;
   FILE *f = open_memstream(&text, &text_len);
   if (f == NULL) return S24_ERR_NOMEM;
-  s24_status_t st = s24_net_info(net->net, hw, S24_DEFAULT_EPI_DEPTH, S24_DEFAULT_EPI_LANES, f);
+  s24_status_t st = s24_net_info(net->net, hw, S24_DEFAULT_EPI_DEPTH, S24_DEFAULT_HW_EPI_LANES, f);
   fclose(f);
   if (st == S24_OK) st = copy_text(text, text_len, buf, len, needed);
   free(text);

@@ -63,7 +63,7 @@ s24_status_t s24_net_engine_open(s24_net_engine_t *e, s24_backend_t b, const s24
                           backend_linear,
                           hw ? s24_dev_array(&e->bdev.dev) : kDefaultArray,
                           hw ? 0 : S24_DEFAULT_EPI_DEPTH,
-                          hw ? 0 : S24_DEFAULT_EPI_LANES,
+                          hw ? 0 : S24_DEFAULT_HW_EPI_LANES,
                           hw,
                           b->name};
   return S24_OK;

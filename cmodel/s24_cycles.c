@@ -67,19 +67,22 @@ uint32_t s24_feed_window_tiles(uint32_t rows, uint32_t cols) {
 //    and FIFO), its last beat in cycle s_t = max(f_t + G - 1, the first cycle with R result
 //    credits). The input FIFO's backpressure never delays an injection: a beat it holds back
 //    is behind four injectable ones;
-//  * the core's result credits: CredCap rows (s24_rbuf's RAM and its two registers, s24_core.v);
-//    a tile reserves R at its last beat, every row the epilogue takes returns one;
+//  * the core's result credits: CredCap rows (s24_rbuf's RAM and its two registers, s24_core.v;
+//    sized for the larger of the two modes' needs in a pair-capable build); a tile reserves its
+//    rows (R, or 2R in pair mode: the job's array, s24_array_pair) at its last beat, every row
+//    the epilogue takes returns one;
 //  * the core's result buffer (s24_rbuf): row r of tile t is pushed in cycle s_t + C + 8 + r,
 //    reaches the output register three cycles later at the earliest (RAM, read register, output
 //    register; one stage a cycle while the one after it is free or taken) and leaves only when
 //    the epilogue is ready;
-//  * the epilogue (s24_epilogue.v): r_ready is "its row buffer (2^ceil(log2 R) rows, 2 for
-//    R = 1; registered fill) is not full"; it issues one element (lanes of a row) per cycle while
+//  * the epilogue (s24_epilogue.v): r_ready is "its row buffer (2^ceil(log2 MaxRows) rows, 2 for
+//    MaxRows = 1, MaxRows = 2R in a pair-capable build, else R; registered fill) is not full"; it issues one element (lanes of a row) per cycle while
 //    the row buffer is not empty (a row taken in cycle c issues from c + 1) and fewer than 4
 //    output beats are in flight. A beat (4 rows, or the tile's last rows) holds one of the
 //    4-beat output FIFO's credits from its last element's issue until it leaves m_axis_r 13
 //    cycles later (12 stages, one FIFO cycle; m_axis_r always ready);
 //  * the driver (s24_drv.c run_gemm): the first W = max(4, s24_feed_window_tiles(R, C)) tiles
+//    (R the core's NumRows in both modes)
 //    are queued before START (Q_t = 1), tile t + W when tile t's last int8 beat has been read:
 //    Q_{t+W} = the cycle it leaves m_axis_r. A fused tile's last beat leaves C / lanes + 13
 //    cycles after its last row (a GEMM's row leaves at once), so at short tile periods this
@@ -96,23 +99,31 @@ static uint64_t pow2_at_least(uint64_t v) {  // smallest 2^a >= v (v <= 2^63)
   return p;
 }
 
-// Result rows the core's buffer can take (s24_core.v: CredCap = 2^OutAw + 2).
-static uint64_t core_result_credits(uint64_t rows, uint64_t cols) {
-  const uint64_t big = rows > cols ? rows : cols;
-  const uint64_t need = rows * ((cols + S24_CORE_PIPE_CYCLES + rows + big - 1) / big + 1);
+// Result rows the core's buffer can take (s24_core.v: CredCap = 2^OutAw + 2, OutAw from CredNeed:
+// the 2:m mode's need, or the larger of both modes' in a pair-capable build).
+static uint64_t core_result_credits(uint64_t rows, uint64_t cols, int capable) {
+  const uint64_t big = rows > cols ? rows : cols, lat = cols + S24_CORE_PIPE_CYCLES;
+  uint64_t need = rows * ((lat + rows + big - 1) / big + 1);
+  const uint64_t minp = rows + big;  // MinPeriodP
+  const uint64_t need_p = 2 * rows * ((lat + 2 * rows + minp - 1) / minp + 1);
+  if (capable && need_p > need) need = need_p;
   return (need <= 2 ? 2 : pow2_at_least(need)) + 2;
 }
 
-s24_status_t s24_core_cycles_epi(uint32_t rows, uint32_t cols, uint32_t lanes, uint64_t beats,
+s24_status_t s24_core_cycles_epi(s24_array_t hw, uint32_t lanes, uint64_t beats,
                                  uint64_t tiles, s24_cycles_t *out) {
-  if (lanes == 0 || cols % lanes != 0) return S24_ERR_ARG;
-  s24_status_t st = s24_core_cycles(rows, cols, beats, tiles, out);
+  if (lanes == 0 || hw.cols % lanes != 0 || (hw.pair && hw.rows % 2 != 0)) return S24_ERR_ARG;
+  s24_status_t st = s24_core_cycles_hw(hw, beats, tiles, out);
   if (st != S24_OK) return st;
-  const uint64_t R = rows, C = cols, G = beats, P = out->period;
-  const uint64_t phases = C / lanes;                           // cycles per tile row
-  const uint64_t in_depth = rows == 1 ? 2 : pow2_at_least(R);  // the epilogue's row buffer
-  const uint64_t cred = core_result_credits(R, C);
-  const uint64_t fw = s24_feed_window_tiles(rows, cols);
+  // the core as built (NumRows), whether it has the pair mode, and this job's tile rows
+  const uint32_t core_rows = hw.pair ? hw.rows / 2 : hw.rows;
+  const int capable = hw.pair || s24_array_has_pair(hw);
+  const uint64_t max_rows = capable ? 2 * (uint64_t)core_rows : core_rows;  // epilogue MaxRows
+  const uint64_t R = hw.rows, C = hw.cols, G = beats, P = out->period;
+  const uint64_t phases = C / lanes;                                      // cycles per tile row
+  const uint64_t in_depth = max_rows == 1 ? 2 : pow2_at_least(max_rows);  // its row buffer
+  const uint64_t cred = core_result_credits(core_rows, C, capable);
+  const uint64_t fw = s24_feed_window_tiles(core_rows, hw.cols);
   const uint64_t window = fw > EPI_INFLIGHT_MIN ? fw : EPI_INFLIGHT_MIN;
   // every cycle counted below is within `tiles` serial round trips of a tile (its beats, the
   // array, the result buffer, its rows through the epilogue, its beats out): keep them < 2^62
@@ -227,9 +238,8 @@ static s24_status_t add_job(s24_array_t hw, uint64_t beats, uint64_t row_tiles,
   if (beats > UINT32_MAX) return S24_ERR_UNSUPPORTED;  // CFG_BEATS is a 32-bit register
   const uint64_t tiles = row_tiles * out->col_tiles;    // <= 2^32 - 1 by the planning rule
   s24_cycles_t c;
-  s24_status_t st = epi_lanes == 0
-                        ? s24_core_cycles_hw(hw, beats, tiles, &c)
-                        : s24_core_cycles_epi(hw.rows, hw.cols, epi_lanes, beats, tiles, &c);
+  s24_status_t st = epi_lanes == 0 ? s24_core_cycles_hw(hw, beats, tiles, &c)
+                                   : s24_core_cycles_epi(hw, epi_lanes, beats, tiles, &c);
   if (st != S24_OK) return st;
   if (out->busy_cycles > UINT64_MAX - c.busy_cycles || out->beats > UINT64_MAX - c.mac_beats) {
     return S24_ERR_NOMEM;
@@ -266,17 +276,20 @@ static s24_status_t add_jobs(s24_array_t hw, const uint64_t *tile_beats, size_t 
   return S24_OK;
 }
 
+// epi_lanes 0: a GEMM; else the fused layer, whose jobs also fit the epilogue's parameter RAM of
+// epi_depth rows (s24_linear_job_tiles of the job's array).
 static s24_status_t cycles_dense(s24_array_t hw, const int8_t *a, size_t m_rows, size_t k,
-                                 size_t n_cols, size_t max_job_tiles, uint32_t epi_lanes,
+                                 size_t n_cols, uint32_t epi_depth, uint32_t epi_lanes,
                                  s24_gemm_cycles_t *out) {
-  if (!s24_array_ok(hw) || a == NULL || m_rows == 0 || k == 0 || n_cols == 0 || out == NULL ||
-      max_job_tiles == 0) {
+  if (!s24_array_ok(hw) || a == NULL || m_rows == 0 || k == 0 || n_cols == 0 || out == NULL) {
     return S24_ERR_ARG;
   }
-  // THE mode rule (s24_pair_fits): a GEMM of 1:m weights runs in pair mode; the fused layer
-  // (epi_lanes != 0) always in the core's own mode
-  const int pair = epi_lanes == 0 && s24_pair_choose(hw, a, m_rows, k);
+  // THE mode rule (s24_pair_choose): 1:m weights run in pair mode when it is faster, the fused
+  // layer (epi_lanes != 0) as a GEMM (map 1.4: the epilogue takes the pair mode's 2R-row tiles)
+  const int pair = s24_pair_choose(hw, a, m_rows, k);
   if (pair && s24_array_pair(hw, &hw) != S24_OK) return S24_ERR_ARG;
+  const size_t max_job_tiles = epi_lanes == 0 ? SIZE_MAX : s24_linear_job_tiles(hw, epi_depth);
+  if (max_job_tiles == 0) return S24_ERR_ARG;  // a parameter RAM smaller than a tile
   const size_t tiles = ceil_div(m_rows, hw.rows);
   if (tiles > SIZE_MAX / sizeof(uint64_t)) return S24_ERR_NOMEM;
   uint64_t *tile_beats = malloc(tiles * sizeof(uint64_t));
@@ -295,7 +308,7 @@ static s24_status_t cycles_dense(s24_array_t hw, const int8_t *a, size_t m_rows,
 
 s24_status_t s24_gemm_cycles_dense(s24_array_t hw, const int8_t *a, size_t m_rows, size_t k,
                                    size_t n_cols, s24_gemm_cycles_t *out) {
-  return cycles_dense(hw, a, m_rows, k, n_cols, SIZE_MAX, 0, out);
+  return cycles_dense(hw, a, m_rows, k, n_cols, 0, 0, out);
 }
 
 s24_status_t s24_linear_cycles(s24_array_t hw, uint32_t epi_depth, uint32_t epi_lanes,
@@ -304,8 +317,7 @@ s24_status_t s24_linear_cycles(s24_array_t hw, uint32_t epi_depth, uint32_t epi_
   if (epi_depth < hw.rows || hw.rows == 0 || epi_lanes == 0 || hw.cols % epi_lanes != 0) {
     return S24_ERR_ARG;
   }
-  return cycles_dense(hw, w, m_rows, k, batch, s24_linear_job_tiles(hw, epi_depth), epi_lanes,
-                      out);
+  return cycles_dense(hw, w, m_rows, k, batch, epi_depth, epi_lanes, out);
 }
 
 s24_status_t s24_gemm_cycles_compressed(s24_array_t hw, s24_pattern_t p, const int8_t *values,
@@ -325,7 +337,7 @@ s24_status_t s24_gemm_cycles_compressed(s24_array_t hw, s24_pattern_t p, const i
   int8_t *dense = malloc(m_rows * k);
   if (dense == NULL) return S24_ERR_NOMEM;
   st = s24_decompress(p, values, meta, m_rows, k, dense, where);
-  if (st == S24_OK) st = cycles_dense(hw, dense, m_rows, k, n_cols, SIZE_MAX, 0, out);
+  if (st == S24_OK) st = cycles_dense(hw, dense, m_rows, k, n_cols, 0, 0, out);
   free(dense);
   return st;
 }

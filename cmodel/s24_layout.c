@@ -306,3 +306,12 @@ size_t s24_linear_job_tiles(s24_array_t hw, uint32_t epi_depth) {
   if (!s24_array_ok(hw)) return 0;
   return epi_depth / hw.rows;
 }
+
+uint32_t s24_epi_lanes(uint32_t cols, uint32_t epi_lanes, int has_pair) {
+  const uint32_t most = has_pair ? 2u * epi_lanes : epi_lanes;
+  uint32_t l = 1;
+  for (uint32_t i = 1; i <= most; i++) {
+    if (cols % i == 0) l = i;
+  }
+  return l;
+}

@@ -88,11 +88,19 @@ void s24_r_beat(const s24_geom_t *g, uint32_t *beat, const int32_t *c, size_t m_
 
 /** The default s24_top build (rtl/s24_top.v's parameter defaults, both generated from
  *  regs/s24_regs.toml's [defaults] into s24_defaults.h: S24_DEFAULT_ROWS … S24_DEFAULT_EPI_DEPTH,
- *  today an 8x8 2:4 array with the pair mode, a 512-row epilogue parameter RAM and 4 lanes) as an
+ *  today an 8x8 2:4 array with the pair mode, a 512-row epilogue parameter RAM, EpiLanes 4) as an
  *  array: the cycle model's array when no device is open. */
 #define S24_DEFAULT_ARRAY                                                       \
   {S24_DEFAULT_ROWS, S24_DEFAULT_COLS, S24_DEFAULT_SPARSE_N, S24_DEFAULT_SPARSE_M, 0, \
    S24_DEFAULT_PAIR_MODE}
+
+/** HW_EPI.LANES of an s24_top build: the largest divisor of `cols` up to `epi_lanes` (the top's
+ *  EpiLanes), up to twice that in a build with the pair mode (its tiles bring 2R rows a tile
+ *  period; rtl/s24_top.v's EpiLanesEff). */
+uint32_t s24_epi_lanes(uint32_t cols, uint32_t epi_lanes, int has_pair);
+/** HW_EPI.LANES of the default build (8x8 2:4 with the pair mode: 8). */
+#define S24_DEFAULT_HW_EPI_LANES \
+  s24_epi_lanes(S24_DEFAULT_COLS, S24_DEFAULT_EPI_LANES, (int)S24_DEFAULT_PAIR_MODE)
 
 // ------------------------------------------------------------------ job planner
 /** 1 if the array parameters are ones the core supports: rows, cols >= 1,
@@ -147,7 +155,7 @@ size_t s24_plan_next_job(s24_array_t hw, const uint64_t *tile_beats, size_t coun
 
 /** THE fused layer's job cap: the most row tiles one s24_linear job may hold, so that its
  *  output channels fit the epilogue's parameter RAM of epi_depth rows (HW_EPI.DEPTH):
- *  epi_depth / rows. The driver plans a fused layer's jobs with s24_plan_next_job over at most
+ *  epi_depth / rows (hw the job's array: 2R rows in pair mode). The driver plans a fused layer's jobs with s24_plan_next_job over at most
  *  this many row tiles; s24_linear_cycles predicts with the same rule. 0 for a bad argument. */
 size_t s24_linear_job_tiles(s24_array_t hw, uint32_t epi_depth);
 

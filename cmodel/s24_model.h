@@ -208,28 +208,30 @@ S24_WARN_UNUSED s24_status_t s24_gemm_cycles_shape(s24_array_t hw, s24_pattern_t
                                                    size_t m_rows, size_t k, size_t n_cols,
                                                    s24_gemm_cycles_t *out);
 
-/** Busy cycles (CNT_CYCLES) of one s24_core job whose results go through the fused epilogue
- *  of `lanes` lanes (HW_EPI.LANES; cols % lanes == 0), fed and read as the driver's s24_linear
- *  does with its default in-flight window; exact. The job ends when the epilogue takes its last
- *  row from the core. The epilogue's row buffer (2^ceil(log2 rows) rows) is the core's r_ready;
- *  it issues one row every cols / lanes cycles while fewer than 4 int8 beats are in flight (13
- *  cycles each). A tile period shorter than that fills the row buffer, then the core's result
- *  buffer, whose credits then delay tiles' last beats; and a tile's int8 beats leave
- *  cols / lanes + 13 cycles after its last row, which can starve the array of the tiles the
- *  driver queues only once a tile has been read. Every mechanism is stated in s24_cycles.c; the
- *  model is an event simulation of the result rows, O(tiles * rows * cols / lanes) time, two
- *  small allocations. Equals s24_core_cycles while the tile period is long enough for all of
- *  them. S24_ERR_ARG / S24_ERR_NOMEM as s24_core_cycles, S24_ERR_NOMEM also if an allocation
- *  fails or the cycles could overflow. */
-S24_WARN_UNUSED s24_status_t s24_core_cycles_epi(uint32_t rows, uint32_t cols, uint32_t lanes,
-                                                 uint64_t beats, uint64_t tiles,
-                                                 s24_cycles_t *out);
+/** Busy cycles (CNT_CYCLES) of one s24_core job on hw (the job's array: the core as built, whose
+ *  has_pair says whether it has the pair mode, or s24_array_pair's for a pair-mode job, 2R-row
+ *  tiles) whose results go through the fused epilogue of `lanes` lanes (HW_EPI.LANES;
+ *  cols % lanes == 0), fed and read as the driver's s24_linear does with its default in-flight
+ *  window; exact. The job ends when the epilogue takes its last row from the core. The
+ *  epilogue's row buffer (2^ceil(log2 MaxRows) rows, MaxRows = 2R in a pair-capable build, else
+ *  R) is the core's r_ready; it issues one row every cols / lanes cycles while fewer than 4 int8
+ *  beats are in flight (13 cycles each). A tile period shorter than that fills the row buffer,
+ *  then the core's result buffer, whose credits then delay tiles' last beats; and a tile's int8
+ *  beats leave cols / lanes + 13 cycles after its last row, which can starve the array of the
+ *  tiles the driver queues only once a tile has been read. Every mechanism is stated in
+ *  s24_cycles.c; the model is an event simulation of the result rows,
+ *  O(tiles * rows * cols / lanes) time, two small allocations. Equals s24_core_cycles_hw while
+ *  the tile period is long enough for all of them. S24_ERR_ARG / S24_ERR_NOMEM as
+ *  s24_core_cycles, S24_ERR_NOMEM also if an allocation fails or the cycles could overflow. */
+S24_WARN_UNUSED s24_status_t s24_core_cycles_epi(s24_array_t hw, uint32_t lanes, uint64_t beats,
+                                                 uint64_t tiles, s24_cycles_t *out);
 
 /** Exact busy cycles of the fused int8 layer (SPEC §7) with weights w (m_rows x k, dense int8,
  *  any values) over `batch` rows of X, as the driver's s24_linear runs it on hw with an
  *  epilogue of epi_depth parameter rows and epi_lanes lanes (HW_EPI): the GEMM A = W,
- *  B = X^T (n_cols = batch) planned as s24_gemm_cycles_dense, with at most
- *  s24_linear_job_tiles(hw, epi_depth) row tiles a job, each job's busy cycles
+ *  B = X^T (n_cols = batch) planned as s24_gemm_cycles_dense (in pair mode when
+ *  s24_pair_choose picks it, as for a GEMM), with at most s24_linear_job_tiles(job array,
+ *  epi_depth) row tiles a job, each job's busy cycles
  *  s24_core_cycles_epi. Sums what CNT_CYCLES reports (the epilogue's drain after a job's last
  *  row is in CNT_JOB_CYCLES only). S24_ERR_ARG if epi_depth < rows or lanes do not divide
  *  cols. */

@@ -262,7 +262,7 @@ static s24_status_t pack(const s24_dev_t *dev, const int8_t *a, size_t m_rows, s
     for (size_t i = 0; i < k; i++) sum += (uint32_t)(int32_t)a[r * k + i];
     memcpy(&w->row_sum[r], &sum, sizeof(sum));
   }
-  if (pair) {  // kept for s24_linear, which runs in the core's own mode
+  if (pair) {  // kept for s24_linear on a map-1.3 device (no fused pair-mode jobs)
     w->dense = malloc(m_rows * k);
     if (w->dense == NULL) {
       s24_weights_free(w);
@@ -407,7 +407,8 @@ typedef struct {
 } epi_job_t;
 
 // Reads one fused result tile: ceil(R/4) beats of int8, four tile rows per beat
-// (docs/architecture.md §4), and scatters it into Y[b][m] (b = column, m = row of the tile).
+// (docs/architecture.md §4), and scatters it into Y[b][m] (b = column, m = row of the tile);
+// R = w->rows, the tile rows of the weights' mode (2 * NumRows in pair mode).
 static s24_status_t read_tile_i8(s24_dev_t *dev, const s24_weights_t *w, size_t t, size_t ct,
                                  size_t n_cols, int8_t *y, uint32_t *rbuf, uint8_t *last) {
   const size_t R = w->rows, C = w->cols, rw = dev->hw.r_words, nb = s24_r8_beats(w->rows);
@@ -464,7 +465,7 @@ static s24_status_t run_gemm(s24_dev_t *dev, const s24_weights_t *w, const int8_
   }
   const s24_hw_info_t *hw = &dev->hw;
   s24_array_t arr = {hw->rows, hw->cols, hw->sparse_n, hw->sparse_m, 0, hw->pair};
-  if ((w->pair && (epi != NULL || s24_array_pair(arr, &arr) != S24_OK)) || w->rows != arr.rows ||
+  if ((w->pair && s24_array_pair(arr, &arr) != S24_OK) || w->rows != arr.rows ||
       w->cols != arr.cols || w->sparse_n != arr.sparse_n || w->sparse_m != arr.sparse_m ||
       w->w_words != hw->w_words || w->a_words != hw->a_words) {
     return S24_ERR_ARG;  // weights packed for another device (or mode)
@@ -614,13 +615,17 @@ s24_status_t s24_linear(s24_dev_t *dev, const s24_weights_t *w, const int8_t *x,
     for (size_t i = 0; i < w->k; i++) xt[i * batch + b] = x[b * w->k + i];
   }
   const epi_job_t epi = {prm, y};
-  s24_weights_t own = {0};  // pair-packed weights: the fused epilogue takes NumRows-row tiles
+  // the weights run in the mode they were packed for (THE mode rule, s24_pair_choose, as for a
+  // GEMM: map 1.4 takes fused pair-mode jobs); a map-1.3 device refuses PAIR with CFG_EPI.EN,
+  // so there pair-packed weights are repacked for the core's own mode
+  s24_weights_t own = {0};
+  const int repack = w->pair && FIELD(dev->hw.version, VERSION_MINOR) < 4;
   s24_status_t st = S24_OK;
-  if (w->pair) {
+  if (repack) {
     st = w->dense != NULL ? pack(dev, w->dense, w->m_rows, w->k, &own, 0) : S24_ERR_ARG;
   }
-  if (st == S24_OK) st = run_gemm(dev, w->pair ? &own : w, xt, batch, NULL, NULL, &epi);
-  if (w->pair) s24_weights_free(&own);
+  if (st == S24_OK) st = run_gemm(dev, repack ? &own : w, xt, batch, NULL, NULL, &epi);
+  if (repack) s24_weights_free(&own);
   free(xt);
   return st;
 }

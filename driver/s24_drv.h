@@ -158,7 +158,8 @@ typedef struct {
                              are s24_array_pair's (2 x NumRows, 1) and every job sets
                              CFG_MODE.PAIR */
   int8_t *dense;        /**< pair only: A itself (m_rows x k), which s24_linear packs again for
-                             the core's own mode (the fused epilogue takes NumRows-row tiles) */
+                             the core's own mode on a device whose map is older than 1.4 (it
+                             refuses fused pair-mode jobs) */
 } s24_weights_t;
 
 /** Opens a device: checks the seam, ID magic and major version, reads the HW parameters,
@@ -228,7 +229,8 @@ typedef struct {
  *  B = X^T through the epilogue (docs/architecture.md §4): the driver folds the input zero point
  *  into the bias (BIAS[m] - ZI*sum_k W[m][k], int32 wraparound), loads the per-channel
  *  parameters of each job's row tiles into the parameter RAM (a job has at most
- *  HW_EPI.DEPTH / NumRows row tiles), programs the clamp (CFG_ACT) and the rounding
+ *  HW_EPI.DEPTH / rows row tiles, rows = the weights' tile rows: 2 x NumRows when they were
+ *  packed for the pair mode, which fused jobs use too from map 1.4 on), programs the clamp (CFG_ACT) and the rounding
  *  (CFG_EPI.ROUND) of every job and receives int8. S24_ERR_ARG for a parameter out of range
  *  (s24_linear_params_ok, or a round that is not an s24_round_t; before any register access),
  *  S24_ERR_UNSUPPORTED on a device whose register map is older than 1.2 (no CFG_ACT), or older

@@ -5,7 +5,7 @@
 #define S24_REG_ADDR_BITS 8u
 #define S24_MAGIC 0x53323441u
 #define S24_VERSION_MAJOR 1u
-#define S24_VERSION_MINOR 3u
+#define S24_VERSION_MINOR 4u
 
 /* ID @ 0x00: Identification magic; reads 0x53323441 ("S24A" in ASCII). */
 #define S24_REG_ID 0x00u
@@ -108,7 +108,7 @@
 #define S24_CFG_TILES_VALUE_LSB 0u  /* rw: tiles */
 #define S24_CFG_TILES_VALUE_MASK 0xFFFFFFFFu
 
-/* CFG_EPI @ 0x38: Fused int8 layer mode of the next job (SPEC section 7); sampled at START. With EN the result stream carries int8: tile rows 4q..4q+3 in one beat, row r column c at bits [((r%4)*NumCols+c)*8 +: 8], ceil(NumRows/4) beats per tile. */
+/* CFG_EPI @ 0x38: Fused int8 layer mode of the next job (SPEC section 7); sampled at START. With EN the result stream carries int8: tile rows 4q..4q+3 in one beat, row r column c at bits [((r%4)*NumCols+c)*8 +: 8], ceil(rows/4) beats per tile, rows = NumRows (2*NumRows with CFG_MODE.PAIR, map 1.4 on). */
 #define S24_REG_CFG_EPI 0x38u
 #define S24_CFG_EPI_RW_MASK 0x0000FF05u
 #define S24_CFG_EPI_EN_LSB 0u  /* rw: requantize every result: acc + bias, rounding multiply and shift, + ZO, clamp to [CFG_ACT.ACT_MIN, CFG_ACT.ACT_MAX], int8 packing */
@@ -121,7 +121,7 @@
 /* CFG_MODE @ 0x3C: Array mode of the next job; sampled at START (docs/architecture.md sections 1 and 3). Reads back 0 on a core built without the pair mode (PairMode = 0, or not a 2:m core): write 1 and read it to learn whether the build has it. */
 #define S24_REG_CFG_MODE 0x3Cu
 #define S24_CFG_MODE_RW_MASK 0x00000001u
-#define S24_CFG_MODE_PAIR_LSB 0u  /* rw: pair (1:m) mode on a 2:m core: each PE's two multipliers serve two output rows, so a tile has 2*NumRows rows (row 2r+s = row r's slot s of the weight beat, any index 0..m-1) and runs 1:m weights at twice the 2:m rate; START with PAIR and CFG_EPI.EN is BAD_CFG (ignored) */
+#define S24_CFG_MODE_PAIR_LSB 0u  /* rw: pair (1:m) mode on a 2:m core: each PE's two multipliers serve two output rows, so a tile has 2*NumRows rows (row 2r+s = row r's slot s of the weight beat, any index 0..m-1) and runs 1:m weights at twice the 2:m rate; with CFG_EPI.EN the int8 result tiles have 2*NumRows rows too (map 1.4 on; 1.3 refused PAIR with EN as BAD_CFG) */
 #define S24_CFG_MODE_PAIR_MASK 0x00000001u
 
 /* CNT_CYCLES @ 0x40: Cycles busy in the last/current job (restarts at START). */
@@ -166,7 +166,7 @@
 #define S24_CNT_JOB_CYCLES_VALUE_LSB 0u  /* ro: cycles */
 #define S24_CNT_JOB_CYCLES_VALUE_MASK 0xFFFFFFFFu
 
-/* CFG_COL_TILES @ 0x5C: With CFG_EPI.EN: tiles per row tile (column tiles) of the next job; result tile i uses parameter rows (i / CFG_COL_TILES)*NumRows + r. Sampled at START; 0 with EN is BAD_CFG. */
+/* CFG_COL_TILES @ 0x5C: With CFG_EPI.EN: tiles per row tile (column tiles) of the next job; result tile i uses parameter rows (i / CFG_COL_TILES)*rows + r, rows = NumRows (2*NumRows with CFG_MODE.PAIR). Sampled at START; 0 with EN is BAD_CFG. */
 #define S24_REG_CFG_COL_TILES 0x5Cu
 #define S24_CFG_COL_TILES_RW_MASK 0xFFFFFFFFu
 #define S24_CFG_COL_TILES_VALUE_LSB 0u  /* rw: column tiles */

@@ -18,7 +18,7 @@ FORMAL_TASKS := fifo:prove_d2 fifo:prove_d4 fifo:misuse_d2 fifo:cover_d2 \
   axil_slave:prove_a8 axil_slave:prove_a4 axil_slave:cover_a8 \
   rbuf:prove_d4 rbuf:prove_d8 rbuf:cover_d4 \
   top:prove_2x2_2of4 top:cover_2x2_2of4 \
-  epilogue:prove_r5c2 epilogue:prove_r4c2l2 epilogue:cover_r1c1 \
+  epilogue:prove_r5c2 epilogue:prove_r4c2l2 epilogue:prove_r3c2p epilogue:cover_r1c1 \
   core:bmc_2x2_2of4 core:bmc_2x2_2of4_only core:bmc_pair_2x2_2of4 core:reach_2x2_2of4 \
   core:reach_pair_2x2_2of4
 # reachability tasks (formal/reach.sh: a cover written as an assertion that must FAIL with a trace)

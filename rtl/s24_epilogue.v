@@ -18,25 +18,27 @@
 // fused activation: -128..127 none, max(-128, ZO)..127 ReLU, TFLite's RELU6 / RELU_N1_TO_1
 // ranges; a job with act_min > act_max gets act_max above it and act_min below, as written)
 //
-// where p = (tile / cfg_col_tiles_i) * NumRows + r is the parameter row of the RAM written
-// through pw_*: tiles run row tile outer, column tile inner, so the parameter rows advance by
-// NumRows every cfg_col_tiles_i tiles. Four tile rows share one output beat (int8 lane c of row r
-// at bits [((r % 4) * NumCols + c) * 8 +: 8]); a tile is ceil(NumRows / 4) beats, TLAST on its
-// last.
+// where p = (tile / cfg_col_tiles_i) * rows + r is the parameter row of the RAM written
+// through pw_*, rows the job's tile rows (NumRows; 2 * NumRows in the core's pair mode,
+// cfg_pair_i, latched at start_i): tiles run row tile outer, column tile inner, so the parameter
+// rows advance by rows every cfg_col_tiles_i tiles. Four tile rows share one output beat (int8
+// lane c of row r at bits [((r % 4) * NumCols + c) * 8 +: 8]); a tile is ceil(rows / 4) beats,
+// TLAST on its last.
 //
 // Lanes lanes are requantized per cycle (the multiplier is time-shared over NumCols / Lanes
-// cycles per row). A row buffer of NumRows entries takes a whole tile's drain, so the array is
-// never held up as long as a tile period is at least NumRows * NumCols / Lanes cycles. The
-// 32 x 31 multiply is four 17 x 17 signed partial products (one DSP each on ECP5/Xilinx) with
-// registered operands and outputs; the partial sums and the rounding constant meet in a
-// carry-save layer and one 64-bit adder; the shift is two registered 8:1 stages. Issue is
-// credit-based: an element is issued only when the output FIFO has room for every beat in
-// flight, so the pipeline itself never stalls (no enable on the DSP registers).
+// cycles per row). A row buffer of MaxRows entries (2 * NumRows with PairMode) takes a whole
+// tile's drain, so the array is never held up as long as a tile period is at least rows *
+// NumCols / Lanes cycles. The 32 x 31 multiply is four 17 x 17 signed partial products (one DSP
+// each on ECP5/Xilinx) with registered operands and outputs; the partial sums and the rounding
+// constant meet in a carry-save layer and one 64-bit adder; the shift is two registered 8:1
+// stages. Issue is credit-based: an element is issued only when the output FIFO has room for
+// every beat in flight, so the pipeline itself never stalls (no enable on the DSP registers).
 module s24_epilogue #(
   parameter integer NumRows = 8,    // tile rows (output channels per row tile)
   parameter integer NumCols = 8,    // int32 lanes per result row
   parameter integer Lanes   = 1,    // lanes requantized per cycle; divides NumCols
-  parameter integer Depth   = 512   // parameter RAM rows, >= NumRows
+  parameter integer Depth   = 512,  // parameter RAM rows, >= NumRows (>= 2 * NumRows with PairMode)
+  parameter integer PairMode = 0    // 1: cfg_pair_i selects tiles of 2 * NumRows rows (s24_core's pair mode)
 ) (
   input  wire                  clk_i,
   input  wire                  rst_ni,
@@ -48,6 +50,7 @@ module s24_epilogue #(
   input  wire [7:0]            cfg_act_min_i,    // int8, lower bound of the output clamp
   input  wire [7:0]            cfg_act_max_i,    // int8, upper bound of the output clamp
   input  wire [31:0]           cfg_col_tiles_i,  // tiles per row tile (>= 1 with cfg_en_i)
+  input  wire                  cfg_pair_i,       // the job's tiles have 2 * NumRows rows (PairMode only)
   // parameter RAM write port (registers EPI_*; written while idle)
   input  wire                  pw_en_i,
   input  wire [AddrWidth-1:0]  pw_addr_i,
@@ -70,8 +73,9 @@ module s24_epilogue #(
   localparam integer AddrWidth = (Depth > 1) ? $clog2(Depth) : 1;
   localparam integer Phases = NumCols / Lanes;     // cycles per row
   localparam integer PhWidth = (Phases > 1) ? $clog2(Phases) : 1;
-  localparam integer RowWidth = (NumRows > 1) ? $clog2(NumRows) : 1;
-  localparam integer InAw = (NumRows > 1) ? $clog2(NumRows) : 1;  // row buffer >= NumRows
+  localparam integer MaxRows = (PairMode != 0) ? 2 * NumRows : NumRows;  // rows of a tile, at most
+  localparam integer RowWidth = (MaxRows > 1) ? $clog2(MaxRows) : 1;
+  localparam integer InAw = (MaxRows > 1) ? $clog2(MaxRows) : 1;  // row buffer >= MaxRows
   localparam integer OutAw = 2;                    // output FIFO: 4 beats
   localparam integer LaneBits = Lanes * 32;
   localparam integer Stages = 12;                  // issue to packer
@@ -81,8 +85,8 @@ module s24_epilogue #(
       $display("s24_epilogue: illegal parameters: Lanes must divide NumCols");
       $finish;
     end
-    if (Depth < NumRows || Depth > 65535) begin
-      $display("s24_epilogue: illegal parameters: Depth must be NumRows .. 65535");
+    if (Depth < MaxRows || Depth > 65535) begin
+      $display("s24_epilogue: illegal parameters: Depth must be NumRows (2 * NumRows with PairMode) .. 65535");
       $finish;
     end
   end
@@ -112,6 +116,14 @@ module s24_epilogue #(
   reg  signed [10:0] lo1_r_q, lo1_r_d;   // ACT_MIN - ZO + 1 of the job
   reg  signed [10:0] zom1_q, zom1_d;     // ZO - 1 of the job
   reg [31:0] col_last_q, col_last_d;   // column tiles per row tile, minus 1
+  reg        pair_q, pair_d;           // the job's tiles have 2 * NumRows rows (0 without PairMode)
+  // the job's rows per tile: a multiplexer of two constants, after the latch
+  localparam [31:0] RowsM1w = NumRows - 1;
+  localparam [31:0] RowsM1Pw = MaxRows - 1;
+  localparam [31:0] RowsW = NumRows;
+  localparam [31:0] RowsPW = MaxRows;
+  wire [RowWidth-1:0]  rows_m1 = pair_q ? RowsM1Pw[RowWidth-1:0] : RowsM1w[RowWidth-1:0];  // last tile row
+  wire [AddrWidth-1:0] rows_a = pair_q ? RowsPW[AddrWidth-1:0] : RowsW[AddrWidth-1:0];  // parameter rows a row tile
 
   // ---------------------------------------------------------------- parameter RAM
   // {t, mult, bias}: t = 31 - SHIFT (6 bits), stored so that no subtraction sits in the pipeline
@@ -161,7 +173,7 @@ module s24_epilogue #(
     end
   endgenerate
   wire last_ph   = ph_q == Phases[PhWidth-1:0] - 1'b1;
-  wire last_row  = row_q == NumRows[RowWidth-1:0] - 1'b1;
+  wire last_row  = row_q == rows_m1;
   wire beat_end  = last_ph && (rib == 2'd3 || last_row);
   assign row_done = last_ph;
   assign issue = en_q && !in_empty && (occ_q < OutDepth);
@@ -183,6 +195,7 @@ module s24_epilogue #(
     lo1_r_d = lo1_r_q;
     zom1_d = zom1_q;
     col_last_d = col_last_q;
+    pair_d = pair_q;
     if (issue) begin
       ph_d = last_ph ? {PhWidth{1'b0}} : ph_q + 1'b1;
       if (last_ph) begin
@@ -190,7 +203,7 @@ module s24_epilogue #(
         if (last_row) begin
           if (colt_q == col_last_q) begin  // the row tile's last column tile
             colt_d = 32'd0;
-            base_d = base_q + NumRows[AddrWidth-1:0];
+            base_d = base_q + rows_a;
           end else begin
             colt_d = colt_q + 32'd1;
           end
@@ -211,6 +224,7 @@ module s24_epilogue #(
       lo1_r_d = cfg_lo1_r;
       zom1_d = cfg_zom1;
       col_last_d = cfg_col_tiles_i - 32'd1;  // registered: no adder before the compare
+      pair_d = (PairMode != 0) && cfg_pair_i;
       ph_d = {PhWidth{1'b0}};
       row_d = {RowWidth{1'b0}};
       colt_d = 32'd0;
@@ -239,6 +253,7 @@ module s24_epilogue #(
       lo1_r_q <= -11'sd127;
       zom1_q <= -11'sd1;
       col_last_q <= 32'd0;
+      pair_q <= 1'b0;
       ph_q <= {PhWidth{1'b0}};
       row_q <= {RowWidth{1'b0}};
       colt_q <= 32'd0;
@@ -256,6 +271,7 @@ module s24_epilogue #(
       lo1_r_q <= lo1_r_d;
       zom1_q <= zom1_d;
       col_last_q <= col_last_d;
+      pair_q <= pair_d;
       ph_q <= ph_d;
       row_q <= row_d;
       colt_q <= colt_d;
@@ -589,26 +605,29 @@ module s24_epilogue #(
 
 `ifdef FORMAL
   // ---------------------------------------------------------------- formal tail (formal/epilogue.sby)
-  // Inputs (assumed when this module is proven alone, asserted inside s24_top's simulations):
-  // the stream protocol on s_*, a job starts only while nothing is in flight, and the partial
+  // Inputs (assumed when this module is proven alone, asserted inside s24_top's simulations): the
+  // stream protocol on s_*, a job starts only while nothing is in flight, and the partial
   // products are within the ranges of their operands. Proven: the stream protocol on m_*, the
   // credit counter is exactly the output FIFO's fill plus the beat ends in flight (so the FIFO is
-  // never pushed full), the output beats of a tile (ceil(NumRows / 4), TLAST on the last) follow
-  // the issued rows through the pipeline, and the arithmetic after the multipliers: for any
-  // partial products, the rounded product is hh * 2^32 + (hl + lh) * 2^16 + ll + the mode's
-  // constant (2^(t-1); double rounding: + 2^30 for t >= 32, - MULT * 2^t for t <= 30), and the
-  // int8 lane is clamp((that >>> t) + ZO, act_min, act_max), with double rounding and t >= 32
-  // (that - 2^31 [p < -2^30]) >>> t (act_max tested first, so a job with act_min > act_max is
-  // specified too); and before them, the multiplier's operand: acc + bias, with double rounding
-  // and t <= 30 the value op with op - 2^t = ((acc + bias) * 2^SHIFT wrapped to int32) >>> SHIFT
-  // (so op * MULT - MULT * 2^t + 2^(t-1), shifted by t, is gemmlowp's rounding at bit 31 of x).
+  // never pushed full), the output beats of a tile (ceil(rows / 4), TLAST on the last, rows the
+  // job's: NumRows, or 2 * NumRows in pair mode) follow the issued rows through the pipeline, the
+  // parameter row base is the job's row tiles done times rows (the issue reads base + tile row),
+  // and the arithmetic after the multipliers: for any partial products, the rounded product is hh
+  // * 2^32 + (hl + lh) * 2^16 + ll + the mode's constant (2^(t-1); double rounding: + 2^30 for t
+  // >= 32, - MULT * 2^t for t <= 30), and the int8 lane is clamp((that >>> t) + ZO, act_min,
+  // act_max), with double rounding and t >= 32 (that - 2^31 [p < -2^30]) >>> t (act_max tested
+  // first, so a job with act_min > act_max is specified too); and before them, the multiplier's
+  // operand: acc + bias, with double rounding and t <= 30 the value op with op - 2^t = ((acc +
+  // bias) * 2^SHIFT wrapped to int32) >>> SHIFT (so op * MULT - MULT * 2^t + 2^(t-1), shifted by
+  // t, is gemmlowp's rounding at bit 31 of x).
 `ifdef S24_FV_TOP_S24_EPILOGUE
   `define S24_FV_ASSUME_INPUTS
 `endif
 `include "s24_assert.vh"
   `S24_FV_START_IN_RESET(clk_i, rst_ni)
   `S24_FV_LIVE(clk_i, rst_ni)
-  localparam integer Beats = (NumRows + 3) / 4;   // output beats per tile
+  localparam integer Beats = (NumRows + 3) / 4;   // output beats per tile (2:m mode)
+  localparam integer BeatsP = (MaxRows + 3) / 4;  // output beats per tile (pair mode)
   // stream protocol, input side (assumed) and output side (asserted)
   reg              fv_s_hold_q, fv_m_hold_q;
   reg [RBits:0]    fv_s_beat_q, fv_m_beat_q;
@@ -643,7 +662,8 @@ module s24_epilogue #(
   reg [7:0]        fv_pushed_q;   // beats pushed into the output FIFO in the current tile
   reg [1:0]        fv_side;      // {beat end, tile end} of a stage
   localparam [31:0] BeatsM1w = Beats - 1;
-  localparam [7:0]  BeatsM1 = BeatsM1w[7:0];
+  localparam [31:0] BeatsM1Pw = BeatsP - 1;
+  wire [7:0] BeatsM1 = pair_q ? BeatsM1Pw[7:0] : BeatsM1w[7:0];  // the job's (latched at start)
   always @* begin
     fv_ends = 5'd0;
     fv_bn = fv_pushed_q;
@@ -656,6 +676,20 @@ module s24_epilogue #(
         if (fv_side[0] != (fv_bn == BeatsM1)) fv_order_ok = 1'b0;
         fv_bn = fv_side[0] ? 8'd0 : fv_bn + 8'd1;
       end
+    end
+  end
+  // row tiles whose last row has been issued in this job (for the parameter row's base)
+  reg [31:0] fv_rt_q;
+  localparam [AddrWidth-1:0] FvRows = RowsW[AddrWidth-1:0];
+  localparam [AddrWidth-1:0] FvRowsP = RowsPW[AddrWidth-1:0];
+  wire [AddrWidth-1:0] fv_base = fv_rt_q[AddrWidth-1:0] * (pair_q ? FvRowsP : FvRows);
+  always @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      fv_rt_q <= 32'd0;
+    end else if (clear_i || start_i) begin
+      fv_rt_q <= 32'd0;
+    end else if (issue && last_ph && last_row && colt_q == col_last_q) begin
+      fv_rt_q <= fv_rt_q + 32'd1;
     end
   end
   always @(posedge clk_i or negedge rst_ni) begin
@@ -774,7 +808,10 @@ module s24_epilogue #(
       // tile structure: Beats output beats per tile, TLAST on the last
       `S24_ASSERT(fv_order_ok, "epilogue: a tile's last beat out of place")
       `S24_ASSERT({8'd0, fv_bn} == fv_row_beats, "epilogue: beats in flight disagree with the issue row")
-      `S24_ASSERT({{(32-RowWidth){1'b0}}, row_q} < NumRows, "epilogue: tile row out of range")
+      `S24_ASSERT({{(32-RowWidth){1'b0}}, row_q} < (pair_q ? MaxRows : NumRows), "epilogue: tile row out of range")
+      `S24_ASSERT(PairMode != 0 || !pair_q, "epilogue: pair-mode job without PairMode")
+      // the parameter row: base_q advances by the job's rows per row tile (fv_rt_q row tiles done)
+      `S24_ASSERT(base_q == fv_base, "epilogue: parameter row base differs from row tile * rows (modulo the address width)")
       `S24_ASSERT({{(32-PhWidth){1'b0}}, ph_q} < Phases, "epilogue: phase out of range")
       `S24_ASSERT(colt_q <= col_last_q || !en_q, "epilogue: column tile beyond the row tile")
       `S24_ASSERT(en_q || !busy_o, "epilogue: fused data in flight outside a fused job (pass-through would drop it)")
@@ -792,6 +829,7 @@ module s24_epilogue #(
         `S24_ASSERT(y9_q == fv_y9_q, "epilogue: int8 lane differs from clamp(round(x, t, mode) + ZO, act_min, act_max)")
       end
       `S24_COVER(o_valid && o_tile_end && en_q)                 // a fused tile completes
+      `S24_COVER(o_valid && o_tile_end && en_q && pair_q)       // a fused pair-mode tile completes
       `S24_COVER(out_full && m_valid_o && !m_ready_i)           // output stalled with the FIFO full
       `S24_COVER(v_q[Stages] && over8_q[0] && act_max_q == 8'h7F)  // clamped at 127
       `S24_COVER(v_q[Stages] && over8_q[0] && act_max_q == 8'h06)  // clamped at a lower act_max

@@ -4,7 +4,7 @@
 localparam integer RegAddrBits = 8;
 localparam [31:0] RegMagic = 32'h53323441;
 localparam [15:0] RegVersionMajor = 16'd1;
-localparam [15:0] RegVersionMinor = 16'd3;
+localparam [15:0] RegVersionMinor = 16'd4;
 
 // ID @ 0x00: Identification magic; reads 0x53323441 ("S24A" in ASCII).
 localparam [7:0] RegId = 8'h00;
@@ -107,7 +107,7 @@ localparam [31:0] CfgTilesRwMask = 32'hFFFFFFFF;
 localparam integer CfgTilesValueLsb = 0;  // rw, 32 bit(s): tiles
 localparam integer CfgTilesValueWidth = 32;
 
-// CFG_EPI @ 0x38: Fused int8 layer mode of the next job (SPEC section 7); sampled at START. With EN the result stream carries int8: tile rows 4q..4q+3 in one beat, row r column c at bits [((r%4)*NumCols+c)*8 +: 8], ceil(NumRows/4) beats per tile.
+// CFG_EPI @ 0x38: Fused int8 layer mode of the next job (SPEC section 7); sampled at START. With EN the result stream carries int8: tile rows 4q..4q+3 in one beat, row r column c at bits [((r%4)*NumCols+c)*8 +: 8], ceil(rows/4) beats per tile, rows = NumRows (2*NumRows with CFG_MODE.PAIR, map 1.4 on).
 localparam [7:0] RegCfgEpi = 8'h38;
 localparam [31:0] CfgEpiRwMask = 32'h0000FF05;
 localparam integer CfgEpiEnLsb = 0;  // rw, 1 bit(s): requantize every result: acc + bias, rounding multiply and shift, + ZO, clamp to [CFG_ACT.ACT_MIN, CFG_ACT.ACT_MAX], int8 packing
@@ -120,7 +120,7 @@ localparam integer CfgEpiZoWidth = 8;
 // CFG_MODE @ 0x3C: Array mode of the next job; sampled at START (docs/architecture.md sections 1 and 3). Reads back 0 on a core built without the pair mode (PairMode = 0, or not a 2:m core): write 1 and read it to learn whether the build has it.
 localparam [7:0] RegCfgMode = 8'h3C;
 localparam [31:0] CfgModeRwMask = 32'h00000001;
-localparam integer CfgModePairLsb = 0;  // rw, 1 bit(s): pair (1:m) mode on a 2:m core: each PE's two multipliers serve two output rows, so a tile has 2*NumRows rows (row 2r+s = row r's slot s of the weight beat, any index 0..m-1) and runs 1:m weights at twice the 2:m rate; START with PAIR and CFG_EPI.EN is BAD_CFG (ignored)
+localparam integer CfgModePairLsb = 0;  // rw, 1 bit(s): pair (1:m) mode on a 2:m core: each PE's two multipliers serve two output rows, so a tile has 2*NumRows rows (row 2r+s = row r's slot s of the weight beat, any index 0..m-1) and runs 1:m weights at twice the 2:m rate; with CFG_EPI.EN the int8 result tiles have 2*NumRows rows too (map 1.4 on; 1.3 refused PAIR with EN as BAD_CFG)
 localparam integer CfgModePairWidth = 1;
 
 // CNT_CYCLES @ 0x40: Cycles busy in the last/current job (restarts at START).
@@ -165,7 +165,7 @@ localparam [31:0] CntJobCyclesRoMask = 32'hFFFFFFFF;
 localparam integer CntJobCyclesValueLsb = 0;  // ro, 32 bit(s): cycles
 localparam integer CntJobCyclesValueWidth = 32;
 
-// CFG_COL_TILES @ 0x5C: With CFG_EPI.EN: tiles per row tile (column tiles) of the next job; result tile i uses parameter rows (i / CFG_COL_TILES)*NumRows + r. Sampled at START; 0 with EN is BAD_CFG.
+// CFG_COL_TILES @ 0x5C: With CFG_EPI.EN: tiles per row tile (column tiles) of the next job; result tile i uses parameter rows (i / CFG_COL_TILES)*rows + r, rows = NumRows (2*NumRows with CFG_MODE.PAIR). Sampled at START; 0 with EN is BAD_CFG.
 localparam [7:0] RegCfgColTiles = 8'h5C;
 localparam [31:0] CfgColTilesRwMask = 32'hFFFFFFFF;
 localparam integer CfgColTilesValueLsb = 0;  // rw, 32 bit(s): column tiles

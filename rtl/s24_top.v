@@ -25,7 +25,8 @@ module s24_top #(
   parameter integer SparseN = `S24_DEFAULT_SPARSE_N,    // kept values per group (multipliers per PE)
   parameter integer SparseM = `S24_DEFAULT_SPARSE_M,    // group length along K (2, 4 or 8)
   parameter integer EpiLanes = `S24_DEFAULT_EPI_LANES,  // fused epilogue: at most this many int32 lanes requantized per cycle
-  parameter integer EpiDepth = `S24_DEFAULT_EPI_DEPTH,  // fused epilogue: per-channel parameter rows (>= NumRows)
+                                                        // (twice as many with the pair mode: its tiles bring 2R rows a period)
+  parameter integer EpiDepth = `S24_DEFAULT_EPI_DEPTH,  // fused epilogue: per-channel parameter rows (>= NumRows; >= 2 * NumRows with the pair mode)
   parameter integer PairMode = `S24_DEFAULT_PAIR_MODE   // 1: CFG_MODE.PAIR (1:m at twice the 2:m rate) on a 2:m core;
                                                         // 0: the 2:m-only core (CFG_MODE reads 0)
 ) (
@@ -163,8 +164,7 @@ module s24_top #(
   reg  job_pend_q, job_pend_d;                // the core is done, the epilogue still drains
   wire job_busy = busy || epi_busy || job_pend_q;
   wire cfg_zero = cfg_beats_q == 32'd0 || cfg_tiles_q == 32'd0 ||
-                  (cfg_epi_q[CfgEpiEnLsb] && cfg_col_tiles_q == 32'd0) ||
-                  (cfg_epi_q[CfgEpiEnLsb] && cfg_pair_q);
+                  (cfg_epi_q[CfgEpiEnLsb] && cfg_col_tiles_q == 32'd0);
   wire start_ok = start_req && !soft_reset && !job_busy && !cfg_zero;
 
   s24_core #(
@@ -218,7 +218,9 @@ module s24_top #(
 
   // ---------------------------------------------------------------- fused int8 epilogue
   localparam integer EpiAw = (EpiDepth > 1) ? $clog2(EpiDepth) : 1;
-  // the largest divisor of NumCols up to EpiLanes: a tile row takes NumCols / EpiLanesEff cycles
+  // the largest divisor of NumCols up to EpiLanes (2 * EpiLanes in a build with the pair mode, whose
+  // tiles bring 2R rows per tile period: the epilogue keeps the pace of the array in both modes):
+  // a tile row takes NumCols / EpiLanesEff cycles
   function integer lanes_for(input integer cols, input integer most);
     integer i;
     begin
@@ -226,7 +228,7 @@ module s24_top #(
       for (i = 1; i <= most; i = i + 1) if (cols % i == 0) lanes_for = i;
     end
   endfunction
-  localparam integer EpiLanesEff = lanes_for(NumCols, EpiLanes);
+  localparam integer EpiLanesEff = lanes_for(NumCols, HasPair ? 2 * EpiLanes : EpiLanes);
   reg  [15:0] epi_addr_q, epi_addr_d;
   reg  [31:0] epi_bias_q, epi_bias_d;
   reg  [30:0] epi_mult_q, epi_mult_d;
@@ -240,7 +242,8 @@ module s24_top #(
     .NumRows (NumRows),
     .NumCols (NumCols),
     .Lanes   (EpiLanesEff),
-    .Depth   (EpiDepth)
+    .Depth   (EpiDepth),
+    .PairMode(HasPair ? 1 : 0)   // pair-mode tiles of 2 * NumRows rows: buffer sized for them
   ) u_epi (
     .clk_i           (clk_i),
     .rst_ni          (rst_ni),
@@ -252,6 +255,7 @@ module s24_top #(
     .cfg_act_min_i   (cfg_act_q[CfgActActMinLsb +: 8]),
     .cfg_act_max_i   (cfg_act_q[CfgActActMaxLsb +: 8]),
     .cfg_col_tiles_i (cfg_col_tiles_q),
+    .cfg_pair_i      (cfg_pair_q),
     .pw_en_i         (pw_en),
     .pw_addr_i       (epi_addr_q[EpiAw-1:0]),
     .pw_bias_i       (epi_bias_q),

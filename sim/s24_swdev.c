@@ -94,13 +94,9 @@ static void soft_reset(s24_swdev_t *d) {
   d->job_pair = 0;
 }
 
-// HW_EPI.LANES of the default s24_top (EpiLanes): the largest divisor of NumCols up to EpiLanes
-static uint32_t epi_lanes(uint32_t cols) {
-  uint32_t l = 1;
-  for (uint32_t i = 1; i <= S24_DEFAULT_EPI_LANES; i++) {
-    if (cols % i == 0) l = i;
-  }
-  return l;
+// HW_EPI.LANES of the default s24_top's EpiLanes on this array (s24_epi_lanes)
+static uint32_t epi_lanes(uint32_t cols, int has_pair) {
+  return s24_epi_lanes(cols, S24_DEFAULT_EPI_LANES, has_pair);
 }
 
 // The RTL epilogue's arithmetic for any 6-bit SHIFT (s24_epilogue.v): t = (31 - SHIFT) mod 64,
@@ -141,9 +137,10 @@ static uint8_t epi_requant(uint32_t acc, const uint32_t *prm, uint32_t cfg, uint
   return (uint8_t)(int8_t)y;
 }
 
-// One result tile through the epilogue: int8, four tile rows per beat.
+// One result tile through the epilogue: int8, four tile rows per beat; R rows a tile (2R in pair
+// mode), so the parameter rows advance by R every CFG_COL_TILES tiles.
 static s24_status_t epi_tile(s24_swdev_t *d) {
-  const uint32_t R = d->rows, C = d->cols, nb = s24_r8_beats(R);
+  const uint32_t R = d->job_pair ? 2 * d->rows : d->rows, C = d->cols, nb = s24_r8_beats(R);
   const size_t base = (size_t)(d->tile_i / d->job_col_tiles) * R;
   uint32_t beat[256];
   for (uint32_t q = 0; q < nb; q++) {
@@ -274,7 +271,7 @@ static s24_status_t sw_read32(void *ctx, uint32_t addr, uint32_t *value) {
     case S24_REG_CNT_STALL_R: v = 0; break;
     case S24_REG_CNT_TILES_OUT: v = d->tiles_out; break;
     case S24_REG_HW_EPI:
-      v = d->epi_depth << S24_HW_EPI_DEPTH_LSB | epi_lanes(d->cols) << S24_HW_EPI_LANES_LSB;
+      v = d->epi_depth << S24_HW_EPI_DEPTH_LSB | epi_lanes(d->cols, d->has_pair) << S24_HW_EPI_LANES_LSB;
       break;
     case S24_REG_CFG_EPI: v = d->cfg_epi; break;
     case S24_REG_CFG_ACT: v = d->cfg_act; break;
@@ -320,8 +317,7 @@ static s24_status_t sw_write32(void *ctx, uint32_t addr, uint32_t v) {
         if (d->busy) {
           set_err(d, S24_ERR_START_BUSY_MASK);
         } else if (d->cfg_beats == 0 || d->cfg_tiles == 0 ||
-                   ((d->cfg_epi & S24_CFG_EPI_EN_MASK) && d->cfg_col_tiles == 0) ||
-                   ((d->cfg_epi & S24_CFG_EPI_EN_MASK) && d->cfg_mode)) {
+                   ((d->cfg_epi & S24_CFG_EPI_EN_MASK) && d->cfg_col_tiles == 0)) {
           set_err(d, S24_ERR_BAD_CFG_MASK);
         } else {
           d->busy = 1;

@@ -204,8 +204,10 @@ static void rtl_linear_stats(const s24_bdev_t *d, const s24_linear_job_t *j, FIL
   fprintf(f, "hw_jobs: %llu\n", (unsigned long long)c->jobs);
   fprintf(f, "tiles: %llu\n", (unsigned long long)c->tiles);
   fprintf(f, "epilogue_lanes: %u\n", hw->epi_lanes);
+  const uint32_t tile_rows = c->pair ? 2 * hw->rows : hw->rows;  // pair mode: 2R
+  fprintf(f, "pair_mode: %llu\n", (unsigned long long)c->pair);
   fprintf(f, "result_bytes: %llu\n",
-          (unsigned long long)c->tiles * s24_r8_beats(hw->rows) * hw->r_words * 4);
+          (unsigned long long)c->tiles * s24_r8_beats(tile_rows) * hw->r_words * 4);
   fprintf(f, "sim_cycles: %llu\n", (unsigned long long)s24_cosim_cycles(d->sim));
 }
 

@@ -92,7 +92,7 @@ int s24_net_cmd_info(const char *model) {
   s24_net_t *net = NULL;
   int rc = load_net(model, &buf, &net);
   if (rc != 0) return rc;
-  if (s24_net_info(net, kDefaultArray, S24_DEFAULT_EPI_DEPTH, S24_DEFAULT_EPI_LANES, stdout) !=
+  if (s24_net_info(net, kDefaultArray, S24_DEFAULT_EPI_DEPTH, S24_DEFAULT_HW_EPI_LANES, stdout) !=
       S24_OK) {
     rc = s24_cli_file(model, "cannot plan the array layers");
   }

@@ -392,6 +392,52 @@ static void pair_mode_probe_and_gemm(void **state) {
   s24_weights_free(&w);
 }
 
+// A fused layer of 1:4 weights on a core with the pair mode runs in it from map 1.4 on (THE mode
+// rule, as a GEMM): CFG_MODE.PAIR is set before the jobs, each int8 tile has 2R = 4 rows (one
+// beat), so 8 channels are 2 tiles; on a map-1.3 device (which refuses PAIR with CFG_EPI.EN) the
+// weights are repacked for the core's own mode: CFG_MODE stays 0, 4 tiles of 2 rows.
+static void linear_pair_mode_from_map_1_4(void **state) {
+  (void)state;
+  for (uint32_t minor = 3; minor <= 4; minor++) {
+    s24_dev_t dev;
+    mock_device(2, 2);
+    g.regs[S24_REG_VERSION / 4] = S24_VERSION_MAJOR << S24_VERSION_MAJOR_LSB | minor;
+    g.regs[S24_REG_CFG_MODE / 4] = S24_CFG_MODE_PAIR_MASK;
+    g.regs[S24_REG_HW_EPI / 4] = 512u << S24_HW_EPI_DEPTH_LSB | 2u << S24_HW_EPI_LANES_LSB;
+    assert_int_equal(s24_dev_open(&dev, &kSeam), S24_OK);
+    assert_int_equal(dev.hw.pair, 1);
+    int8_t a[8 * 16];
+    for (int i = 0; i < 8 * 16; i++) a[i] = (i % 4) == (i / 16) % 4 ? (int8_t)(i + 1) : 0;
+    s24_weights_t w;
+    assert_int_equal(s24_weights_load_dense(&dev, a, 8, 16, &w), S24_OK);
+    assert_int_equal(w.pair, 1);
+    static uint32_t zeros[2];
+    static uint8_t lasts[1] = {1};  // one int8 beat a tile (4 rows or 2)
+    g.r_beats = zeros;
+    g.r_last = lasts;
+    g.nlog = 0;
+    const int8_t x[16] = {0};
+    const int32_t mult[8] = {1 << 30, 1 << 30, 1 << 30, 1 << 30, 1 << 30, 1 << 30, 1 << 30, 1 << 30};
+    const int32_t shift[8] = {0};
+    const s24_linear_params_t prm = {NULL, mult, shift, 0, 0, -128, 127, S24_ROUND_SINGLE};
+    int8_t y[8];
+    assert_int_equal(s24_linear(&dev, &w, x, 1, &prm, y), S24_OK);
+    int pair_set = 0;
+    uint32_t tiles = 0;
+    for (size_t i = 0; i < g.nlog; i++) {
+      if (g.log[i].op == EV_WR && g.log[i].addr == S24_REG_CFG_MODE && g.log[i].value == 1) {
+        pair_set = 1;
+      }
+      if (g.log[i].op == EV_WR && g.log[i].addr == S24_REG_CFG_TILES) tiles += g.log[i].value;
+    }
+    assert_int_equal(pair_set, minor >= 4);
+    assert_int_equal(tiles, minor >= 4 ? 2 : 4);
+    assert_int_equal(dev.counters.pair, minor >= 4);
+    s24_weights_free(&w);
+    s24_dev_close(&dev);
+  }
+}
+
 static void dense_group_takes_two_beats_sharing_the_activation(void **state) {
   (void)state;
   s24_dev_t dev;
@@ -1000,6 +1046,7 @@ int main(void) {
       cmocka_unit_test(equal_beat_row_tiles_share_one_job),
       cmocka_unit_test(job_plan_caps),
       cmocka_unit_test(swdev_flags_tlast_bad_cfg_and_unmapped),
+      cmocka_unit_test(linear_pair_mode_from_map_1_4),
       cmocka_unit_test(uio_gemm_through_fifo_windows_is_bit_exact),
       cmocka_unit_test(uio_open_errors_are_clean),
   };

@@ -19,8 +19,13 @@ test-linear: $(LINEAR_TEST_BIN)
 	$(LINEAR_TEST_BIN) +cases=300 +bp=0 +seed=$(if $(SEED),$(SEED),12)
 
 # ... and on the other Verilated arrays (dense 4:4, 3x5 1:4: one lane, three rows per beat;
-# 2x4 2:8: two rows per beat), built with the FORMAL assertion tails live
-LINEAR_LONG_BINS := $(foreach c,$(COSIM_LONG_CFGS),$(LINEAR_DIR)/test_linear_$(call cfg_name,$(c)))
+# 2x4 2:8: two rows per beat, 1:8 weights in pair mode; and, for this test only, 3x5 2:4: 1:4
+# and 1:8 weights in pair mode, 6-row tiles of two int8 beats, one lane), built with the FORMAL
+# assertion tails live
+LINEAR_EXTRA_CFGS := $(filter-out $(COSIM_CFGS),3:5:2:4)
+$(foreach c,$(LINEAR_EXTRA_CFGS),$(eval $(call VERILATE,s24_top,$(c),$(call cosim_dir,$(c))/vobj,$(COSIM_VFLAGS) --assert -DFORMAL,$(COSIM_OPT))))
+$(foreach c,$(LINEAR_EXTRA_CFGS),$(eval $(call COSIM_RULES,$(call cosim_dir,$(c)))))
+LINEAR_LONG_BINS := $(foreach c,$(COSIM_LONG_CFGS) $(LINEAR_EXTRA_CFGS),$(LINEAR_DIR)/test_linear_$(call cfg_name,$(c)))
 $(LINEAR_LONG_BINS): $(LINEAR_DIR)/test_linear_%: tests/linear/test_linear.c tests/linear/gemmlowp_ref.h $(DRV_SRCS) $(SWDEV_SRCS) $(MODEL_SRCS) $(BUILD)/cosim_%/libs24cosim.a
 	@mkdir -p $(@D)
 	$(TEST_CC) $(filter %.c,$^) $(filter %.a,$^) $(COSIM_LDLIBS) -o $@

@@ -18,6 +18,7 @@
 #include "gemmlowp_ref.h"
 #include "s24_cosim.h"
 #include "s24_drv.h"
+#include "s24_layout.h"
 #include "s24_model.h"
 #include "s24_swdev.h"
 
@@ -29,6 +30,8 @@ typedef struct {
   uint64_t job_cycles, array_cycles;  // the RTL's CNT_JOB_CYCLES and CNT_CYCLES, all layers
   // outputs of double-rounding layers that single rounding gets wrong, by SHIFT > 0 / < 0
   uint64_t dbl_outputs, dbl_differ_pos, dbl_differ_neg;
+  // layers run in pair mode (1:m weights on a 2:m core with it, s24_pair_choose) / in total
+  uint64_t pair_layers, layers;
 } tally_t;
 
 // A random clamp around ZO, as the fused activations give them: none, ReLU, RELU6-like (act_max
@@ -133,8 +136,16 @@ static int run_layer(s24_dev_t *sw, s24_dev_t *hw, const layer_t *L, s24_pattern
                s24_err_bits_str(d->last_err, bits, sizeof bits));
       goto out;
     }
-    // every result tile left the block with TLAST (CNT_TILES_OUT), on both devices
-    const uint64_t tiles = (uint64_t)((L->m + d->hw.rows - 1) / d->hw.rows) *
+    // the mode: THE mode rule (s24_pair_choose), as for a GEMM, on both devices
+    const int pair = s24_pair_choose(s24_dev_array(d), L->w, L->m, L->k);
+    if (d->counters.pair != (uint64_t)pair) {
+      snprintf(why, why_len, "%s: ran in %s mode, s24_pair_choose says %s", dev ? "rtl" : "swdev",
+               d->counters.pair ? "pair" : "2:m", pair ? "pair" : "2:m");
+      goto out;
+    }
+    // every result tile (2 * NumRows rows in pair mode) left the block with TLAST (CNT_TILES_OUT)
+    const size_t tile_rows = pair ? 2 * (size_t)d->hw.rows : d->hw.rows;
+    const uint64_t tiles = (uint64_t)((L->m + tile_rows - 1) / tile_rows) *
                            ((L->batch + d->hw.cols - 1) / d->hw.cols);
     if (d->counters.tiles != tiles || d->counters.job_cycles < d->counters.cycles) {
       snprintf(why, why_len, "%s: counters: %" PRIu64 " tiles (want %" PRIu64 "), job cycles %"
@@ -145,6 +156,8 @@ static int run_layer(s24_dev_t *sw, s24_dev_t *hw, const layer_t *L, s24_pattern
     if (dev) {
       t->job_cycles += d->counters.job_cycles;
       t->array_cycles += d->counters.cycles;
+      t->pair_layers += (uint64_t)pair;
+      t->layers++;
     }
     if (dev && g_exact_cycles) {
       const s24_array_t arr = s24_dev_array(d);
@@ -453,6 +466,70 @@ static void directed_round(s24_dev_t *sw, s24_dev_t *hw, tally_t *t) {
   layer_free(&L);
 }
 
+// Fused pair-mode jobs (map 1.4; docs/architecture.md sections 1 and 4): 1:4 and 1:8 weights
+// (every group of the core's m at most one nonzero) of several row tiles run in pair mode on a
+// 2:m core that has it, 2R-row int8 tiles; each such layer sits between 2:4 layers and 1:m
+// layers of one row tile (which stay in 2:m mode), so consecutive jobs switch the mode both ways;
+// a layer of more channels than the parameter RAM takes in one pair job (HW_EPI.DEPTH / 2R row
+// tiles) runs as several. Dense loading and the compressed path; both roundings.
+static void directed_pair(s24_dev_t *sw, s24_dev_t *hw, tally_t *t) {
+  const size_t R = hw->hw.rows, C = hw->hw.cols;
+  const size_t depth = hw->hw.epi_depth != 0 ? hw->hw.epi_depth : 512;  // read by s24_linear
+  const size_t big_m = depth + 3 * R + 1;  // more channels than one pair job takes
+  static const s24_pattern_t pats[4] = {{1, 4}, {2, 4}, {1, 8}, {2, 4}};
+  rng_t r = {4242};
+  const uint64_t pair_before = t->pair_layers;
+  int n = 0, failed = 0;
+  for (int i = 0; i < 24; i++) {
+    const s24_pattern_t p = pats[i % 4];
+    size_t m = i % 3 == 2 ? 1 + below(&r, (uint32_t)R) : R + 1 + below(&r, (uint32_t)(5 * R));
+    if (i == 8 || i == 22) m = big_m;
+    const size_t batch = 1 + below(&r, (uint32_t)(3 * C));
+    // K from a few groups (the pair mode does not pay: its tile period is at least 2R) to many
+    const size_t k = (size_t)p.m * (i == 8 || i == 22 ? 10 : 1 + below(&r, 24));
+    layer_t L;
+    if (!layer_alloc(&L, batch, m, k)) {
+      t->failed++;
+      return;
+    }
+    for (size_t j = 0; j < batch * k; j++) L.x[j] = rnd_i8(&r);
+    for (size_t j = 0; j < m * k; j++) L.w[j] = rnd_i8(&r);
+    int ok = s24_prune(p, L.w, m, k, L.w) == S24_OK;
+    L.zi = (int32_t)below(&r, 256) - 128;
+    L.zo = (int32_t)below(&r, 256) - 128;
+    for (size_t j = 0; j < m; j++) {
+      L.bias[j] = (int32_t)below(&r, 20001) - 10000;
+      L.mult[j] = (int32_t)(0x40000000u + (uint32_t)(rnd(&r) & 0x3FFFFFFF));
+      L.shift[j] = -(int32_t)(5 + below(&r, 8));
+    }
+    L.act_min = -128;
+    L.act_max = 127;
+    random_clamp(&r, L.zo, &L.act_min, &L.act_max);
+    L.round = i % 2 ? S24_ROUND_DOUBLE : S24_ROUND_SINGLE;
+    char why[240] = "setup";
+    if (ok) ok = run_layer(sw, hw, &L, p, (int)below(&r, 2), t, why, sizeof why);
+    n++;
+    if (ok) {
+      t->passed++;
+    } else {
+      t->failed++;
+      failed++;
+      printf("FAIL directed_pair_%d %zux%zux%zu %u:%u: %s\n", i, batch, k, m, p.n, p.m, why);
+    }
+    layer_free(&L);
+  }
+  // a core with the pair mode must have run some of them in it
+  if (s24_array_has_pair(s24_dev_array(hw)) && t->pair_layers == pair_before) {
+    t->failed++;
+    failed++;
+    printf("FAIL directed_pair: no layer ran in pair mode on a core that has it\n");
+  }
+  printf("directed pair: %d layers (1:4, 1:8 of several row tiles between 2:4 and one-row-tile "
+         "layers, %zu channels: several pair jobs), %" PRIu64 " in pair mode (core %s it), "
+         "%d failed\n", n, big_m, t->pair_layers - pair_before,
+         s24_array_has_pair(s24_dev_array(hw)) ? "has" : "has not", failed);
+}
+
 // Bad clamp bounds and a rounding mode that is not an s24_round_t (the last case) are refused by
 // the model and the driver (S24_ERR_ARG, nothing run) on both devices; a good layer still runs
 // afterwards (run_layer after this in main).
@@ -583,11 +660,14 @@ int main(int argc, char **argv) {
   printf("double rounding: %" PRIu64 " outputs, %" PRIu64 " of them differ from single rounding "
          "(%" PRIu64 " with SHIFT > 0, %" PRIu64 " with SHIFT < 0)\n", t.dbl_outputs,
          t.dbl_differ_pos + t.dbl_differ_neg, t.dbl_differ_pos, t.dbl_differ_neg);
+  printf("pair mode: %" PRIu64 " of %" PRIu64 " layers so far ran as fused pair-mode jobs "
+         "(1:m weights, 2R-row int8 tiles)\n", t.pair_layers, t.layers);
   if (only < 0) {  // after the random cases, so that the lines above compare with older runs
     tally_t before = t;
     directed(&sw, &hw, &t, 1);
     tally_t mid = t;
     bad_clamps(&sw, &hw, &t);
+    directed_pair(&sw, &hw, &t);
     printf("directed clamps: %d layers (ZO -128/0/127 x act RELU6-like, RELU_N1_TO_1-like, {ZO}, "
            "{-128}, {127}, {0}, -100..100; single and double), %d failed, %" PRIu64 " outputs (%" PRIu64
            " at act_max, %" PRIu64 " at act_min); %d bad bounds refused by model and driver "
