@@ -42,8 +42,8 @@ def nexus_metrics(c):
             "dsps": sum(c.get(k, 0) for k in ("MULT9X9", "MULT18X18", "MULT18X36", "MULT36X36", "MULTADDSUB18X18",
                                              "MULTADDSUB9X9WIDE", "MULTPREADD9X9", "MULTPREADD18X18")),
             "mult9": c.get("MULT9X9", 0),
-            "bram": sum(c.get(k, 0) for k in ("DP16K", "PDP16K", "SP16K", "DP16K_MODE", "PDP16K_MODE")),
-            "lram": sum(c.get(k, 0) for k in ("SP512K", "DPSC512K", "LRAM"))}
+            "bram": sum(v for k, v in c.items() if re.fullmatch(r"(DP|PDP|PDPSC|SP)16K(_MODE)?", k)),
+            "lram": sum(v for k, v in c.items() if re.fullmatch(r"(SP|DPSC|PDPSC)512K(_MODE)?", k))}
 
 
 def intel_metrics(c):
