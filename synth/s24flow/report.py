@@ -390,7 +390,9 @@ def nexus_section(L, nex, args):
              f"positions (OXIDE_COMB), as many FFs, {NEXUS_MULT9} 9x9 multipliers (MULT9_CORE; an 8x8 product "
              "uses one), 84 EBR, 2 LRAM. The RTL's behavioural defaults (the ECP5 primitives of S24_ECP5 are not "
              "used): Yosys maps each multiplier to one MULT9X9. Fmax: nextpnr-nexus --freq 150 --router router1, "
-             f"median over placer seeds 1..{args.seeds}, the core inside `synth/s24_fmax_wrap.v` (pins in "
+             "the median over the placer seeds of the Fmax per seed column (the flow runs seeds 1.."
+             f"{args.seeds}; a row with fewer seeds is a run stopped early), the core inside "
+             "`synth/s24_fmax_wrap.v` (pins in "
              "`synth/s24_fmax_nexus.pdc`). An array whose R·C·n multipliers exceed the "
              f"{NEXUS_MULT9} MULT9 is synthesized (area) but not placed; the widest R x C' array that fits is "
              "placed instead. *LUTs* = LUT4 + INV + 2·CCU2 + 2·WIDEFN9 as Yosys left them (area of the core "
@@ -400,7 +402,7 @@ def nexus_section(L, nex, args):
     for j in nex:
         name = f"{j.rows}x{j.cols} {j.pattern}" + (" dense" if j.n == j.m else "")
         if not j.result:
-            rows.append([name, "FAILED"] + [""] * 14)
+            rows.append([name, "no result (see Failed runs below)"] + [""] * 14)
             continue
         x = nexus_metrics(j.result["cells"])
         p = j.result.get("pnr")
