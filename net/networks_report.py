@@ -32,8 +32,9 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("csv")
     ap.add_argument("out_dir")
-    ap.add_argument("--fmax", type=float, default=160.5,
-                    help="MHz: the ECP5-85 (-8) median Fmax of the 8x8 2:4 array (make synth)")
+    ap.add_argument("--fmax", type=float, default=145.8,
+                    help="MHz: the ECP5-85 (-8) median Fmax of the default 8x8 2:4 array (with the "
+                         "pair mode: seeds 1/2/3 146.5 / 129.6 / 145.8, docs/results.md issue 27)")
     a = ap.parse_args()
     rows = list(csv.DictReader(open(a.csv)))
     os.makedirs(a.out_dir, exist_ok=True)
