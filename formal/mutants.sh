@@ -28,23 +28,21 @@ pair_period_too_short@s24_core.v@s/localparam integer MinPeriodP = NumRows + Min
 pair_reserves_r_rows@s24_core.v@s/wire \[CredW-1:0\] cred_res        = cred_q - tile_rows;/wire [CredW-1:0] cred_res        = cred_q - CredRows;/@core.sby@bmc_pair_2x2_2of4
 pair_last_row_early@s24_core.v@s/pz_last_col\[2\*NumRows-1\] : row_done/pz_last_col[2*NumRows-2] : row_done/@core.sby@bmc_pair_2x2_2of4
 '
-fail=0
-n=0
 IFS='
 '
-for m in $mutants; do
-  [ -n "$m" ] || continue
+# one mutant ($1, a line of the list): prints its line; returns 0 caught, 1 not caught, 2 the
+# mutation no longer applies
+one() {
+  m=$1
   name=$(echo "$m" | cut -d'@' -f1); file=$(echo "$m" | cut -d'@' -f2); expr=$(echo "$m" | cut -d'@' -f3)
-  case $name in "$only"*) ;; *) continue;; esac
   sby=$(echo "$m" | cut -d'@' -f4); task=$(echo "$m" | cut -d'@' -f5)
   d=$out/$name
   rm -rf "$d" && mkdir -p "$d" && cp -r "$root/rtl" "$root/formal" "$d/"
   sed -i "$expr" "$d/rtl/$file"
   if cmp -s "$root/rtl/$file" "$d/rtl/$file"; then
     echo "formal-mutants: $name: the mutation no longer applies to rtl/$file (update formal/mutants.sh)"
-    fail=1; continue
+    return 2
   fi
-  n=$((n + 1))
   line=$("$root/formal/run_sby.sh" "$d/formal" "$sby" "$task" "$d/run")
   case $line in
   *": FAIL "*) ;;
@@ -55,15 +53,50 @@ for m in $mutants; do
     if [ -n "$bmc" ]; then
       line="$sby $task: FAIL (bmc3: failed assertion at ${bmc#* }) $(echo "$line" | grep -o '[0-9]* s$')"
     else
-      echo "formal-mutants: $name: NOT caught (the proof must fail on an assertion): $line"; fail=1; continue
+      echo "formal-mutants: $name: NOT caught (the proof must fail on an assertion): $line"
+      return 1
     fi;;
   esac
-  if false; then :
-  else
-    at=$(echo "$line" | grep -o 'at [^ ]*:[0-9]*' | head -n 1 | sed 's/^at //')
-    msg=$("$root/formal/msg_at.sh" "$d/rtl" "$at")
-    echo "formal-mutants: $name ($(diff "$root/rtl/$file" "$d/rtl/$file" | grep '^>' | sed 's/^> *//' | head -n 1)): caught by ${msg:-an assertion}: $line"
-  fi
+  at=$(echo "$line" | grep -o 'at [^ ]*:[0-9]*' | head -n 1 | sed 's/^at //')
+  msg=$("$root/formal/msg_at.sh" "$d/rtl" "$at")
+  echo "formal-mutants: $name ($(diff "$root/rtl/$file" "$d/rtl/$file" | grep '^>' | sed 's/^> *//' | head -n 1)): caught by ${msg:-an assertion}: $line"
+  return 0
+}
+
+# the selected mutants, run S24_MUTANT_JOBS at a time (default 2: the tail of make test's
+# formal-quick would otherwise leave a core idle), mutant i in lane i mod jobs; the lines are
+# printed in the list's order once all have run
+sel=
+for m in $mutants; do
+  [ -n "$m" ] || continue
+  case $(echo "$m" | cut -d'@' -f1) in "$only"*) sel="$sel$m
+";; esac
+done
+jobs=${S24_MUTANT_JOBS:-2}
+lane=0
+while [ $lane -lt "$jobs" ]; do
+  (
+    i=0
+    for m in $sel; do
+      if [ $((i % jobs)) -eq $lane ]; then
+        name=$(echo "$m" | cut -d'@' -f1)
+        one "$m" > "$out/$name.line"
+        echo $? > "$out/$name.rc"
+      fi
+      i=$((i + 1))
+    done
+  ) &
+  lane=$((lane + 1))
+done
+wait
+fail=0
+n=0
+for m in $sel; do
+  name=$(echo "$m" | cut -d'@' -f1)
+  cat "$out/$name.line"
+  rc=$(cat "$out/$name.rc" 2>/dev/null || echo 1)
+  [ "$rc" = 2 ] || n=$((n + 1))
+  [ "$rc" = 0 ] || fail=1
 done
 [ $fail -eq 0 ] && echo "formal-mutants: $n of $n mutants caught"
 exit $fail
