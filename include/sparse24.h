@@ -1,7 +1,8 @@
 // sparse24: the public C API (libsparse24.a / libsparse24.so) for every front end: the 2:4-sparse
 // int8 GEMM IP on a backend (the C golden model, or the Verilated RTL through the host driver),
 // the fused int8 layer, N:M pruning and compression, and int8 .tflite networks.
-// The contract is /work/shared/SPEC.md (§ numbers below); formats and arithmetic are its.
+// The contract is SPEC.md (shared/, beside the repository; § numbers below); formats and
+// arithmetic are its.
 //
 //   s24_api_dev_t *dev;
 //   char err[S24_API_ERRLEN];
