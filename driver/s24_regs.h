@@ -242,6 +242,17 @@
   X(HW_EPI, 0x70u, 0x00000000u) \
   X(CFG_ACT, 0x74u, 0x0000FFFFu) \
 
+/* X-macro over the storage registers (store = true: plain rw storage, no side effect):
+   X(NAME, OFFSET, RW_MASK, RESET) */
+#define S24_REG_STORE_LIST(X) \
+  X(CFG_BEATS, 0x30u, 0xFFFFFFFFu, 0x00000000u) \
+  X(CFG_TILES, 0x34u, 0xFFFFFFFFu, 0x00000000u) \
+  X(CFG_EPI, 0x38u, 0x0000FF05u, 0x00000000u) \
+  X(CFG_COL_TILES, 0x5Cu, 0xFFFFFFFFu, 0x00000000u) \
+  X(EPI_BIAS, 0x64u, 0xFFFFFFFFu, 0x00000000u) \
+  X(EPI_MULT, 0x68u, 0x7FFFFFFFu, 0x00000000u) \
+  X(CFG_ACT, 0x74u, 0x0000FFFFu, 0x00007F80u) \
+
 #define S24_REG_COUNT 27u
 
 #endif  // S24_REGS_H_

@@ -1,8 +1,9 @@
 # regs: the register map, one table (regs/s24_regs.toml) generating the Verilog header, the C
-# header of the driver and docs/registers.md (scripts/gen_regs.py).
+# header of the driver and docs/registers.md (scripts/gen_regs.py), and the whole behaviour of
+# its storage registers (store = true) in s24_top (rtl/s24_regs_store.vh) and the software device.
 
 REGS_TABLE := regs/s24_regs.toml
-REGS_OUT   := rtl/s24_regs.vh driver/s24_regs.h docs/registers.md rtl/s24_defaults.vh cmodel/s24_defaults.h \
+REGS_OUT   := rtl/s24_regs.vh rtl/s24_regs_store.vh driver/s24_regs.h docs/registers.md rtl/s24_defaults.vh cmodel/s24_defaults.h \
               regs/s24_defaults.mk
 # (regs/s24_defaults.mk, read by the Makefile with this part, gives the other parts
 # S24_DEFAULT_CFG: the default build as R:C:n:m)
@@ -10,15 +11,16 @@ REGS_OUT   := rtl/s24_regs.vh driver/s24_regs.h docs/registers.md rtl/s24_defaul
 .PHONY: regs regs-check
 # Regenerates the committed register outputs from the table
 regs:
-	$(PYTHON) scripts/gen_regs.py $(REGS_TABLE) --vh rtl/s24_regs.vh --h driver/s24_regs.h --md docs/registers.md \
+	$(PYTHON) scripts/gen_regs.py $(REGS_TABLE) --vh rtl/s24_regs.vh --h driver/s24_regs.h --md docs/registers.md --store-vh rtl/s24_regs_store.vh \
 	  --defaults-vh rtl/s24_defaults.vh --defaults-h cmodel/s24_defaults.h --defaults-mk regs/s24_defaults.mk
 
 # Regenerates into build/ and fails if the committed outputs differ from the table
 regs-check:
 	@mkdir -p $(BUILD)/regs
-	$(PYTHON) scripts/gen_regs.py $(REGS_TABLE) --vh $(BUILD)/regs/s24_regs.vh --h $(BUILD)/regs/s24_regs.h --md $(BUILD)/regs/registers.md \
+	$(PYTHON) scripts/gen_regs.py $(REGS_TABLE) --vh $(BUILD)/regs/s24_regs.vh --h $(BUILD)/regs/s24_regs.h --md $(BUILD)/regs/registers.md --store-vh $(BUILD)/regs/s24_regs_store.vh \
 	  --defaults-vh $(BUILD)/regs/s24_defaults.vh --defaults-h $(BUILD)/regs/s24_defaults.h --defaults-mk $(BUILD)/regs/s24_defaults.mk
 	diff -u rtl/s24_regs.vh $(BUILD)/regs/s24_regs.vh
+	diff -u rtl/s24_regs_store.vh $(BUILD)/regs/s24_regs_store.vh
 	diff -u driver/s24_regs.h $(BUILD)/regs/s24_regs.h
 	diff -u docs/registers.md $(BUILD)/regs/registers.md
 	diff -u rtl/s24_defaults.vh $(BUILD)/regs/s24_defaults.vh

@@ -7,7 +7,7 @@
 // operands are fetched is a host decision; a fixed address generator in the IP would hard-wire
 // one schedule. With streams, any DMA (or the co-simulation, or a FIFO window) feeds the array
 // at one beat per cycle and the IP stays small. Register map: docs/registers.md, generated
-// with rtl/s24_regs.vh from regs/s24_regs.toml.
+// with rtl/s24_regs.vh and rtl/s24_regs_store.vh (the storage registers) from regs/s24_regs.toml.
 //
 // Stream beats carry the core payloads of docs/architecture.md section 2 in the low bits of
 // TDATA, zero-padded to whole 32-bit words. TLAST must be set on the last beat of every tile of
@@ -132,18 +132,14 @@ module s24_top #(
   // bit mask of the written bytes
   wire [31:0] wr_mask = {{8{wr_strb[3]}}, {8{wr_strb[2]}}, {8{wr_strb[1]}}, {8{wr_strb[0]}}};
   wire [31:0] wr_bits = wr_data & wr_mask;
+  // the storage registers (CFG_BEATS, CFG_TILES, CFG_EPI, CFG_ACT, CFG_COL_TILES, EPI_BIAS,
+  // EPI_MULT): flops, writes, resets and read-back generated from regs/s24_regs.toml
+`include "s24_regs_store.vh"
   wire wr_ctrl = wr_en && wr_addr == RegCtrl;
   wire wr_err = wr_en && wr_addr == RegErr;
   wire wr_irq = wr_en && wr_addr == RegIrq;
-  wire wr_beats = wr_en && wr_addr == RegCfgBeats;
-  wire wr_tiles = wr_en && wr_addr == RegCfgTiles;
-  wire wr_epi = wr_en && wr_addr == RegCfgEpi;
   wire wr_mode = wr_en && wr_addr == RegCfgMode;
-  wire wr_col_tiles = wr_en && wr_addr == RegCfgColTiles;
-  wire wr_act = wr_en && wr_addr == RegCfgAct;
   wire wr_epi_addr = wr_en && wr_addr == RegEpiAddr;
-  wire wr_epi_bias = wr_en && wr_addr == RegEpiBias;
-  wire wr_epi_mult = wr_en && wr_addr == RegEpiMult;
   wire wr_epi_shift = wr_en && wr_addr == RegEpiShift;
   wire start_req = wr_ctrl && wr_bits[CtrlStartLsb];
   wire soft_reset = wr_ctrl && wr_bits[CtrlSoftResetLsb];
@@ -153,13 +149,8 @@ module s24_top #(
   wire        w_ready, a_ready, r_valid, r_ready, r_last;
   wire [RBits-1:0] r_data;
   wire [31:0] cnt_cycles, cnt_beats, cnt_stall_w, cnt_stall_a, cnt_stall_r;
-  reg  [31:0] cfg_beats_q, cfg_beats_d;
-  reg  [31:0] cfg_tiles_q, cfg_tiles_d;
-  reg  [15:0] cfg_epi_q, cfg_epi_d;           // CFG_EPI bits 15:0 (EN, ROUND, ZO)
-  reg  [15:0] cfg_act_q, cfg_act_d;           // CFG_ACT bits 15:0 (ACT_MIN, ACT_MAX)
   reg         cfg_pair_q, cfg_pair_d;         // CFG_MODE.PAIR (stays 0 without the pair mode)
   localparam  HasPair = (PairMode != 0) && (SparseN == 2) && (SparseM > 2);
-  reg  [31:0] cfg_col_tiles_q, cfg_col_tiles_d;
   wire epi_busy;
   reg  job_pend_q, job_pend_d;                // the core is done, the epilogue still drains
   wire job_busy = busy || epi_busy || job_pend_q;
@@ -230,8 +221,6 @@ module s24_top #(
   endfunction
   localparam integer EpiLanesEff = lanes_for(NumCols, HasPair ? 2 * EpiLanes : EpiLanes);
   reg  [15:0] epi_addr_q, epi_addr_d;
-  reg  [31:0] epi_bias_q, epi_bias_d;
-  reg  [30:0] epi_mult_q, epi_mult_d;
   reg  [5:0]  epi_shift_q, epi_shift_d;
   // a parameter row is stored by the EPI_SHIFT write (rows beyond EpiDepth are dropped)
   wire        pw_en = wr_epi_shift && wr_strb[0] && {16'd0, epi_addr_q} < EpiDepth;
@@ -314,8 +303,6 @@ module s24_top #(
   end
 
   always @* begin
-    cfg_beats_d = cfg_beats_q;
-    cfg_tiles_d = cfg_tiles_q;
     irq_en_d = irq_en_q;
     done_d = done_q;
     err_d = err_q;
@@ -323,27 +310,15 @@ module s24_top #(
     meta_seen_d = meta_seen_q || err_meta;
     tiles_out_d = tiles_out_q;
     cnt_job_d = cnt_job_q;
-    cfg_epi_d = cfg_epi_q;
-    cfg_act_d = cfg_act_q;
     cfg_pair_d = cfg_pair_q;
-    cfg_col_tiles_d = cfg_col_tiles_q;
     epi_addr_d = epi_addr_q;
-    epi_bias_d = epi_bias_q;
-    epi_mult_d = epi_mult_q;
     epi_shift_d = epi_shift_q;
     job_pend_d = job_pend_q;
     beats_d = beats_q;
     w_pos_d = w_pos_q;
     a_pos_d = a_pos_q;
-    if (wr_beats) cfg_beats_d = (cfg_beats_q & ~wr_mask) | wr_bits;
-    if (wr_tiles) cfg_tiles_d = (cfg_tiles_q & ~wr_mask) | wr_bits;
-    if (wr_epi) cfg_epi_d = (cfg_epi_q & ~wr_mask[15:0]) | (wr_bits[15:0] & CfgEpiRwMask[15:0]);
-    if (wr_act) cfg_act_d = (cfg_act_q & ~wr_mask[15:0]) | (wr_bits[15:0] & CfgActRwMask[15:0]);
     if (wr_mode && wr_strb[0] && HasPair) cfg_pair_d = wr_data[CfgModePairLsb];
-    if (wr_col_tiles) cfg_col_tiles_d = (cfg_col_tiles_q & ~wr_mask) | wr_bits;
     if (wr_epi_addr) epi_addr_d = (epi_addr_q & ~wr_mask[15:0]) | wr_bits[15:0];
-    if (wr_epi_bias) epi_bias_d = (epi_bias_q & ~wr_mask) | wr_bits;
-    if (wr_epi_mult) epi_mult_d = (epi_mult_q & ~wr_mask[30:0]) | wr_bits[30:0];
     if (wr_epi_shift && wr_strb[0]) begin
       epi_shift_d = wr_data[5:0];
       epi_addr_d = epi_addr_q + 16'd1;
@@ -389,8 +364,6 @@ module s24_top #(
 
   always @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      cfg_beats_q <= 32'd0;
-      cfg_tiles_q <= 32'd0;
       irq_en_q <= 1'b0;
       done_q <= 1'b0;
       err_q <= 5'd0;
@@ -398,21 +371,14 @@ module s24_top #(
       meta_seen_q <= 1'b0;
       tiles_out_q <= 32'd0;
       cnt_job_q <= 32'd0;
-      cfg_epi_q <= 16'd0;
-      cfg_act_q <= 16'h7F80;  // ACT_MAX 127, ACT_MIN -128: no activation
       cfg_pair_q <= 1'b0;
-      cfg_col_tiles_q <= 32'd0;
       epi_addr_q <= 16'd0;
-      epi_bias_q <= 32'd0;
-      epi_mult_q <= 31'd0;
       epi_shift_q <= 6'd0;
       job_pend_q <= 1'b0;
       beats_q <= 32'd0;
       w_pos_q <= 32'd0;
       a_pos_q <= 32'd0;
     end else begin
-      cfg_beats_q <= cfg_beats_d;
-      cfg_tiles_q <= cfg_tiles_d;
       irq_en_q <= irq_en_d;
       done_q <= done_d;
       err_q <= err_d;
@@ -420,13 +386,8 @@ module s24_top #(
       meta_seen_q <= meta_seen_d;
       tiles_out_q <= tiles_out_d;
       cnt_job_q <= cnt_job_d;
-      cfg_epi_q <= cfg_epi_d;
-      cfg_act_q <= cfg_act_d;
       cfg_pair_q <= cfg_pair_d;
-      cfg_col_tiles_q <= cfg_col_tiles_d;
       epi_addr_q <= epi_addr_d;
-      epi_bias_q <= epi_bias_d;
-      epi_mult_q <= epi_mult_d;
       epi_shift_q <= epi_shift_d;
       job_pend_q <= job_pend_d;
       beats_q <= beats_d;
@@ -474,8 +435,6 @@ module s24_top #(
       end
       RegErr: rd_data[4:0] = err_q;
       RegIrq: rd_data[1:0] = irq_q;
-      RegCfgBeats: rd_data = cfg_beats_q;
-      RegCfgTiles: rd_data = cfg_tiles_q;
       RegCntCycles: rd_data = cnt_cycles;
       RegCntBeats: rd_data = cnt_beats;
       RegCntStallW: rd_data = cnt_stall_w;
@@ -483,15 +442,10 @@ module s24_top #(
       RegCntStallR: rd_data = cnt_stall_r;
       RegCntTilesOut: rd_data = tiles_out_q;
       RegCntJobCycles: rd_data = cnt_job_q;
-      RegCfgEpi: rd_data[15:0] = cfg_epi_q;
       RegCfgMode: rd_data[CfgModePairLsb] = cfg_pair_q;
-      RegCfgColTiles: rd_data = cfg_col_tiles_q;
-      RegCfgAct: rd_data[15:0] = cfg_act_q;
       RegEpiAddr: rd_data[15:0] = epi_addr_q;
-      RegEpiBias: rd_data = epi_bias_q;
-      RegEpiMult: rd_data[30:0] = epi_mult_q;
       RegEpiShift: rd_data[5:0] = epi_shift_q;
-      default: rd_data = 32'd0;
+      default: rd_data = store_rd_data;  // the storage registers (0 elsewhere)
     endcase
   end
 

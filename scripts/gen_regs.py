@@ -1,9 +1,11 @@
 #!/usr/bin/env python3
 """Generate the sparse24 register map outputs from the one table regs/s24_regs.toml.
 
-Usage: gen_regs.py TABLE --vh OUT.vh --h OUT.h --md OUT.md [--defaults-vh D.vh --defaults-h D.h
-                     --defaults-mk D.mk]
-The table's [defaults] (the default s24_top build) go to the three --defaults-* outputs.
+Usage: gen_regs.py TABLE --vh OUT.vh --h OUT.h --md OUT.md [--store-vh S.vh] [--defaults-vh D.vh
+                     --defaults-h D.h --defaults-mk D.mk]
+The table's [defaults] (the default s24_top build) go to the three --defaults-* outputs; the
+behaviour of its storage registers (`store = true`) to --store-vh (s24_top) and to the C header's
+S24_REG_STORE_LIST (the software device).
 Writes each output only as a whole (temporary file, then rename); exits 1 with a one-line
 error naming the register/field on any inconsistency (overlap, bad access, out of range).
 """
@@ -75,6 +77,16 @@ def load(path):
                 die(f"{path}: {n}.{fn}: missing desc")
         if not r.get("desc"):
             die(f"{path}: register {n}: missing desc")
+        if r.get("store", False) not in (True, False):
+            die(f"{path}: register {n}: store must be true or false")
+        if r.get("store") and any(f["access"] != "rw" or f["reset"] == "param" for f in fields):
+            die(f"{path}: register {n}: a store register has only rw fields with numeric resets")
+        if n == "VERSION":
+            want = {"MAJOR": blk.get("version_major"), "MINOR": blk.get("version_minor")}
+            for f in fields:
+                if f.get("name") in want and f.get("reset") != want[f["name"]]:
+                    die(f"{path}: VERSION.{f['name']}: reset {f.get('reset')} differs from "
+                        f"block.version_{f['name'].lower()} {want[f['name']]}")
     regs.sort(key=lambda r: r["offset"])
     dflt = t.get("defaults")
     if not isinstance(dflt, dict):
@@ -99,6 +111,52 @@ def masks(r):
     for f in r["field"]:
         m[f["access"]] |= ((1 << f["width"]) - 1) << f["lsb"]
     return m
+
+
+def reset_value(r):
+    return sum(f["reset"] << f["lsb"] for f in r["field"])
+
+
+def store_width(r):
+    return max(f["lsb"] + f["width"] for f in r["field"])
+
+
+def gen_store_vh(regs):
+    """The storage registers' whole behaviour, included in s24_top's body."""
+    st = [r for r in regs if r.get("store")]
+    o = [f"// sparse24: the storage registers of the map (store = true). {HEADER}",
+         "// Included in s24_top's body after wr_en, wr_addr, wr_mask and wr_bits (the AXI4-Lite write,",
+         "// byte mask and masked data) and rd_addr: declares each register's flop <name>_q, its",
+         "// byte-masked write (rw bits only), its reset value, and store_rd_data, the read-back of",
+         "// rd_addr (0 unless rd_addr is a storage register).", ""]
+    for r in st:
+        w = store_width(r)
+        q = r["name"].lower()
+        o.append(f"reg  [{w - 1}:0] {q}_q, {q}_d;  // {r['name']} @ 0x{r['offset']:02X}")
+    o.append("reg  [31:0] store_rd_data;")
+    o += ["", "always @* begin"]
+    for r in st:
+        q = r["name"].lower()
+        o.append(f"  {q}_d = {q}_q;")
+    for r in st:
+        w = store_width(r)
+        q, c = r["name"].lower(), camel(r["name"])
+        o.append(f"  if (wr_en && wr_addr == Reg{c}) {q}_d = ({q}_q & ~wr_mask[{w - 1}:0]) | "
+                 f"(wr_bits[{w - 1}:0] & {c}RwMask[{w - 1}:0]);")
+    o += ["end", "", "always @(posedge clk_i or negedge rst_ni) begin", "  if (!rst_ni) begin"]
+    for r in st:
+        w = store_width(r)
+        o.append(f"    {r['name'].lower()}_q <= {w}'h{reset_value(r):X};")
+    o += ["  end else begin"]
+    for r in st:
+        q = r["name"].lower()
+        o.append(f"    {q}_q <= {q}_d;")
+    o += ["  end", "end", "", "always @* begin", "  store_rd_data = 32'd0;", "  case (rd_addr)"]
+    for r in st:
+        w = store_width(r)
+        o.append(f"    Reg{camel(r['name'])}: store_rd_data[{w - 1}:0] = {r['name'].lower()}_q;")
+    o += ["    default: store_rd_data = 32'd0;", "  endcase", "end"]
+    return "\n".join(o) + "\n"
 
 
 def gen_vh(blk, regs):
@@ -165,6 +223,14 @@ def gen_h(blk, regs):
         m = masks(r)
         wm = m["rw"] | m["w1c"] | m["w1p"]
         o.append(f"  X({r['name']}, 0x{r['offset']:02X}u, 0x{wm:08X}u) \\")
+    o.append("")
+    o.append("/* X-macro over the storage registers (store = true: plain rw storage, no side effect):")
+    o.append("   X(NAME, OFFSET, RW_MASK, RESET) */")
+    o.append("#define S24_REG_STORE_LIST(X) \\")
+    for r in regs:
+        if r.get("store"):
+            o.append(f"  X({r['name']}, 0x{r['offset']:02X}u, 0x{masks(r)['rw']:08X}u, "
+                     f"0x{reset_value(r):08X}u) \\")
     o.append("")
     o.append(f"#define S24_REG_COUNT {len(regs)}u")
     o.append("")
@@ -240,6 +306,7 @@ def main():
     ap.add_argument("--vh", required=True)
     ap.add_argument("--h", required=True)
     ap.add_argument("--md", required=True)
+    ap.add_argument("--store-vh")
     ap.add_argument("--defaults-vh")
     ap.add_argument("--defaults-h")
     ap.add_argument("--defaults-mk")
@@ -248,6 +315,8 @@ def main():
     write(a.vh, gen_vh(blk, regs))
     write(a.h, gen_h(blk, regs))
     write(a.md, gen_md(blk, regs, dflt))
+    if a.store_vh:
+        write(a.store_vh, gen_store_vh(regs))
     for path, gen in ((a.defaults_vh, gen_defaults_vh), (a.defaults_h, gen_defaults_h),
                       (a.defaults_mk, gen_defaults_mk)):
         if path:

@@ -33,8 +33,9 @@ s24_status_t s24_swdev_init(s24_swdev_t *d, uint32_t rows, uint32_t cols, uint32
   }
   d->acc = calloc((size_t)rows * cols * 2, sizeof(uint32_t));  // pair mode: 2R rows
   d->epi_depth = S24_DEFAULT_EPI_DEPTH;  // the default s24_top's EpiDepth
-  // CFG_ACT's reset: ACT_MIN -128, ACT_MAX 127 (no activation)
-  d->cfg_act = 0x80u << S24_CFG_ACT_ACT_MIN_LSB | 0x7Fu << S24_CFG_ACT_ACT_MAX_LSB;
+#define S24_STORE_RESET(name, off, rw, rst) d->store[(off) >> 2] = (rst);
+  S24_REG_STORE_LIST(S24_STORE_RESET)  // the storage registers' reset values
+#undef S24_STORE_RESET
   d->epi_ram = calloc((size_t)d->epi_depth * 3, sizeof(uint32_t));
   if (d->acc == NULL || d->epi_ram == NULL) {
     s24_swdev_free(d);
@@ -231,13 +232,31 @@ static s24_status_t run(s24_swdev_t *d) {
   return S24_OK;
 }
 
+// 1 and the writable mask when addr is a storage register of the map (regs/s24_regs.toml's
+// store = true: plain rw storage in d->store, no side effect), else 0
+static int store_reg(uint32_t addr, uint32_t *rw) {
+  switch (addr) {
+#define S24_STORE_CASE(name, off, mask, rst) \
+  case (off):                                \
+    *rw = (mask);                            \
+    return 1;
+    S24_REG_STORE_LIST(S24_STORE_CASE)
+#undef S24_STORE_CASE
+    default: return 0;
+  }
+}
+
 static s24_status_t sw_read32(void *ctx, uint32_t addr, uint32_t *value) {
   s24_swdev_t *d = ctx;
   if (d == NULL || value == NULL) return S24_ERR_ARG;
   s24_status_t st = run(d);
   if (st != S24_OK) return st;
   d->time_ns += STEP_NS;
-  uint32_t v = 0;
+  uint32_t v = 0, rw;
+  if (store_reg(addr, &rw)) {
+    *value = d->store[addr >> 2];
+    return S24_OK;
+  }
   switch (addr) {
     case S24_REG_ID: v = S24_MAGIC; break;
     case S24_REG_VERSION:
@@ -262,8 +281,6 @@ static s24_status_t sw_read32(void *ctx, uint32_t addr, uint32_t *value) {
       break;
     case S24_REG_ERR: v = d->err; break;
     case S24_REG_IRQ: v = d->irq; break;
-    case S24_REG_CFG_BEATS: v = d->cfg_beats; break;
-    case S24_REG_CFG_TILES: v = d->cfg_tiles; break;
     case S24_REG_CNT_CYCLES: v = d->cnt_cycles; break;
     case S24_REG_CNT_BEATS: v = d->cnt_beats; break;
     case S24_REG_CNT_STALL_W:
@@ -273,14 +290,9 @@ static s24_status_t sw_read32(void *ctx, uint32_t addr, uint32_t *value) {
     case S24_REG_HW_EPI:
       v = d->epi_depth << S24_HW_EPI_DEPTH_LSB | epi_lanes(d->cols, d->has_pair) << S24_HW_EPI_LANES_LSB;
       break;
-    case S24_REG_CFG_EPI: v = d->cfg_epi; break;
-    case S24_REG_CFG_ACT: v = d->cfg_act; break;
     case S24_REG_CFG_MODE: v = d->cfg_mode; break;
-    case S24_REG_CFG_COL_TILES: v = d->cfg_col_tiles; break;
     case S24_REG_CNT_JOB_CYCLES: v = d->cnt_job_cycles; break;
     case S24_REG_EPI_ADDR: v = d->epi_addr; break;
-    case S24_REG_EPI_BIAS: v = d->epi_bias; break;
-    case S24_REG_EPI_MULT: v = d->epi_mult; break;
     case S24_REG_EPI_SHIFT: v = d->epi_shift; break;
     default: return S24_ERR_HW;  // SLVERR
   }
@@ -294,6 +306,11 @@ static s24_status_t sw_write32(void *ctx, uint32_t addr, uint32_t v) {
   s24_status_t st = run(d);
   if (st != S24_OK) return st;
   d->time_ns += STEP_NS;
+  uint32_t rw;
+  if (store_reg(addr, &rw)) {
+    d->store[addr >> 2] = v & rw;
+    return run(d);
+  }
   switch (addr) {
     case S24_REG_ID:
     case S24_REG_VERSION:
@@ -316,19 +333,19 @@ static s24_status_t sw_write32(void *ctx, uint32_t addr, uint32_t v) {
       } else if (v & S24_CTRL_START_MASK) {
         if (d->busy) {
           set_err(d, S24_ERR_START_BUSY_MASK);
-        } else if (d->cfg_beats == 0 || d->cfg_tiles == 0 ||
-                   ((d->cfg_epi & S24_CFG_EPI_EN_MASK) && d->cfg_col_tiles == 0)) {
+        } else if (S24_SW_REG(d, CFG_BEATS) == 0 || S24_SW_REG(d, CFG_TILES) == 0 ||
+                   ((S24_SW_REG(d, CFG_EPI) & S24_CFG_EPI_EN_MASK) && S24_SW_REG(d, CFG_COL_TILES) == 0)) {
           set_err(d, S24_ERR_BAD_CFG_MASK);
         } else {
           d->busy = 1;
           d->done = 0;
-          d->beats = d->cfg_beats;
-          d->tiles = d->cfg_tiles;
+          d->beats = S24_SW_REG(d, CFG_BEATS);
+          d->tiles = S24_SW_REG(d, CFG_TILES);
           d->beat_i = d->tile_i = 0;
           d->cnt_cycles = d->cnt_beats = d->tiles_out = d->cnt_job_cycles = 0;
-          d->job_epi = d->cfg_epi;
-          d->job_act = d->cfg_act;
-          d->job_col_tiles = d->cfg_col_tiles;
+          d->job_epi = S24_SW_REG(d, CFG_EPI);
+          d->job_act = S24_SW_REG(d, CFG_ACT);
+          d->job_col_tiles = S24_SW_REG(d, CFG_COL_TILES);
           d->job_pair = d->cfg_mode & S24_CFG_MODE_PAIR_MASK;
           memset(d->acc, 0, (size_t)d->rows * d->cols * 2 * sizeof(uint32_t));
         }
@@ -336,21 +353,14 @@ static s24_status_t sw_write32(void *ctx, uint32_t addr, uint32_t v) {
       break;
     case S24_REG_ERR: d->err &= ~(v & S24_ERR_W1C_MASK); break;
     case S24_REG_IRQ: d->irq &= ~(v & S24_IRQ_W1C_MASK); break;
-    case S24_REG_CFG_BEATS: d->cfg_beats = v; break;
-    case S24_REG_CFG_TILES: d->cfg_tiles = v; break;
-    case S24_REG_CFG_EPI: d->cfg_epi = v & S24_CFG_EPI_RW_MASK; break;
-    case S24_REG_CFG_ACT: d->cfg_act = v & S24_CFG_ACT_RW_MASK; break;
     case S24_REG_CFG_MODE: d->cfg_mode = d->has_pair ? (v & S24_CFG_MODE_RW_MASK) : 0; break;
-    case S24_REG_CFG_COL_TILES: d->cfg_col_tiles = v; break;
     case S24_REG_EPI_ADDR: d->epi_addr = v & S24_EPI_ADDR_ROW_MASK; break;
-    case S24_REG_EPI_BIAS: d->epi_bias = v; break;
-    case S24_REG_EPI_MULT: d->epi_mult = v & S24_EPI_MULT_VALUE_MASK; break;
     case S24_REG_EPI_SHIFT:  // stores the row, then EPI_ADDR moves on (16-bit wrap)
       d->epi_shift = v & S24_EPI_SHIFT_SHIFT_MASK;
       if (d->epi_addr < d->epi_depth) {
         uint32_t *row = d->epi_ram + (size_t)d->epi_addr * 3;
-        row[0] = d->epi_bias;
-        row[1] = d->epi_mult;
+        row[0] = S24_SW_REG(d, EPI_BIAS);
+        row[1] = S24_SW_REG(d, EPI_MULT);
         row[2] = d->epi_shift;
       }
       d->epi_addr = (d->epi_addr + 1u) & S24_EPI_ADDR_ROW_MASK;

@@ -26,17 +26,23 @@ typedef struct {
   size_t head, len, cap;  // in beats
 } s24_swq_t;
 
+/** The storage register NAME (S24_REG_NAME) of device d, an lvalue. */
+#define S24_SW_REG(d, NAME) ((d)->store[S24_REG_##NAME >> 2])
+
 /** Caller-owned; initialise with s24_swdev_init, release with s24_swdev_free. */
 typedef struct {
   s24_geom_t geom;  // beat layout of the array
   uint32_t rows, cols, sparse_n, sparse_m, idx_width, w_words, a_words, r_words;
-  uint32_t cfg_beats, cfg_tiles, irq_en, done, err, irq, busy, meta_seen;
+  // the storage registers of the map (S24_REG_STORE_LIST: CFG_BEATS, CFG_EPI, EPI_BIAS, ...), one
+  // word per register offset; S24_SW_REG(d, NAME) names one
+  uint32_t store[1u << (S24_REG_ADDR_BITS - 2)];
+  uint32_t irq_en, done, err, irq, busy, meta_seen;
   uint32_t cnt_cycles, cnt_beats, tiles_out;
   uint32_t beats, tiles, beat_i, tile_i;
   uint32_t *acc;  // rows x cols
-  // fused epilogue (CFG_EPI, CFG_ACT, CFG_COL_TILES, EPI_*): configuration, the job's copy,
-  // parameter RAM
-  uint32_t epi_depth, cfg_epi, cfg_act, cfg_col_tiles, epi_addr, epi_bias, epi_mult, epi_shift;
+  // fused epilogue (CFG_EPI, CFG_ACT, CFG_COL_TILES, EPI_*): the job's copy of the configuration,
+  // EPI_ADDR and EPI_SHIFT (side effects), parameter RAM
+  uint32_t epi_depth, epi_addr, epi_shift;
   uint32_t job_epi, job_act, job_col_tiles, cnt_job_cycles;
   // pair mode (CFG_MODE.PAIR, a 2:m array as the default s24_top builds it): the job's array is
   // s24_array_pair of the core's, 2R rows a tile
