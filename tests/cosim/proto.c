@@ -49,6 +49,17 @@ static void register_map(const s24_dev_t *dev) {
   CHECK(rd(S24_REG_ID) == S24_MAGIC, "ID");
   CHECK(rd(S24_REG_VERSION) >> S24_VERSION_MAJOR_LSB == S24_VERSION_MAJOR, "VERSION");
   CHECK((rd(S24_REG_VERSION) & S24_VERSION_MINOR_MASK) == S24_VERSION_MINOR, "VERSION.MINOR");
+  // every storage register of the table (S24_REG_STORE_LIST): its reset value, and a write keeps
+  // exactly its rw bits
+#define STORE_CHECK(name, off, rw, rst)                                                  \
+  CHECK(rd(off) == (rst), #name " reset 0x%08X, want 0x%08X", rd(off), (rst));          \
+  wr((off), 0xFFFFFFFFu);                                                                \
+  CHECK(rd(off) == (rw), #name " all ones read 0x%08X, want 0x%08X", rd(off), (rw));    \
+  wr((off), 0x5A5AA5A5u);                                                                \
+  CHECK(rd(off) == (0x5A5AA5A5u & (rw)), #name " pattern read 0x%08X", rd(off));        \
+  wr((off), (rst));
+  S24_REG_STORE_LIST(STORE_CHECK)
+#undef STORE_CHECK
   // CFG_ACT resets to the full int8 range (ACT_MIN -128, ACT_MAX 127) and keeps its 16 bits
   CHECK(rd(S24_REG_CFG_ACT) == 0x00007F80u, "CFG_ACT reset 0x%08X", rd(S24_REG_CFG_ACT));
   wr(S24_REG_CFG_ACT, 0xFFFF06FFu);

@@ -877,6 +877,29 @@ static void swdev_flags_tlast_bad_cfg_and_unmapped(void **state) {
   s24_swdev_free(&d);
 }
 
+// every storage register of the table (S24_REG_STORE_LIST) in the software device's register file:
+// its reset value, and a write keeps exactly its rw bits
+static void swdev_storage_registers(void **state) {
+  (void)state;
+  s24_swdev_t d;
+  s24_seam_t s;
+  assert_int_equal(s24_swdev_init(&d, 2, 2, 2, 4), S24_OK);
+  s24_swdev_seam(&d, &s);
+  uint32_t v = 0;
+  int n = 0;
+#define STORE_CHECK(name, off, rw, rst)                          \
+  assert_int_equal(s.read32(s.ctx, (off), &v), S24_OK);          \
+  assert_int_equal(v, (rst));                                    \
+  assert_int_equal(s.write32(s.ctx, (off), 0xFFFFFFFFu), S24_OK); \
+  assert_int_equal(s.read32(s.ctx, (off), &v), S24_OK);          \
+  assert_int_equal(v, (rw));                                     \
+  n++;
+  S24_REG_STORE_LIST(STORE_CHECK)
+#undef STORE_CHECK
+  assert_true(n >= 7);
+  s24_swdev_free(&d);
+}
+
 // ------------------------------------------------------------------------------ UIO backend
 // The UIO backend's register windows are served by a mock of the AXI4-Stream FIFO (PG080)
 // registers in front of a software device: a whole GEMM runs through mmio reads and writes.
@@ -1046,6 +1069,7 @@ int main(void) {
       cmocka_unit_test(equal_beat_row_tiles_share_one_job),
       cmocka_unit_test(job_plan_caps),
       cmocka_unit_test(swdev_flags_tlast_bad_cfg_and_unmapped),
+      cmocka_unit_test(swdev_storage_registers),
       cmocka_unit_test(linear_pair_mode_from_map_1_4),
       cmocka_unit_test(uio_gemm_through_fifo_windows_is_bit_exact),
       cmocka_unit_test(uio_open_errors_are_clean),
