@@ -3,6 +3,7 @@
 #define S24_REGS_H_
 
 #define S24_REG_ADDR_BITS 8u
+#define S24_REG_WINDOW 0x100u  /* bytes of the register window */
 #define S24_MAGIC 0x53323441u
 #define S24_VERSION_MAJOR 1u
 #define S24_VERSION_MINOR 4u

@@ -8,6 +8,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "s24_regs.h"
+
 #define DEFAULT_WRITE_TIMEOUT_NS 1000000000ull
 
 static uint32_t mm_rd(void *ctx, int win, uint32_t off) {
@@ -111,14 +113,14 @@ s24_status_t s24_uio_open(s24_uio_t *u, const char *dev_path) {
 
 static s24_status_t uio_read32(void *ctx, uint32_t addr, uint32_t *value) {
   s24_uio_t *u = ctx;
-  if (u == NULL || value == NULL || addr % 4 != 0 || addr > 0xFC) return S24_ERR_ARG;
+  if (u == NULL || value == NULL || addr % 4 != 0 || addr > S24_REG_WINDOW - 4) return S24_ERR_ARG;
   *value = u->rd(u->ctx, S24_UIO_WIN_REGS, addr);
   return S24_OK;
 }
 
 static s24_status_t uio_write32(void *ctx, uint32_t addr, uint32_t value) {
   s24_uio_t *u = ctx;
-  if (u == NULL || addr % 4 != 0 || addr > 0xFC) return S24_ERR_ARG;
+  if (u == NULL || addr % 4 != 0 || addr > S24_REG_WINDOW - 4) return S24_ERR_ARG;
   u->wr(u->ctx, S24_UIO_WIN_REGS, addr, value);
   return S24_OK;
 }

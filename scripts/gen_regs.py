@@ -206,6 +206,7 @@ def gen_h(blk, regs):
     o = [f"// sparse24 register map for C. {HEADER}",
          "#ifndef S24_REGS_H_", "#define S24_REGS_H_", "",
          f"#define S24_REG_ADDR_BITS {blk['addr_bits']}u",
+         f"#define S24_REG_WINDOW 0x{1 << blk['addr_bits']:X}u  /* bytes of the register window */",
          f"#define S24_MAGIC 0x{blk['magic']:08X}u",
          f"#define S24_VERSION_MAJOR {blk['version_major']}u",
          f"#define S24_VERSION_MINOR {blk['version_minor']}u"]

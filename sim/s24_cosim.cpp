@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "Vs24_top.h"
+#include "s24_regs.h"
 #include "testb.h"
 
 namespace {
@@ -141,7 +142,7 @@ struct s24_cosim {
     if (tb.stopped()) return S24_ERR_HW;
     const uint32_t aw_at = delay(), w_at = delay(), b_at = delay();
     bool aw_done = false, w_done = false;
-    top->s_axil_awaddr_i = addr & 0xFF;
+    top->s_axil_awaddr_i = addr & (S24_REG_WINDOW - 1);
     top->s_axil_wdata_i = value;
     top->s_axil_wstrb_i = strb & 0xF;
     for (uint64_t t = 0; t < kAxilMaxCycles; t++) {
@@ -168,7 +169,7 @@ struct s24_cosim {
     if (tb.stopped()) return S24_ERR_HW;
     const uint32_t ar_at = delay(), r_at = delay();
     bool ar_done = false;
-    top->s_axil_araddr_i = addr & 0xFF;
+    top->s_axil_araddr_i = addr & (S24_REG_WINDOW - 1);
     for (uint64_t t = 0; t < kAxilMaxCycles; t++) {
       top->s_axil_arvalid_i = !ar_done && t >= ar_at;
       top->s_axil_rready_i = t >= r_at;
@@ -202,12 +203,12 @@ s24_cosim *sim_of(void *ctx) { return static_cast<s24_cosim *>(ctx); }
   }
 
 s24_status_t cs_read32(void *ctx, uint32_t addr, uint32_t *value) {
-  if (ctx == nullptr || value == nullptr || addr > 0xFF) return S24_ERR_ARG;
+  if (ctx == nullptr || value == nullptr || addr >= S24_REG_WINDOW) return S24_ERR_ARG;
   S24_NO_THROW(sim_of(ctx), return sim_of(ctx)->axil_read(addr, value);)
 }
 
 s24_status_t cs_write32(void *ctx, uint32_t addr, uint32_t value) {
-  if (ctx == nullptr || addr > 0xFF) return S24_ERR_ARG;
+  if (ctx == nullptr || addr >= S24_REG_WINDOW) return S24_ERR_ARG;
   S24_NO_THROW(sim_of(ctx), return sim_of(ctx)->axil_write(addr, value);)
 }
 
@@ -351,7 +352,7 @@ extern "C" s24_status_t s24_cosim_set_backpressure(s24_cosim_t *sim, uint32_t pc
 
 extern "C" s24_status_t s24_cosim_write_strb(s24_cosim_t *sim, uint32_t addr, uint32_t value,
                                              uint32_t strb) {
-  if (sim == nullptr || addr > 0xFF || strb > 0xF) return S24_ERR_ARG;
+  if (sim == nullptr || addr >= S24_REG_WINDOW || strb > 0xF) return S24_ERR_ARG;
   S24_NO_THROW(sim, return sim->axil_write(addr, value, strb);)
 }
 

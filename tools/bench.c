@@ -440,7 +440,8 @@ int s24_bench_perf_check(s24_opt_t opt, const char *v) {
   char tail = 0;
   switch (opt) {
     case S24_OPT_BACKEND:
-      if (v == NULL || (strcmp(v, "model") != 0 && strcmp(v, "rtl") != 0)) {
+      s24_backend_t b;
+      if (v == NULL || s24_backend_parse(v, &b) != S24_OK) {
         return s24_cli_error(EXIT_USAGE, "bench", "invalid --backend '%s' (model or rtl)", v ? v : "");
       }
       return 0;
@@ -475,10 +476,13 @@ int s24_bench_perf_run(const s24_cli_args_t *a) {
   const char *dir = s24_cli_val(a, S24_OPT_OUT_DIR);
   uint64_t first = NUM_SHAPES, seed = 1;
   s24_array_t arr = S24_DEFAULT_ARRAY;  // the default RTL build
-  const char *be = s24_cli_val(a, S24_OPT_BACKEND);
-  const int model_only =
-      s24_cli_has(a, S24_OPT_MODEL_ONLY) || (be != NULL && strcmp(be, "model") == 0);
-  const int backend_rtl = be != NULL && strcmp(be, "rtl") == 0;
+  s24_backend_t be = NULL;  // the value was checked as it was parsed (s24_bench_perf_check)
+  if (s24_cli_has(a, S24_OPT_BACKEND) &&
+      s24_backend_parse(s24_cli_val(a, S24_OPT_BACKEND), &be) != S24_OK) {
+    be = NULL;
+  }
+  const int model_only = s24_cli_has(a, S24_OPT_MODEL_ONLY) || be == S24_BACKEND_MODEL;
+  const int backend_rtl = be == S24_BACKEND_RTL;
   const int have_array = s24_cli_has(a, S24_OPT_ARRAY);
   // the values were checked as they were parsed (s24_bench_perf_check)
   if (s24_cli_has(a, S24_OPT_FIRST)) (void)s24_cli_parse_u64(s24_cli_val(a, S24_OPT_FIRST), &first);
