@@ -1,6 +1,8 @@
 """Prints the Python session of docs/api.md: each statement after `>>> ` and what the
 interpreter answers, as an interactive session would show it. Rerun to refresh the page:
     ~/.cache/sparse24/venv/bin/python python/session.py [MODELS_DIR]
+`--check DOC` compares the output with the session block of DOC (the block that starts with
+`>>> import numpy`) and exits 1 naming the first differing line (make test-python).
 MODELS_DIR: the MLPerf Tiny models (default `scripts/deps.sh --models-path`)."""
 
 import code
@@ -11,7 +13,10 @@ import subprocess
 import sys
 
 REPO = pathlib.Path(__file__).resolve().parents[1]
-MODELS = sys.argv[1] if len(sys.argv) > 1 else subprocess.run(
+ARGS = sys.argv[1:]
+CHECK = ARGS[ARGS.index("--check") + 1] if "--check" in ARGS else None
+ARGS = [a for i, a in enumerate(ARGS) if a != "--check" and (i == 0 or ARGS[i - 1] != "--check")]
+MODELS = ARGS[0] if ARGS else subprocess.run(
     [str(REPO / "scripts" / "deps.sh"), "--models-path"], capture_output=True, text=True,
     check=True).stdout.strip()
 
@@ -47,8 +52,10 @@ SESSION = [
     "net.totals()",
     "s = net.stats(); s['op1_gemm_mkn'], s['op1_pattern'], s['op1_predicted_cycles']",
     "print('\\n'.join(net.info().splitlines()[:5]))",
-    f"err(sparse24.Network('{MODELS}/kws.tflite', backend='rtl').run, np.zeros((1, 50, 10, 1), "
-    "np.float32))",
+    f"kws_rtl = sparse24.Network('{MODELS}/kws.tflite', backend='rtl')",
+    "np.array_equal(kws_rtl.run(np.random.default_rng(2).normal(0, 3, (4, 50, 10, 1))"
+    ".astype(np.float32)), y)",
+    "t = kws_rtl.totals(); t['cycles'] == t['predicted_cycles'], t['cycles']",
     f"ad = sparse24.Network('{MODELS}/ad.tflite', backend='rtl')",
     "y = ad.run(np.random.default_rng(3).normal(0, 1, (1, 5, 128, 1)).astype(np.float32))",
     "{k: ad.stats()[k] for k in ('cycles', 'predicted_cycles', 'utilization', 'sim_cycles')}",
@@ -70,8 +77,24 @@ def main():
             out.write("...\n")
         with contextlib.redirect_stdout(out), contextlib.redirect_stderr(out):
             interp.runsource(stmt, "<stdin>", "single")
-    sys.stdout.write(out.getvalue())
+    if CHECK is None:
+        sys.stdout.write(out.getvalue())
+        return 0
+    got = out.getvalue().splitlines()
+    doc = pathlib.Path(CHECK).read_text().splitlines()
+    start = doc.index(">>> " + SESSION[0])
+    want = doc[start:doc.index("```", start)]
+    for i, (g, w) in enumerate(zip(got, want)):
+        if g != w:
+            print(f"session: {CHECK}:{start + i + 1}: the page shows\n  {w}\nthe session gives\n  {g}\n"
+                  f"(rerun python/session.py and paste its output)")
+            return 1
+    if len(got) != len(want):
+        print(f"session: {CHECK}: {len(want)} session lines on the page, the session gives {len(got)}")
+        return 1
+    print(f"session: {CHECK}: all {len(got)} lines of the session equal to the page")
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())
