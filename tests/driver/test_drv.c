@@ -15,6 +15,7 @@
 #include "s24_layout.h"
 #include "s24_swdev.h"
 #include "s24_uio.h"
+#include "../common/cmocka_run.h"  // S24_RUN_TESTS (tests/common/)
 
 // ------------------------------------------------------------------------------ mock seam
 // Every seam call is logged as an event; reads return a per-register value unless a one-shot
@@ -1047,8 +1048,5 @@ int main(void) {
       cmocka_unit_test(uio_gemm_through_fifo_windows_is_bit_exact),
       cmocka_unit_test(uio_open_errors_are_clean),
   };
-  int failed = cmocka_run_group_tests(tests, NULL, NULL);
-  int n = (int)(sizeof tests / sizeof tests[0]);
-  printf("%d passed, %d failed\n", n - failed, failed);
-  return failed != 0;
+  return S24_RUN_TESTS("tests", tests, NULL, NULL);  // the group name cmocka_run_group_tests gives
 }

@@ -13,6 +13,7 @@
 
 #include "s24_layout.h"
 #include "s24_model.h"
+#include "../common/cmocka_run.h"  // S24_RUN_TESTS (tests/common/)
 
 static const s24_pattern_t P24 = {2, 4}, P14 = {1, 4}, P28 = {2, 8}, P48 = {4, 8};
 
@@ -461,8 +462,5 @@ int main(void) {
       cmocka_unit_test(core_cycle_formula), cmocka_unit_test(linear_params),
       cmocka_unit_test(int8_result_beat),
   };
-  const int n = (int)(sizeof tests / sizeof tests[0]);
-  int failed = cmocka_run_group_tests_name("model", tests, NULL, NULL);
-  printf("%d passed, %d failed\n", n - failed, failed);
-  return failed != 0;
+  return S24_RUN_TESTS("model", tests, NULL, NULL);
 }
