@@ -35,13 +35,30 @@ static void reset_state(s24_uio_t *u) {
   u->write_timeout_ns = DEFAULT_WRITE_TIMEOUT_NS;
 }
 
-// Resets the three FIFOs and records the depth of each TX FIFO (its vacancy when empty).
-static void fifo_reset(s24_uio_t *u) {
+// Resets the three FIFOs (both TX, the RX).
+static void fifo_clear(s24_uio_t *u) {
   u->wr(u->ctx, S24_UIO_WIN_W, S24_FIFO_TDFR, S24_FIFO_RESET_KEY);
   u->wr(u->ctx, S24_UIO_WIN_A, S24_FIFO_TDFR, S24_FIFO_RESET_KEY);
   u->wr(u->ctx, S24_UIO_WIN_R, S24_FIFO_RDFR, S24_FIFO_RESET_KEY);
+}
+
+// Resets the three FIFOs and records the depth of each TX FIFO (its vacancy when empty).
+static void fifo_reset(s24_uio_t *u) {
+  fifo_clear(u);
   u->tx_depth[0] = u->rd(u->ctx, S24_UIO_WIN_W, S24_FIFO_TDFV);
   u->tx_depth[1] = u->rd(u->ctx, S24_UIO_WIN_A, S24_FIFO_TDFV);
+}
+
+// Installs the window accessors (mmap'ed or a test's) and resets the FIFOs through them.
+static s24_status_t attach(s24_uio_t *u, uint32_t (*rd)(void *, int, uint32_t),
+                           void (*wr)(void *, int, uint32_t, uint32_t), uint64_t (*now)(void *),
+                           void *ctx) {
+  u->rd = rd;
+  u->wr = wr;
+  u->now = now;
+  u->ctx = ctx;
+  fifo_reset(u);
+  return S24_OK;
 }
 
 s24_status_t s24_uio_init_mmio(s24_uio_t *u, uint32_t (*rd)(void *, int, uint32_t),
@@ -50,12 +67,7 @@ s24_status_t s24_uio_init_mmio(s24_uio_t *u, uint32_t (*rd)(void *, int, uint32_
   if (u == NULL) return S24_ERR_ARG;
   reset_state(u);
   if (rd == NULL || wr == NULL || now == NULL) return S24_ERR_ARG;
-  u->rd = rd;
-  u->wr = wr;
-  u->now = now;
-  u->ctx = ctx;
-  fifo_reset(u);
-  return S24_OK;
+  return attach(u, rd, wr, now, ctx);
 }
 
 // Reads /sys/class/uio/<name>/maps/map<i>/size (hex).
@@ -103,12 +115,7 @@ s24_status_t s24_uio_open(s24_uio_t *u, const char *dev_path) {
     u->win[i] = p;
     u->win_len[i] = len[i];
   }
-  u->rd = mm_rd;
-  u->wr = mm_wr;
-  u->now = mono_ns;
-  u->ctx = u;
-  fifo_reset(u);
-  return S24_OK;
+  return attach(u, mm_rd, mm_wr, mono_ns, u);
 }
 
 static s24_status_t uio_read32(void *ctx, uint32_t addr, uint32_t *value) {
@@ -176,9 +183,7 @@ static s24_status_t uio_stream_read(void *ctx, s24_port_t port, uint32_t *beats,
 static s24_status_t uio_stream_reset(void *ctx) {
   s24_uio_t *u = ctx;
   if (u == NULL) return S24_ERR_ARG;
-  u->wr(u->ctx, S24_UIO_WIN_W, S24_FIFO_TDFR, S24_FIFO_RESET_KEY);
-  u->wr(u->ctx, S24_UIO_WIN_A, S24_FIFO_TDFR, S24_FIFO_RESET_KEY);
-  u->wr(u->ctx, S24_UIO_WIN_R, S24_FIFO_RDFR, S24_FIFO_RESET_KEY);
+  fifo_clear(u);
   return S24_OK;
 }
 
@@ -187,13 +192,12 @@ static uint64_t uio_now_ns(void *ctx) {
   return u->now(u->ctx);
 }
 
+// The seam's functions in s24_seam_t's order; s24_uio_seam adds the context.
+static const s24_seam_t k_uio_seam = {NULL, uio_read32, uio_write32, uio_stream_write,
+                                      uio_stream_read, uio_stream_reset, uio_now_ns};
+
 void s24_uio_seam(s24_uio_t *u, s24_seam_t *seam) {
   if (seam == NULL) return;
+  *seam = k_uio_seam;
   seam->ctx = u;
-  seam->read32 = uio_read32;
-  seam->write32 = uio_write32;
-  seam->stream_write = uio_stream_write;
-  seam->stream_read = uio_stream_read;
-  seam->stream_reset = uio_stream_reset;
-  seam->now_ns = uio_now_ns;
 }

@@ -28,15 +28,14 @@ import subprocess  # noqa: E402
 import sys  # noqa: E402
 import time  # noqa: E402
 
-import flatbuffers  # noqa: E402
 import numpy as np  # noqa: E402
 from ai_edge_litert import schema_py_generated as sch  # noqa: E402
-from ai_edge_litert.interpreter import Interpreter, OpResolverType  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import convnet  # noqa: E402
 import quant  # noqa: E402
+import tflbuild  # noqa: E402
 
 CSV_HEADER = "variant,pattern,accuracy,bitexact_litert,cycles"  # = net/model.py's accuracy.csv
 IN_ZP = -128  # the int8 input: scale 1.0, zero point -128 (pixel p -> p - 128)
@@ -148,67 +147,6 @@ def forward_int8(layers, x, batch=100, conv_rounding="double"):
 
 # ---------------------------------------------------------------- .tflite (LiteRT's schema)
 
-class Builder:
-    """A one-subgraph TFLite model assembled with the object API of LiteRT's schema."""
-
-    def __init__(self, description):
-        self.model = sch.ModelT()
-        self.model.version = 3
-        self.model.description = description
-        self.model.operatorCodes = []
-        self.model.buffers = [sch.BufferT()]  # buffer 0: empty, by convention
-        self.tensors, self.ops, self.codes = [], [], {}
-
-    def tensor(self, name, shape, ttype, scales=None, zps=None, dim=0, data=None):
-        t = sch.TensorT()
-        t.name = name
-        t.shape = list(shape)
-        t.type = ttype
-        if scales is not None:
-            q = sch.QuantizationParametersT()
-            q.scale = [float(np.float32(s)) for s in scales]
-            q.zeroPoint = [int(z) for z in zps]
-            q.quantizedDimension = dim
-            t.quantization = q
-        t.buffer = 0
-        if data is not None:
-            b = sch.BufferT()
-            b.data = np.frombuffer(np.ascontiguousarray(data).tobytes(), np.uint8).tolist()
-            self.model.buffers.append(b)
-            t.buffer = len(self.model.buffers) - 1
-        self.tensors.append(t)
-        return len(self.tensors) - 1
-
-    def op(self, builtin, version, inputs, outputs, opt_type=None, opt=None):
-        if (builtin, version) not in self.codes:
-            code = sch.OperatorCodeT()
-            code.builtinCode = builtin
-            code.deprecatedBuiltinCode = min(builtin, 127)
-            code.version = version
-            self.model.operatorCodes.append(code)
-            self.codes[(builtin, version)] = len(self.model.operatorCodes) - 1
-        op = sch.OperatorT()
-        op.opcodeIndex = self.codes[(builtin, version)]
-        op.inputs = list(inputs)
-        op.outputs = list(outputs)
-        if opt is not None:
-            op.builtinOptionsType = opt_type
-            op.builtinOptions = opt
-        self.ops.append(op)
-
-    def finish(self, inputs, outputs):
-        sg = sch.SubGraphT()
-        sg.tensors = self.tensors
-        sg.inputs = list(inputs)
-        sg.outputs = list(outputs)
-        sg.operators = self.ops
-        sg.name = "main"
-        self.model.subgraphs = [sg]
-        b = flatbuffers.Builder(1024)
-        b.Finish(self.model.Pack(b), file_identifier=b"TFL3")
-        return bytes(b.Output())
-
-
 def _conv_options(relu):
     o = sch.Conv2DOptionsT()
     o.padding = sch.Padding.SAME
@@ -248,7 +186,7 @@ def export_int8(layers, side=28):
     """The int8 model: float32 pixels in, QUANTIZE, the layers, DEQUANTIZE, float32 logits out."""
     B = sch.BuiltinOperator
     T = sch.TensorType
-    b = Builder("sparse24 MNIST CNN, int8 per-channel (net/cnn.py)")
+    b = tflbuild.Builder("sparse24 MNIST CNN, int8 per-channel (net/cnn.py)")
     x = b.tensor("input", (1, side, side, 1), T.FLOAT32)
     h = b.tensor("input_int8", (1, side, side, 1), T.INT8, [1.0], [IN_ZP])
     b.op(B.QUANTIZE, 2, [x], [h])
@@ -281,7 +219,7 @@ def export_float(net, side=28):
     """The float network as a float32 .tflite (same graph without QUANTIZE/DEQUANTIZE)."""
     B = sch.BuiltinOperator
     T = sch.TensorType
-    b = Builder("sparse24 MNIST CNN, float32 (net/cnn.py)")
+    b = tflbuild.Builder("sparse24 MNIST CNN, float32 (net/cnn.py)")
     x = h = b.tensor("input", (1, side, side, 1), T.FLOAT32)
     hw, c = side, 1
     for i, layer in enumerate(net):
@@ -307,17 +245,7 @@ def export_float(net, side=28):
 def litert(model_bytes, x):
     """LiteRT's reference kernels (BUILTIN_REF) on every image of x, one inference each:
     the stacked outputs [len(x), ...]."""
-    it = Interpreter(model_content=model_bytes, num_threads=1,
-                     experimental_op_resolver_type=OpResolverType.BUILTIN_REF)
-    it.allocate_tensors()
-    i_in = it.get_input_details()[0]["index"]
-    i_out = it.get_output_details()[0]["index"]
-    outs = []
-    for img in x:
-        it.set_tensor(i_in, img[None])
-        it.invoke()
-        outs.append(it.get_tensor(i_out)[0].copy())
-    return np.stack(outs)
+    return np.stack([y[0] for y in tflbuild.ref_outputs(model_bytes, x)])
 
 
 # ---------------------------------------------------------------- sparse24 run (SPEC §8)

@@ -182,11 +182,7 @@ def train(net, x, y, epochs, rng, lr=1e-3, batch=64, masks=None, wd=1e-4, augmen
     from lr to lr/20 over the run; with augment > 0 every batch is shifted by up to augment
     pixels (shift). With masks, gradients and weights stay zero where the mask is 0 (masked
     fine-tuning: the sparsity pattern is fixed)."""
-    params = [(layer, key) for layer in net for key in ("w", "b")]
-    m1 = [np.zeros_like(layer[key]) for layer, key in params]
-    m2 = [np.zeros_like(layer[key]) for layer, key in params]
-    b1, b2, eps = 0.9, 0.999, 1e-8
-    step = 0
+    opt = mlp.Adam(net)
     n = x.shape[0]
     total = epochs * ((n + batch - 1) // batch)
     for epoch in range(epochs):
@@ -200,17 +196,8 @@ def train(net, x, y, epochs, rng, lr=1e-3, batch=64, masks=None, wd=1e-4, augmen
             if masks is not None:
                 for j, mask in enumerate(masks):
                     grads[2 * j] *= mask
-            rate = lr * (0.05 + 0.95 * 0.5 * (1 + np.cos(np.pi * step / total)))
-            step += 1
-            for j, (layer, key) in enumerate(params):
-                m1[j] = b1 * m1[j] + (1 - b1) * grads[j]
-                m2[j] = b2 * m2[j] + (1 - b2) * grads[j] * grads[j]
-                mh = m1[j] / (1 - b1 ** step)
-                vh = m2[j] / (1 - b2 ** step)
-                layer[key] = (layer[key] - rate * mh / (np.sqrt(vh) + eps)).astype(np.float32)
-            if masks is not None:
-                for layer, mask in zip(net, masks):
-                    layer["w"] *= mask
+            rate = lr * (0.05 + 0.95 * 0.5 * (1 + np.cos(np.pi * opt.steps / total)))
+            opt.update(grads, rate, masks)
         if log is not None:
             log(epoch + 1, epochs, loss_sum / n)
     return net

@@ -54,14 +54,39 @@ def accuracy(net, x, y):
     return float(np.mean(np.argmax(forward(net, x), axis=1) == y))
 
 
+class Adam:
+    """Adam (b1 0.9, b2 0.999, eps 1e-8) over every layer's "w" and "b", the optimiser of this
+    file's and net/convnet.py's train. `steps` counts the updates made so far."""
+
+    def __init__(self, net):
+        self.net = net
+        self.params = [(layer, key) for layer in net for key in ("w", "b")]
+        self.m1 = [np.zeros_like(layer[key]) for layer, key in self.params]
+        self.m2 = [np.zeros_like(layer[key]) for layer, key in self.params]
+        self.steps = 0
+
+    def update(self, grads, rate, masks=None):
+        """One step at learning rate `rate` (grads in params' order: w, b per layer); with masks,
+        the weights are masked again afterwards."""
+        b1, b2, eps = 0.9, 0.999, 1e-8
+        m1, m2 = self.m1, self.m2
+        self.steps += 1
+        step = self.steps
+        for j, (layer, key) in enumerate(self.params):
+            m1[j] = b1 * m1[j] + (1 - b1) * grads[j]
+            m2[j] = b2 * m2[j] + (1 - b2) * grads[j] * grads[j]
+            mh = m1[j] / (1 - b1 ** step)
+            vh = m2[j] / (1 - b2 ** step)
+            layer[key] = (layer[key] - rate * mh / (np.sqrt(vh) + eps)).astype(np.float32)
+        if masks is not None:
+            for layer, mask in zip(self.net, masks):
+                layer["w"] *= mask
+
+
 def train(net, x, y, epochs, rng, lr=1e-3, batch=64, masks=None, wd=1e-4, log=None):
     """Adam on softmax cross-entropy. With masks, gradients and weights stay zero where the mask
     is 0 (masked fine-tuning: the sparsity pattern is fixed)."""
-    params = [(layer, key) for layer in net for key in ("w", "b")]
-    m1 = [np.zeros_like(layer[key]) for layer, key in params]
-    m2 = [np.zeros_like(layer[key]) for layer, key in params]
-    b1, b2, eps = 0.9, 0.999, 1e-8
-    step = 0
+    opt = Adam(net)
     n = x.shape[0]
     for epoch in range(epochs):
         order = rng.permutation(n)
@@ -85,16 +110,7 @@ def train(net, x, y, epochs, rng, lr=1e-3, batch=64, masks=None, wd=1e-4, log=No
                 grads[:0] = [gw, gb]
                 if i > 0:
                     g = (g @ net[i]["w"]) * (acts[i] > 0)
-            step += 1
-            for j, (layer, key) in enumerate(params):
-                m1[j] = b1 * m1[j] + (1 - b1) * grads[j]
-                m2[j] = b2 * m2[j] + (1 - b2) * grads[j] * grads[j]
-                mh = m1[j] / (1 - b1 ** step)
-                vh = m2[j] / (1 - b2 ** step)
-                layer[key] = (layer[key] - lr * mh / (np.sqrt(vh) + eps)).astype(np.float32)
-            if masks is not None:
-                for layer, mask in zip(net, masks):
-                    layer["w"] *= mask
+            opt.update(grads, lr, masks)
         if log is not None:
             log(epoch + 1, epochs, loss_sum / n)
     return net

@@ -3,8 +3,8 @@
 # to int8 and runs every layer as `sparse24 linear` on the Verilated RTL, checked byte for byte
 # against LiteRT running the same network as a .tflite (net/model.py; outputs in build/model/).
 
-NET_PY   := net/mlp.py net/quant.py net/model.py tests/linear/tflite_fc.py
-CNN_PY   := net/mlp.py net/quant.py net/convnet.py net/cnn.py
+NET_PY   := net/mlp.py net/quant.py net/model.py net/tflbuild.py tests/linear/tflite_fc.py
+CNN_PY   := net/mlp.py net/quant.py net/convnet.py net/cnn.py net/tflbuild.py
 # MNIST digits of the CNN (make deps unpacks them)
 MNIST    := $(shell scripts/deps.sh --mnist-path)/mnist_5k.csv.gz
 NET_ENV  := OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 MKL_NUM_THREADS=1   # deterministic BLAS

@@ -284,9 +284,9 @@ static s24_status_t get_u32(rd_t *r, const tbl_t *t, unsigned id, uint32_t def, 
 
 static s24_status_t get_i32(rd_t *r, const tbl_t *t, unsigned id, int32_t def, const char *field,
                             int32_t *v) {
-  size_t at;
-  s24_status_t st = field_at(r, t, id, 4, field, &at);
-  *v = at ? as_i32(ld32(r->b + at)) : def;
+  uint32_t u;
+  s24_status_t st = get_u32(r, t, id, (uint32_t)def, field, &u);  // as_i32 undoes the cast
+  *v = as_i32(u);
   return st;
 }
 
@@ -298,9 +298,8 @@ static s24_status_t get_u64(rd_t *r, const tbl_t *t, unsigned id, const char *fi
 }
 
 static s24_status_t get_f32(rd_t *r, const tbl_t *t, unsigned id, const char *field, float *v) {
-  size_t at;
-  s24_status_t st = field_at(r, t, id, 4, field, &at);
-  uint32_t u = at ? ld32(r->b + at) : 0;  // default 0.0
+  uint32_t u;
+  s24_status_t st = get_u32(r, t, id, 0, field, &u);  // default 0.0
   memcpy(v, &u, sizeof *v);
   return st;
 }

@@ -263,6 +263,10 @@ s24_status_t cs_stream_reset(void *ctx) {
 
 uint64_t cs_now_ns(void *ctx) { return sim_of(ctx)->tb.cycles() * kNsPerCycle; }
 
+// The seam's functions in s24_seam_t's order; open_reset adds the context.
+const s24_seam_t kCsSeam = {nullptr, cs_read32, cs_write32, cs_stream_write, cs_stream_read,
+                            cs_stream_reset, cs_now_ns};
+
 }  // namespace
 
 static s24_status_t open_reset(s24_cosim *s, const s24_cosim_opts_t &o, s24_cosim_t **out,
@@ -318,13 +322,8 @@ static s24_status_t open_reset(s24_cosim *s, const s24_cosim_opts_t &o, s24_cosi
   top->s_axis_w_tvalid_i = top->s_axis_a_tvalid_i = 0;
   top->m_axis_r_tready_i = 1;
   s->tb.reset();
+  *seam = kCsSeam;
   seam->ctx = s;
-  seam->read32 = cs_read32;
-  seam->write32 = cs_write32;
-  seam->stream_write = cs_stream_write;
-  seam->stream_read = cs_stream_read;
-  seam->stream_reset = cs_stream_reset;
-  seam->now_ns = cs_now_ns;
   *out = s;
   return S24_OK;
 }

@@ -417,13 +417,12 @@ static uint64_t sw_now_ns(void *ctx) {
   return d->time_ns;
 }
 
+// The seam's functions in s24_seam_t's order; s24_swdev_seam adds the context.
+static const s24_seam_t k_sw_seam = {NULL, sw_read32, sw_write32, sw_stream_write,
+                                     sw_stream_read, sw_stream_reset, sw_now_ns};
+
 void s24_swdev_seam(s24_swdev_t *d, s24_seam_t *seam) {
   if (seam == NULL) return;
+  *seam = k_sw_seam;
   seam->ctx = d;
-  seam->read32 = sw_read32;
-  seam->write32 = sw_write32;
-  seam->stream_write = sw_stream_write;
-  seam->stream_read = sw_stream_read;
-  seam->stream_reset = sw_stream_reset;
-  seam->now_ns = sw_now_ns;
 }

@@ -273,12 +273,30 @@ fail_v:
 // ---------------------------------------------------------------------------------------------
 // Commands
 
+// An option a command cannot do without, and the usage error when it is missing.
+typedef struct {
+  s24_opt_t opt;
+  const char *missing;
+} need_t;
+
+// The checks that open prune, compress and decompress, in this order: the pattern (into *p),
+// npos positional arguments (else the usage error npos_msg), each of the n options of need.
+static int pattern_and_args(const s24_cli_args_t *a, s24_pattern_t *p, int npos,
+                            const char *npos_msg, const need_t *need, size_t n) {
+  int rc = s24_cli_pattern(a, p);
+  if (rc != 0) return rc;
+  if (a->npos != npos) return s24_cli_usage(a->cmd, "%s", npos_msg);
+  for (size_t i = 0; i < n; i++) {
+    if (!s24_cli_has(a, need[i].opt)) return s24_cli_usage(a->cmd, "%s", need[i].missing);
+  }
+  return 0;
+}
+
 static int cmd_prune(const s24_cli_args_t *a) {
-  int rc = 0;
+  static const need_t need[] = {{S24_OPT_OUTPUT, "missing -o OUT.npy"}};
   s24_pattern_t p;
-  if ((rc = s24_cli_pattern(a, &p)) != 0) return rc;
-  if (a->npos != 1) return s24_cli_usage("prune", "expected one input file");
-  if (!s24_cli_has(a, S24_OPT_OUTPUT)) return s24_cli_usage("prune", "missing -o OUT.npy");
+  int rc = pattern_and_args(a, &p, 1, "expected one input file", need, 1);
+  if (rc != 0) return rc;
   const char *in = a->pos[0];
   s24_outs_t outs;
   const char *names[S24_OUTS_MAX];
@@ -331,12 +349,11 @@ static int same_path(const char *x, const char *y) {
 }
 
 static int cmd_compress(const s24_cli_args_t *a) {
-  int rc = 0;
+  static const need_t need[] = {{S24_OPT_VALUES, "missing --values V.npy"},
+                                {S24_OPT_META, "missing --meta MD.npy"}};
   s24_pattern_t p;
-  if ((rc = s24_cli_pattern(a, &p)) != 0) return rc;
-  if (a->npos != 1) return s24_cli_usage("compress", "expected one input file");
-  if (!s24_cli_has(a, S24_OPT_VALUES)) return s24_cli_usage("compress", "missing --values V.npy");
-  if (!s24_cli_has(a, S24_OPT_META)) return s24_cli_usage("compress", "missing --meta MD.npy");
+  int rc = pattern_and_args(a, &p, 1, "expected one input file", need, 2);
+  if (rc != 0) return rc;
   const char *in = a->pos[0];
   const char *vpath = s24_cli_val(a, S24_OPT_VALUES), *mpath = s24_cli_val(a, S24_OPT_META);
   s24_outs_t outs;
@@ -394,12 +411,10 @@ static int get_k(const char *cmd, const s24_cli_args_t *a, s24_pattern_t p, size
 }
 
 static int cmd_decompress(const s24_cli_args_t *a) {
-  int rc = 0;
+  static const need_t need[] = {{S24_OPT_OUTPUT, "missing -o OUT.npy"}, {S24_OPT_K, "missing --k K"}};
   s24_pattern_t p;
-  if ((rc = s24_cli_pattern(a, &p)) != 0) return rc;
-  if (a->npos != 2) return s24_cli_usage("decompress", "expected V.npy and MD.npy");
-  if (!s24_cli_has(a, S24_OPT_OUTPUT)) return s24_cli_usage("decompress", "missing -o OUT.npy");
-  if (!s24_cli_has(a, S24_OPT_K)) return s24_cli_usage("decompress", "missing --k K");
+  int rc = pattern_and_args(a, &p, 2, "expected V.npy and MD.npy", need, 2);
+  if (rc != 0) return rc;
   size_t k;
   if ((rc = get_k("decompress", a, p, &k)) != 0) return rc;
   const char *opath = s24_cli_val(a, S24_OPT_OUTPUT);

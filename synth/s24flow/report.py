@@ -65,6 +65,19 @@ def endpoint(cell, side):
     return f"harness (core {side}) `{cell}`"
 
 
+def target_table(L, jobs, target, title, head, row):
+    """A section with one table row per job of one target: row(j), or FAILED when its run failed."""
+    L.append(title)
+    L.append("")
+    rows = []
+    for j in jobs:
+        if j.target != target:
+            continue
+        rows.append(row(j) if j.result else [f"{j.rows}x{j.cols} {j.pattern}", "FAILED"])
+    L.append(md_table(head, rows))
+    L.append("")
+
+
 def write_report(jobs, args, versions, elapsed):
     ok = {(j.target, j.top, j.rows, j.n, j.m): j.result for j in jobs if j.result}
     L = []
@@ -262,60 +275,36 @@ def write_report(jobs, args, versions, elapsed):
             L.append("")
 
     # ---- Xilinx
-    L.append("## Xilinx 7-series (synth_xilinx -family xc7, synthesis only)")
-    L.append("")
-    rows = []
-    for j in jobs:
-        if j.target != "xilinx":
-            continue
-        if not j.result:
-            rows.append([f"{j.rows}x{j.cols} {j.pattern}", "FAILED"])
-            continue
+    def xilinx_row(j):
         x = xilinx_metrics(j.result["cells"])
         mc = macs(j.result)
-        rows.append([f"{j.rows}x{j.cols} {j.pattern}" + (" dense" if j.n == j.m else ""), x["luts"], x["srl"],
-                     x["lutram"], x["mux"], x["ffs"], x["carry"], x["dsps"], x["bram"], mc,
-                     mc / x["dsps"] if x["dsps"] else None, 1000.0 * mc / x["luts"] if x["luts"] else None])
-    L.append(md_table(["config", "LUT1-6", "SRL", "LUTRAM", "MUXF7/8", "FFs", "CARRY4", "DSP48E1",
-                       "RAMB18", "MACs/cycle", "MACs/cycle/DSP", "MACs/cycle/1k LUT"], rows))
-    L.append("")
+        return [f"{j.rows}x{j.cols} {j.pattern}" + (" dense" if j.n == j.m else ""), x["luts"], x["srl"],
+                x["lutram"], x["mux"], x["ffs"], x["carry"], x["dsps"], x["bram"], mc,
+                mc / x["dsps"] if x["dsps"] else None, 1000.0 * mc / x["luts"] if x["luts"] else None]
+    target_table(L, jobs, "xilinx", "## Xilinx 7-series (synth_xilinx -family xc7, synthesis only)",
+                 ["config", "LUT1-6", "SRL", "LUTRAM", "MUXF7/8", "FFs", "CARRY4", "DSP48E1",
+                  "RAMB18", "MACs/cycle", "MACs/cycle/DSP", "MACs/cycle/1k LUT"], xilinx_row)
 
     # ---- iCE40
-    L.append("## iCE40 UP5K (synth_ice40 -dsp, nextpnr-ice40 --up5k --package sg48)")
-    L.append("")
-    rows = []
-    for j in jobs:
-        if j.target != "ice40":
-            continue
-        if not j.result:
-            rows.append([f"{j.rows}x{j.cols} {j.pattern}", "FAILED"])
-            continue
+    def ice40_row(j):
         x = ice40_metrics(j.result["cells"])
         p = j.result.get("pnr")
         fits = x["dsps"] <= UP5K_DSPS and x["luts"] <= UP5K_LUTS
-        rows.append([f"{j.rows}x{j.cols} {j.pattern}" + (" dense" if j.n == j.m else ""), x["luts"], x["carry"],
-                     x["ffs"], x["dsps"], x["bram"], macs(j.result), "yes" if fits else "no",
-                     p["fmax_mhz"] if p else "not placed",
-                     p["util"].get("ICESTORM_LC") if p else None])
-    L.append(md_table(["config", "SB_LUT4", "SB_CARRY", "FFs", "SB_MAC16", "BRAM", "MACs/cycle",
-                       "core fits UP5K", "Fmax MHz", "placed LCs (with harness)"], rows))
-    L.append("")
+        return [f"{j.rows}x{j.cols} {j.pattern}" + (" dense" if j.n == j.m else ""), x["luts"], x["carry"],
+                x["ffs"], x["dsps"], x["bram"], macs(j.result), "yes" if fits else "no",
+                p["fmax_mhz"] if p else "not placed",
+                p["util"].get("ICESTORM_LC") if p else None]
+    target_table(L, jobs, "ice40", "## iCE40 UP5K (synth_ice40 -dsp, nextpnr-ice40 --up5k --package sg48)",
+                 ["config", "SB_LUT4", "SB_CARRY", "FFs", "SB_MAC16", "BRAM", "MACs/cycle",
+                  "core fits UP5K", "Fmax MHz", "placed LCs (with harness)"], ice40_row)
 
     # ---- generic
-    L.append("## Generic gates (synth -flatten; check -assert; latch check)")
-    L.append("")
-    rows = []
-    for j in jobs:
-        if j.target != "generic":
-            continue
-        if not j.result:
-            rows.append([f"{j.rows}x{j.cols} {j.pattern}", "FAILED"])
-            continue
+    def generic_row(j):
         g = generic_metrics(j.result["cells"])
-        rows.append([f"{j.rows}x{j.cols} {j.pattern}", g["cells"], g["gates"], g["ffs"],
-                     j.result["latches"], j.result["check_problems"]])
-    L.append(md_table(["config", "cells", "gates", "FFs", "latches", "check problems"], rows))
-    L.append("")
+        return [f"{j.rows}x{j.cols} {j.pattern}", g["cells"], g["gates"], g["ffs"],
+                j.result["latches"], j.result["check_problems"]]
+    target_table(L, jobs, "generic", "## Generic gates (synth -flatten; check -assert; latch check)",
+                 ["config", "cells", "gates", "FFs", "latches", "check problems"], generic_row)
 
     # ---- top
     tops = [j for j in jobs if j.top != "s24_core"]

@@ -15,6 +15,7 @@
 #include "s24_layout.h"
 #include "s24_swdev.h"
 #include "s24_uio.h"
+#include "../common/cmocka_run.h"  // S24_RUN_TESTS (tests/common/)
 
 // ------------------------------------------------------------------------------ mock seam
 // Every seam call is logged as an event; reads return a per-register value unless a one-shot
@@ -37,7 +38,7 @@ typedef struct {
   uint32_t fail_read_addr;
   s24_status_t sr_status;     // stream_read status
   uint32_t *r_beats;          // beats stream_read hands out
-  uint8_t *r_last;
+  const uint8_t *r_last;
   int r_advance;              // each stream_read hands out the next n beats of r_beats
   uint64_t now;
   uint64_t now_step;
@@ -147,6 +148,15 @@ static void open_dev(s24_dev_t *dev) {
   g.nlog = 0;
 }
 
+// Every result read gets one 2x2 tile of zeros, TLAST on its second beat as the core sends it,
+// or (tlast_on_first) misplaced on its first.
+static void zero_results(int tlast_on_first) {
+  static uint32_t zeros[4];
+  static const uint8_t kLast[2][2] = {{0, 1}, {1, 0}};
+  g.r_beats = zeros;
+  g.r_last = kLast[tlast_on_first];
+}
+
 // The same 2x2 2:4 core built with the pair mode (CFG_MODE.PAIR reads back 1)
 static void open_pair_dev(s24_dev_t *dev) {
   mock_device(2, 2);
@@ -226,19 +236,25 @@ static void open_rejects_wrong_magic_version_params(void **state) {
 }
 
 // ------------------------------------------------------------------------------ fused layer
+// A 2x2 device with register map 1.<minor>, opened, with a 2x4 2:4 weight matrix loaded.
+static void open_map_with_weights(s24_dev_t *dev, uint32_t minor, s24_weights_t *w) {
+  static const int8_t a[8] = {1, 0, 2, 0, 0, 3, 0, 4};
+  mock_device(2, 2);
+  g.regs[S24_REG_VERSION / 4] = S24_VERSION_MAJOR << S24_VERSION_MAJOR_LSB | minor;
+  assert_int_equal(s24_dev_open(dev, &kSeam), S24_OK);
+  assert_int_equal(s24_weights_load_dense(dev, a, 2, 4, w), S24_OK);
+}
+
 // s24_linear checks the clamp bounds (and every other parameter) before any register access,
 // and refuses a device whose register map predates CFG_ACT (1.1: CFG_EPI.RELU only).
 static void linear_checks_clamp_and_map_version_first(void **state) {
   (void)state;
   s24_dev_t dev;
-  mock_device(2, 2);
-  g.regs[S24_REG_VERSION / 4] = S24_VERSION_MAJOR << S24_VERSION_MAJOR_LSB | 1u;  // map 1.1
-  assert_int_equal(s24_dev_open(&dev, &kSeam), S24_OK);
-  const int8_t a[8] = {1, 0, 2, 0, 0, 3, 0, 4}, x[4] = {1, 2, 3, 4};
+  const int8_t x[4] = {1, 2, 3, 4};
   const int32_t mult[2] = {1 << 30, 1 << 30}, shift[2] = {0, 0};
   int8_t y[2];
   s24_weights_t w;
-  assert_int_equal(s24_weights_load_dense(&dev, a, 2, 4, &w), S24_OK);
+  open_map_with_weights(&dev, 1, &w);  // map 1.1
   static const int32_t bad[5][2] = {{1, 0}, {127, -128}, {-129, 0}, {0, 128}, {-200, 300}};
   g.nlog = 0;
   for (int i = 0; i < 5; i++) {
@@ -260,14 +276,11 @@ static void linear_checks_clamp_and_map_version_first(void **state) {
 static void linear_checks_round_mode_and_map_version_first(void **state) {
   (void)state;
   s24_dev_t dev;
-  mock_device(2, 2);
-  g.regs[S24_REG_VERSION / 4] = S24_VERSION_MAJOR << S24_VERSION_MAJOR_LSB | 2u;  // map 1.2
-  assert_int_equal(s24_dev_open(&dev, &kSeam), S24_OK);
-  const int8_t a[8] = {1, 0, 2, 0, 0, 3, 0, 4}, x[4] = {1, 2, 3, 4};
+  const int8_t x[4] = {1, 2, 3, 4};
   const int32_t mult[2] = {1 << 30, 1 << 30}, shift[2] = {-1, 3};
   int8_t y[2];
   s24_weights_t w;
-  assert_int_equal(s24_weights_load_dense(&dev, a, 2, 4, &w), S24_OK);
+  open_map_with_weights(&dev, 2, &w);  // map 1.2
   g.nlog = 0;
   const s24_linear_params_t bad = {NULL, mult, shift, 0, 0, -128, 127, (s24_round_t)2};
   assert_int_equal(s24_linear(&dev, &w, x, 1, &bad, y), S24_ERR_ARG);
@@ -568,10 +581,7 @@ static void error_bit_at_done_is_hw_error(void **state) {
   (void)state;
   s24_dev_t dev;
   open_dev(&dev);
-  uint32_t rbeats[4] = {0};
-  uint8_t rlast[2] = {0, 1};
-  g.r_beats = rbeats;
-  g.r_last = rlast;
+  zero_results(0);
   g.regs[S24_REG_STATUS / 4] = S24_STATUS_DONE_MASK | S24_STATUS_ERROR_MASK;
   g.ovr_addr[0] = S24_REG_ERR;  // clean after START, META at the end
   g.ovr_val[0] = 0;
@@ -592,11 +602,8 @@ static void result_timeout_and_status_timeout(void **state) {
   assert_int_equal(s24_gemm_dense(&dev, kA, 2, 4, kB, 2, NULL, c), S24_ERR_TIMEOUT);
   assert_int_equal(g.log[g.nlog - 1].op, EV_RESET);
   // results arrive but the block never leaves BUSY: the status poll times out
-  uint32_t rbeats[4] = {0};
-  uint8_t rlast[2] = {0, 1};
   g.sr_status = S24_OK;
-  g.r_beats = rbeats;
-  g.r_last = rlast;
+  zero_results(0);
   g.regs[S24_REG_STATUS / 4] = S24_STATUS_BUSY_MASK;
   dev.timeout_ns = 1000;
   g.nlog = 0;
@@ -614,10 +621,7 @@ static void stuck_core_wait_is_bounded_by_the_job(void **state) {
   s24_dev_t dev;
   open_dev(&dev);
   assert_int_equal(dev.timeout_ns, S24_DEFAULT_TIMEOUT_NS);
-  uint32_t rbeats[4] = {0};
-  uint8_t rlast[2] = {0, 1};
-  g.r_beats = rbeats;
-  g.r_last = rlast;
+  zero_results(0);
   g.regs[S24_REG_STATUS / 4] = S24_STATUS_BUSY_MASK;  // never done
   g.now_step = 20000;                                  // 20 us of hardware time per poll
   int32_t c[4];
@@ -648,10 +652,7 @@ static void misplaced_result_tlast_is_hw_error(void **state) {
   (void)state;
   s24_dev_t dev;
   open_dev(&dev);
-  uint32_t rbeats[4] = {0};
-  uint8_t rlast[2] = {1, 0};
-  g.r_beats = rbeats;
-  g.r_last = rlast;
+  zero_results(1);
   int32_t c[4];
   assert_int_equal(s24_gemm_dense(&dev, kA, 2, 4, kB, 2, NULL, c), S24_ERR_HW);
 }
@@ -684,10 +685,7 @@ static void inflight_window_is_respected(void **state) {
   s24_dev_t dev;
   open_dev(&dev);
   dev.inflight_tiles = 2;
-  uint32_t rbeats[4] = {0};
-  uint8_t rlast[2] = {0, 1};
-  g.r_beats = rbeats;
-  g.r_last = rlast;
+  zero_results(0);
   int8_t b[4 * 9] = {0};
   int32_t c[2 * 9];
   assert_int_equal(s24_gemm_dense(&dev, kA, 2, 4, b, 9, NULL, c), S24_OK);  // 5 column tiles
@@ -1074,8 +1072,5 @@ int main(void) {
       cmocka_unit_test(uio_gemm_through_fifo_windows_is_bit_exact),
       cmocka_unit_test(uio_open_errors_are_clean),
   };
-  int failed = cmocka_run_group_tests(tests, NULL, NULL);
-  int n = (int)(sizeof tests / sizeof tests[0]);
-  printf("%d passed, %d failed\n", n - failed, failed);
-  return failed != 0;
+  return S24_RUN_TESTS("tests", tests, NULL, NULL);  // the group name cmocka_run_group_tests gives
 }

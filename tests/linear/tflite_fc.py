@@ -6,11 +6,15 @@ runs them in LiteRT (reference and optimized kernels), and derives the SPEC §7 
 A network is a chain of layers: each layer's int8 output is the next one's input.
 """
 import math
+import os
+import sys
 
-import flatbuffers
 import numpy as np
 from ai_edge_litert import schema_py_generated as sch
 from ai_edge_litert.interpreter import Interpreter, OpResolverType
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "net"))
+import tflbuild  # noqa: E402
 
 
 def quantize_multiplier(x):
@@ -79,14 +83,6 @@ def layer_act(L):
     return act
 
 
-def _quant(scales, zps, dim=0):
-    q = sch.QuantizationParametersT()
-    q.scale = [float(np.float32(s)) for s in scales]
-    q.zeroPoint = [int(z) for z in zps]
-    q.quantizedDimension = dim
-    return q
-
-
 def build_model(batch, layers, s_in, zi):
     """A .tflite model (bytes) of FULLY_CONNECTED int8 layers in a chain.
 
@@ -94,70 +90,27 @@ def build_model(batch, layers, s_in, zi):
     s_out (float), zo (int), and the fused activation: act (one of ACTIVATIONS) or relu (bool,
     RELU when true). The input is int8 [batch, K0] with scale s_in and
     zero point zi; the output is the last layer's int8 [batch, M_last]."""
-    model = sch.ModelT()
-    model.version = 3
-    model.description = "sparse24 int8 per-channel FULLY_CONNECTED"
-    code = sch.OperatorCodeT()
-    code.builtinCode = sch.BuiltinOperator.FULLY_CONNECTED
-    code.deprecatedBuiltinCode = sch.BuiltinOperator.FULLY_CONNECTED
-    code.version = 4
-    model.operatorCodes = [code]
-    model.buffers = [sch.BufferT()]  # buffer 0: empty, by convention
-
-    tensors, ops = [], []
-
-    def add_tensor(name, shape, ttype, quant, data=None):
-        t = sch.TensorT()
-        t.name = name
-        t.shape = list(shape)
-        t.type = ttype
-        t.quantization = quant
-        if data is None:
-            t.buffer = 0
-        else:
-            b = sch.BufferT()
-            b.data = np.frombuffer(np.ascontiguousarray(data).tobytes(), np.uint8).tolist()
-            model.buffers.append(b)
-            t.buffer = len(model.buffers) - 1
-        tensors.append(t)
-        return len(tensors) - 1
-
+    b = tflbuild.Builder("sparse24 int8 per-channel FULLY_CONNECTED")
     k0 = layers[0]["w"].shape[1]
-    x = add_tensor("x", (batch, k0), sch.TensorType.INT8, _quant([s_in], [zi]))
+    x = b.tensor("x", (batch, k0), sch.TensorType.INT8, [s_in], [zi])
     cur, cur_scale = x, s_in
     for i, L in enumerate(layers):
         w = np.asarray(L["w"], np.int8)
         m = w.shape[0]
         s_w = np.asarray(L["s_w"], np.float32)
-        wt = add_tensor(f"w{i}", w.shape, sch.TensorType.INT8, _quant(s_w, [0] * m, 0), w)
+        wt = b.tensor(f"w{i}", w.shape, sch.TensorType.INT8, s_w, [0] * m, 0, w)
         s_b = [float(np.float32(cur_scale)) * float(sw) for sw in s_w]
-        bt = add_tensor(f"b{i}", (m,), sch.TensorType.INT32, _quant(s_b, [0] * m, 0),
-                        np.asarray(L["bias"], "<i4"))
-        yt = add_tensor(f"y{i}", (batch, m), sch.TensorType.INT8,
-                        _quant([L["s_out"]], [L["zo"]]))
-        op = sch.OperatorT()
-        op.opcodeIndex = 0
-        op.inputs = [cur, wt, bt]
-        op.outputs = [yt]
-        op.builtinOptionsType = sch.BuiltinOptions.FullyConnectedOptions
+        bt = b.tensor(f"b{i}", (m,), sch.TensorType.INT32, s_b, [0] * m, 0,
+                      np.asarray(L["bias"], "<i4"))
+        yt = b.tensor(f"y{i}", (batch, m), sch.TensorType.INT8, [L["s_out"]], [L["zo"]])
         opt = sch.FullyConnectedOptionsT()
         opt.fusedActivationFunction = getattr(sch.ActivationFunctionType, layer_act(L))
         opt.weightsFormat = sch.FullyConnectedOptionsWeightsFormat.DEFAULT
         opt.keepNumDims = False
-        op.builtinOptions = opt
-        ops.append(op)
+        b.op(sch.BuiltinOperator.FULLY_CONNECTED, 4, [cur, wt, bt], [yt],
+             sch.BuiltinOptions.FullyConnectedOptions, opt)
         cur, cur_scale = yt, L["s_out"]
-
-    sg = sch.SubGraphT()
-    sg.tensors = tensors
-    sg.inputs = [x]
-    sg.outputs = [cur]
-    sg.operators = ops
-    sg.name = "main"
-    model.subgraphs = [sg]
-    b = flatbuffers.Builder(1024)
-    b.Finish(model.Pack(b), file_identifier=b"TFL3")
-    return bytes(b.Output())
+    return b.finish([x], [cur])
 
 
 def requant_double_rounding(acc, mult, shift, zo, lo, top=127):

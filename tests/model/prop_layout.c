@@ -77,9 +77,9 @@ static int run_case(uint64_t seed, int *cmp_beats, int *exact) {
   const size_t mr = 1 + rnd_below(3 * hw.rows + 2);
   const size_t k = rnd_below(4) == 0 ? 1 + rnd_below(3 * lcm) : lcm * (1 + rnd_below(6));
   const size_t nc = 1 + rnd_below(3 * hw.cols + 2);
-  int8_t *a = malloc(mr * k);
-  int8_t *vals = malloc(mr * k);
-  uint8_t *meta = malloc(mr * k + 1);
+  int8_t *a = prop_malloc(mr * k);
+  int8_t *vals = prop_malloc(mr * k);
+  uint8_t *meta = prop_malloc(mr * k + 1);
   s24_geom_t geom;
   uint32_t *w1 = NULL, *w2 = NULL;
   if (a == NULL || vals == NULL || meta == NULL) {
@@ -161,8 +161,8 @@ static int run_case(uint64_t seed, int *cmp_beats, int *exact) {
     exact_weights(core, a, mr, k, rnd_below(2));
     s24_where_t w;
     CHECK(s24_compress(core, a, mr, k, vals, meta, &w) == S24_OK, "compress (core) failed");
-    w1 = calloc(geom.w_words, 4);
-    w2 = calloc(geom.w_words, 4);
+    w1 = prop_calloc(geom.w_words, 4);
+    w2 = prop_calloc(geom.w_words, 4);
     CHECK(w1 != NULL && w2 != NULL, "out of memory");
     for (size_t r0 = 0; r0 < mr + hw.rows; r0 += hw.rows) {  // one tile past the matrix too
       for (size_t g = 0; g < k / core.m; g++) {
@@ -202,22 +202,13 @@ done:
     fprintf(stderr, "  array %ux%u %u:%u, data %u:%u, M %zu K %zu N %zu\n", hw.rows, hw.cols,
             core.n, core.m, data.n, data.m, mr, k, nc);
   }
-  free(a);
-  free(vals);
-  free(meta);
-  free(w1);
-  free(w2);
+  prop_free_all();
   return ok;
 }
 
 int main(int argc, char **argv) {
   unsigned long long cases = 3000, seed = 20261123;
-  if (argc > 1) cases = strtoull(argv[1], NULL, 0);
-  if (argc > 2) seed = strtoull(argv[2], NULL, 0);
-  if (cases == 0) {
-    fprintf(stderr, "prop_layout: error: CASES must be a positive integer\n");
-    return 2;
-  }
+  if (!prop_args("prop_layout", argc, argv, &cases, &seed)) return 2;
   printf("prop_layout: %llu cases, seed %llu (reproduce: %s %llu %llu)\n", cases, seed, argv[0],
          cases, seed);
   uint64_t master = seed;

@@ -78,10 +78,12 @@ static int run_case(uint64_t seed, int wrap, s24_pattern_t *pat_out, size_t shap
   const size_t vcols = s24_values_cols(p, k), mcols = s24_meta_cols(p, k);
   int ok = 0;
 
-  int8_t *a = malloc(mr * k), *pa = malloc(mr * k), *pa2 = malloc(mr * k), *ref = malloc(mr * k);
-  int8_t *back = malloc(mr * k), *v = malloc(mr * vcols), *b = malloc(k * nc);
-  uint8_t *md = malloc(mr * mcols), *want_md = malloc(mr * mcols);
-  int32_t *c = malloc(mr * nc * 4), *cr = malloc(mr * nc * 4), *c0 = malloc(mr * nc * 4);
+  int8_t *a = prop_malloc(mr * k), *pa = prop_malloc(mr * k), *pa2 = prop_malloc(mr * k);
+  int8_t *ref = prop_malloc(mr * k), *back = prop_malloc(mr * k), *v = prop_malloc(mr * vcols);
+  int8_t *b = prop_malloc(k * nc);
+  uint8_t *md = prop_malloc(mr * mcols), *want_md = prop_malloc(mr * mcols);
+  int32_t *c = prop_malloc(mr * nc * 4), *cr = prop_malloc(mr * nc * 4);
+  int32_t *c0 = prop_malloc(mr * nc * 4);
   if (!a || !pa || !pa2 || !ref || !back || !v || !b || !md || !want_md || !c || !cr || !c0) {
     snprintf(g_why, sizeof g_why, "out of memory");
     goto done;
@@ -269,18 +271,7 @@ static int run_case(uint64_t seed, int wrap, s24_pattern_t *pat_out, size_t shap
 fail_status:
   snprintf(g_why, sizeof g_why, "a model call failed on valid input");
 done:
-  free(a);
-  free(pa);
-  free(pa2);
-  free(ref);
-  free(back);
-  free(v);
-  free(b);
-  free(md);
-  free(want_md);
-  free(c);
-  free(cr);
-  free(c0);
+  prop_free_all();
   return ok;
 }
 
@@ -290,12 +281,7 @@ int main(int argc, char **argv) {
   const char *env_case = getenv("S24_CASE_SEED");
   if (env_cases != NULL) cases = strtoull(env_cases, NULL, 0);
   if (env_seed != NULL) seed = strtoull(env_seed, NULL, 0);
-  if (argc > 1) cases = strtoull(argv[1], NULL, 0);
-  if (argc > 2) seed = strtoull(argv[2], NULL, 0);
-  if (cases == 0) {
-    fprintf(stderr, "prop_model: error: CASES must be a positive integer\n");
-    return 2;
-  }
+  if (!prop_args("prop_model", argc, argv, &cases, &seed)) return 2;  // S24_CASES/S24_SEED < argv
   if (env_case != NULL) cases = 1;
   printf("prop_model: %llu cases, seed %llu (reproduce: %s %llu %llu)\n", cases, seed, argv[0],
          cases, seed);

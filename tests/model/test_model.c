@@ -13,6 +13,7 @@
 
 #include "s24_layout.h"
 #include "s24_model.h"
+#include "../common/cmocka_run.h"  // S24_RUN_TESTS (tests/common/)
 
 static const s24_pattern_t P24 = {2, 4}, P14 = {1, 4}, P28 = {2, 8}, P48 = {4, 8};
 
@@ -33,31 +34,38 @@ static void expect_row(s24_pattern_t p, const int8_t *row, size_t k, const int8_
   assert_memory_equal(back, row, k);
 }
 
+// The worked examples of the SPEC: a dense row, its values and its metadata bytes.
+typedef struct {
+  s24_pattern_t p;
+  size_t k;
+  int8_t row[16], vals[8];
+  uint8_t meta[2];
+} example_t;
+
+static const example_t kExample24 = {
+    {2, 4}, 16, {0, 5, 0, -3, 7, 0, 0, 0, 0, 0, 0, 0, 1, 2, 0, 0}, {5, -3, 7, 0, 0, 0, 1, 2},
+    {0xCD, 0x4E}};
+static const example_t kExample14 = {{1, 4}, 8, {0, 0, 9, 0, 0, 0, 0, 0}, {9, 0}, {0x0E}};
+static const example_t kExample28 = {{2, 8}, 8, {0, 0, 0, 0, 0, 6, 0, 1}, {6, 1}, {0x3D}};
+
+static void expect_example(const example_t *e) { expect_row(e->p, e->row, e->k, e->vals, e->meta); }
+
 static void spec_example_24(void **state) {
   (void)state;
-  const int8_t row[16] = {0, 5, 0, -3, 7, 0, 0, 0, 0, 0, 0, 0, 1, 2, 0, 0};
-  const int8_t vals[8] = {5, -3, 7, 0, 0, 0, 1, 2};
-  const uint8_t meta[2] = {0xCD, 0x4E};
-  expect_row(P24, row, 16, vals, meta);
+  expect_example(&kExample24);
   // The four nibbles of the example, read back slot by slot.
   const uint32_t idx[8] = {1, 3, 0, 3, 2, 3, 0, 1};
-  for (size_t s = 0; s < 8; s++) assert_int_equal(s24_meta_get(P24, meta, s), idx[s]);
+  for (size_t s = 0; s < 8; s++) assert_int_equal(s24_meta_get(P24, kExample24.meta, s), idx[s]);
 }
 
 static void spec_example_14(void **state) {
   (void)state;
-  const int8_t row[8] = {0, 0, 9, 0, 0, 0, 0, 0};
-  const int8_t vals[2] = {9, 0};
-  const uint8_t meta[1] = {0x0E};
-  expect_row(P14, row, 8, vals, meta);
+  expect_example(&kExample14);
 }
 
 static void spec_example_28(void **state) {
   (void)state;
-  const int8_t row[8] = {0, 0, 0, 0, 0, 6, 0, 1};
-  const int8_t vals[2] = {6, 1};
-  const uint8_t meta[1] = {0x3D};
-  expect_row(P28, row, 8, vals, meta);
+  expect_example(&kExample28);
 }
 
 // 2:4 groups with fewer than 2 nonzeros: all zero -> (2,3); only i<3 -> (i,3); only 3 -> (2,3).
@@ -461,8 +469,5 @@ int main(void) {
       cmocka_unit_test(core_cycle_formula), cmocka_unit_test(linear_params),
       cmocka_unit_test(int8_result_beat),
   };
-  const int n = (int)(sizeof tests / sizeof tests[0]);
-  int failed = cmocka_run_group_tests_name("model", tests, NULL, NULL);
-  printf("%d passed, %d failed\n", n - failed, failed);
-  return failed != 0;
+  return S24_RUN_TESTS("model", tests, NULL, NULL);
 }

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "npy.h"
+#include "../common/cmocka_run.h"  // S24_RUN_TESTS (tests/common/)
 
 static char g_dir[64];
 
@@ -203,48 +204,51 @@ static const char *kDict = "{'descr': '|i1', 'fortran_order': False, 'shape': (3
 
 static void malformed_files(void **state) {
   (void)state;
-  write_bytes("empty.npy", "", 0);
-  expect_read_error("empty.npy", S24_ERR_FORMAT, "truncated header");
-  write_bytes("magic.npy", "\x93NUMPX\x01\x00\x10\x00", 10);
-  expect_read_error("magic.npy", S24_ERR_FORMAT, "bad magic");
-  write_bytes("text.npy", "hello", 5);
-  expect_read_error("text.npy", S24_ERR_FORMAT, "bad magic");
-  write_bytes("short.npy", "\x93NUMPY\x01", 7);
-  expect_read_error("short.npy", S24_ERR_FORMAT, "truncated header");
-  write_bytes("nolen.npy", "\x93NUMPY\x01\x00\x10", 9);
-  expect_read_error("nolen.npy", S24_ERR_FORMAT, "truncated header");
-  write_bytes("hdr.npy", "\x93NUMPY\x01\x00\x76\x00{'descr'", 17);
-  expect_read_error("hdr.npy", S24_ERR_FORMAT, "truncated header");
-  write_bytes("v3.npy", "\x93NUMPY\x03\x00\x10\x00\x00\x00", 12);
-  expect_read_error("v3.npy", S24_ERR_FORMAT, "version 3.0");
-  write_npy_raw("trunc.npy", 1, kDict, 11);
-  expect_read_error("trunc.npy", S24_ERR_FORMAT, "truncated data");
-  write_npy_raw("nodata.npy", 1, kDict, 0);
-  expect_read_error("nodata.npy", S24_ERR_FORMAT, "truncated data");
-  write_npy_raw("extra.npy", 1, kDict, 13);
-  expect_read_error("extra.npy", S24_ERR_FORMAT, "1 byte of extra data");
-  write_npy_raw("fortran.npy", 1,
-                "{'descr': '|i1', 'fortran_order': True, 'shape': (3, 4), }", 12);
-  expect_read_error("fortran.npy", S24_ERR_FORMAT, "Fortran");
-  write_npy_raw("f8.npy", 1, "{'descr': '<f8', 'fortran_order': False, 'shape': (3, 4), }",
-                96);
-  expect_read_error("f8.npy", S24_ERR_FORMAT, "dtype '<f8'");
-  write_npy_raw("rank1.npy", 1, "{'descr': '|i1', 'fortran_order': False, 'shape': (12,), }",
-                12);
-  expect_read_error("rank1.npy", S24_ERR_FORMAT, "rank-1");
-  write_npy_raw("rank3.npy", 1,
-                "{'descr': '|i1', 'fortran_order': False, 'shape': (1, 3, 4), }", 12);
-  expect_read_error("rank3.npy", S24_ERR_FORMAT, "rank-3");
-  write_npy_raw("huge.npy", 1,
-                "{'descr': '<i4', 'fortran_order': False, 'shape': (4294967296, 4294967296), }",
-                16);
-  expect_read_error("huge.npy", S24_ERR_FORMAT, "too large");
-  // a shape that fits size_t but not the file: rejected before any allocation
-  write_npy_raw("big.npy", 1,
-                "{'descr': '|i1', 'fortran_order': False, 'shape': (1000000000, 1000000), }", 16);
-  expect_read_error("big.npy", S24_ERR_FORMAT, "truncated data");
-  write_bytes("hlen.npy", "\x93NUMPY\x02\x00\xff\xff\xff\x7f", 12);
-  expect_read_error("hlen.npy", S24_ERR_FORMAT, "header length");
+  // raw bytes (embedded NULs: each with its length)
+  static const struct {
+    const char *name, *bytes;
+    size_t len;
+    const char *needle;
+  } raw[] = {
+      {"empty.npy", "", 0, "truncated header"},
+      {"magic.npy", "\x93NUMPX\x01\x00\x10\x00", 10, "bad magic"},
+      {"text.npy", "hello", 5, "bad magic"},
+      {"short.npy", "\x93NUMPY\x01", 7, "truncated header"},
+      {"nolen.npy", "\x93NUMPY\x01\x00\x10", 9, "truncated header"},
+      {"hdr.npy", "\x93NUMPY\x01\x00\x76\x00{'descr'", 17, "truncated header"},
+      {"v3.npy", "\x93NUMPY\x03\x00\x10\x00\x00\x00", 12, "version 3.0"},
+      {"hlen.npy", "\x93NUMPY\x02\x00\xff\xff\xff\x7f", 12, "header length"},
+  };
+  for (size_t i = 0; i < sizeof raw / sizeof raw[0]; i++) {
+    write_bytes(raw[i].name, raw[i].bytes, raw[i].len);
+    expect_read_error(raw[i].name, S24_ERR_FORMAT, raw[i].needle);
+  }
+  // version 1.0 files: a header dict and data_len bytes of data
+  static const struct {
+    const char *name, *dict;
+    size_t data_len;
+    const char *needle;
+  } npy[] = {
+      {"trunc.npy", NULL, 11, "truncated data"},
+      {"nodata.npy", NULL, 0, "truncated data"},
+      {"extra.npy", NULL, 13, "1 byte of extra data"},
+      {"fortran.npy", "{'descr': '|i1', 'fortran_order': True, 'shape': (3, 4), }", 12, "Fortran"},
+      {"f8.npy", "{'descr': '<f8', 'fortran_order': False, 'shape': (3, 4), }", 96,
+       "dtype '<f8'"},
+      {"rank1.npy", "{'descr': '|i1', 'fortran_order': False, 'shape': (12,), }", 12, "rank-1"},
+      {"rank3.npy", "{'descr': '|i1', 'fortran_order': False, 'shape': (1, 3, 4), }", 12,
+       "rank-3"},
+      {"huge.npy",
+       "{'descr': '<i4', 'fortran_order': False, 'shape': (4294967296, 4294967296), }", 16,
+       "too large"},
+      // a shape that fits size_t but not the file: rejected before any allocation
+      {"big.npy", "{'descr': '|i1', 'fortran_order': False, 'shape': (1000000000, 1000000), }",
+       16, "truncated data"},
+  };
+  for (size_t i = 0; i < sizeof npy / sizeof npy[0]; i++) {  // NULL: kDict, the 3x4 int8 one
+    write_npy_raw(npy[i].name, 1, npy[i].dict != NULL ? npy[i].dict : kDict, npy[i].data_len);
+    expect_read_error(npy[i].name, S24_ERR_FORMAT, npy[i].needle);
+  }
   expect_read_error("does_not_exist.npy", S24_ERR_IO, "cannot open");
   expect_read_error(".", S24_ERR_IO, "directory");
 }
@@ -307,8 +311,5 @@ int main(void) {
       cmocka_unit_test(malformed_files),      cmocka_unit_test(version2_header),
       cmocka_unit_test(atomic_output),
   };
-  const int n = (int)(sizeof tests / sizeof tests[0]);
-  int failed = cmocka_run_group_tests_name("npy", tests, setup_dir, teardown_dir);
-  printf("%d passed, %d failed\n", n - failed, failed);
-  return failed != 0;
+  return S24_RUN_TESTS("npy", tests, setup_dir, teardown_dir);
 }

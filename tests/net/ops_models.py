@@ -16,10 +16,11 @@ import argparse
 import os
 import sys
 
-import flatbuffers
 import numpy as np
 from ai_edge_litert import schema_py_generated as sch
-from ai_edge_litert.interpreter import Interpreter, OpResolverType
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "net"))
+import tflbuild  # noqa: E402
 
 OP = sch.BuiltinOperator
 TT = sch.TensorType
@@ -28,68 +29,25 @@ ACTS = [sch.ActivationFunctionType.NONE, sch.ActivationFunctionType.RELU,
         sch.ActivationFunctionType.RELU6, sch.ActivationFunctionType.RELU_N1_TO_1]
 
 
-class Model:
-    """A one-subgraph model under construction (flatbuffers object API)."""
+class Model(tflbuild.Builder):
+    """A one-subgraph model under construction: net/tflbuild.py's Builder with a scalar or
+    per-channel scale and a zero point broadcast to it, one input and one output."""
 
     def __init__(self):
-        self.m = sch.ModelT()
-        self.m.version = 3
-        self.m.description = "sparse24 host-operator test"
-        self.m.operatorCodes = []
-        self.m.buffers = [sch.BufferT()]  # buffer 0: empty, by convention
-        self.tensors = []
-        self.ops = []
-        self.codes = {}
+        super().__init__("sparse24 host-operator test")
 
     def tensor(self, name, shape, ttype, scale=None, zp=None, data=None, qdim=0):
-        t = sch.TensorT()
-        t.name = name
-        t.shape = [int(d) for d in shape]
-        t.type = ttype
-        if scale is not None:
-            q = sch.QuantizationParametersT()
-            sc = np.atleast_1d(np.asarray(scale, np.float32))
-            q.scale = [float(s) for s in sc]
-            q.zeroPoint = [int(z) for z in np.broadcast_to(np.atleast_1d(zp), sc.shape)]
-            q.quantizedDimension = qdim
-            t.quantization = q
-        if data is None:
-            t.buffer = 0
-        else:
-            b = sch.BufferT()
-            b.data = np.frombuffer(np.ascontiguousarray(data).tobytes(), np.uint8).tolist()
-            self.m.buffers.append(b)
-            t.buffer = len(self.m.buffers) - 1
-        self.tensors.append(t)
-        return len(self.tensors) - 1
+        if scale is None:
+            return super().tensor(name, shape, ttype, data=data)
+        sc = np.atleast_1d(np.asarray(scale, np.float32))
+        return super().tensor(name, shape, ttype, sc, np.broadcast_to(np.atleast_1d(zp), sc.shape),
+                              qdim, data)
 
     def op(self, code, inputs, outputs, opt_type=OPT.NONE, opt=None, version=1):
-        if code not in self.codes:
-            c = sch.OperatorCodeT()
-            c.builtinCode = code
-            c.deprecatedBuiltinCode = min(code, 127)
-            c.version = version
-            self.m.operatorCodes.append(c)
-            self.codes[code] = len(self.m.operatorCodes) - 1
-        o = sch.OperatorT()
-        o.opcodeIndex = self.codes[code]
-        o.inputs = list(inputs)
-        o.outputs = list(outputs)
-        o.builtinOptionsType = opt_type
-        o.builtinOptions = opt
-        self.ops.append(o)
+        super().op(code, version, inputs, outputs, opt_type, opt)
 
     def finish(self, inp, out):
-        sg = sch.SubGraphT()
-        sg.tensors = self.tensors
-        sg.inputs = [inp]
-        sg.outputs = [out]
-        sg.operators = self.ops
-        sg.name = "main"
-        self.m.subgraphs = [sg]
-        b = flatbuffers.Builder(1024)
-        b.Finish(self.m.Pack(b), file_identifier=b"TFL3")
-        return bytes(b.Output())
+        return super().finish([inp], [out])
 
 
 def run_ref(model_bytes, x):
@@ -97,22 +55,24 @@ def run_ref(model_bytes, x):
     computes must be the one the model declares (else the generator has a bug)."""
     sg = sch.ModelT.InitFromPackedBuf(model_bytes, 0).subgraphs[0]
     declared = [int(d) for d in sg.tensors[sg.outputs[0]].shape]
-    it = Interpreter(model_content=model_bytes, num_threads=1,
-                     experimental_op_resolver_type=OpResolverType.BUILTIN_REF)
-    it.allocate_tensors()
-    i_idx = it.get_input_details()[0]["index"]
-    o_idx = it.get_output_details()[0]["index"]
-    ys = []
-    for b in range(x.shape[0]):
-        it.set_tensor(i_idx, x[b:b + 1])
-        it.invoke()
-        ys.append(it.get_tensor(o_idx).copy())
-        if list(ys[-1].shape) != declared:
-            raise ValueError(f"output shape {list(ys[-1].shape)}, declared {declared}")
+    ys = tflbuild.ref_outputs(model_bytes, x)
+    for y in ys:
+        if list(y.shape) != declared:
+            raise ValueError(f"output shape {list(y.shape)}, declared {declared}")
     return np.concatenate(ys, axis=0)
 
 
 # ------------------------------------------------------------------------------ random helpers
+
+def out_size(h, w, eh, ew, sh, sw, pad):
+    """(pad, oh, ow) of a window eh x ew (dilated extent) at strides sh, sw over h x w: padding
+    SAME (0) or VALID (1), VALID turned SAME where the window does not fit."""
+    if pad == 1 and (h < eh or w < ew):
+        pad = 0
+    if pad == 0:
+        return pad, -(-h // sh), -(-w // sw)
+    return pad, (h - eh) // sh + 1, (w - ew) // sw + 1
+
 
 def scale(rng, lo=-3.0, hi=-0.5):
     return float(np.float32(10.0 ** rng.uniform(lo, hi)))
@@ -142,12 +102,7 @@ def case_depthwise(rng, B):
     dh, dw = (int(rng.integers(1, 4)), int(rng.integers(1, 4))) if rng.integers(0, 3) == 0 else (1, 1)
     pad = int(rng.integers(0, 2))  # SAME 0, VALID 1
     eh, ew = (kh - 1) * dh + 1, (kw - 1) * dw + 1
-    if pad == 1 and (h < eh or w < ew):
-        pad = 0
-    if pad == 0:
-        oh, ow = -(-h // sh), -(-w // sw)
-    else:
-        oh, ow = (h - eh) // sh + 1, (w - ew) // sw + 1
+    pad, oh, ow = out_size(h, w, eh, ew, sh, sw, pad)
     oc = c * dm
     s_in, z_in = scale(rng), zp(rng)
     per_channel = rng.integers(0, 4) != 0
@@ -215,12 +170,7 @@ def case_pool(rng, B, code):
     if rng.integers(0, 6) == 0:  # global pooling, as the MLPerf models end (25 x 5 in kws)
         h, w = int(rng.integers(1, 30)), int(rng.integers(1, 30))
         fh, fw, sh, sw, pad = h, w, h, w, 1
-    if pad == 1 and (h < fh or w < fw):
-        pad = 0
-    if pad == 0:
-        oh, ow = -(-h // sh), -(-w // sw)
-    else:
-        oh, ow = (h - fh) // sh + 1, (w - fw) // sw + 1
+    pad, oh, ow = out_size(h, w, fh, fw, sh, sw, pad)
     s, z = scale(rng), zp(rng)
     m = Model()
     x = m.tensor("x", (1, h, w, c), TT.INT8, s, z)

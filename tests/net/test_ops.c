@@ -467,25 +467,39 @@ out:
   free(file);
 }
 
+// root/cases.txt (the case list run_ops.py writes), opened for reading; NULL when there is none.
+static FILE *open_case_list(const char *root) {
+  char path[8192];
+  snprintf(path, sizeof path, "%s/cases.txt", root);
+  return fopen(path, "r");
+}
+
+// The next case of an open case list as the directory root/<line> (blank lines skipped); 0 at
+// the list's end.
+static int next_listed_case(FILE *f, const char *root, char *dir, size_t len) {
+  char line[512];
+  while (fgets(line, sizeof line, f) != NULL) {
+    line[strcspn(line, "\r\n")] = '\0';
+    if (line[0] == '\0') continue;
+    snprintf(dir, len, "%s/%s", root, line);
+    return 1;
+  }
+  return 0;
+}
+
 int main(int argc, char **argv) {
   if (argc >= 5 && strcmp(argv[1], "--mutate") == 0) {
     const int n = atoi(argv[2]);
     rng_state = strtoull(argv[3], NULL, 10) * 0x9E3779B97F4A7C15ULL + 1;
     printf("test_ops --mutate: seed %s\n", argv[3]);
-    char path[4096];
-    snprintf(path, sizeof path, "%s/cases.txt", argv[4]);
-    FILE *f = fopen(path, "r");
+    FILE *f = open_case_list(argv[4]);
     if (f == NULL) {
-      fprintf(stderr, "cannot read %s\n", path);
+      fprintf(stderr, "cannot read %s/cases.txt\n", argv[4]);
       return 1;
     }
     int ran = 0;
-    char line[512];
-    while (fgets(line, sizeof line, f) != NULL) {
-      line[strcspn(line, "\r\n")] = '\0';
-      if (line[0] == '\0') continue;
-      char dir[4096 + 512];
-      snprintf(dir, sizeof dir, "%s/%s", argv[4], line);
+    char dir[4096 + 512];
+    while (next_listed_case(f, argv[4], dir, sizeof dir)) {
       mutate_case(dir, n);
       ++ran;
     }
@@ -504,16 +518,10 @@ int main(int argc, char **argv) {
     return 2;
   }
   int ran = 0;
-  char path[8192];
-  snprintf(path, sizeof path, "%s/cases.txt", argv[1]);
-  FILE *f = argc == 2 ? fopen(path, "r") : NULL;
+  FILE *f = argc == 2 ? open_case_list(argv[1]) : NULL;
   if (f != NULL) {
-    char line[512];
-    while (fgets(line, sizeof line, f) != NULL) {
-      line[strcspn(line, "\r\n")] = '\0';
-      if (line[0] == '\0') continue;
-      char dir[4096 + 512];
-      snprintf(dir, sizeof dir, "%s/%s", argv[1], line);
+    char dir[4096 + 512];
+    while (next_listed_case(f, argv[1], dir, sizeof dir)) {
       run_case(dir);
       ++ran;
     }
