@@ -842,12 +842,17 @@ static void job_plan_caps(void **state) {
 }
 
 // ------------------------------------------------------------------------------ software device
+// A 2x2 2:4 software device and its seam.
+static void swdev_open(s24_swdev_t *d, s24_seam_t *s) {
+  assert_int_equal(s24_swdev_init(d, 2, 2, 2, 4), S24_OK);
+  s24_swdev_seam(d, s);
+}
+
 static void swdev_flags_tlast_bad_cfg_and_unmapped(void **state) {
   (void)state;
   s24_swdev_t d;
   s24_seam_t s;
-  assert_int_equal(s24_swdev_init(&d, 2, 2, 2, 4), S24_OK);
-  s24_swdev_seam(&d, &s);
+  swdev_open(&d, &s);
   uint32_t v = 0;
   assert_int_equal(s.read32(s.ctx, 0x1C, &v), S24_ERR_HW);  // unmapped: SLVERR
   assert_int_equal(s.write32(s.ctx, S24_REG_CTRL, S24_CTRL_START_MASK), S24_OK);
@@ -881,16 +886,14 @@ static void swdev_storage_registers(void **state) {
   (void)state;
   s24_swdev_t d;
   s24_seam_t s;
-  assert_int_equal(s24_swdev_init(&d, 2, 2, 2, 4), S24_OK);
-  s24_swdev_seam(&d, &s);
-  uint32_t v = 0;
-  int n = 0;
-#define STORE_CHECK(name, off, rw, rst)                          \
-  assert_int_equal(s.read32(s.ctx, (off), &v), S24_OK);          \
-  assert_int_equal(v, (rst));                                    \
-  assert_int_equal(s.write32(s.ctx, (off), 0xFFFFFFFFu), S24_OK); \
-  assert_int_equal(s.read32(s.ctx, (off), &v), S24_OK);          \
-  assert_int_equal(v, (rw));                                     \
+  swdev_open(&d, &s);
+  uint32_t v = 0, n = 0;
+#define STORE_CHECK(name, off, rw, rst)                                              \
+  assert_int_equal(s.read32(s.ctx, (off), &v), S24_OK);                              \
+  assert_int_equal(v, (rst)); /* its reset */                                        \
+  assert_int_equal(s.write32(s.ctx, (off), 0xFFFFFFFFu), S24_OK);                     \
+  assert_int_equal(s.read32(s.ctx, (off), &v), S24_OK);                              \
+  assert_int_equal(v, (rw)); /* exactly its rw bits kept */                          \
   n++;
   S24_REG_STORE_LIST(STORE_CHECK)
 #undef STORE_CHECK
