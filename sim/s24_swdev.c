@@ -334,7 +334,8 @@ static s24_status_t sw_write32(void *ctx, uint32_t addr, uint32_t v) {
         if (d->busy) {
           set_err(d, S24_ERR_START_BUSY_MASK);
         } else if (S24_SW_REG(d, CFG_BEATS) == 0 || S24_SW_REG(d, CFG_TILES) == 0 ||
-                   ((S24_SW_REG(d, CFG_EPI) & S24_CFG_EPI_EN_MASK) && S24_SW_REG(d, CFG_COL_TILES) == 0)) {
+                   ((S24_SW_REG(d, CFG_EPI) & S24_CFG_EPI_EN_MASK) &&
+                    S24_SW_REG(d, CFG_COL_TILES) == 0)) {
           set_err(d, S24_ERR_BAD_CFG_MASK);
         } else {
           d->busy = 1;
