@@ -5,6 +5,7 @@ interpreter answers, as an interactive session would show it. Rerun to refresh t
 `>>> import numpy`) and exits 1 naming the first differing line (make test-python).
 MODELS_DIR: the MLPerf Tiny models (default `scripts/deps.sh --models-path`)."""
 
+import argparse
 import code
 import contextlib
 import io
@@ -13,10 +14,12 @@ import subprocess
 import sys
 
 REPO = pathlib.Path(__file__).resolve().parents[1]
-ARGS = sys.argv[1:]
-CHECK = ARGS[ARGS.index("--check") + 1] if "--check" in ARGS else None
-ARGS = [a for i, a in enumerate(ARGS) if a != "--check" and (i == 0 or ARGS[i - 1] != "--check")]
-MODELS = ARGS[0] if ARGS else subprocess.run(
+_ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+_ap.add_argument("models", nargs="?", help="the MLPerf Tiny models' folder")
+_ap.add_argument("--check", metavar="DOC", help="compare with DOC's session instead of printing")
+ARGS = _ap.parse_args()
+CHECK = ARGS.check
+MODELS = ARGS.models or subprocess.run(
     [str(REPO / "scripts" / "deps.sh"), "--models-path"], capture_output=True, text=True,
     check=True).stdout.strip()
 

@@ -439,12 +439,13 @@ int s24_bench_perf_check(s24_opt_t opt, const char *v) {
   s24_array_t arr = S24_DEFAULT_ARRAY;
   char tail = 0;
   switch (opt) {
-    case S24_OPT_BACKEND:
+    case S24_OPT_BACKEND: {
       s24_backend_t b;
       if (v == NULL || s24_backend_parse(v, &b) != S24_OK) {
         return s24_cli_error(EXIT_USAGE, "bench", "invalid --backend '%s' (model or rtl)", v ? v : "");
       }
       return 0;
+    }
     case S24_OPT_OUT_DIR:
       if (v == NULL || *v == '\0') return s24_cli_error(EXIT_USAGE, "bench", "--out needs a directory");
       return 0;
