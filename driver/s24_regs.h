@@ -11,206 +11,254 @@
 /* ID @ 0x00: Identification magic; reads 0x53323441 ("S24A" in ASCII). */
 #define S24_REG_ID 0x00u
 #define S24_ID_RO_MASK 0xFFFFFFFFu
-#define S24_ID_MAGIC_LSB 0u  /* ro: constant magic */
+#define S24_ID_MAGIC_LSB 0u  /* ro, 32 bit(s): constant magic */
+#define S24_ID_MAGIC_WIDTH 32u
 #define S24_ID_MAGIC_MASK 0xFFFFFFFFu
 
 /* VERSION @ 0x04: Register-map version; the driver refuses a different major version. */
 #define S24_REG_VERSION 0x04u
 #define S24_VERSION_RO_MASK 0xFFFFFFFFu
-#define S24_VERSION_MINOR_LSB 0u  /* ro: minor version (compatible additions) */
+#define S24_VERSION_MINOR_LSB 0u  /* ro, 16 bit(s): minor version (compatible additions) */
+#define S24_VERSION_MINOR_WIDTH 16u
 #define S24_VERSION_MINOR_MASK 0x0000FFFFu
-#define S24_VERSION_MAJOR_LSB 16u  /* ro: major version (incompatible changes) */
+#define S24_VERSION_MAJOR_LSB 16u  /* ro, 16 bit(s): major version (incompatible changes) */
+#define S24_VERSION_MAJOR_WIDTH 16u
 #define S24_VERSION_MAJOR_MASK 0xFFFF0000u
 
 /* HW_ARRAY @ 0x08: Array shape and sparsity pattern of this build (top parameters). */
 #define S24_REG_HW_ARRAY 0x08u
 #define S24_HW_ARRAY_RO_MASK 0xFFFFFFFFu
-#define S24_HW_ARRAY_ROWS_LSB 0u  /* ro: NumRows: PE rows = output rows per tile */
+#define S24_HW_ARRAY_ROWS_LSB 0u  /* ro, 8 bit(s): NumRows: PE rows = output rows per tile */
+#define S24_HW_ARRAY_ROWS_WIDTH 8u
 #define S24_HW_ARRAY_ROWS_MASK 0x000000FFu
-#define S24_HW_ARRAY_COLS_LSB 8u  /* ro: NumCols: PE columns = output columns per tile */
+#define S24_HW_ARRAY_COLS_LSB 8u  /* ro, 8 bit(s): NumCols: PE columns = output columns per tile */
+#define S24_HW_ARRAY_COLS_WIDTH 8u
 #define S24_HW_ARRAY_COLS_MASK 0x0000FF00u
-#define S24_HW_ARRAY_SPARSE_N_LSB 16u  /* ro: SparseN: kept values per group (multipliers per PE) */
+#define S24_HW_ARRAY_SPARSE_N_LSB 16u  /* ro, 8 bit(s): SparseN: kept values per group (multipliers per PE) */
+#define S24_HW_ARRAY_SPARSE_N_WIDTH 8u
 #define S24_HW_ARRAY_SPARSE_N_MASK 0x00FF0000u
-#define S24_HW_ARRAY_SPARSE_M_LSB 24u  /* ro: SparseM: group length along K */
+#define S24_HW_ARRAY_SPARSE_M_LSB 24u  /* ro, 8 bit(s): SparseM: group length along K */
+#define S24_HW_ARRAY_SPARSE_M_WIDTH 8u
 #define S24_HW_ARRAY_SPARSE_M_MASK 0xFF000000u
 
 /* HW_WIDTH @ 0x0C: Datapath widths of this build. */
 #define S24_REG_HW_WIDTH 0x0Cu
 #define S24_HW_WIDTH_RO_MASK 0x00FFFFFFu
-#define S24_HW_WIDTH_DATA_WIDTH_LSB 0u  /* ro: operand bits (8) */
+#define S24_HW_WIDTH_DATA_WIDTH_LSB 0u  /* ro, 8 bit(s): operand bits (8) */
+#define S24_HW_WIDTH_DATA_WIDTH_WIDTH 8u
 #define S24_HW_WIDTH_DATA_WIDTH_MASK 0x000000FFu
-#define S24_HW_WIDTH_ACC_WIDTH_LSB 8u  /* ro: accumulator bits (32) */
+#define S24_HW_WIDTH_ACC_WIDTH_LSB 8u  /* ro, 8 bit(s): accumulator bits (32) */
+#define S24_HW_WIDTH_ACC_WIDTH_WIDTH 8u
 #define S24_HW_WIDTH_ACC_WIDTH_MASK 0x0000FF00u
-#define S24_HW_WIDTH_IDX_WIDTH_LSB 16u  /* ro: metadata index bits, log2(SparseM) (0 when dense) */
+#define S24_HW_WIDTH_IDX_WIDTH_LSB 16u  /* ro, 8 bit(s): metadata index bits, log2(SparseM) (0 when dense) */
+#define S24_HW_WIDTH_IDX_WIDTH_WIDTH 8u
 #define S24_HW_WIDTH_IDX_WIDTH_MASK 0x00FF0000u
 
 /* HW_BEAT @ 0x10: TDATA width of each stream in 32-bit words (payload of docs/architecture.md section 2, zero-padded at the top). */
 #define S24_REG_HW_BEAT 0x10u
 #define S24_HW_BEAT_RO_MASK 0x00FFFFFFu
-#define S24_HW_BEAT_W_WORDS_LSB 0u  /* ro: s_axis_w words per beat */
+#define S24_HW_BEAT_W_WORDS_LSB 0u  /* ro, 8 bit(s): s_axis_w words per beat */
+#define S24_HW_BEAT_W_WORDS_WIDTH 8u
 #define S24_HW_BEAT_W_WORDS_MASK 0x000000FFu
-#define S24_HW_BEAT_A_WORDS_LSB 8u  /* ro: s_axis_a words per beat */
+#define S24_HW_BEAT_A_WORDS_LSB 8u  /* ro, 8 bit(s): s_axis_a words per beat */
+#define S24_HW_BEAT_A_WORDS_WIDTH 8u
 #define S24_HW_BEAT_A_WORDS_MASK 0x0000FF00u
-#define S24_HW_BEAT_R_WORDS_LSB 16u  /* ro: m_axis_r words per beat */
+#define S24_HW_BEAT_R_WORDS_LSB 16u  /* ro, 8 bit(s): m_axis_r words per beat */
+#define S24_HW_BEAT_R_WORDS_WIDTH 8u
 #define S24_HW_BEAT_R_WORDS_MASK 0x00FF0000u
 
 /* CTRL @ 0x20: Control. START is ignored (and flags ERR) unless idle with CFG_BEATS and CFG_TILES nonzero. */
 #define S24_REG_CTRL 0x20u
 #define S24_CTRL_RW_MASK 0x00000004u
 #define S24_CTRL_W1P_MASK 0x00000003u
-#define S24_CTRL_START_LSB 0u  /* w1p: start a job of CFG_TILES tiles of CFG_BEATS beats */
+#define S24_CTRL_START_LSB 0u  /* w1p, 1 bit(s): start a job of CFG_TILES tiles of CFG_BEATS beats */
+#define S24_CTRL_START_WIDTH 1u
 #define S24_CTRL_START_MASK 0x00000001u
-#define S24_CTRL_SOFT_RESET_LSB 1u  /* w1p: back to idle from any state: drops in-flight data, clears STATUS, ERR, IRQ and counters */
+#define S24_CTRL_SOFT_RESET_LSB 1u  /* w1p, 1 bit(s): back to idle from any state: drops in-flight data, clears STATUS, ERR, IRQ and counters */
+#define S24_CTRL_SOFT_RESET_WIDTH 1u
 #define S24_CTRL_SOFT_RESET_MASK 0x00000002u
-#define S24_CTRL_IRQ_EN_LSB 2u  /* rw: drive irq_o while any IRQ bit is set */
+#define S24_CTRL_IRQ_EN_LSB 2u  /* rw, 1 bit(s): drive irq_o while any IRQ bit is set */
+#define S24_CTRL_IRQ_EN_WIDTH 1u
 #define S24_CTRL_IRQ_EN_MASK 0x00000004u
 
 /* STATUS @ 0x24: Status. */
 #define S24_REG_STATUS 0x24u
 #define S24_STATUS_RO_MASK 0x00000007u
-#define S24_STATUS_BUSY_LSB 0u  /* ro: a job is running (start to last result beat accepted) */
+#define S24_STATUS_BUSY_LSB 0u  /* ro, 1 bit(s): a job is running (start to last result beat accepted) */
+#define S24_STATUS_BUSY_WIDTH 1u
 #define S24_STATUS_BUSY_MASK 0x00000001u
-#define S24_STATUS_DONE_LSB 1u  /* ro: the last job completed; cleared by START and SOFT_RESET */
+#define S24_STATUS_DONE_LSB 1u  /* ro, 1 bit(s): the last job completed; cleared by START and SOFT_RESET */
+#define S24_STATUS_DONE_WIDTH 1u
 #define S24_STATUS_DONE_MASK 0x00000002u
-#define S24_STATUS_ERROR_LSB 2u  /* ro: some ERR bit is set */
+#define S24_STATUS_ERROR_LSB 2u  /* ro, 1 bit(s): some ERR bit is set */
+#define S24_STATUS_ERROR_WIDTH 1u
 #define S24_STATUS_ERROR_MASK 0x00000004u
 
 /* ERR @ 0x28: Error causes, sticky until written 1 (or SOFT_RESET). Errors never stop or hang the block: a job always consumes exactly CFG_TILES*CFG_BEATS beats per input stream. */
 #define S24_REG_ERR 0x28u
 #define S24_ERR_W1C_MASK 0x0000001Fu
-#define S24_ERR_BAD_CFG_LSB 0u  /* w1c: START with CFG_BEATS or CFG_TILES equal to 0, or with CFG_EPI.EN and CFG_COL_TILES equal to 0 (ignored) */
+#define S24_ERR_BAD_CFG_LSB 0u  /* w1c, 1 bit(s): START with CFG_BEATS or CFG_TILES equal to 0, or with CFG_EPI.EN and CFG_COL_TILES equal to 0 (ignored) */
+#define S24_ERR_BAD_CFG_WIDTH 1u
 #define S24_ERR_BAD_CFG_MASK 0x00000001u
-#define S24_ERR_META_LSB 1u  /* w1c: a weight beat carried invalid metadata (its values were zeroed); after clearing, a new one is seen after SOFT_RESET */
+#define S24_ERR_META_LSB 1u  /* w1c, 1 bit(s): a weight beat carried invalid metadata (its values were zeroed); after clearing, a new one is seen after SOFT_RESET */
+#define S24_ERR_META_WIDTH 1u
 #define S24_ERR_META_MASK 0x00000002u
-#define S24_ERR_W_LAST_LSB 2u  /* w1c: s_axis_w TLAST not exactly on the last beat of a tile */
+#define S24_ERR_W_LAST_LSB 2u  /* w1c, 1 bit(s): s_axis_w TLAST not exactly on the last beat of a tile */
+#define S24_ERR_W_LAST_WIDTH 1u
 #define S24_ERR_W_LAST_MASK 0x00000004u
-#define S24_ERR_A_LAST_LSB 3u  /* w1c: s_axis_a TLAST not exactly on the last beat of a tile */
+#define S24_ERR_A_LAST_LSB 3u  /* w1c, 1 bit(s): s_axis_a TLAST not exactly on the last beat of a tile */
+#define S24_ERR_A_LAST_WIDTH 1u
 #define S24_ERR_A_LAST_MASK 0x00000008u
-#define S24_ERR_START_BUSY_LSB 4u  /* w1c: START while busy (ignored) */
+#define S24_ERR_START_BUSY_LSB 4u  /* w1c, 1 bit(s): START while busy (ignored) */
+#define S24_ERR_START_BUSY_WIDTH 1u
 #define S24_ERR_START_BUSY_MASK 0x00000010u
 
 /* IRQ @ 0x2C: Interrupt causes, sticky until written 1; irq_o = IRQ_EN and (IRQ != 0). */
 #define S24_REG_IRQ 0x2Cu
 #define S24_IRQ_W1C_MASK 0x00000003u
-#define S24_IRQ_DONE_LSB 0u  /* w1c: a job completed */
+#define S24_IRQ_DONE_LSB 0u  /* w1c, 1 bit(s): a job completed */
+#define S24_IRQ_DONE_WIDTH 1u
 #define S24_IRQ_DONE_MASK 0x00000001u
-#define S24_IRQ_ERROR_LSB 1u  /* w1c: an ERR bit was set */
+#define S24_IRQ_ERROR_LSB 1u  /* w1c, 1 bit(s): an ERR bit was set */
+#define S24_IRQ_ERROR_WIDTH 1u
 #define S24_IRQ_ERROR_MASK 0x00000002u
 
 /* CFG_BEATS @ 0x30: Beats per tile of the next job (groups of K times beats per group); sampled at START. */
 #define S24_REG_CFG_BEATS 0x30u
 #define S24_CFG_BEATS_RW_MASK 0xFFFFFFFFu
-#define S24_CFG_BEATS_VALUE_LSB 0u  /* rw: beats per tile */
+#define S24_CFG_BEATS_VALUE_LSB 0u  /* rw, 32 bit(s): beats per tile */
+#define S24_CFG_BEATS_VALUE_WIDTH 32u
 #define S24_CFG_BEATS_VALUE_MASK 0xFFFFFFFFu
 
 /* CFG_TILES @ 0x34: Tiles in the next job; sampled at START. */
 #define S24_REG_CFG_TILES 0x34u
 #define S24_CFG_TILES_RW_MASK 0xFFFFFFFFu
-#define S24_CFG_TILES_VALUE_LSB 0u  /* rw: tiles */
+#define S24_CFG_TILES_VALUE_LSB 0u  /* rw, 32 bit(s): tiles */
+#define S24_CFG_TILES_VALUE_WIDTH 32u
 #define S24_CFG_TILES_VALUE_MASK 0xFFFFFFFFu
 
 /* CFG_EPI @ 0x38: Fused int8 layer mode of the next job (SPEC section 7); sampled at START. With EN the result stream carries int8: tile rows 4q..4q+3 in one beat, row r column c at bits [((r%4)*NumCols+c)*8 +: 8], ceil(rows/4) beats per tile, rows = NumRows (2*NumRows with CFG_MODE.PAIR, map 1.4 on). */
 #define S24_REG_CFG_EPI 0x38u
 #define S24_CFG_EPI_RW_MASK 0x0000FF05u
-#define S24_CFG_EPI_EN_LSB 0u  /* rw: requantize every result: acc + bias, rounding multiply and shift, + ZO, clamp to [CFG_ACT.ACT_MIN, CFG_ACT.ACT_MAX], int8 packing */
+#define S24_CFG_EPI_EN_LSB 0u  /* rw, 1 bit(s): requantize every result: acc + bias, rounding multiply and shift, + ZO, clamp to [CFG_ACT.ACT_MIN, CFG_ACT.ACT_MAX], int8 packing */
+#define S24_CFG_EPI_EN_WIDTH 1u
 #define S24_CFG_EPI_EN_MASK 0x00000001u
-#define S24_CFG_EPI_ROUND_LSB 2u  /* rw: rounding of the requantization (map 1.3 on): 0 single, (acc*MULT + 2^(t-1)) >> t, t = 31 - SHIFT (SPEC section 7, TFLite FULLY_CONNECTED); 1 double, gemmlowp's RoundingDivideByPOT(SaturatingRoundingDoublingHighMul(acc * 2^max(SHIFT,0) wrapped to int32, MULT), max(-SHIFT,0)) (LiteRT's reference CONV_2D); docs/architecture.md section 4 */
+#define S24_CFG_EPI_ROUND_LSB 2u  /* rw, 1 bit(s): rounding of the requantization (map 1.3 on): 0 single, (acc*MULT + 2^(t-1)) >> t, t = 31 - SHIFT (SPEC section 7, TFLite FULLY_CONNECTED); 1 double, gemmlowp's RoundingDivideByPOT(SaturatingRoundingDoublingHighMul(acc * 2^max(SHIFT,0) wrapped to int32, MULT), max(-SHIFT,0)) (LiteRT's reference CONV_2D); docs/architecture.md section 4 */
+#define S24_CFG_EPI_ROUND_WIDTH 1u
 #define S24_CFG_EPI_ROUND_MASK 0x00000004u
-#define S24_CFG_EPI_ZO_LSB 8u  /* rw: output zero point, two's complement int8 */
+#define S24_CFG_EPI_ZO_LSB 8u  /* rw, 8 bit(s): output zero point, two's complement int8 */
+#define S24_CFG_EPI_ZO_WIDTH 8u
 #define S24_CFG_EPI_ZO_MASK 0x0000FF00u
 
 /* CFG_MODE @ 0x3C: Array mode of the next job; sampled at START (docs/architecture.md sections 1 and 3). Reads back 0 on a core built without the pair mode (PairMode = 0, or not a 2:m core): write 1 and read it to learn whether the build has it. */
 #define S24_REG_CFG_MODE 0x3Cu
 #define S24_CFG_MODE_RW_MASK 0x00000001u
-#define S24_CFG_MODE_PAIR_LSB 0u  /* rw: pair (1:m) mode on a 2:m core: each PE's two multipliers serve two output rows, so a tile has 2*NumRows rows (row 2r+s = row r's slot s of the weight beat, any index 0..m-1) and runs 1:m weights at twice the 2:m rate; with CFG_EPI.EN the int8 result tiles have 2*NumRows rows too (map 1.4 on; 1.3 refused PAIR with EN as BAD_CFG) */
+#define S24_CFG_MODE_PAIR_LSB 0u  /* rw, 1 bit(s): pair (1:m) mode on a 2:m core: each PE's two multipliers serve two output rows, so a tile has 2*NumRows rows (row 2r+s = row r's slot s of the weight beat, any index 0..m-1) and runs 1:m weights at twice the 2:m rate; with CFG_EPI.EN the int8 result tiles have 2*NumRows rows too (map 1.4 on; 1.3 refused PAIR with EN as BAD_CFG) */
+#define S24_CFG_MODE_PAIR_WIDTH 1u
 #define S24_CFG_MODE_PAIR_MASK 0x00000001u
 
 /* CNT_CYCLES @ 0x40: Cycles busy in the last/current job (restarts at START). */
 #define S24_REG_CNT_CYCLES 0x40u
 #define S24_CNT_CYCLES_RO_MASK 0xFFFFFFFFu
-#define S24_CNT_CYCLES_VALUE_LSB 0u  /* ro: cycles */
+#define S24_CNT_CYCLES_VALUE_LSB 0u  /* ro, 32 bit(s): cycles */
+#define S24_CNT_CYCLES_VALUE_WIDTH 32u
 #define S24_CNT_CYCLES_VALUE_MASK 0xFFFFFFFFu
 
 /* CNT_BEATS @ 0x44: Steps that consumed a beat pair (MAC-active cycles) in the job. */
 #define S24_REG_CNT_BEATS 0x44u
 #define S24_CNT_BEATS_RO_MASK 0xFFFFFFFFu
-#define S24_CNT_BEATS_VALUE_LSB 0u  /* ro: beats */
+#define S24_CNT_BEATS_VALUE_LSB 0u  /* ro, 32 bit(s): beats */
+#define S24_CNT_BEATS_VALUE_WIDTH 32u
 #define S24_CNT_BEATS_VALUE_MASK 0xFFFFFFFFu
 
 /* CNT_STALL_W @ 0x48: Busy cycles a step waited on the weight stream. */
 #define S24_REG_CNT_STALL_W 0x48u
 #define S24_CNT_STALL_W_RO_MASK 0xFFFFFFFFu
-#define S24_CNT_STALL_W_VALUE_LSB 0u  /* ro: cycles */
+#define S24_CNT_STALL_W_VALUE_LSB 0u  /* ro, 32 bit(s): cycles */
+#define S24_CNT_STALL_W_VALUE_WIDTH 32u
 #define S24_CNT_STALL_W_VALUE_MASK 0xFFFFFFFFu
 
 /* CNT_STALL_A @ 0x4C: Busy cycles a step waited on the activation stream. */
 #define S24_REG_CNT_STALL_A 0x4Cu
 #define S24_CNT_STALL_A_RO_MASK 0xFFFFFFFFu
-#define S24_CNT_STALL_A_VALUE_LSB 0u  /* ro: cycles */
+#define S24_CNT_STALL_A_VALUE_LSB 0u  /* ro, 32 bit(s): cycles */
+#define S24_CNT_STALL_A_VALUE_WIDTH 32u
 #define S24_CNT_STALL_A_VALUE_MASK 0xFFFFFFFFu
 
 /* CNT_STALL_R @ 0x50: Busy cycles the array waited on result backpressure. */
 #define S24_REG_CNT_STALL_R 0x50u
 #define S24_CNT_STALL_R_RO_MASK 0xFFFFFFFFu
-#define S24_CNT_STALL_R_VALUE_LSB 0u  /* ro: cycles */
+#define S24_CNT_STALL_R_VALUE_LSB 0u  /* ro, 32 bit(s): cycles */
+#define S24_CNT_STALL_R_VALUE_WIDTH 32u
 #define S24_CNT_STALL_R_VALUE_MASK 0xFFFFFFFFu
 
 /* CNT_TILES_OUT @ 0x54: Result tiles fully sent (m_axis_r beats with TLAST) in the job. */
 #define S24_REG_CNT_TILES_OUT 0x54u
 #define S24_CNT_TILES_OUT_RO_MASK 0xFFFFFFFFu
-#define S24_CNT_TILES_OUT_VALUE_LSB 0u  /* ro: tiles */
+#define S24_CNT_TILES_OUT_VALUE_LSB 0u  /* ro, 32 bit(s): tiles */
+#define S24_CNT_TILES_OUT_VALUE_WIDTH 32u
 #define S24_CNT_TILES_OUT_VALUE_MASK 0xFFFFFFFFu
 
 /* CNT_JOB_CYCLES @ 0x58: Cycles from START until the job is done, including the epilogue's drain after the array's last result (equals CNT_CYCLES without CFG_EPI.EN). */
 #define S24_REG_CNT_JOB_CYCLES 0x58u
 #define S24_CNT_JOB_CYCLES_RO_MASK 0xFFFFFFFFu
-#define S24_CNT_JOB_CYCLES_VALUE_LSB 0u  /* ro: cycles */
+#define S24_CNT_JOB_CYCLES_VALUE_LSB 0u  /* ro, 32 bit(s): cycles */
+#define S24_CNT_JOB_CYCLES_VALUE_WIDTH 32u
 #define S24_CNT_JOB_CYCLES_VALUE_MASK 0xFFFFFFFFu
 
 /* CFG_COL_TILES @ 0x5C: With CFG_EPI.EN: tiles per row tile (column tiles) of the next job; result tile i uses parameter rows (i / CFG_COL_TILES)*rows + r, rows = NumRows (2*NumRows with CFG_MODE.PAIR). Sampled at START; 0 with EN is BAD_CFG. */
 #define S24_REG_CFG_COL_TILES 0x5Cu
 #define S24_CFG_COL_TILES_RW_MASK 0xFFFFFFFFu
-#define S24_CFG_COL_TILES_VALUE_LSB 0u  /* rw: column tiles */
+#define S24_CFG_COL_TILES_VALUE_LSB 0u  /* rw, 32 bit(s): column tiles */
+#define S24_CFG_COL_TILES_VALUE_WIDTH 32u
 #define S24_CFG_COL_TILES_VALUE_MASK 0xFFFFFFFFu
 
 /* EPI_ADDR @ 0x60: Row of the epilogue parameter RAM that the next EPI_SHIFT write fills; increments after it. Write while idle. */
 #define S24_REG_EPI_ADDR 0x60u
 #define S24_EPI_ADDR_RW_MASK 0x0000FFFFu
-#define S24_EPI_ADDR_ROW_LSB 0u  /* rw: parameter row (< HW_EPI.DEPTH) */
+#define S24_EPI_ADDR_ROW_LSB 0u  /* rw, 16 bit(s): parameter row (< HW_EPI.DEPTH) */
+#define S24_EPI_ADDR_ROW_WIDTH 16u
 #define S24_EPI_ADDR_ROW_MASK 0x0000FFFFu
 
 /* EPI_BIAS @ 0x64: Bias of the next parameter row: BIAS[m] - ZI * sum_k W[m][k], modulo 2^32 (the host folds the input zero point in). */
 #define S24_REG_EPI_BIAS 0x64u
 #define S24_EPI_BIAS_RW_MASK 0xFFFFFFFFu
-#define S24_EPI_BIAS_VALUE_LSB 0u  /* rw: int32 bias */
+#define S24_EPI_BIAS_VALUE_LSB 0u  /* rw, 32 bit(s): int32 bias */
+#define S24_EPI_BIAS_VALUE_WIDTH 32u
 #define S24_EPI_BIAS_VALUE_MASK 0xFFFFFFFFu
 
 /* EPI_MULT @ 0x68: Quantized multiplier of the next parameter row (0 <= MULT < 2^31). */
 #define S24_REG_EPI_MULT 0x68u
 #define S24_EPI_MULT_RW_MASK 0x7FFFFFFFu
-#define S24_EPI_MULT_VALUE_LSB 0u  /* rw: MULT */
+#define S24_EPI_MULT_VALUE_LSB 0u  /* rw, 31 bit(s): MULT */
+#define S24_EPI_MULT_VALUE_WIDTH 31u
 #define S24_EPI_MULT_VALUE_MASK 0x7FFFFFFFu
 
 /* EPI_SHIFT @ 0x6C: Writing it stores {EPI_BIAS, EPI_MULT, SHIFT} into parameter row EPI_ADDR and increments EPI_ADDR. The row shifts right by t = 31 - SHIFT (SPEC section 7). */
 #define S24_REG_EPI_SHIFT 0x6Cu
 #define S24_EPI_SHIFT_RW_MASK 0x0000003Fu
-#define S24_EPI_SHIFT_SHIFT_LSB 0u  /* rw: SHIFT, two's complement, -31..30 */
+#define S24_EPI_SHIFT_SHIFT_LSB 0u  /* rw, 6 bit(s): SHIFT, two's complement, -31..30 */
+#define S24_EPI_SHIFT_SHIFT_WIDTH 6u
 #define S24_EPI_SHIFT_SHIFT_MASK 0x0000003Fu
 
 /* HW_EPI @ 0x70: Fused int8 epilogue of this build (docs/architecture.md section 4): per-channel parameter RAM rows and rounding-multiplier lanes. */
 #define S24_REG_HW_EPI 0x70u
 #define S24_HW_EPI_RO_MASK 0x00FFFFFFu
-#define S24_HW_EPI_DEPTH_LSB 0u  /* ro: EpiDepth: rows of the per-channel parameter RAM (output channels one job can use) */
+#define S24_HW_EPI_DEPTH_LSB 0u  /* ro, 16 bit(s): EpiDepth: rows of the per-channel parameter RAM (output channels one job can use) */
+#define S24_HW_EPI_DEPTH_WIDTH 16u
 #define S24_HW_EPI_DEPTH_MASK 0x0000FFFFu
-#define S24_HW_EPI_LANES_LSB 16u  /* ro: EpiLanes: result lanes requantized per cycle (a tile row takes NumCols/EpiLanes cycles) */
+#define S24_HW_EPI_LANES_LSB 16u  /* ro, 8 bit(s): EpiLanes: result lanes requantized per cycle (a tile row takes NumCols/EpiLanes cycles) */
+#define S24_HW_EPI_LANES_WIDTH 8u
 #define S24_HW_EPI_LANES_MASK 0x00FF0000u
 
 /* CFG_ACT @ 0x74: With CFG_EPI.EN: the int8 output clamp of the next job (the fused activation: -128..127 none, max(-128, ZO)..127 ReLU, TFLite's RELU6 and RELU_N1_TO_1 ranges); sampled at START. y = ACT_MAX if r + ZO > ACT_MAX, else ACT_MIN if r + ZO < ACT_MIN, else r + ZO (the driver keeps ACT_MIN <= ACT_MAX). Map version 1.2 on; it replaces CFG_EPI.RELU of 1.1. */
 #define S24_REG_CFG_ACT 0x74u
 #define S24_CFG_ACT_RW_MASK 0x0000FFFFu
-#define S24_CFG_ACT_ACT_MIN_LSB 0u  /* rw: lower bound, two's complement int8 (reset -128) */
+#define S24_CFG_ACT_ACT_MIN_LSB 0u  /* rw, 8 bit(s): lower bound, two's complement int8 (reset -128) */
+#define S24_CFG_ACT_ACT_MIN_WIDTH 8u
 #define S24_CFG_ACT_ACT_MIN_MASK 0x000000FFu
-#define S24_CFG_ACT_ACT_MAX_LSB 8u  /* rw: upper bound, two's complement int8 (reset 127) */
+#define S24_CFG_ACT_ACT_MAX_LSB 8u  /* rw, 8 bit(s): upper bound, two's complement int8 (reset 127) */
+#define S24_CFG_ACT_ACT_MAX_WIDTH 8u
 #define S24_CFG_ACT_ACT_MAX_MASK 0x0000FF00u
 
 /* X-macro over every register: X(NAME, OFFSET, WRITABLE_MASK) */

@@ -8,29 +8,14 @@
 // depends only on internal state, so there is no combinational path from any input to any
 // ready output. Decode (mapped or not) is the register block's: `wr_ok_i`/`rd_ok_i` choose
 // OKAY or SLVERR for the strobe's address; an unmapped access therefore always completes.
+`include "s24_axil_ports.vh"
 module s24_axil_slave #(
   parameter integer AddrWidth = 8  // byte address bits of the register window
 ) (
   input  wire                 clk_i,
   input  wire                 rst_ni,
   // AXI4-Lite slave
-  input  wire [AddrWidth-1:0] s_axil_awaddr_i,
-  input  wire                 s_axil_awvalid_i,
-  output wire                 s_axil_awready_o,
-  input  wire [31:0]          s_axil_wdata_i,
-  input  wire [3:0]           s_axil_wstrb_i,
-  input  wire                 s_axil_wvalid_i,
-  output wire                 s_axil_wready_o,
-  output wire [1:0]           s_axil_bresp_o,
-  output wire                 s_axil_bvalid_o,
-  input  wire                 s_axil_bready_i,
-  input  wire [AddrWidth-1:0] s_axil_araddr_i,
-  input  wire                 s_axil_arvalid_i,
-  output wire                 s_axil_arready_o,
-  output wire [31:0]          s_axil_rdata_o,
-  output wire [1:0]           s_axil_rresp_o,
-  output wire                 s_axil_rvalid_o,
-  input  wire                 s_axil_rready_i,
+  `S24_AXIL_SLAVE_PORTS(AddrWidth),
   // register strobes (one cycle each)
   output wire                 wr_en_o,
   output wire [AddrWidth-1:0] wr_addr_o,

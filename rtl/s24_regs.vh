@@ -11,46 +11,59 @@ localparam [7:0] RegId = 8'h00;
 localparam [31:0] IdRoMask = 32'hFFFFFFFF;
 localparam integer IdMagicLsb = 0;  // ro, 32 bit(s): constant magic
 localparam integer IdMagicWidth = 32;
+localparam [31:0] IdMagicMask = 32'hFFFFFFFF;
 
 // VERSION @ 0x04: Register-map version; the driver refuses a different major version.
 localparam [7:0] RegVersion = 8'h04;
 localparam [31:0] VersionRoMask = 32'hFFFFFFFF;
 localparam integer VersionMinorLsb = 0;  // ro, 16 bit(s): minor version (compatible additions)
 localparam integer VersionMinorWidth = 16;
+localparam [31:0] VersionMinorMask = 32'h0000FFFF;
 localparam integer VersionMajorLsb = 16;  // ro, 16 bit(s): major version (incompatible changes)
 localparam integer VersionMajorWidth = 16;
+localparam [31:0] VersionMajorMask = 32'hFFFF0000;
 
 // HW_ARRAY @ 0x08: Array shape and sparsity pattern of this build (top parameters).
 localparam [7:0] RegHwArray = 8'h08;
 localparam [31:0] HwArrayRoMask = 32'hFFFFFFFF;
 localparam integer HwArrayRowsLsb = 0;  // ro, 8 bit(s): NumRows: PE rows = output rows per tile
 localparam integer HwArrayRowsWidth = 8;
+localparam [31:0] HwArrayRowsMask = 32'h000000FF;
 localparam integer HwArrayColsLsb = 8;  // ro, 8 bit(s): NumCols: PE columns = output columns per tile
 localparam integer HwArrayColsWidth = 8;
+localparam [31:0] HwArrayColsMask = 32'h0000FF00;
 localparam integer HwArraySparseNLsb = 16;  // ro, 8 bit(s): SparseN: kept values per group (multipliers per PE)
 localparam integer HwArraySparseNWidth = 8;
+localparam [31:0] HwArraySparseNMask = 32'h00FF0000;
 localparam integer HwArraySparseMLsb = 24;  // ro, 8 bit(s): SparseM: group length along K
 localparam integer HwArraySparseMWidth = 8;
+localparam [31:0] HwArraySparseMMask = 32'hFF000000;
 
 // HW_WIDTH @ 0x0C: Datapath widths of this build.
 localparam [7:0] RegHwWidth = 8'h0C;
 localparam [31:0] HwWidthRoMask = 32'h00FFFFFF;
 localparam integer HwWidthDataWidthLsb = 0;  // ro, 8 bit(s): operand bits (8)
 localparam integer HwWidthDataWidthWidth = 8;
+localparam [31:0] HwWidthDataWidthMask = 32'h000000FF;
 localparam integer HwWidthAccWidthLsb = 8;  // ro, 8 bit(s): accumulator bits (32)
 localparam integer HwWidthAccWidthWidth = 8;
+localparam [31:0] HwWidthAccWidthMask = 32'h0000FF00;
 localparam integer HwWidthIdxWidthLsb = 16;  // ro, 8 bit(s): metadata index bits, log2(SparseM) (0 when dense)
 localparam integer HwWidthIdxWidthWidth = 8;
+localparam [31:0] HwWidthIdxWidthMask = 32'h00FF0000;
 
 // HW_BEAT @ 0x10: TDATA width of each stream in 32-bit words (payload of docs/architecture.md section 2, zero-padded at the top).
 localparam [7:0] RegHwBeat = 8'h10;
 localparam [31:0] HwBeatRoMask = 32'h00FFFFFF;
 localparam integer HwBeatWWordsLsb = 0;  // ro, 8 bit(s): s_axis_w words per beat
 localparam integer HwBeatWWordsWidth = 8;
+localparam [31:0] HwBeatWWordsMask = 32'h000000FF;
 localparam integer HwBeatAWordsLsb = 8;  // ro, 8 bit(s): s_axis_a words per beat
 localparam integer HwBeatAWordsWidth = 8;
+localparam [31:0] HwBeatAWordsMask = 32'h0000FF00;
 localparam integer HwBeatRWordsLsb = 16;  // ro, 8 bit(s): m_axis_r words per beat
 localparam integer HwBeatRWordsWidth = 8;
+localparam [31:0] HwBeatRWordsMask = 32'h00FF0000;
 
 // CTRL @ 0x20: Control. START is ignored (and flags ERR) unless idle with CFG_BEATS and CFG_TILES nonzero.
 localparam [7:0] RegCtrl = 8'h20;
@@ -58,158 +71,193 @@ localparam [31:0] CtrlRwMask = 32'h00000004;
 localparam [31:0] CtrlW1pMask = 32'h00000003;
 localparam integer CtrlStartLsb = 0;  // w1p, 1 bit(s): start a job of CFG_TILES tiles of CFG_BEATS beats
 localparam integer CtrlStartWidth = 1;
+localparam [31:0] CtrlStartMask = 32'h00000001;
 localparam integer CtrlSoftResetLsb = 1;  // w1p, 1 bit(s): back to idle from any state: drops in-flight data, clears STATUS, ERR, IRQ and counters
 localparam integer CtrlSoftResetWidth = 1;
+localparam [31:0] CtrlSoftResetMask = 32'h00000002;
 localparam integer CtrlIrqEnLsb = 2;  // rw, 1 bit(s): drive irq_o while any IRQ bit is set
 localparam integer CtrlIrqEnWidth = 1;
+localparam [31:0] CtrlIrqEnMask = 32'h00000004;
 
 // STATUS @ 0x24: Status.
 localparam [7:0] RegStatus = 8'h24;
 localparam [31:0] StatusRoMask = 32'h00000007;
 localparam integer StatusBusyLsb = 0;  // ro, 1 bit(s): a job is running (start to last result beat accepted)
 localparam integer StatusBusyWidth = 1;
+localparam [31:0] StatusBusyMask = 32'h00000001;
 localparam integer StatusDoneLsb = 1;  // ro, 1 bit(s): the last job completed; cleared by START and SOFT_RESET
 localparam integer StatusDoneWidth = 1;
+localparam [31:0] StatusDoneMask = 32'h00000002;
 localparam integer StatusErrorLsb = 2;  // ro, 1 bit(s): some ERR bit is set
 localparam integer StatusErrorWidth = 1;
+localparam [31:0] StatusErrorMask = 32'h00000004;
 
 // ERR @ 0x28: Error causes, sticky until written 1 (or SOFT_RESET). Errors never stop or hang the block: a job always consumes exactly CFG_TILES*CFG_BEATS beats per input stream.
 localparam [7:0] RegErr = 8'h28;
 localparam [31:0] ErrW1cMask = 32'h0000001F;
 localparam integer ErrBadCfgLsb = 0;  // w1c, 1 bit(s): START with CFG_BEATS or CFG_TILES equal to 0, or with CFG_EPI.EN and CFG_COL_TILES equal to 0 (ignored)
 localparam integer ErrBadCfgWidth = 1;
+localparam [31:0] ErrBadCfgMask = 32'h00000001;
 localparam integer ErrMetaLsb = 1;  // w1c, 1 bit(s): a weight beat carried invalid metadata (its values were zeroed); after clearing, a new one is seen after SOFT_RESET
 localparam integer ErrMetaWidth = 1;
+localparam [31:0] ErrMetaMask = 32'h00000002;
 localparam integer ErrWLastLsb = 2;  // w1c, 1 bit(s): s_axis_w TLAST not exactly on the last beat of a tile
 localparam integer ErrWLastWidth = 1;
+localparam [31:0] ErrWLastMask = 32'h00000004;
 localparam integer ErrALastLsb = 3;  // w1c, 1 bit(s): s_axis_a TLAST not exactly on the last beat of a tile
 localparam integer ErrALastWidth = 1;
+localparam [31:0] ErrALastMask = 32'h00000008;
 localparam integer ErrStartBusyLsb = 4;  // w1c, 1 bit(s): START while busy (ignored)
 localparam integer ErrStartBusyWidth = 1;
+localparam [31:0] ErrStartBusyMask = 32'h00000010;
 
 // IRQ @ 0x2C: Interrupt causes, sticky until written 1; irq_o = IRQ_EN and (IRQ != 0).
 localparam [7:0] RegIrq = 8'h2C;
 localparam [31:0] IrqW1cMask = 32'h00000003;
 localparam integer IrqDoneLsb = 0;  // w1c, 1 bit(s): a job completed
 localparam integer IrqDoneWidth = 1;
+localparam [31:0] IrqDoneMask = 32'h00000001;
 localparam integer IrqErrorLsb = 1;  // w1c, 1 bit(s): an ERR bit was set
 localparam integer IrqErrorWidth = 1;
+localparam [31:0] IrqErrorMask = 32'h00000002;
 
 // CFG_BEATS @ 0x30: Beats per tile of the next job (groups of K times beats per group); sampled at START.
 localparam [7:0] RegCfgBeats = 8'h30;
 localparam [31:0] CfgBeatsRwMask = 32'hFFFFFFFF;
 localparam integer CfgBeatsValueLsb = 0;  // rw, 32 bit(s): beats per tile
 localparam integer CfgBeatsValueWidth = 32;
+localparam [31:0] CfgBeatsValueMask = 32'hFFFFFFFF;
 
 // CFG_TILES @ 0x34: Tiles in the next job; sampled at START.
 localparam [7:0] RegCfgTiles = 8'h34;
 localparam [31:0] CfgTilesRwMask = 32'hFFFFFFFF;
 localparam integer CfgTilesValueLsb = 0;  // rw, 32 bit(s): tiles
 localparam integer CfgTilesValueWidth = 32;
+localparam [31:0] CfgTilesValueMask = 32'hFFFFFFFF;
 
 // CFG_EPI @ 0x38: Fused int8 layer mode of the next job (SPEC section 7); sampled at START. With EN the result stream carries int8: tile rows 4q..4q+3 in one beat, row r column c at bits [((r%4)*NumCols+c)*8 +: 8], ceil(rows/4) beats per tile, rows = NumRows (2*NumRows with CFG_MODE.PAIR, map 1.4 on).
 localparam [7:0] RegCfgEpi = 8'h38;
 localparam [31:0] CfgEpiRwMask = 32'h0000FF05;
 localparam integer CfgEpiEnLsb = 0;  // rw, 1 bit(s): requantize every result: acc + bias, rounding multiply and shift, + ZO, clamp to [CFG_ACT.ACT_MIN, CFG_ACT.ACT_MAX], int8 packing
 localparam integer CfgEpiEnWidth = 1;
+localparam [31:0] CfgEpiEnMask = 32'h00000001;
 localparam integer CfgEpiRoundLsb = 2;  // rw, 1 bit(s): rounding of the requantization (map 1.3 on): 0 single, (acc*MULT + 2^(t-1)) >> t, t = 31 - SHIFT (SPEC section 7, TFLite FULLY_CONNECTED); 1 double, gemmlowp's RoundingDivideByPOT(SaturatingRoundingDoublingHighMul(acc * 2^max(SHIFT,0) wrapped to int32, MULT), max(-SHIFT,0)) (LiteRT's reference CONV_2D); docs/architecture.md section 4
 localparam integer CfgEpiRoundWidth = 1;
+localparam [31:0] CfgEpiRoundMask = 32'h00000004;
 localparam integer CfgEpiZoLsb = 8;  // rw, 8 bit(s): output zero point, two's complement int8
 localparam integer CfgEpiZoWidth = 8;
+localparam [31:0] CfgEpiZoMask = 32'h0000FF00;
 
 // CFG_MODE @ 0x3C: Array mode of the next job; sampled at START (docs/architecture.md sections 1 and 3). Reads back 0 on a core built without the pair mode (PairMode = 0, or not a 2:m core): write 1 and read it to learn whether the build has it.
 localparam [7:0] RegCfgMode = 8'h3C;
 localparam [31:0] CfgModeRwMask = 32'h00000001;
 localparam integer CfgModePairLsb = 0;  // rw, 1 bit(s): pair (1:m) mode on a 2:m core: each PE's two multipliers serve two output rows, so a tile has 2*NumRows rows (row 2r+s = row r's slot s of the weight beat, any index 0..m-1) and runs 1:m weights at twice the 2:m rate; with CFG_EPI.EN the int8 result tiles have 2*NumRows rows too (map 1.4 on; 1.3 refused PAIR with EN as BAD_CFG)
 localparam integer CfgModePairWidth = 1;
+localparam [31:0] CfgModePairMask = 32'h00000001;
 
 // CNT_CYCLES @ 0x40: Cycles busy in the last/current job (restarts at START).
 localparam [7:0] RegCntCycles = 8'h40;
 localparam [31:0] CntCyclesRoMask = 32'hFFFFFFFF;
 localparam integer CntCyclesValueLsb = 0;  // ro, 32 bit(s): cycles
 localparam integer CntCyclesValueWidth = 32;
+localparam [31:0] CntCyclesValueMask = 32'hFFFFFFFF;
 
 // CNT_BEATS @ 0x44: Steps that consumed a beat pair (MAC-active cycles) in the job.
 localparam [7:0] RegCntBeats = 8'h44;
 localparam [31:0] CntBeatsRoMask = 32'hFFFFFFFF;
 localparam integer CntBeatsValueLsb = 0;  // ro, 32 bit(s): beats
 localparam integer CntBeatsValueWidth = 32;
+localparam [31:0] CntBeatsValueMask = 32'hFFFFFFFF;
 
 // CNT_STALL_W @ 0x48: Busy cycles a step waited on the weight stream.
 localparam [7:0] RegCntStallW = 8'h48;
 localparam [31:0] CntStallWRoMask = 32'hFFFFFFFF;
 localparam integer CntStallWValueLsb = 0;  // ro, 32 bit(s): cycles
 localparam integer CntStallWValueWidth = 32;
+localparam [31:0] CntStallWValueMask = 32'hFFFFFFFF;
 
 // CNT_STALL_A @ 0x4C: Busy cycles a step waited on the activation stream.
 localparam [7:0] RegCntStallA = 8'h4C;
 localparam [31:0] CntStallARoMask = 32'hFFFFFFFF;
 localparam integer CntStallAValueLsb = 0;  // ro, 32 bit(s): cycles
 localparam integer CntStallAValueWidth = 32;
+localparam [31:0] CntStallAValueMask = 32'hFFFFFFFF;
 
 // CNT_STALL_R @ 0x50: Busy cycles the array waited on result backpressure.
 localparam [7:0] RegCntStallR = 8'h50;
 localparam [31:0] CntStallRRoMask = 32'hFFFFFFFF;
 localparam integer CntStallRValueLsb = 0;  // ro, 32 bit(s): cycles
 localparam integer CntStallRValueWidth = 32;
+localparam [31:0] CntStallRValueMask = 32'hFFFFFFFF;
 
 // CNT_TILES_OUT @ 0x54: Result tiles fully sent (m_axis_r beats with TLAST) in the job.
 localparam [7:0] RegCntTilesOut = 8'h54;
 localparam [31:0] CntTilesOutRoMask = 32'hFFFFFFFF;
 localparam integer CntTilesOutValueLsb = 0;  // ro, 32 bit(s): tiles
 localparam integer CntTilesOutValueWidth = 32;
+localparam [31:0] CntTilesOutValueMask = 32'hFFFFFFFF;
 
 // CNT_JOB_CYCLES @ 0x58: Cycles from START until the job is done, including the epilogue's drain after the array's last result (equals CNT_CYCLES without CFG_EPI.EN).
 localparam [7:0] RegCntJobCycles = 8'h58;
 localparam [31:0] CntJobCyclesRoMask = 32'hFFFFFFFF;
 localparam integer CntJobCyclesValueLsb = 0;  // ro, 32 bit(s): cycles
 localparam integer CntJobCyclesValueWidth = 32;
+localparam [31:0] CntJobCyclesValueMask = 32'hFFFFFFFF;
 
 // CFG_COL_TILES @ 0x5C: With CFG_EPI.EN: tiles per row tile (column tiles) of the next job; result tile i uses parameter rows (i / CFG_COL_TILES)*rows + r, rows = NumRows (2*NumRows with CFG_MODE.PAIR). Sampled at START; 0 with EN is BAD_CFG.
 localparam [7:0] RegCfgColTiles = 8'h5C;
 localparam [31:0] CfgColTilesRwMask = 32'hFFFFFFFF;
 localparam integer CfgColTilesValueLsb = 0;  // rw, 32 bit(s): column tiles
 localparam integer CfgColTilesValueWidth = 32;
+localparam [31:0] CfgColTilesValueMask = 32'hFFFFFFFF;
 
 // EPI_ADDR @ 0x60: Row of the epilogue parameter RAM that the next EPI_SHIFT write fills; increments after it. Write while idle.
 localparam [7:0] RegEpiAddr = 8'h60;
 localparam [31:0] EpiAddrRwMask = 32'h0000FFFF;
 localparam integer EpiAddrRowLsb = 0;  // rw, 16 bit(s): parameter row (< HW_EPI.DEPTH)
 localparam integer EpiAddrRowWidth = 16;
+localparam [31:0] EpiAddrRowMask = 32'h0000FFFF;
 
 // EPI_BIAS @ 0x64: Bias of the next parameter row: BIAS[m] - ZI * sum_k W[m][k], modulo 2^32 (the host folds the input zero point in).
 localparam [7:0] RegEpiBias = 8'h64;
 localparam [31:0] EpiBiasRwMask = 32'hFFFFFFFF;
 localparam integer EpiBiasValueLsb = 0;  // rw, 32 bit(s): int32 bias
 localparam integer EpiBiasValueWidth = 32;
+localparam [31:0] EpiBiasValueMask = 32'hFFFFFFFF;
 
 // EPI_MULT @ 0x68: Quantized multiplier of the next parameter row (0 <= MULT < 2^31).
 localparam [7:0] RegEpiMult = 8'h68;
 localparam [31:0] EpiMultRwMask = 32'h7FFFFFFF;
 localparam integer EpiMultValueLsb = 0;  // rw, 31 bit(s): MULT
 localparam integer EpiMultValueWidth = 31;
+localparam [31:0] EpiMultValueMask = 32'h7FFFFFFF;
 
 // EPI_SHIFT @ 0x6C: Writing it stores {EPI_BIAS, EPI_MULT, SHIFT} into parameter row EPI_ADDR and increments EPI_ADDR. The row shifts right by t = 31 - SHIFT (SPEC section 7).
 localparam [7:0] RegEpiShift = 8'h6C;
 localparam [31:0] EpiShiftRwMask = 32'h0000003F;
 localparam integer EpiShiftShiftLsb = 0;  // rw, 6 bit(s): SHIFT, two's complement, -31..30
 localparam integer EpiShiftShiftWidth = 6;
+localparam [31:0] EpiShiftShiftMask = 32'h0000003F;
 
 // HW_EPI @ 0x70: Fused int8 epilogue of this build (docs/architecture.md section 4): per-channel parameter RAM rows and rounding-multiplier lanes.
 localparam [7:0] RegHwEpi = 8'h70;
 localparam [31:0] HwEpiRoMask = 32'h00FFFFFF;
 localparam integer HwEpiDepthLsb = 0;  // ro, 16 bit(s): EpiDepth: rows of the per-channel parameter RAM (output channels one job can use)
 localparam integer HwEpiDepthWidth = 16;
+localparam [31:0] HwEpiDepthMask = 32'h0000FFFF;
 localparam integer HwEpiLanesLsb = 16;  // ro, 8 bit(s): EpiLanes: result lanes requantized per cycle (a tile row takes NumCols/EpiLanes cycles)
 localparam integer HwEpiLanesWidth = 8;
+localparam [31:0] HwEpiLanesMask = 32'h00FF0000;
 
 // CFG_ACT @ 0x74: With CFG_EPI.EN: the int8 output clamp of the next job (the fused activation: -128..127 none, max(-128, ZO)..127 ReLU, TFLite's RELU6 and RELU_N1_TO_1 ranges); sampled at START. y = ACT_MAX if r + ZO > ACT_MAX, else ACT_MIN if r + ZO < ACT_MIN, else r + ZO (the driver keeps ACT_MIN <= ACT_MAX). Map version 1.2 on; it replaces CFG_EPI.RELU of 1.1.
 localparam [7:0] RegCfgAct = 8'h74;
 localparam [31:0] CfgActRwMask = 32'h0000FFFF;
 localparam integer CfgActActMinLsb = 0;  // rw, 8 bit(s): lower bound, two's complement int8 (reset -128)
 localparam integer CfgActActMinWidth = 8;
+localparam [31:0] CfgActActMinMask = 32'h000000FF;
 localparam integer CfgActActMaxLsb = 8;  // rw, 8 bit(s): upper bound, two's complement int8 (reset 127)
 localparam integer CfgActActMaxWidth = 8;
+localparam [31:0] CfgActActMaxMask = 32'h0000FF00;
 
 // 1 when `addr` (a byte offset) is a register of the map; others answer SLVERR.
 function automatic reg_mapped;

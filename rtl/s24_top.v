@@ -19,6 +19,7 @@
 // into s24_defaults.vh with the register map; today 8x8 2:4 with the pair mode, EpiLanes 4,
 // EpiDepth 512).
 `include "s24_defaults.vh"
+`include "s24_axil_ports.vh"
 module s24_top #(
   parameter integer NumRows = `S24_DEFAULT_ROWS,        // PE rows: output rows per tile
   parameter integer NumCols = `S24_DEFAULT_COLS,        // PE columns: output columns per tile
@@ -33,23 +34,7 @@ module s24_top #(
   input  wire                  clk_i,
   input  wire                  rst_ni,
   // AXI4-Lite register window
-  input  wire [7:0]            s_axil_awaddr_i,
-  input  wire                  s_axil_awvalid_i,
-  output wire                  s_axil_awready_o,
-  input  wire [31:0]           s_axil_wdata_i,
-  input  wire [3:0]            s_axil_wstrb_i,
-  input  wire                  s_axil_wvalid_i,
-  output wire                  s_axil_wready_o,
-  output wire [1:0]            s_axil_bresp_o,
-  output wire                  s_axil_bvalid_o,
-  input  wire                  s_axil_bready_i,
-  input  wire [7:0]            s_axil_araddr_i,
-  input  wire                  s_axil_arvalid_i,
-  output wire                  s_axil_arready_o,
-  output wire [31:0]           s_axil_rdata_o,
-  output wire [1:0]            s_axil_rresp_o,
-  output wire                  s_axil_rvalid_o,
-  input  wire                  s_axil_rready_i,
+  `S24_AXIL_SLAVE_PORTS(8),
   // weights + metadata, one beat per step of one row tile
   input  wire [WWords*32-1:0]  s_axis_w_tdata_i,
   input  wire                  s_axis_w_tvalid_i,

@@ -128,6 +128,21 @@ def store_width(r):
     return max(f["lsb"] + f["width"] for f in r["field"])
 
 
+def reg_constants(r):
+    """A register's named constants, the same list for the Verilog and the C header: (name words,
+    kind, value, note) with kind addr (its offset), mask (32 bits) or int; per access type its
+    mask, per field its LSB, width and mask."""
+    n = r["name"]
+    out = [(("REG", n), "addr", r["offset"], None)]
+    out += [((n, f"{a}_MASK".upper()), "mask", m, None) for a, m in sorted(masks(r).items()) if m]
+    for f in r["field"]:
+        words = (n, f["name"])
+        out.append((words + ("LSB",), "int", f["lsb"], f"{f['access']}, {f['width']} bit(s): {f['desc']}"))
+        out.append((words + ("WIDTH",), "int", f["width"], None))
+        out.append((words + ("MASK",), "mask", ((1 << f["width"]) - 1) << f["lsb"], None))
+    return out
+
+
 def gen_store_vh(regs):
     """The storage registers' whole behaviour, included in s24_top's body."""
     st = [r for r in regs if r.get("store")]
@@ -175,19 +190,13 @@ def gen_vh(blk, regs):
     o.append(f"localparam [15:0] RegVersionMajor = 16'd{blk['version_major']};")
     o.append(f"localparam [15:0] RegVersionMinor = 16'd{blk['version_minor']};")
     for r in regs:
-        c = camel(r["name"])
-        m = masks(r)
         o.append("")
         o.append(f"// {r['name']} @ 0x{r['offset']:02X}: {r['desc']}")
-        o.append(f"localparam [{ab - 1}:0] Reg{c} = {ab}'h{r['offset']:02X};")
-        for a in sorted(ACCESS):
-            if m[a]:
-                o.append(f"localparam [31:0] {c}{a.capitalize()}Mask = 32'h{m[a]:08X};")
-        for f in r["field"]:
-            fc = camel(f["name"])
-            o.append(f"localparam integer {c}{fc}Lsb = {f['lsb']};  "
-                     f"// {f['access']}, {f['width']} bit(s): {f['desc']}")
-            o.append(f"localparam integer {c}{fc}Width = {f['width']};")
+        for words, kind, v, note in reg_constants(r):
+            name = "".join(camel(w) for w in words)
+            decl = {"addr": f"[{ab - 1}:0] {name} = {ab}'h{v:02X}", "mask": f"[31:0] {name} = 32'h{v:08X}",
+                    "int": f"integer {name} = {v}"}[kind]
+            o.append(f"localparam {decl};" + (f"  // {note}" if note else ""))
     o.append("")
     o.append("// 1 when `addr` (a byte offset) is a register of the map; others answer SLVERR.")
     o.append("function automatic reg_mapped;")
@@ -211,19 +220,11 @@ def gen_h(blk, regs):
          f"#define S24_VERSION_MAJOR {blk['version_major']}u",
          f"#define S24_VERSION_MINOR {blk['version_minor']}u"]
     for r in regs:
-        n = r["name"]
-        m = masks(r)
         o.append("")
-        o.append(f"/* {n} @ 0x{r['offset']:02X}: {r['desc']} */")
-        o.append(f"#define S24_REG_{n} 0x{r['offset']:02X}u")
-        for a in sorted(ACCESS):
-            if m[a]:
-                o.append(f"#define S24_{n}_{a.upper()}_MASK 0x{m[a]:08X}u")
-        for f in r["field"]:
-            fn = f"S24_{n}_{f['name']}"
-            fm = ((1 << f["width"]) - 1) << f["lsb"]
-            o.append(f"#define {fn}_LSB {f['lsb']}u  /* {f['access']}: {f['desc']} */")
-            o.append(f"#define {fn}_MASK 0x{fm:08X}u")
+        o.append(f"/* {r['name']} @ 0x{r['offset']:02X}: {r['desc']} */")
+        for words, kind, v, note in reg_constants(r):
+            val = {"addr": f"0x{v:02X}u", "mask": f"0x{v:08X}u", "int": f"{v}u"}[kind]
+            o.append(f"#define S24_{'_'.join(words)} {val}" + (f"  /* {note} */" if note else ""))
     o.append("")
     o.append("/* X-macro over every register: X(NAME, OFFSET, WRITABLE_MASK) */")
     o.append("#define S24_REG_LIST(X) \\")

@@ -11,37 +11,16 @@
 #include "npy.h"
 #include "s24_model.h"
 
-static int cli_verror(int code, const char *what, const char *hint, const char *fmt, va_list ap) {
+int s24_cli_fail(int code, const char *what, const char *hint, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
   fflush(stdout);
   fprintf(stderr, "sparse24: error: %s: ", what);
   vfprintf(stderr, fmt, ap);
+  va_end(ap);
   if (hint != NULL) fprintf(stderr, " (see sparse24 %s --help)", hint);
   fputc('\n', stderr);
   return code;
-}
-
-int s24_cli_usage(const char *cmd, const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  const int rc = cli_verror(EXIT_USAGE, cmd, cmd, fmt, ap);
-  va_end(ap);
-  return rc;
-}
-
-int s24_cli_file(const char *file, const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  const int rc = cli_verror(EXIT_DATA, file, NULL, fmt, ap);
-  va_end(ap);
-  return rc;
-}
-
-int s24_cli_error(int code, const char *what, const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  const int rc = cli_verror(code, what, NULL, fmt, ap);
-  va_end(ap);
-  return rc;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -87,16 +66,8 @@ static int find_trigger(const char *arg, uint64_t triggers) {
 static int is_help(const char *s) { return strcmp(s, "-h") == 0 || strcmp(s, "--help") == 0; }
 
 // A usage error of the command in its dialect: with the --help hint, or (BENCH) without.
-static int usage_error(const s24_cli_cmd_t *c, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-static int usage_error(const s24_cli_cmd_t *c, const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  const int rc = cli_verror(EXIT_USAGE, c->name, c->dialect == S24_CLI_BENCH ? NULL : c->name,
-                            fmt, ap);
-  va_end(ap);
-  return rc;
-}
+#define usage_error(c, ...) \
+  s24_cli_fail(EXIT_USAGE, (c)->name, (c)->dialect == S24_CLI_BENCH ? NULL : (c)->name, __VA_ARGS__)
 
 int s24_cli_parse(const s24_cli_cmd_t *c, int argc, char **argv, s24_cli_args_t *a) {
   memset(a, 0, sizeof *a);

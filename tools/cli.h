@@ -12,17 +12,18 @@
 #define EXIT_DATA 1   /* bad data or file (SPEC §5) */
 #define EXIT_USAGE 2  /* bad command line */
 
-/** Prints "sparse24: error: CMD: <message> (see sparse24 CMD --help)" on stderr and returns
- *  EXIT_USAGE. */
-int s24_cli_usage(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-/** Prints "sparse24: error: FILE: <message>" on stderr and returns EXIT_DATA. */
-int s24_cli_file(const char *file, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
 /** Prints "sparse24: error: WHAT: <message>" on stderr (after flushing stdout, so the line
- *  follows any progress already printed) and returns CODE. The two above are this with
- *  EXIT_USAGE plus the --help hint, and with EXIT_DATA. */
-int s24_cli_error(int code, const char *what, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+ *  follows any progress already printed), then " (see sparse24 HINT --help)" unless HINT is
+ *  NULL, and returns CODE. */
+int s24_cli_fail(int code, const char *what, const char *hint, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+/** "sparse24: error: CMD: <message> (see sparse24 CMD --help)", returns EXIT_USAGE. */
+#define s24_cli_usage(cmd, ...) s24_cli_fail(EXIT_USAGE, (cmd), (cmd), __VA_ARGS__)
+/** "sparse24: error: FILE: <message>", returns EXIT_DATA. */
+#define s24_cli_file(file, ...) s24_cli_fail(EXIT_DATA, (file), NULL, __VA_ARGS__)
+/** "sparse24: error: WHAT: <message>", returns CODE. */
+#define s24_cli_error(code, what, ...) s24_cli_fail((code), (what), NULL, __VA_ARGS__)
 
 // ---------------------------------------------------------------------------------------------
 // Options: every option of every command, in one table (s24_cli_opts); a command allows a set.
