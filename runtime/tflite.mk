@@ -6,6 +6,8 @@
 TFLITE_TEST_BIN := $(BUILD)/tests/net/test_tflite
 # the MLPerf Tiny int8 models (ad, ic, kws, vww .tflite), installed by `make deps`
 TFLITE_MODELS   := $(shell scripts/deps.sh --models-path)
+# what LiteRT reports for their tensors and operators (the test's second argument)
+TFLITE_EXPECTED := tests/net/litert_expected.tsv
 
 $(TFLITE_TEST_BIN): tests/net/test_tflite.c runtime/s24_tflite.c $(MODEL_SRCS)
 	@mkdir -p $(@D)
@@ -13,7 +15,7 @@ $(TFLITE_TEST_BIN): tests/net/test_tflite.c runtime/s24_tflite.c $(MODEL_SRCS)
 
 .PHONY: test-tflite
 # the random byte changes take a new seed each run unless SEED=N is given (the seed is printed)
-test-tflite: $(TFLITE_TEST_BIN)
-	$(if $(SEED),S24_SEED=$(SEED)) $< $(TFLITE_MODELS)
+test-tflite: $(TFLITE_TEST_BIN) $(TFLITE_EXPECTED)
+	$(if $(SEED),S24_SEED=$(SEED)) $< $(TFLITE_MODELS) $(TFLITE_EXPECTED)
 
 TESTS += test-tflite

@@ -4,8 +4,8 @@
 //    every tensor (type, shape, buffer, constant data's size and FNV-1a hash, quantization count,
 //    axis, first and last scale, first zero point, name's length and hash) and every operator
 //    (name, code, inputs, outputs, options type and values) equal what LiteRT 2.3.0 reports
-//    (Interpreter.get_tensor_details/_get_ops_details and its schema_py_generated reader; the
-//    tables below were generated from them once);
+//    (Interpreter.get_tensor_details/_get_ops_details and its schema_py_generated reader), as
+//    written once in tests/net/litert_expected.tsv (argv[2], else $S24_LITERT_EXPECTED);
 //  - small models built here with a minimal flatbuffer writer: custom and deprecated operator
 //    codes, unnamed tensors, Buffer.offset/size data, every quantization rule, option defaults,
 //    each refused in the ways the format allows (subgraph count, sentinel buffer, vtables, fields
@@ -16,6 +16,8 @@
 //    wrong size, scale and zero point counts that differ. Every failure is S24_ERR_FORMAT with one
 //    line naming the place, and leaves the model zeroed; every success satisfies the header's
 //    invariants. Each parse reads from an allocation of exactly the file's size (ASan).
+#include <errno.h>
+#include <float.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -29,10 +31,15 @@
 
 #include "s24_tflite.h"
 
+// ---------------------------------------------------------------- expectations (from LiteRT)
+// What LiteRT 2.3.0 reports for the four models, read at startup from argv[2] (else
+// $S24_LITERT_EXPECTED): tests/net/litert_expected.tsv, whose header says where the values come
+// from and what each field is. A file that cannot be read fails the four model tests with one
+// line "FILE:LINE: what is wrong".
 typedef struct {
   int32_t type;
   uint32_t rank;
-  int32_t dims[4];
+  int32_t dims[S24_TFL_MAX_DIMS];
   uint32_t buffer;
   size_t data_len;
   uint32_t data_fnv;
@@ -45,620 +52,337 @@ typedef struct {
 } exp_tensor_t;
 
 typedef struct {
-  const char *name;
-  uint32_t n_in, n_out;
-  int32_t in[4];
+  char name[32];
   int32_t opcode;
-  int32_t out[1];
+  uint32_t n_in, n_out;
+  int32_t in[S24_TFL_MAX_OP_IO];
+  int32_t out[S24_TFL_MAX_OP_IO];
   uint8_t options_type;
   s24_tfl_options_t opt;
 } exp_op_t;
 
 typedef struct {
-  const char *name;
+  char name[16];
   uint32_t version;
   size_t n_tensors, n_ops, n_inputs;
-  int32_t input;
+  int32_t input;                // the first
   size_t n_outputs;
-  int32_t output;
-  const exp_tensor_t *tensors;
-  const exp_op_t *ops;
+  int32_t output;               // the first
+  exp_tensor_t *tensors;        // n_tensors
+  exp_op_t *ops;                // n_ops
+  size_t got_tensors, got_ops;  // lines read so far
 } exp_model_t;
 
-// ---------------------------------------------------------------- expectations (from LiteRT)
-// Generated once by a script over ai_edge_litert 2.3.0 (Interpreter and schema_py_generated).
-// ad.tflite: 44 tensors, 17 operators
-static const exp_tensor_t k_ad_tensors[] = {
-    {9, 4, {1, 5, 128, 1}, 1, 0, 0x811c9dc5u, 1, 0, 0x1.dbdbdc0000000p-1f,
-        0x1.dbdbdc0000000p-1f, -128, 12, 0x8185a163u},
-    {2, 1, {640}, 2, 2560, 0x26daf8a5u, 1, 0, 0x1.c6f7cc0000000p-11f, 0x1.c6f7cc0000000p-11f, 0,
-        45, 0xee5d5292u},
-    {2, 1, {2}, 3, 8, 0xf0d2aaabu, 0, 0, 0.0f, 0.0f, 0, 19, 0x5ac64d4bu},
-    {2, 0, {0}, 4, 4, 0xbab8b9c0u, 0, 0, 0.0f, 0.0f, 0, 29, 0x37c57750u},
-    {2, 0, {0}, 5, 4, 0x35766c95u, 0, 0, 0.0f, 0.0f, 0, 29, 0x3ac57c09u},
-    {2, 0, {0}, 6, 4, 0xfb69b604u, 0, 0, 0.0f, 0.0f, 0, 29, 0x39c57a76u},
-    {2, 1, {128}, 7, 512, 0x1470876eu, 1, 0, 0x1.153b900000000p-15f, 0x1.153b900000000p-15f, 0,
-        63, 0xd5eedda8u},
-    {2, 1, {128}, 8, 512, 0xc6127629u, 1, 0, 0x1.e9f6f00000000p-13f, 0x1.e9f6f00000000p-13f, 0,
-        67, 0x9fbdf33cu},
-    {2, 1, {128}, 9, 512, 0xb01c8e49u, 1, 0, 0x1.60dbe60000000p-13f, 0x1.60dbe60000000p-13f, 0,
-        67, 0x2982d866u},
-    {2, 1, {128}, 10, 512, 0x32ec1ab7u, 1, 0, 0x1.e413b40000000p-14f, 0x1.e413b40000000p-14f, 0,
-        67, 0x6e249ad0u},
-    {2, 1, {8}, 11, 32, 0x7a0e0b00u, 1, 0, 0x1.467fa20000000p-15f, 0x1.467fa20000000p-15f, 0,
-        67, 0x7fa7ff86u},
-    {2, 1, {128}, 12, 512, 0xcbbe0b07u, 1, 0, 0x1.2d22a40000000p-12f, 0x1.2d22a40000000p-12f, 0,
-        67, 0xa593046cu},
-    {2, 1, {128}, 13, 512, 0xdad406b6u, 1, 0, 0x1.1e0eda0000000p-14f, 0x1.1e0eda0000000p-14f, 0,
-        67, 0x1977a1a6u},
-    {2, 1, {128}, 14, 512, 0x5e173975u, 1, 0, 0x1.9320260000000p-14f, 0x1.9320260000000p-14f, 0,
-        67, 0xc793fb68u},
-    {2, 1, {128}, 15, 512, 0x31718780u, 1, 0, 0x1.6a6f160000000p-13f, 0x1.6a6f160000000p-13f, 0,
-        67, 0x5bfcf506u},
-    {9, 2, {640, 128}, 16, 81920, 0x387ab3a7u, 1, 0, 0x1.3576380000000p-6f,
-        0x1.3576380000000p-6f, 0, 20, 0x7c18d39fu},
-    {9, 2, {128, 640}, 17, 81920, 0xeed2e520u, 1, 0, 0x1.2a49ce0000000p-15f,
-        0x1.2a49ce0000000p-15f, 0, 41, 0xf260a2b7u},
-    {9, 2, {128, 128}, 18, 16384, 0x5cd69c8du, 1, 0, 0x1.10cafa0000000p-8f,
-        0x1.10cafa0000000p-8f, 0, 43, 0x0dbfed8bu},
-    {9, 2, {128, 128}, 19, 16384, 0x4a6f4d58u, 1, 0, 0x1.5984360000000p-9f,
-        0x1.5984360000000p-9f, 0, 43, 0xa152657eu},
-    {9, 2, {128, 128}, 20, 16384, 0x29b3e99cu, 1, 0, 0x1.2e1e960000000p-9f,
-        0x1.2e1e960000000p-9f, 0, 43, 0x19417a49u},
-    {9, 2, {8, 128}, 21, 1024, 0xf44902feu, 1, 0, 0x1.3d4b500000000p-10f,
-        0x1.3d4b500000000p-10f, 0, 43, 0x2dcb3b54u},
-    {9, 2, {128, 8}, 22, 1024, 0x8cc8c104u, 1, 0, 0x1.3ca7880000000p-6f, 0x1.3ca7880000000p-6f,
-        0, 43, 0xbdf50f67u},
-    {9, 2, {128, 128}, 23, 16384, 0x46a969abu, 1, 0, 0x1.5b45700000000p-9f,
-        0x1.5b45700000000p-9f, 0, 43, 0xd6d6544au},
-    {9, 2, {128, 128}, 24, 16384, 0x86f80e1fu, 1, 0, 0x1.75e7400000000p-9f,
-        0x1.75e7400000000p-9f, 0, 43, 0x74c3ff05u},
-    {9, 2, {128, 128}, 25, 16384, 0xa1b817b5u, 1, 0, 0x1.cfdaa40000000p-8f,
-        0x1.cfdaa40000000p-8f, 0, 43, 0x62e44ac0u},
-    {2, 1, {1}, 26, 4, 0x4b95f515u, 0, 0, 0.0f, 0.0f, 0, 27, 0xec3b1282u},
-    {2, 1, {1}, 27, 4, 0xfb69b604u, 0, 0, 0.0f, 0.0f, 0, 28, 0x93fe6fc9u},
-    {9, 2, {1, 640}, 28, 0, 0x811c9dc5u, 1, 0, 0x1.dbdbdc0000000p-1f, 0x1.dbdbdc0000000p-1f,
-        -128, 21, 0x051fb1c2u},
-    {9, 2, {1, 128}, 29, 0, 0x811c9dc5u, 1, 0, 0x1.cbcd860000000p-5f, 0x1.cbcd860000000p-5f,
-        -128, 144, 0x95d09449u},
-    {9, 2, {1, 128}, 30, 0, 0x811c9dc5u, 1, 0, 0x1.0570b20000000p-4f, 0x1.0570b20000000p-4f,
-        -128, 154, 0x1e007c09u},
-    {9, 2, {1, 128}, 31, 0, 0x811c9dc5u, 1, 0, 0x1.9a2e5e0000000p-5f, 0x1.9a2e5e0000000p-5f,
-        -128, 154, 0xce33ce6cu},
-    {9, 2, {1, 128}, 32, 0, 0x811c9dc5u, 1, 0, 0x1.076d220000000p-5f, 0x1.076d220000000p-5f,
-        -128, 154, 0x129e1d5fu},
-    {9, 2, {1, 8}, 33, 0, 0x811c9dc5u, 1, 0, 0x1.e6e8360000000p-7f, 0x1.e6e8360000000p-7f, -128,
-        154, 0x5753cd6au},
-    {9, 2, {1, 128}, 34, 0, 0x811c9dc5u, 1, 0, 0x1.a5c00a0000000p-6f, 0x1.a5c00a0000000p-6f,
-        -128, 154, 0xeeb69975u},
-    {9, 2, {1, 128}, 35, 0, 0x811c9dc5u, 1, 0, 0x1.1401f00000000p-5f, 0x1.1401f00000000p-5f,
-        -128, 154, 0x763ea918u},
-    {9, 2, {1, 128}, 36, 0, 0x811c9dc5u, 1, 0, 0x1.900d8c0000000p-6f, 0x1.900d8c0000000p-6f,
-        -128, 154, 0x6778299bu},
-    {9, 2, {1, 128}, 37, 0, 0x811c9dc5u, 1, 0, 0x1.785e700000000p-5f, 0x1.785e700000000p-5f,
-        -128, 154, 0x5df8d986u},
-    {9, 2, {1, 640}, 38, 0, 0x811c9dc5u, 1, 0, 0x1.be6a5a0000000p-1f, 0x1.be6a5a0000000p-1f,
-        -128, 42, 0xc0a714eau},
-    {2, 1, {2}, 39, 0, 0x811c9dc5u, 0, 0, 0.0f, 0.0f, 0, 19, 0xce959439u},
-    {2, 0, {0}, 40, 0, 0x811c9dc5u, 0, 0, 0.0f, 0.0f, 0, 28, 0x90fe6b10u},
-    {2, 1, {4}, 41, 0, 0x811c9dc5u, 0, 0, 0.0f, 0.0f, 0, 27, 0x992d1a74u},
-    {9, 4, {1, 5, 128, 1}, 42, 0, 0x811c9dc5u, 1, 0, 0x1.be6a5a0000000p-1f,
-        0x1.be6a5a0000000p-1f, -128, 13, 0xcf8c60b7u},
-    {0, 4, {1, 5, 128, 1}, 0, 0, 0x811c9dc5u, 0, 0, 0.0f, 0.0f, 0, 7, 0xc604a627u},
-    {0, 4, {1, 5, 128, 1}, 0, 0, 0x811c9dc5u, 0, 0, 0.0f, 0.0f, 0, 8, 0xdfc1d0bbu},
-};
-static const exp_op_t k_ad_ops[] = {
-    {"QUANTIZE", 1, 1, {42}, 114, {0}, 0, {.dilation_w = 1, .dilation_h = 1}},
-    {"RESHAPE", 2, 1, {0, 2}, 22, {27}, 0, {.dilation_w = 1, .dilation_h = 1}},
-    {"FULLY_CONNECTED", 3, 1, {27, 16, 6}, 9, {28}, 8, {.activation = 1, .fc_weights_format = 0,
-        .keep_num_dims = 0, .dilation_w = 1, .dilation_h = 1}},
-    {"FULLY_CONNECTED", 3, 1, {28, 17, 7}, 9, {29}, 8, {.activation = 1, .fc_weights_format = 0,
-        .keep_num_dims = 0, .dilation_w = 1, .dilation_h = 1}},
-    {"FULLY_CONNECTED", 3, 1, {29, 18, 8}, 9, {30}, 8, {.activation = 1, .fc_weights_format = 0,
-        .keep_num_dims = 0, .dilation_w = 1, .dilation_h = 1}},
-    {"FULLY_CONNECTED", 3, 1, {30, 19, 9}, 9, {31}, 8, {.activation = 1, .fc_weights_format = 0,
-        .keep_num_dims = 0, .dilation_w = 1, .dilation_h = 1}},
-    {"FULLY_CONNECTED", 3, 1, {31, 20, 10}, 9, {32}, 8, {.activation = 1, .fc_weights_format =
-        0, .keep_num_dims = 0, .dilation_w = 1, .dilation_h = 1}},
-    {"FULLY_CONNECTED", 3, 1, {32, 21, 11}, 9, {33}, 8, {.activation = 1, .fc_weights_format =
-        0, .keep_num_dims = 0, .dilation_w = 1, .dilation_h = 1}},
-    {"FULLY_CONNECTED", 3, 1, {33, 22, 12}, 9, {34}, 8, {.activation = 1, .fc_weights_format =
-        0, .keep_num_dims = 0, .dilation_w = 1, .dilation_h = 1}},
-    {"FULLY_CONNECTED", 3, 1, {34, 23, 13}, 9, {35}, 8, {.activation = 1, .fc_weights_format =
-        0, .keep_num_dims = 0, .dilation_w = 1, .dilation_h = 1}},
-    {"FULLY_CONNECTED", 3, 1, {35, 24, 14}, 9, {36}, 8, {.activation = 1, .fc_weights_format =
-        0, .keep_num_dims = 0, .dilation_w = 1, .dilation_h = 1}},
-    {"FULLY_CONNECTED", 3, 1, {36, 15, 1}, 9, {37}, 8, {.activation = 0, .fc_weights_format = 0,
-        .keep_num_dims = 0, .dilation_w = 1, .dilation_h = 1}},
-    {"SHAPE", 1, 1, {37}, 77, {38}, 55, {.dilation_w = 1, .dilation_h = 1}},
-    {"STRIDED_SLICE", 4, 1, {38, 25, 26, 26}, 45, {39}, 32, {.begin_mask = 0, .end_mask = 0,
-        .ellipsis_mask = 0, .new_axis_mask = 0, .shrink_axis_mask = 1, .ss_offset = 0,
-        .dilation_w = 1, .dilation_h = 1}},
-    {"PACK", 4, 1, {39, 3, 4, 5}, 83, {40}, 59, {.values_count = 4, .axis = 0, .dilation_w = 1,
-        .dilation_h = 1}},
-    {"RESHAPE", 2, 1, {37, 40}, 22, {41}, 0, {.dilation_w = 1, .dilation_h = 1}},
-    {"DEQUANTIZE", 1, 1, {41}, 6, {43}, 0, {.dilation_w = 1, .dilation_h = 1}},
-};
-static const exp_model_t k_ad = {"ad", 3, 44, 17, 1, 42, 1, 43, k_ad_tensors, k_ad_ops};
+typedef struct {
+  const char *path;
+  exp_model_t *models;
+  size_t n_models;
+  char err[768];  // "FILE:LINE: what is wrong" when the file could not be read, else ""
+} exp_file_t;
 
-// ic.tflite: 38 tensors, 16 operators
-static const exp_tensor_t k_ic_tensors[] = {
-    {9, 4, {1, 32, 32, 3}, 1, 0, 0x811c9dc5u, 1, 0, 0x1.0000000000000p-7f,
-        0x1.0000000000000p-7f, 0, 12, 0x8185a163u},
-    {2, 1, {10}, 2, 40, 0xf7de6240u, 1, 0, 0x1.3bc0700000000p-8f, 0x1.3bc0700000000p-8f, 0, 43,
-        0x325112d2u},
-    {2, 1, {2}, 3, 8, 0x8fcf5e01u, 0, 0, 0.0f, 0.0f, 0, 19, 0x5ac64d4bu},
-    {2, 1, {16}, 4, 64, 0x76114557u, 16, 0, 0x1.bc62e00000000p-16f, 0x1.c5218a0000000p-14f, 0,
-        172, 0xbfc1dd7cu},
-    {2, 1, {16}, 5, 64, 0xf34702e1u, 16, 0, 0x1.8c9aaa0000000p-14f, 0x1.c469340000000p-13f, 0,
-        182, 0xb98e7368u},
-    {2, 1, {32}, 6, 128, 0xb2b800bfu, 32, 0, 0x1.b72bca0000000p-14f, 0x1.ba70d20000000p-14f, 0,
-        182, 0x1674f9c1u},
-    {2, 1, {64}, 7, 256, 0x53f0e0b8u, 64, 0, 0x1.822b500000000p-15f, 0x1.2a9c500000000p-15f, 0,
-        182, 0x5d0b939bu},
-    {9, 2, {10, 64}, 8, 640, 0x2cd1eba8u, 1, 0, 0x1.541d700000000p-5f, 0x1.541d700000000p-5f, 0,
-        18, 0xf18521dfu},
-    {9, 4, {16, 3, 3, 3}, 9, 432, 0xb513eee0u, 16, 0, 0x1.bc62e00000000p-9f,
-        0x1.c5218a0000000p-7f, 0, 19, 0x16b52ae0u},
-    {9, 4, {16, 3, 3, 16}, 10, 2304, 0x856346ffu, 16, 0, 0x1.6b37a80000000p-9f,
-        0x1.9e538a0000000p-8f, 0, 21, 0x9850f3d4u},
-    {9, 4, {16, 3, 3, 16}, 11, 2304, 0xb36220b9u, 16, 0, 0x1.76ca080000000p-10f,
-        0x1.801e500000000p-10f, 0, 21, 0xb07e552bu},
-    {9, 4, {32, 3, 3, 16}, 12, 4608, 0x39acf85du, 32, 0, 0x1.1294020000000p-9f,
-        0x1.149f560000000p-9f, 0, 21, 0x8125ff16u},
-    {9, 4, {32, 3, 3, 32}, 13, 9216, 0xb2ccd723u, 32, 0, 0x1.270bb60000000p-8f,
-        0x1.968f920000000p-9f, 0, 21, 0xc66406ddu},
-    {9, 4, {32, 1, 1, 16}, 14, 512, 0xa4184031u, 32, 0, 0x1.a1bba20000000p-9f,
-        0x1.29888c0000000p-9f, 0, 21, 0x2695f6e0u},
-    {9, 4, {64, 3, 3, 32}, 15, 18432, 0x9a07cbb5u, 64, 0, 0x1.b66a5a0000000p-11f,
-        0x1.5302be0000000p-11f, 0, 21, 0x345fd287u},
-    {9, 4, {64, 3, 3, 64}, 16, 36864, 0xc188d88du, 64, 0, 0x1.a656fa0000000p-7f,
-        0x1.2405320000000p-7f, 0, 21, 0x167dff82u},
-    {9, 4, {64, 1, 1, 32}, 17, 2048, 0xb958c3b5u, 64, 0, 0x1.0450b20000000p-8f,
-        0x1.6dda7e0000000p-9f, 0, 21, 0xc570fa29u},
-    {2, 1, {16}, 18, 64, 0x8511713au, 16, 0, 0x1.2d1ae40000000p-14f, 0x1.3499a20000000p-14f, 0,
-        114, 0xe6832d7cu},
-    {2, 1, {32}, 19, 128, 0x69910878u, 32, 0, 0x1.b3add60000000p-13f, 0x1.2c2c820000000p-13f, 0,
-        114, 0x7f0f82ceu},
-    {2, 1, {32}, 20, 128, 0x95f8242eu, 32, 0, 0x1.4e11b80000000p-13f, 0x1.dbe2f40000000p-14f, 0,
-        91, 0x2ad35373u},
-    {2, 1, {64}, 21, 256, 0x31cc33d8u, 64, 0, 0x1.87bda00000000p-12f, 0x1.0edcf20000000p-12f, 0,
-        114, 0x103adfa2u},
-    {2, 1, {64}, 22, 256, 0xf99a1a43u, 64, 0, 0x1.ca962a0000000p-13f, 0x1.4241280000000p-13f, 0,
-        91, 0x0c04f06eu},
-    {9, 4, {1, 32, 32, 16}, 23, 0, 0x811c9dc5u, 1, 0, 0x1.1788080000000p-5f,
-        0x1.1788080000000p-5f, -128, 173, 0x2b2f6037u},
-    {9, 4, {1, 32, 32, 16}, 24, 0, 0x811c9dc5u, 1, 0, 0x1.9b570a0000000p-5f,
-        0x1.9b570a0000000p-5f, -128, 183, 0x743f951bu},
-    {9, 4, {1, 32, 32, 16}, 25, 0, 0x811c9dc5u, 1, 0, 0x1.4f483e0000000p-4f,
-        0x1.4f483e0000000p-4f, 20, 136, 0xeb6bd02bu},
-    {9, 4, {1, 32, 32, 16}, 26, 0, 0x811c9dc5u, 1, 0, 0x1.9974d80000000p-5f,
-        0x1.9974d80000000p-5f, -128, 37, 0x3f1ccfa7u},
-    {9, 4, {1, 16, 16, 32}, 27, 0, 0x811c9dc5u, 1, 0, 0x1.7a05ae0000000p-5f,
-        0x1.7a05ae0000000p-5f, -128, 183, 0x4a2574d0u},
-    {9, 4, {1, 16, 16, 32}, 28, 0, 0x811c9dc5u, 1, 0, 0x1.21c0640000000p-3f,
-        0x1.21c0640000000p-3f, 26, 158, 0xbc4178a3u},
-    {9, 4, {1, 16, 16, 32}, 29, 0, 0x811c9dc5u, 1, 0, 0x1.4510d00000000p-5f,
-        0x1.4510d00000000p-5f, -3, 92, 0xacac10e6u},
-    {9, 4, {1, 16, 16, 32}, 30, 0, 0x811c9dc5u, 1, 0, 0x1.c2fc120000000p-5f,
-        0x1.c2fc120000000p-5f, -128, 39, 0x77f2ee69u},
-    {9, 4, {1, 8, 8, 64}, 31, 0, 0x811c9dc5u, 1, 0, 0x1.dae7ac0000000p-6f,
-        0x1.dae7ac0000000p-6f, -128, 183, 0x2339749eu},
-    {9, 4, {1, 8, 8, 64}, 32, 0, 0x811c9dc5u, 1, 0, 0x1.d0555a0000000p-3f,
-        0x1.d0555a0000000p-3f, -21, 158, 0x1e989ab1u},
-    {9, 4, {1, 8, 8, 64}, 33, 0, 0x811c9dc5u, 1, 0, 0x1.83f3a40000000p-4f,
-        0x1.83f3a40000000p-4f, 52, 92, 0x4ac6658du},
-    {9, 4, {1, 8, 8, 64}, 34, 0, 0x811c9dc5u, 1, 0, 0x1.db52fe0000000p-4f,
-        0x1.db52fe0000000p-4f, -128, 39, 0xde45b36eu},
-    {9, 4, {1, 1, 1, 64}, 35, 0, 0x811c9dc5u, 1, 0, 0x1.db52fe0000000p-4f,
-        0x1.db52fe0000000p-4f, -128, 31, 0xe7b3cb50u},
-    {9, 2, {1, 64}, 36, 0, 0x811c9dc5u, 1, 0, 0x1.db52fe0000000p-4f, 0x1.db52fe0000000p-4f,
-        -128, 21, 0x051fb1c2u},
-    {9, 2, {1, 10}, 37, 0, 0x811c9dc5u, 1, 0, 0x1.3ad1c80000000p-3f, 0x1.3ad1c80000000p-3f, 32,
-        38, 0xe1533fb2u},
-    {9, 2, {1, 10}, 38, 0, 0x811c9dc5u, 1, 0, 0x1.0000000000000p-8f, 0x1.0000000000000p-8f,
-        -128, 13, 0xcf8c60b7u},
-};
-static const exp_op_t k_ic_ops[] = {
-    {"CONV_2D", 3, 1, {0, 8, 3}, 3, {22}, 1, {.padding = 0, .stride_w = 1, .stride_h = 1,
-        .dilation_w = 1, .dilation_h = 1, .activation = 1}},
-    {"CONV_2D", 3, 1, {22, 9, 4}, 3, {23}, 1, {.padding = 0, .stride_w = 1, .stride_h = 1,
-        .dilation_w = 1, .dilation_h = 1, .activation = 1}},
-    {"CONV_2D", 3, 1, {23, 10, 17}, 3, {24}, 1, {.padding = 0, .stride_w = 1, .stride_h = 1,
-        .dilation_w = 1, .dilation_h = 1, .activation = 0}},
-    {"ADD", 2, 1, {22, 24}, 0, {25}, 11, {.activation = 1, .dilation_w = 1, .dilation_h = 1}},
-    {"CONV_2D", 3, 1, {25, 11, 5}, 3, {26}, 1, {.padding = 0, .stride_w = 2, .stride_h = 2,
-        .dilation_w = 1, .dilation_h = 1, .activation = 1}},
-    {"CONV_2D", 3, 1, {26, 12, 18}, 3, {27}, 1, {.padding = 0, .stride_w = 1, .stride_h = 1,
-        .dilation_w = 1, .dilation_h = 1, .activation = 0}},
-    {"CONV_2D", 3, 1, {25, 13, 19}, 3, {28}, 1, {.padding = 0, .stride_w = 2, .stride_h = 2,
-        .dilation_w = 1, .dilation_h = 1, .activation = 0}},
-    {"ADD", 2, 1, {28, 27}, 0, {29}, 11, {.activation = 1, .dilation_w = 1, .dilation_h = 1}},
-    {"CONV_2D", 3, 1, {29, 14, 6}, 3, {30}, 1, {.padding = 0, .stride_w = 2, .stride_h = 2,
-        .dilation_w = 1, .dilation_h = 1, .activation = 1}},
-    {"CONV_2D", 3, 1, {30, 15, 20}, 3, {31}, 1, {.padding = 0, .stride_w = 1, .stride_h = 1,
-        .dilation_w = 1, .dilation_h = 1, .activation = 0}},
-    {"CONV_2D", 3, 1, {29, 16, 21}, 3, {32}, 1, {.padding = 0, .stride_w = 2, .stride_h = 2,
-        .dilation_w = 1, .dilation_h = 1, .activation = 0}},
-    {"ADD", 2, 1, {32, 31}, 0, {33}, 11, {.activation = 1, .dilation_w = 1, .dilation_h = 1}},
-    {"AVERAGE_POOL_2D", 1, 1, {33}, 1, {34}, 5, {.padding = 1, .stride_w = 8, .stride_h = 8,
-        .filter_w = 8, .filter_h = 8, .activation = 0, .dilation_w = 1, .dilation_h = 1}},
-    {"RESHAPE", 2, 1, {34, 2}, 22, {35}, 0, {.dilation_w = 1, .dilation_h = 1}},
-    {"FULLY_CONNECTED", 3, 1, {35, 7, 1}, 9, {36}, 8, {.activation = 0, .fc_weights_format = 0,
-        .keep_num_dims = 0, .dilation_w = 1, .dilation_h = 1}},
-    {"SOFTMAX", 1, 1, {36}, 25, {37}, 9, {.beta = 0x1.0000000000000p+0f, .dilation_w = 1,
-        .dilation_h = 1}},
-};
-static const exp_model_t k_ic = {"ic", 3, 38, 16, 1, 0, 1, 37, k_ic_tensors, k_ic_ops};
+static exp_file_t g_exp;
 
-// kws.tflite: 37 tensors, 15 operators
-static const exp_tensor_t k_kws_tensors[] = {
-    {9, 4, {1, 50, 10, 1}, 1, 0, 0x811c9dc5u, 1, 0, 0x1.c314760000000p-1f,
-        0x1.c314760000000p-1f, -128, 12, 0x8185a163u},
-    {2, 1, {12}, 2, 48, 0xe69e1ef3u, 1, 0, 0x1.f4bc180000000p-10f, 0x1.f4bc180000000p-10f, 0,
-        43, 0x325112d2u},
-    {2, 1, {2}, 3, 8, 0x8fcf5e01u, 0, 0, 0.0f, 0.0f, 0, 19, 0x5ac64d4bu},
-    {2, 1, {64}, 4, 256, 0x33bac15fu, 64, 0, 0x1.d6dc440000000p-17f, 0x1.21a8740000000p-14f, 0,
-        172, 0x39238a22u},
-    {2, 1, {64}, 5, 256, 0x01509ec0u, 64, 0, 0x1.ffe7740000000p-12f, 0x1.d8c5f40000000p-13f, 0,
-        209, 0x3060ef6du},
-    {9, 4, {1, 3, 3, 64}, 6, 576, 0x13066edau, 64, 3, 0x1.e9f7700000000p-7f,
-        0x1.c4833c0000000p-8f, 0, 185, 0x036dbc07u},
-    {2, 1, {64}, 7, 256, 0x2c504f8eu, 64, 0, 0x1.ff431c0000000p-14f, 0x1.4452d20000000p-13f, 0,
-        182, 0xf87a9898u},
-    {2, 1, {64}, 8, 256, 0x0d74f8c8u, 64, 0, 0x1.5eeb240000000p-12f, 0x1.026bcc0000000p-12f, 0,
-        215, 0xdeb27625u},
-    {9, 4, {1, 3, 3, 64}, 9, 576, 0x7b266ed8u, 64, 3, 0x1.0abc140000000p-7f,
-        0x1.88da9e0000000p-8f, 0, 191, 0xa6cb211du},
-    {2, 1, {64}, 10, 256, 0x0cdc19e8u, 64, 0, 0x1.b040ac0000000p-13f, 0x1.f8ab3e0000000p-13f, 0,
-        182, 0xa194d34du},
-    {2, 1, {64}, 11, 256, 0x2821f735u, 64, 0, 0x1.1b3c6e0000000p-12f, 0x1.180a4c0000000p-12f, 0,
-        215, 0x87576022u},
-    {9, 4, {1, 3, 3, 64}, 12, 576, 0xe3d2ebe6u, 64, 3, 0x1.aac20a0000000p-8f,
-        0x1.a5f1580000000p-8f, 0, 191, 0x8cb87bf0u},
-    {2, 1, {64}, 13, 256, 0x24333abeu, 64, 0, 0x1.e6ed780000000p-14f, 0x1.ef5b840000000p-14f, 0,
-        182, 0x1288128au},
-    {2, 1, {64}, 14, 256, 0xd08eb0fdu, 64, 0, 0x1.ef5ce00000000p-12f, 0x1.a525660000000p-12f, 0,
-        215, 0x77000bafu},
-    {9, 4, {1, 3, 3, 64}, 15, 576, 0x04ebfbdbu, 64, 3, 0x1.72b9840000000p-7f,
-        0x1.3b2e7e0000000p-7f, 0, 191, 0x162f218bu},
-    {2, 1, {64}, 16, 256, 0x21e44d33u, 64, 0, 0x1.fd5a9e0000000p-12f, 0x1.151d540000000p-11f, 0,
-        160, 0xe7484c82u},
-    {9, 2, {12, 64}, 17, 768, 0x94d9c7ceu, 1, 0, 0x1.831a920000000p-6f, 0x1.831a920000000p-6f,
-        0, 18, 0xf18521dfu},
-    {9, 4, {64, 10, 4, 1}, 18, 2560, 0x562fb7d4u, 64, 0, 0x1.0b39d80000000p-16f,
-        0x1.48c7060000000p-14f, 0, 19, 0x16b52ae0u},
-    {9, 4, {64, 1, 1, 64}, 19, 4096, 0xfa56fce0u, 64, 0, 0x1.3b0dd40000000p-9f,
-        0x1.8fb6e40000000p-9f, 0, 21, 0x9850f3d4u},
-    {9, 4, {64, 1, 1, 64}, 20, 4096, 0x6a5a237bu, 64, 0, 0x1.64659c0000000p-8f,
-        0x1.a01adc0000000p-8f, 0, 21, 0xb07e552bu},
-    {9, 4, {64, 1, 1, 64}, 21, 4096, 0x7fc1e97bu, 64, 0, 0x1.609e460000000p-9f,
-        0x1.66b9100000000p-9f, 0, 21, 0x8125ff16u},
-    {9, 4, {64, 1, 1, 64}, 22, 4096, 0xe1ba4367u, 64, 0, 0x1.3d12400000000p-7f,
-        0x1.5901840000000p-7f, 0, 21, 0xc66406ddu},
-    {9, 4, {1, 25, 5, 64}, 23, 0, 0x811c9dc5u, 1, 0, 0x1.0b76480000000p-5f,
-        0x1.0b76480000000p-5f, -128, 173, 0x05f25be9u},
-    {9, 4, {1, 25, 5, 64}, 24, 0, 0x811c9dc5u, 1, 0, 0x1.9f6e420000000p-5f,
-        0x1.9f6e420000000p-5f, -128, 210, 0x8498cdd4u},
-    {9, 4, {1, 25, 5, 64}, 25, 0, 0x811c9dc5u, 1, 0, 0x1.50cbbe0000000p-5f,
-        0x1.50cbbe0000000p-5f, -128, 183, 0xd1fe520bu},
-    {9, 4, {1, 25, 5, 64}, 26, 0, 0x811c9dc5u, 1, 0, 0x1.367cb80000000p-5f,
-        0x1.367cb80000000p-5f, -128, 216, 0xa6efe17cu},
-    {9, 4, {1, 25, 5, 64}, 27, 0, 0x811c9dc5u, 1, 0, 0x1.53cf800000000p-5f,
-        0x1.53cf800000000p-5f, -128, 183, 0xd948ec34u},
-    {9, 4, {1, 25, 5, 64}, 28, 0, 0x811c9dc5u, 1, 0, 0x1.61821e0000000p-5f,
-        0x1.61821e0000000p-5f, -128, 216, 0x218c3de9u},
-    {9, 4, {1, 25, 5, 64}, 29, 0, 0x811c9dc5u, 1, 0, 0x1.56114a0000000p-5f,
-        0x1.56114a0000000p-5f, -128, 183, 0xe7357c61u},
-    {9, 4, {1, 25, 5, 64}, 30, 0, 0x811c9dc5u, 1, 0, 0x1.9b3f3c0000000p-5f,
-        0x1.9b3f3c0000000p-5f, -128, 216, 0xf31249bau},
-    {9, 4, {1, 25, 5, 64}, 31, 0, 0x811c9dc5u, 1, 0, 0x1.4b25860000000p-4f,
-        0x1.4b25860000000p-4f, -128, 161, 0xc9d0bdc9u},
-    {9, 4, {1, 1, 1, 64}, 32, 0, 0x811c9dc5u, 1, 0, 0x1.4b25860000000p-4f,
-        0x1.4b25860000000p-4f, -128, 31, 0xe7b3cb50u},
-    {9, 2, {1, 64}, 33, 0, 0x811c9dc5u, 1, 0, 0x1.4b25860000000p-4f, 0x1.4b25860000000p-4f,
-        -128, 21, 0x051fb1c2u},
-    {9, 2, {1, 12}, 34, 0, 0x811c9dc5u, 1, 0, 0x1.3e412e0000000p-2f, 0x1.3e412e0000000p-2f, 64,
-        38, 0xe1533fb2u},
-    {9, 2, {1, 12}, 35, 0, 0x811c9dc5u, 1, 0, 0x1.0000000000000p-8f, 0x1.0000000000000p-8f,
-        -128, 13, 0xcf8c60b7u},
-    {0, 4, {1, 50, 10, 1}, 0, 0, 0x811c9dc5u, 0, 0, 0.0f, 0.0f, 0, 7, 0xc604a627u},
-    {0, 2, {1, 12}, 0, 0, 0x811c9dc5u, 0, 0, 0.0f, 0.0f, 0, 8, 0xdfc1d0bbu},
-};
-static const exp_op_t k_kws_ops[] = {
-    {"QUANTIZE", 1, 1, {35}, 114, {0}, 0, {.dilation_w = 1, .dilation_h = 1}},
-    {"CONV_2D", 3, 1, {0, 17, 3}, 3, {22}, 1, {.padding = 0, .stride_w = 2, .stride_h = 2,
-        .dilation_w = 1, .dilation_h = 1, .activation = 1}},
-    {"DEPTHWISE_CONV_2D", 3, 1, {22, 5, 4}, 4, {23}, 2, {.padding = 0, .stride_w = 1, .stride_h
-        = 1, .dilation_w = 1, .dilation_h = 1, .depth_multiplier = 1, .activation = 1}},
-    {"CONV_2D", 3, 1, {23, 18, 6}, 3, {24}, 1, {.padding = 0, .stride_w = 1, .stride_h = 1,
-        .dilation_w = 1, .dilation_h = 1, .activation = 1}},
-    {"DEPTHWISE_CONV_2D", 3, 1, {24, 8, 7}, 4, {25}, 2, {.padding = 0, .stride_w = 1, .stride_h
-        = 1, .dilation_w = 1, .dilation_h = 1, .depth_multiplier = 1, .activation = 1}},
-    {"CONV_2D", 3, 1, {25, 19, 9}, 3, {26}, 1, {.padding = 0, .stride_w = 1, .stride_h = 1,
-        .dilation_w = 1, .dilation_h = 1, .activation = 1}},
-    {"DEPTHWISE_CONV_2D", 3, 1, {26, 11, 10}, 4, {27}, 2, {.padding = 0, .stride_w = 1,
-        .stride_h = 1, .dilation_w = 1, .dilation_h = 1, .depth_multiplier = 1, .activation =
-        1}},
-    {"CONV_2D", 3, 1, {27, 20, 12}, 3, {28}, 1, {.padding = 0, .stride_w = 1, .stride_h = 1,
-        .dilation_w = 1, .dilation_h = 1, .activation = 1}},
-    {"DEPTHWISE_CONV_2D", 3, 1, {28, 14, 13}, 4, {29}, 2, {.padding = 0, .stride_w = 1,
-        .stride_h = 1, .dilation_w = 1, .dilation_h = 1, .depth_multiplier = 1, .activation =
-        1}},
-    {"CONV_2D", 3, 1, {29, 21, 15}, 3, {30}, 1, {.padding = 0, .stride_w = 1, .stride_h = 1,
-        .dilation_w = 1, .dilation_h = 1, .activation = 1}},
-    {"AVERAGE_POOL_2D", 1, 1, {30}, 1, {31}, 5, {.padding = 1, .stride_w = 5, .stride_h = 25,
-        .filter_w = 5, .filter_h = 25, .activation = 0, .dilation_w = 1, .dilation_h = 1}},
-    {"RESHAPE", 2, 1, {31, 2}, 22, {32}, 0, {.dilation_w = 1, .dilation_h = 1}},
-    {"FULLY_CONNECTED", 3, 1, {32, 16, 1}, 9, {33}, 8, {.activation = 0, .fc_weights_format = 0,
-        .keep_num_dims = 0, .dilation_w = 1, .dilation_h = 1}},
-    {"SOFTMAX", 1, 1, {33}, 25, {34}, 9, {.beta = 0x1.0000000000000p+0f, .dilation_w = 1,
-        .dilation_h = 1}},
-    {"DEQUANTIZE", 1, 1, {34}, 6, {36}, 0, {.dilation_w = 1, .dilation_h = 1}},
-};
-static const exp_model_t k_kws = {"kws", 3, 37, 15, 1, 35, 1, 36, k_kws_tensors, k_kws_ops};
+// A column of the file: its name (the field's), how its text is read and where the value goes in
+// the record. Kinds: 'i' int32_t, 'u' uint32_t, 'b' uint8_t, 'z' size_t (< 2^32), 'q' int64_t,
+// all decimal; 'x' uint32_t in hex (0x and 1 to 8 digits); 'f' float, a hex float that is exactly
+// a float32; 's' char[max], 1 to max - 1 characters; 'l' at most max int32_t, comma-separated ("-":
+// none), their count a uint32_t at off_n; 'o' s24_tfl_options_t, FIELD=VALUE;... ("-": none).
+typedef struct {
+  const char *name;
+  char kind;
+  size_t off, off_n, max;
+} col_t;
 
-// vww.tflite: 91 tensors, 33 operators
-static const exp_tensor_t k_vww_tensors[] = {
-    {9, 4, {1, 96, 96, 3}, 1, 0, 0x811c9dc5u, 1, 0, 0x1.0000000000000p+0f,
-        0x1.0000000000000p+0f, -128, 12, 0x8185a163u},
-    {2, 1, {2}, 2, 8, 0x51ef50d0u, 1, 0, 0x1.dd860e0000000p-14f, 0x1.dd860e0000000p-14f, 0, 43,
-        0x325112d2u},
-    {2, 1, {2}, 3, 8, 0x45d8e676u, 0, 0, 0.0f, 0.0f, 0, 19, 0x5ac64d4bu},
-    {2, 1, {8}, 4, 32, 0x493252d6u, 8, 0, 0x1.7daa000000000p-16f, 0x1.3796b40000000p-15f, 0,
-        183, 0xf4504416u},
-    {2, 1, {8}, 5, 32, 0x86af4dd9u, 8, 0, 0x1.d418940000000p-12f, 0x1.025fac0000000p-11f, 0,
-        187, 0x2af4d5aeu},
-    {9, 4, {1, 3, 3, 8}, 6, 72, 0x72191ae5u, 8, 3, 0x1.9f60780000000p-7f, 0x1.ca8c860000000p-7f,
-        0, 163, 0x3e9e4584u},
-    {2, 1, {64}, 7, 256, 0xfbe4856eu, 64, 0, 0x1.69e5ee0000000p-13f, 0x1.6e783e0000000p-12f, 0,
-        197, 0x5aca631eu},
-    {2, 1, {64}, 8, 256, 0xb47d0e42u, 64, 0, 0x1.07da7c0000000p-11f, 0x1.821a7e0000000p-12f, 0,
-        195, 0x4aebe54au},
-    {9, 4, {1, 3, 3, 64}, 9, 576, 0xd84076d8u, 64, 3, 0x1.bd166e0000000p-8f,
-        0x1.45a7700000000p-8f, 0, 170, 0x79f0a23du},
-    {2, 1, {128}, 10, 512, 0x3e963669u, 128, 0, 0x1.55adae0000000p-14f, 0x1.4ae95a0000000p-14f,
-        0, 198, 0xc6e938b4u},
-    {2, 1, {128}, 11, 512, 0xeb5cb8f4u, 128, 0, 0x1.a44ca80000000p-12f, 0x1.3cedaa0000000p-12f,
-        0, 231, 0xdf331157u},
-    {9, 4, {1, 3, 3, 128}, 12, 1152, 0x1a8d262du, 128, 3, 0x1.1fc16c0000000p-7f,
-        0x1.b1f7600000000p-8f, 0, 206, 0x70aace3eu},
-    {2, 1, {128}, 13, 512, 0x60dfa59cu, 128, 0, 0x1.ee8b940000000p-14f, 0x1.6d5d380000000p-13f,
-        0, 198, 0xedc02467u},
-    {2, 1, {128}, 14, 512, 0xe834430du, 128, 0, 0x1.dd6f5a0000000p-12f, 0x1.377cf20000000p-12f,
-        0, 231, 0x5b67192eu},
-    {9, 4, {1, 3, 3, 128}, 15, 1152, 0x5d4341a4u, 128, 3, 0x1.31eb960000000p-7f,
-        0x1.8f2d4a0000000p-8f, 0, 206, 0x747fb431u},
-    {2, 1, {128}, 16, 512, 0xc5f663ccu, 128, 0, 0x1.c1f1880000000p-13f, 0x1.7117860000000p-35f,
-        0, 198, 0x47d5406eu},
-    {2, 1, {128}, 17, 512, 0x1a354628u, 128, 0, 0x1.6003e20000000p-12f, 0x1.825cea0000000p-10f,
-        0, 231, 0xb1ffe44du},
-    {9, 4, {1, 3, 3, 128}, 18, 1152, 0xa8d234ceu, 128, 3, 0x1.a2b1d40000000p-8f,
-        0x1.cb8c740000000p-6f, 0, 206, 0xc8446360u},
-    {2, 1, {128}, 19, 512, 0x3f32dc3fu, 128, 0, 0x1.87aa880000000p-33f, 0x1.1ac8200000000p-32f,
-        0, 198, 0xf0cd2789u},
-    {2, 1, {128}, 20, 512, 0x3253cbd1u, 128, 0, 0x1.b410460000000p-10f, 0x1.2a5dac0000000p-9f,
-        0, 231, 0x2d8326d4u},
-    {9, 4, {1, 3, 3, 128}, 21, 1152, 0xa34e3cbcu, 128, 3, 0x1.0582900000000p-5f,
-        0x1.65dd1e0000000p-5f, 0, 206, 0x400ae047u},
-    {2, 1, {16}, 22, 64, 0x5723a317u, 16, 0, 0x1.04fc880000000p-11f, 0x1.9128460000000p-12f, 0,
-        195, 0x2c4f5e24u},
-    {2, 1, {128}, 23, 512, 0xb3699841u, 128, 0, 0x1.4c2cc60000000p-34f, 0x1.2721560000000p-33f,
-        0, 201, 0x35c1024bu},
-    {2, 1, {128}, 24, 512, 0x3606e65fu, 128, 0, 0x1.11ef760000000p-9f, 0x1.6a72740000000p-10f,
-        0, 234, 0x5faf2f16u},
-    {9, 4, {1, 3, 3, 128}, 25, 1152, 0x0b033a13u, 128, 3, 0x1.4bf9960000000p-5f,
-        0x1.b73d6a0000000p-6f, 0, 209, 0x3f1ade7au},
-    {2, 1, {128}, 26, 512, 0xc3b1a366u, 128, 0, 0x1.7104fe0000000p-34f, 0x1.a9b4740000000p-36f,
-        0, 201, 0x2a1f2d7au},
-    {2, 1, {128}, 27, 512, 0x6ffde246u, 128, 0, 0x1.f68d300000000p-10f, 0x1.97116e0000000p-10f,
-        0, 198, 0x66065ad7u},
-    {9, 4, {1, 3, 3, 128}, 28, 1152, 0xc46d18efu, 128, 3, 0x1.198c5e0000000p-5f,
-        0x1.c81c1c0000000p-6f, 0, 173, 0xde1c316du},
-    {2, 1, {256}, 29, 1024, 0xea7a774au, 256, 0, 0x1.601cde0000000p-35f, 0x1.49e7080000000p-34f,
-        0, 188, 0xc040027au},
-    {2, 1, {256}, 30, 1024, 0x2afadbcfu, 256, 0, 0x1.6ce98a0000000p-9f, 0x1.4f1dac0000000p-9f,
-        0, 221, 0xa9d92799u},
-    {9, 4, {1, 3, 3, 256}, 31, 2304, 0xf2b3c0aau, 256, 3, 0x1.526a340000000p-5f,
-        0x1.36c8380000000p-5f, 0, 196, 0x11bb7d71u},
-    {2, 1, {256}, 32, 1024, 0x19008d40u, 256, 0, 0x1.7b08980000000p-32f, 0x1.832f000000000p-32f,
-        0, 165, 0x67fa591au},
-    {2, 1, {16}, 33, 64, 0x2beea7ccu, 16, 0, 0x1.5f484c0000000p-12f, 0x1.5d96b40000000p-12f, 0,
-        193, 0xe4715c46u},
-    {9, 4, {1, 3, 3, 16}, 34, 144, 0xbc27bbc7u, 16, 3, 0x1.2458dc0000000p-8f,
-        0x1.22f0020000000p-8f, 0, 169, 0x36d4098eu},
-    {2, 1, {32}, 35, 128, 0x7b717519u, 32, 0, 0x1.353a920000000p-12f, 0x1.0f74fa0000000p-12f, 0,
-        195, 0xf9dd65dfu},
-    {2, 1, {32}, 36, 128, 0x01a9ec0au, 32, 0, 0x1.3270380000000p-11f, 0x1.ea0df60000000p-11f, 0,
-        228, 0x3a485000u},
-    {9, 4, {1, 3, 3, 32}, 37, 288, 0xb87ec108u, 32, 3, 0x1.c6ceb80000000p-8f,
-        0x1.6ba9ae0000000p-7f, 0, 204, 0x1913d406u},
-    {2, 1, {32}, 38, 128, 0xfe525efeu, 32, 0, 0x1.2e07620000000p-12f, 0x1.11e0b60000000p-12f, 0,
-        195, 0x7c28d52cu},
-    {2, 1, {32}, 39, 128, 0xacbf9215u, 32, 0, 0x1.43b4300000000p-11f, 0x1.69b0520000000p-12f, 0,
-        193, 0xa99b01b8u},
-    {9, 4, {1, 3, 3, 32}, 40, 288, 0x0431a4b7u, 32, 3, 0x1.caa9ca0000000p-8f,
-        0x1.003e120000000p-8f, 0, 169, 0x06a35e9cu},
-    {2, 1, {64}, 41, 256, 0x96cdc72eu, 64, 0, 0x1.ebc9280000000p-12f, 0x1.4f703c0000000p-11f, 0,
-        195, 0x864cdde3u},
-    {2, 1, {64}, 42, 256, 0x182b3ef3u, 64, 0, 0x1.9341820000000p-11f, 0x1.3324d40000000p-11f, 0,
-        228, 0xa6eaee50u},
-    {9, 4, {1, 3, 3, 64}, 43, 576, 0x08f64162u, 64, 3, 0x1.a7e8060000000p-8f,
-        0x1.42df5a0000000p-8f, 0, 204, 0xb91a48bau},
-    {9, 2, {2, 256}, 44, 512, 0x89e35e85u, 1, 0, 0x1.59f3340000000p-9f, 0x1.59f3340000000p-9f,
-        0, 18, 0xf18521dfu},
-    {9, 4, {8, 3, 3, 3}, 45, 216, 0xf1ece947u, 8, 0, 0x1.7daa000000000p-16f,
-        0x1.3796b40000000p-15f, 0, 19, 0x16b52ae0u},
-    {9, 4, {16, 1, 1, 8}, 46, 128, 0xe087e75du, 16, 0, 0x1.bf202c0000000p-8f,
-        0x1.57a25a0000000p-8f, 0, 21, 0x9850f3d4u},
-    {9, 4, {32, 1, 1, 16}, 47, 512, 0xb1fbfcaau, 32, 0, 0x1.a6bf200000000p-9f,
-        0x1.731bd40000000p-9f, 0, 21, 0xb07e552bu},
-    {9, 4, {32, 1, 1, 32}, 48, 1024, 0x15b7e918u, 32, 0, 0x1.a9cb7a0000000p-9f,
-        0x1.821ba20000000p-9f, 0, 21, 0x8125ff16u},
-    {9, 4, {64, 1, 1, 32}, 49, 2048, 0x69eeacd3u, 64, 0, 0x1.09400e0000000p-8f,
-        0x1.69d8520000000p-8f, 0, 21, 0xc66406ddu},
-    {9, 4, {64, 1, 1, 64}, 50, 4096, 0xba99608eu, 64, 0, 0x1.3536e00000000p-9f,
-        0x1.391ed20000000p-8f, 0, 21, 0x2695f6e0u},
-    {9, 4, {128, 1, 1, 64}, 51, 8192, 0x1c1014f8u, 128, 0, 0x1.ccad5c0000000p-10f,
-        0x1.be29100000000p-10f, 0, 21, 0x345fd287u},
-    {9, 4, {128, 1, 1, 128}, 52, 16384, 0x97177244u, 128, 0, 0x1.35f4700000000p-9f,
-        0x1.c9fb5c0000000p-9f, 0, 21, 0x167dff82u},
-    {9, 4, {128, 1, 1, 128}, 53, 16384, 0xd90feb30u, 128, 0, 0x1.a3cddc0000000p-9f,
-        0x1.585e4e0000000p-31f, 0, 21, 0xc570fa29u},
-    {9, 4, {128, 1, 1, 128}, 54, 16384, 0x369eb6bfu, 128, 0, 0x1.795e8a0000000p-29f,
-        0x1.1075a00000000p-28f, 0, 21, 0x0984103cu},
-    {9, 4, {128, 1, 1, 128}, 55, 16384, 0x37673d38u, 128, 0, 0x1.1696000000000p-30f,
-        0x1.ef09000000000p-30f, 0, 22, 0x4c54dee6u},
-    {9, 4, {128, 1, 1, 128}, 56, 16384, 0x39106360u, 128, 0, 0x1.17908c0000000p-30f,
-        0x1.4282400000000p-32f, 0, 22, 0x1fba313bu},
-    {9, 4, {256, 1, 1, 128}, 57, 32768, 0x8ecca4d9u, 256, 0, 0x1.442e060000000p-31f,
-        0x1.2fbb3e0000000p-30f, 0, 22, 0xab7ef5e4u},
-    {9, 4, {256, 1, 1, 256}, 58, 65536, 0xaf3f5a70u, 256, 0, 0x1.47a2f60000000p-28f,
-        0x1.4eae720000000p-28f, 0, 22, 0xec5cb8d1u},
-    {9, 4, {1, 48, 48, 8}, 59, 0, 0x811c9dc5u, 1, 0, 0x1.207dc20000000p-5f,
-        0x1.207dc20000000p-5f, -128, 184, 0xc15b4965u},
-    {9, 4, {1, 48, 48, 8}, 60, 0, 0x811c9dc5u, 1, 0, 0x1.2ada7e0000000p-4f,
-        0x1.2ada7e0000000p-4f, -128, 188, 0x3e6c494du},
-    {9, 4, {1, 48, 48, 16}, 61, 0, 0x811c9dc5u, 1, 0, 0x1.339ba40000000p-4f,
-        0x1.339ba40000000p-4f, -128, 196, 0xd5f11b0fu},
-    {9, 4, {1, 24, 24, 16}, 62, 0, 0x811c9dc5u, 1, 0, 0x1.7683f60000000p-4f,
-        0x1.7683f60000000p-4f, -128, 194, 0x15748f55u},
-    {9, 4, {1, 24, 24, 32}, 63, 0, 0x811c9dc5u, 1, 0, 0x1.58f92a0000000p-4f,
-        0x1.58f92a0000000p-4f, -128, 196, 0x458775aau},
-    {9, 4, {1, 24, 24, 32}, 64, 0, 0x811c9dc5u, 1, 0, 0x1.6b2d3e0000000p-4f,
-        0x1.6b2d3e0000000p-4f, -128, 229, 0xf0d63d23u},
-    {9, 4, {1, 24, 24, 32}, 65, 0, 0x811c9dc5u, 1, 0, 0x1.6958b60000000p-4f,
-        0x1.6958b60000000p-4f, -128, 196, 0x91477ca7u},
-    {9, 4, {1, 12, 12, 32}, 66, 0, 0x811c9dc5u, 1, 0, 0x1.daa2ae0000000p-4f,
-        0x1.daa2ae0000000p-4f, -128, 194, 0x88036aabu},
-    {9, 4, {1, 12, 12, 64}, 67, 0, 0x811c9dc5u, 1, 0, 0x1.e70ee00000000p-4f,
-        0x1.e70ee00000000p-4f, -128, 196, 0x3d013196u},
-    {9, 4, {1, 12, 12, 64}, 68, 0, 0x811c9dc5u, 1, 0, 0x1.2b9dfe0000000p-4f,
-        0x1.2b9dfe0000000p-4f, -128, 229, 0x24d542b3u},
-    {9, 4, {1, 12, 12, 64}, 69, 0, 0x811c9dc5u, 1, 0, 0x1.2f851a0000000p-4f,
-        0x1.2f851a0000000p-4f, -128, 198, 0x1b9a22fdu},
-    {9, 4, {1, 6, 6, 64}, 70, 0, 0x811c9dc5u, 1, 0, 0x1.7bbe720000000p-5f,
-        0x1.7bbe720000000p-5f, -128, 196, 0x6c5a40a1u},
-    {9, 4, {1, 6, 6, 128}, 71, 0, 0x811c9dc5u, 1, 0, 0x1.75eab80000000p-5f,
-        0x1.75eab80000000p-5f, -128, 199, 0xa623f95fu},
-    {9, 4, {1, 6, 6, 128}, 72, 0, 0x811c9dc5u, 1, 0, 0x1.98754a0000000p-5f,
-        0x1.98754a0000000p-5f, -128, 232, 0xc3646392u},
-    {9, 4, {1, 6, 6, 128}, 73, 0, 0x811c9dc5u, 1, 0, 0x1.8f86de0000000p-5f,
-        0x1.8f86de0000000p-5f, -128, 199, 0x9b793362u},
-    {9, 4, {1, 6, 6, 128}, 74, 0, 0x811c9dc5u, 1, 0, 0x1.1261140000000p-4f,
-        0x1.1261140000000p-4f, -128, 232, 0x024c8bcdu},
-    {9, 4, {1, 6, 6, 128}, 75, 0, 0x811c9dc5u, 1, 0, 0x1.ae760c0000000p-5f,
-        0x1.ae760c0000000p-5f, -128, 199, 0x73b4558du},
-    {9, 4, {1, 6, 6, 128}, 76, 0, 0x811c9dc5u, 1, 0, 0x1.09b2de0000000p-4f,
-        0x1.09b2de0000000p-4f, -128, 232, 0xb1d4af34u},
-    {9, 4, {1, 6, 6, 128}, 77, 0, 0x811c9dc5u, 1, 0, 0x1.aae0300000000p-5f,
-        0x1.aae0300000000p-5f, -128, 199, 0xcaf586a8u},
-    {9, 4, {1, 6, 6, 128}, 78, 0, 0x811c9dc5u, 1, 0, 0x1.313e8c0000000p-4f,
-        0x1.313e8c0000000p-4f, -128, 232, 0x8a763a7fu},
-    {9, 4, {1, 6, 6, 128}, 79, 0, 0x811c9dc5u, 1, 0, 0x1.a67c880000000p-5f,
-        0x1.a67c880000000p-5f, -128, 202, 0x18d6e60eu},
-    {9, 4, {1, 6, 6, 128}, 80, 0, 0x811c9dc5u, 1, 0, 0x1.51ea280000000p-4f,
-        0x1.51ea280000000p-4f, -128, 235, 0xc7c73a65u},
-    {9, 4, {1, 6, 6, 128}, 81, 0, 0x811c9dc5u, 1, 0, 0x1.c8f2ea0000000p-5f,
-        0x1.c8f2ea0000000p-5f, -128, 202, 0x9a144d11u},
-    {9, 4, {1, 3, 3, 128}, 82, 0, 0x811c9dc5u, 1, 0, 0x1.160eea0000000p-4f,
-        0x1.160eea0000000p-4f, -128, 199, 0x82011812u},
-    {9, 4, {1, 3, 3, 256}, 83, 0, 0x811c9dc5u, 1, 0, 0x1.140b600000000p-4f,
-        0x1.140b600000000p-4f, -128, 189, 0xefc39c11u},
-    {9, 4, {1, 3, 3, 256}, 84, 0, 0x811c9dc5u, 1, 0, 0x1.2828c40000000p-4f,
-        0x1.2828c40000000p-4f, -128, 222, 0x08d96d78u},
-    {9, 4, {1, 3, 3, 256}, 85, 0, 0x811c9dc5u, 1, 0, 0x1.615d040000000p-5f,
-        0x1.615d040000000p-5f, -128, 166, 0xda1a5eb1u},
-    {9, 4, {1, 1, 1, 256}, 86, 0, 0x811c9dc5u, 1, 0, 0x1.615d040000000p-5f,
-        0x1.615d040000000p-5f, -128, 31, 0xe7b3cb50u},
-    {9, 2, {1, 256}, 87, 0, 0x811c9dc5u, 1, 0, 0x1.615d040000000p-5f, 0x1.615d040000000p-5f,
-        -128, 21, 0x051fb1c2u},
-    {9, 2, {1, 2}, 88, 0, 0x811c9dc5u, 1, 0, 0x1.15f0e80000000p-4f, 0x1.15f0e80000000p-4f, 0,
-        38, 0xe1533fb2u},
-    {9, 2, {1, 2}, 89, 0, 0x811c9dc5u, 1, 0, 0x1.0000000000000p-8f, 0x1.0000000000000p-8f, -128,
-        13, 0xcf8c60b7u},
-    {0, 4, {1, 96, 96, 3}, 0, 0, 0x811c9dc5u, 0, 0, 0.0f, 0.0f, 0, 7, 0xc604a627u},
-    {0, 2, {1, 2}, 0, 0, 0x811c9dc5u, 0, 0, 0.0f, 0.0f, 0, 8, 0xdfc1d0bbu},
-};
-static const exp_op_t k_vww_ops[] = {
-    {"QUANTIZE", 1, 1, {89}, 114, {0}, 0, {.dilation_w = 1, .dilation_h = 1}},
-    {"CONV_2D", 3, 1, {0, 44, 3}, 3, {58}, 1, {.padding = 0, .stride_w = 2, .stride_h = 2,
-        .dilation_w = 1, .dilation_h = 1, .activation = 1}},
-    {"DEPTHWISE_CONV_2D", 3, 1, {58, 5, 4}, 4, {59}, 2, {.padding = 0, .stride_w = 1, .stride_h
-        = 1, .dilation_w = 1, .dilation_h = 1, .depth_multiplier = 1, .activation = 1}},
-    {"CONV_2D", 3, 1, {59, 45, 21}, 3, {60}, 1, {.padding = 0, .stride_w = 1, .stride_h = 1,
-        .dilation_w = 1, .dilation_h = 1, .activation = 1}},
-    {"DEPTHWISE_CONV_2D", 3, 1, {60, 33, 32}, 4, {61}, 2, {.padding = 0, .stride_w = 2,
-        .stride_h = 2, .dilation_w = 1, .dilation_h = 1, .depth_multiplier = 1, .activation =
-        1}},
-    {"CONV_2D", 3, 1, {61, 46, 34}, 3, {62}, 1, {.padding = 0, .stride_w = 1, .stride_h = 1,
-        .dilation_w = 1, .dilation_h = 1, .activation = 1}},
-    {"DEPTHWISE_CONV_2D", 3, 1, {62, 36, 35}, 4, {63}, 2, {.padding = 0, .stride_w = 1,
-        .stride_h = 1, .dilation_w = 1, .dilation_h = 1, .depth_multiplier = 1, .activation =
-        1}},
-    {"CONV_2D", 3, 1, {63, 47, 37}, 3, {64}, 1, {.padding = 0, .stride_w = 1, .stride_h = 1,
-        .dilation_w = 1, .dilation_h = 1, .activation = 1}},
-    {"DEPTHWISE_CONV_2D", 3, 1, {64, 39, 38}, 4, {65}, 2, {.padding = 0, .stride_w = 2,
-        .stride_h = 2, .dilation_w = 1, .dilation_h = 1, .depth_multiplier = 1, .activation =
-        1}},
-    {"CONV_2D", 3, 1, {65, 48, 40}, 3, {66}, 1, {.padding = 0, .stride_w = 1, .stride_h = 1,
-        .dilation_w = 1, .dilation_h = 1, .activation = 1}},
-    {"DEPTHWISE_CONV_2D", 3, 1, {66, 42, 41}, 4, {67}, 2, {.padding = 0, .stride_w = 1,
-        .stride_h = 1, .dilation_w = 1, .dilation_h = 1, .depth_multiplier = 1, .activation =
-        1}},
-    {"CONV_2D", 3, 1, {67, 49, 6}, 3, {68}, 1, {.padding = 0, .stride_w = 1, .stride_h = 1,
-        .dilation_w = 1, .dilation_h = 1, .activation = 1}},
-    {"DEPTHWISE_CONV_2D", 3, 1, {68, 8, 7}, 4, {69}, 2, {.padding = 0, .stride_w = 2, .stride_h
-        = 2, .dilation_w = 1, .dilation_h = 1, .depth_multiplier = 1, .activation = 1}},
-    {"CONV_2D", 3, 1, {69, 50, 9}, 3, {70}, 1, {.padding = 0, .stride_w = 1, .stride_h = 1,
-        .dilation_w = 1, .dilation_h = 1, .activation = 1}},
-    {"DEPTHWISE_CONV_2D", 3, 1, {70, 11, 10}, 4, {71}, 2, {.padding = 0, .stride_w = 1,
-        .stride_h = 1, .dilation_w = 1, .dilation_h = 1, .depth_multiplier = 1, .activation =
-        1}},
-    {"CONV_2D", 3, 1, {71, 51, 12}, 3, {72}, 1, {.padding = 0, .stride_w = 1, .stride_h = 1,
-        .dilation_w = 1, .dilation_h = 1, .activation = 1}},
-    {"DEPTHWISE_CONV_2D", 3, 1, {72, 14, 13}, 4, {73}, 2, {.padding = 0, .stride_w = 1,
-        .stride_h = 1, .dilation_w = 1, .dilation_h = 1, .depth_multiplier = 1, .activation =
-        1}},
-    {"CONV_2D", 3, 1, {73, 52, 15}, 3, {74}, 1, {.padding = 0, .stride_w = 1, .stride_h = 1,
-        .dilation_w = 1, .dilation_h = 1, .activation = 1}},
-    {"DEPTHWISE_CONV_2D", 3, 1, {74, 17, 16}, 4, {75}, 2, {.padding = 0, .stride_w = 1,
-        .stride_h = 1, .dilation_w = 1, .dilation_h = 1, .depth_multiplier = 1, .activation =
-        1}},
-    {"CONV_2D", 3, 1, {75, 53, 18}, 3, {76}, 1, {.padding = 0, .stride_w = 1, .stride_h = 1,
-        .dilation_w = 1, .dilation_h = 1, .activation = 1}},
-    {"DEPTHWISE_CONV_2D", 3, 1, {76, 20, 19}, 4, {77}, 2, {.padding = 0, .stride_w = 1,
-        .stride_h = 1, .dilation_w = 1, .dilation_h = 1, .depth_multiplier = 1, .activation =
-        1}},
-    {"CONV_2D", 3, 1, {77, 54, 22}, 3, {78}, 1, {.padding = 0, .stride_w = 1, .stride_h = 1,
-        .dilation_w = 1, .dilation_h = 1, .activation = 1}},
-    {"DEPTHWISE_CONV_2D", 3, 1, {78, 24, 23}, 4, {79}, 2, {.padding = 0, .stride_w = 1,
-        .stride_h = 1, .dilation_w = 1, .dilation_h = 1, .depth_multiplier = 1, .activation =
-        1}},
-    {"CONV_2D", 3, 1, {79, 55, 25}, 3, {80}, 1, {.padding = 0, .stride_w = 1, .stride_h = 1,
-        .dilation_w = 1, .dilation_h = 1, .activation = 1}},
-    {"DEPTHWISE_CONV_2D", 3, 1, {80, 27, 26}, 4, {81}, 2, {.padding = 0, .stride_w = 2,
-        .stride_h = 2, .dilation_w = 1, .dilation_h = 1, .depth_multiplier = 1, .activation =
-        1}},
-    {"CONV_2D", 3, 1, {81, 56, 28}, 3, {82}, 1, {.padding = 0, .stride_w = 1, .stride_h = 1,
-        .dilation_w = 1, .dilation_h = 1, .activation = 1}},
-    {"DEPTHWISE_CONV_2D", 3, 1, {82, 30, 29}, 4, {83}, 2, {.padding = 0, .stride_w = 1,
-        .stride_h = 1, .dilation_w = 1, .dilation_h = 1, .depth_multiplier = 1, .activation =
-        1}},
-    {"CONV_2D", 3, 1, {83, 57, 31}, 3, {84}, 1, {.padding = 0, .stride_w = 1, .stride_h = 1,
-        .dilation_w = 1, .dilation_h = 1, .activation = 1}},
-    {"AVERAGE_POOL_2D", 1, 1, {84}, 1, {85}, 5, {.padding = 1, .stride_w = 3, .stride_h = 3,
-        .filter_w = 3, .filter_h = 3, .activation = 0, .dilation_w = 1, .dilation_h = 1}},
-    {"RESHAPE", 2, 1, {85, 2}, 22, {86}, 0, {.dilation_w = 1, .dilation_h = 1}},
-    {"FULLY_CONNECTED", 3, 1, {86, 43, 1}, 9, {87}, 8, {.activation = 0, .fc_weights_format = 0,
-        .keep_num_dims = 0, .dilation_w = 1, .dilation_h = 1}},
-    {"SOFTMAX", 1, 1, {87}, 25, {88}, 9, {.beta = 0x1.0000000000000p+0f, .dilation_w = 1,
-        .dilation_h = 1}},
-    {"DEQUANTIZE", 1, 1, {88}, 6, {90}, 0, {.dilation_w = 1, .dilation_h = 1}},
-};
-static const exp_model_t k_vww = {"vww", 3, 91, 33, 1, 89, 1, 90, k_vww_tensors, k_vww_ops};
+#define COL(rec, f, kind) {#f, kind, offsetof(rec, f), 0, 0}
+#define COL_S(rec, f) {#f, 's', offsetof(rec, f), 0, sizeof(((rec *)0)->f)}
+#define COL_L(rec, f, n) \
+  {#f, 'l', offsetof(rec, f), offsetof(rec, n), sizeof(((rec *)0)->f) / sizeof(int32_t)}
 
+// the columns of model, tensor and op lines (after the line's kind; tensor and op lines: after
+// MODEL and INDEX too)
+static const col_t k_model_cols[] = {
+    COL_S(exp_model_t, name), COL(exp_model_t, version, 'u'), COL(exp_model_t, n_tensors, 'z'),
+    COL(exp_model_t, n_ops, 'z'), COL(exp_model_t, n_inputs, 'z'), COL(exp_model_t, input, 'i'),
+    COL(exp_model_t, n_outputs, 'z'), COL(exp_model_t, output, 'i')};
+static const col_t k_tensor_cols[] = {
+    COL(exp_tensor_t, type, 'i'), COL_L(exp_tensor_t, dims, rank),
+    COL(exp_tensor_t, buffer, 'u'), COL(exp_tensor_t, data_len, 'z'),
+    COL(exp_tensor_t, data_fnv, 'x'), COL(exp_tensor_t, n_quant, 'z'),
+    COL(exp_tensor_t, quant_dim, 'i'), COL(exp_tensor_t, scale0, 'f'),
+    COL(exp_tensor_t, scale_last, 'f'), COL(exp_tensor_t, zp0, 'q'),
+    COL(exp_tensor_t, name_len, 'z'), COL(exp_tensor_t, name_fnv, 'x')};
+static const col_t k_op_cols[] = {
+    COL_S(exp_op_t, name), COL(exp_op_t, opcode, 'i'), COL_L(exp_op_t, in, n_in),
+    COL_L(exp_op_t, out, n_out), COL(exp_op_t, options_type, 'b'), COL(exp_op_t, opt, 'o')};
+// the fields of an op's opt column (new_shape sets n_new_shape too)
+#define OPT(f, kind) COL(s24_tfl_options_t, f, kind)
+static const col_t k_option_cols[] = {
+    OPT(padding, 'i'), OPT(stride_w, 'i'), OPT(stride_h, 'i'), OPT(dilation_w, 'i'),
+    OPT(dilation_h, 'i'), OPT(depth_multiplier, 'i'), OPT(filter_w, 'i'), OPT(filter_h, 'i'),
+    OPT(activation, 'i'), OPT(fc_weights_format, 'i'), OPT(keep_num_dims, 'i'),
+    OPT(keep_dims, 'i'), OPT(beta, 'f'), OPT(begin_mask, 'i'), OPT(end_mask, 'i'),
+    OPT(ellipsis_mask, 'i'), OPT(new_axis_mask, 'i'), OPT(shrink_axis_mask, 'i'),
+    OPT(ss_offset, 'i'), OPT(values_count, 'i'), OPT(axis, 'i'),
+    COL_L(s24_tfl_options_t, new_shape, n_new_shape)};
+#define N_COLS(a) (sizeof(a) / sizeof((a)[0]))
 
+// A decimal integer in [lo, hi] starting at s (no space or sign '+'), ending at *end; 0 or -1.
+static int read_int(const char *s, char **end, int64_t lo, int64_t hi, int64_t *v) {
+  if (*s != '-' && (*s < '0' || *s > '9')) return -1;
+  errno = 0;
+  long long x = strtoll(s, end, 10);
+  if (*end == s || errno != 0 || x < lo || x > hi) return -1;
+  *v = x;
+  return 0;
+}
+
+// what a column of this kind holds, for messages
+static const char *kind_text(char kind) {
+  switch (kind) {
+    case 'i': return "a decimal int32";
+    case 'u': return "a decimal uint32";
+    case 'b': return "a decimal uint8";
+    case 'z': return "a decimal size below 2^32";
+    case 'q': return "a decimal int64";
+    case 'x': return "0x and 1 to 8 hex digits";
+    case 'f': return "a hex float (%a) that is exactly a float32";
+    case 's': return "a name that fits";
+    case 'l': return "a comma-separated list of int32 that fits, or -";
+    default: return "FIELD=VALUE;... or -";
+  }
+}
+
+static int read_options(char *s, s24_tfl_options_t *opt, char *why, size_t n);
+
+// Reads text s as column c of the record rec; 0, or -1 with why[0 .. n) saying what is wrong.
+static int read_value(const col_t *c, char *s, void *rec, char *why, size_t n) {
+  char *p = (char *)rec + c->off, *end = s;
+  int64_t v = 0;
+  int ok = 0;
+  switch (c->kind) {
+    case 'i': ok = read_int(s, &end, INT32_MIN, INT32_MAX, &v) == 0; break;
+    case 'u': ok = read_int(s, &end, 0, UINT32_MAX, &v) == 0; break;
+    case 'b': ok = read_int(s, &end, 0, UINT8_MAX, &v) == 0; break;
+    case 'z': ok = read_int(s, &end, 0, UINT32_MAX, &v) == 0; break;
+    case 'q': ok = read_int(s, &end, INT64_MIN, INT64_MAX, &v) == 0; break;
+    case 'x': {
+      size_t len = strlen(s);
+      ok = strncmp(s, "0x", 2) == 0 && len >= 3 && len <= 10 &&
+           strspn(s + 2, "0123456789abcdefABCDEF") == len - 2;
+      if (ok) v = (int64_t)strtoul(s + 2, &end, 16);
+      break;
+    }
+    case 'f': {
+      errno = 0;
+      double d = strtod(s, &end);
+      ok = strncmp(s + (*s == '-'), "0x", 2) == 0 && errno == 0 && d >= -FLT_MAX && d <= FLT_MAX &&
+           (double)(float)d == d;
+      if (ok) *(float *)p = (float)d;
+      break;
+    }
+    case 's':
+      ok = s[0] != '\0' && strlen(s) < c->max;
+      if (ok) memcpy(p, s, strlen(s) + 1);
+      end = s + strlen(s);
+      break;
+    case 'l': {
+      uint32_t k = 0;
+      ok = s[0] != '\0';
+      if (strcmp(s, "-") == 0) end = s + 1;
+      for (char *q = s; ok && *end != '\0'; q = end + 1) {
+        ok = k < c->max && read_int(q, &end, INT32_MIN, INT32_MAX, &v) == 0 &&
+             (*end == ',' || *end == '\0');
+        if (ok) ((int32_t *)p)[k++] = (int32_t)v;
+      }
+      *(uint32_t *)((char *)rec + c->off_n) = k;
+      break;
+    }
+    default:  // 'o'
+      return read_options(s, (s24_tfl_options_t *)p, why, n);
+  }
+  if (!ok || *end != '\0') {
+    snprintf(why, n, "%s \"%s\": not %s", c->name, s, kind_text(c->kind));
+    return -1;
+  }
+  switch (c->kind) {
+    case 'i': *(int32_t *)p = (int32_t)v; break;
+    case 'u': case 'x': *(uint32_t *)p = (uint32_t)v; break;
+    case 'b': *(uint8_t *)p = (uint8_t)v; break;
+    case 'z': *(size_t *)p = (size_t)v; break;
+    case 'q': *(int64_t *)p = v; break;
+    default: break;  // 'f', 's', 'l': stored above
+  }
+  return 0;
+}
+
+// FIELD=VALUE;... of s24_tfl_options_t into *opt (zeroed by the caller), each field at most once
+static int read_options(char *s, s24_tfl_options_t *opt, char *why, size_t n) {
+  if (strcmp(s, "-") == 0) return 0;
+  uint32_t seen = 0;
+  for (char *item = s, *next; item != NULL; item = next) {
+    next = strchr(item, ';');
+    if (next != NULL) *next++ = '\0';
+    char *eq = strchr(item, '=');
+    size_t k = 0;
+    if (eq != NULL) *eq = '\0';
+    while (k < N_COLS(k_option_cols) && strcmp(k_option_cols[k].name, item) != 0) k++;
+    const char *bad = eq == NULL                    ? "not FIELD=VALUE"
+                      : k == N_COLS(k_option_cols) ? "no such field of s24_tfl_options_t"
+                      : ((seen >> k) & 1) != 0     ? "given twice"
+                                                   : NULL;
+    if (bad != NULL) {
+      snprintf(why, n, "opt \"%s\": %s", item, bad);
+      return -1;
+    }
+    seen |= 1u << k;
+    if (read_value(&k_option_cols[k], eq + 1, opt, why, n) != 0) return -1;
+  }
+  return 0;
+}
+
+// -1 with why when model m has not got the tensor and op lines its counts promise
+static int model_incomplete(const exp_model_t *m, char *why, size_t n) {
+  if (m->got_tensors == m->n_tensors && m->got_ops == m->n_ops) return 0;
+  snprintf(why, n, "model %s ends after %zu of its %zu tensor lines and %zu of its %zu op lines",
+           m->name, m->got_tensors, m->n_tensors, m->got_ops, m->n_ops);
+  return -1;
+}
+
+// One line of the file, split at its tabs into f[0 .. nf); 0, or -1 with why.
+static int read_record(exp_file_t *x, char **f, size_t nf, char *why, size_t n) {
+  exp_model_t *m = x->n_models > 0 ? &x->models[x->n_models - 1] : NULL;
+  int is_model = strcmp(f[0], "model") == 0, is_tensor = strcmp(f[0], "tensor") == 0;
+  if (!is_model && !is_tensor && strcmp(f[0], "op") != 0) {
+    snprintf(why, n, "\"%s\": not model, tensor or op", f[0]);
+    return -1;
+  }
+  const col_t *cols = is_model ? k_model_cols : is_tensor ? k_tensor_cols : k_op_cols;
+  size_t ncols = is_model ? N_COLS(k_model_cols)
+                          : is_tensor ? N_COLS(k_tensor_cols) : N_COLS(k_op_cols);
+  size_t first = is_model ? 1 : 3;  // tensor and op lines: MODEL INDEX first
+  if (nf != first + ncols) {
+    snprintf(why, n, "%s line of %zu fields, not %zu", f[0], nf, first + ncols);
+    return -1;
+  }
+  if (is_model) {
+    exp_model_t e = {0};
+    for (size_t k = 0; k < ncols; k++) {
+      if (read_value(&cols[k], f[first + k], &e, why, n) != 0) return -1;
+    }
+    if (m != NULL && model_incomplete(m, why, n) != 0) return -1;
+    for (size_t i = 0; i < x->n_models; i++) {
+      if (strcmp(x->models[i].name, e.name) == 0) {
+        snprintf(why, n, "model %s again", e.name);
+        return -1;
+      }
+    }
+    if (e.n_tensors > S24_TFL_MAX_TENSORS || e.n_ops > S24_TFL_MAX_OPS) {
+      snprintf(why, n, "model %s: more than %d tensors or operators", e.name, S24_TFL_MAX_TENSORS);
+      return -1;
+    }
+    exp_model_t *grown = realloc(x->models, (x->n_models + 1) * sizeof *grown);
+    if (grown != NULL) {
+      x->models = grown;
+      e.tensors = calloc(e.n_tensors + 1, sizeof *e.tensors);
+      e.ops = calloc(e.n_ops + 1, sizeof *e.ops);
+      x->models[x->n_models++] = e;
+    }
+    if (grown == NULL || e.tensors == NULL || e.ops == NULL) {
+      snprintf(why, n, "out of memory");
+      return -1;
+    }
+    return 0;
+  }
+  if (m == NULL || strcmp(f[1], m->name) != 0) {
+    snprintf(why, n, "%s line of model %s %s", f[0], f[1],
+             m == NULL ? "before any model line" : "among another model's lines");
+    return -1;
+  }
+  size_t *got = is_tensor ? &m->got_tensors : &m->got_ops;
+  size_t count = is_tensor ? m->n_tensors : m->n_ops;
+  int64_t index;
+  char *end;
+  if (read_int(f[2], &end, 0, INT32_MAX, &index) != 0 || *end != '\0' || (size_t)index != *got ||
+      *got == count) {
+    snprintf(why, n, "%s index \"%s\": not the next of model %s's %zu %ss (numbered from 0, in "
+             "order)", f[0], f[2], m->name, count, f[0]);
+    return -1;
+  }
+  void *rec = is_tensor ? (void *)&m->tensors[*got] : (void *)&m->ops[*got];
+  for (size_t k = 0; k < ncols; k++) {
+    if (read_value(&cols[k], f[first + k], rec, why, n) != 0) return -1;
+  }
+  ++*got;
+  return 0;
+}
+
+static void free_expected(exp_file_t *x) {
+  for (size_t i = 0; i < x->n_models; i++) {
+    free(x->models[i].tensors);
+    free(x->models[i].ops);
+  }
+  free(x->models);
+  x->models = NULL;
+  x->n_models = 0;
+}
+
+// Reads the file at path into *x; on any error x->err says "path:line: what" and *x holds no model.
+static void read_expected(const char *path, exp_file_t *x) {
+  char why[512] = "", *line = NULL, *f[24];
+  size_t cap = 0, lineno = 0;
+  ssize_t len;
+  memset(x, 0, sizeof *x);
+  x->path = path;
+  FILE *in = fopen(path, "r");
+  if (in == NULL) {
+    snprintf(x->err, sizeof x->err, "%s: cannot open: %s", path, strerror(errno));
+    return;
+  }
+  while ((len = getline(&line, &cap, in)) >= 0) {
+    lineno++;
+    if (len > 0 && line[len - 1] == '\n') line[--len] = '\0';
+    size_t ctl = 0;  // NUL, CR and the other control characters but tab are refused
+    while (ctl < (size_t)len && (line[ctl] == '\t' || (unsigned char)line[ctl] >= 0x20)) ctl++;
+    if (ctl < (size_t)len) {
+      snprintf(why, sizeof why, "control character 0x%02x at column %zu (fields are separated by "
+               "one tab, lines end in LF)", (unsigned char)line[ctl], ctl + 1);
+      break;
+    }
+    if (len == 0 || line[0] == '#') continue;
+    size_t nf = 0;
+    for (char *p = line; p != NULL; nf++) {
+      char *tab = strchr(p, '\t');
+      if (nf < N_COLS(f)) f[nf] = p;
+      if (tab != NULL) *tab++ = '\0';
+      p = tab;
+    }
+    if (nf > N_COLS(f)) {
+      snprintf(why, sizeof why, "%zu fields, more than any line has", nf);
+      break;
+    }
+    if (read_record(x, f, nf, why, sizeof why) != 0) break;
+  }
+  if (why[0] == '\0' && ferror(in)) snprintf(why, sizeof why, "read error: %s", strerror(errno));
+  if (why[0] == '\0' && x->n_models > 0) {
+    (void)model_incomplete(&x->models[x->n_models - 1], why, sizeof why);
+  }
+  free(line);
+  fclose(in);
+  if (why[0] != '\0') {
+    snprintf(x->err, sizeof x->err, "%s:%zu: %s", path, lineno, why);
+    free_expected(x);
+  }
+}
+
+// The expectations of model `name`; fails the test when the file could not be read or lacks it.
+static const exp_model_t *expected(const char *name) {
+  if (g_exp.err[0] != '\0') fail_msg("%s", g_exp.err);
+  for (size_t i = 0; i < g_exp.n_models; i++) {
+    if (strcmp(g_exp.models[i].name, name) == 0) return &g_exp.models[i];
+  }
+  fail_msg("%s: no model %s", g_exp.path, name);
+  return NULL;
+}
 
 // ---------------------------------------------------------------- helpers
 static const char *g_dir;  // the MLPerf Tiny models' directory
@@ -875,14 +599,14 @@ static void check_model(const exp_model_t *e) {
   free(buf);
 }
 
-static void test_model_ad(void **state) { (void)state; check_model(&k_ad); }
-static void test_model_ic(void **state) { (void)state; check_model(&k_ic); }
-static void test_model_vww(void **state) { (void)state; check_model(&k_vww); }
+static void test_model_ad(void **state) { (void)state; check_model(expected("ad")); }
+static void test_model_ic(void **state) { (void)state; check_model(expected("ic")); }
+static void test_model_vww(void **state) { (void)state; check_model(expected("vww")); }
 
 // kws in words: the model SPEC §8 runs first
 static void test_model_kws(void **state) {
   (void)state;
-  check_model(&k_kws);
+  check_model(expected("kws"));
   size_t len;
   uint8_t *buf = load("kws", &len);
   s24_tfl_model_t m;
@@ -1797,11 +1521,14 @@ static void test_arguments(void **state) {
 
 int main(int argc, char **argv) {
   g_dir = argc > 1 ? argv[1] : getenv("S24_MODELS");
-  if (g_dir == NULL) {
-    fprintf(stderr, "usage: %s MODELS_DIR (or S24_MODELS=DIR): the MLPerf Tiny models' "
-                    "directory (scripts/deps.sh --models-path)\n", argv[0]);
+  const char *exp_path = argc > 2 ? argv[2] : getenv("S24_LITERT_EXPECTED");
+  if (g_dir == NULL || exp_path == NULL) {
+    fprintf(stderr, "usage: %s MODELS_DIR EXPECTED (or S24_MODELS=DIR S24_LITERT_EXPECTED=FILE): "
+                    "the MLPerf Tiny models' directory (scripts/deps.sh --models-path) and what "
+                    "LiteRT reports for them (tests/net/litert_expected.tsv)\n", argv[0]);
     return 2;
   }
+  read_expected(exp_path, &g_exp);  // an error fails the four model tests
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_model_ad),
       cmocka_unit_test(test_model_ic),
@@ -1823,5 +1550,7 @@ int main(int argc, char **argv) {
       cmocka_unit_test(test_names),
       cmocka_unit_test(test_arguments),
   };
-  return cmocka_run_group_tests(tests, NULL, NULL);
+  int failed = cmocka_run_group_tests(tests, NULL, NULL);
+  free_expected(&g_exp);
+  return failed;
 }
