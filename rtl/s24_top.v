@@ -62,6 +62,19 @@ module s24_top #(
   localparam integer WWords = (WBits + 31) / 32;
   localparam integer AWords = (ABits + 31) / 32;
   localparam integer RWords = (RBits + 31) / 32;
+  // the pair mode exists on a 2:m core (m > 2) built with PairMode
+  localparam  HasPair = (PairMode != 0) && (SparseN == 2) && (SparseM > 2);
+  // the largest divisor of NumCols up to EpiLanes (2 * EpiLanes in a build with the pair mode, whose
+  // tiles bring 2R rows per tile period: the epilogue keeps the pace of the array in both modes):
+  // a tile row takes NumCols / EpiLanesEff cycles
+  function integer lanes_for(input integer cols, input integer most);
+    integer i;
+    begin
+      lanes_for = 1;
+      for (i = 1; i <= most; i = i + 1) if (cols % i == 0) lanes_for = i;
+    end
+  endfunction
+  localparam integer EpiLanesEff = lanes_for(NumCols, HasPair ? 2 * EpiLanes : EpiLanes);
 
 `include "s24_regs.vh"
 
@@ -118,7 +131,8 @@ module s24_top #(
   wire [31:0] wr_mask = {{8{wr_strb[3]}}, {8{wr_strb[2]}}, {8{wr_strb[1]}}, {8{wr_strb[0]}}};
   wire [31:0] wr_bits = wr_data & wr_mask;
   // the storage registers (CFG_BEATS, CFG_TILES, CFG_EPI, CFG_ACT, CFG_COL_TILES, EPI_BIAS,
-  // EPI_MULT): flops, writes, resets and read-back generated from regs/s24_regs.toml
+  // EPI_MULT): flops, writes, resets and read-back, and the build-parameter registers' read-back
+  // (HW_ARRAY, HW_WIDTH, HW_BEAT, HW_EPI), generated from regs/s24_regs.toml
 `include "s24_regs_store.vh"
   wire wr_ctrl = wr_en && wr_addr == RegCtrl;
   wire wr_err = wr_en && wr_addr == RegErr;
@@ -135,7 +149,6 @@ module s24_top #(
   wire [RBits-1:0] r_data;
   wire [31:0] cnt_cycles, cnt_beats, cnt_stall_w, cnt_stall_a, cnt_stall_r;
   reg         cfg_pair_q, cfg_pair_d;         // CFG_MODE.PAIR (stays 0 without the pair mode)
-  localparam  HasPair = (PairMode != 0) && (SparseN == 2) && (SparseM > 2);
   wire epi_busy;
   reg  job_pend_q, job_pend_d;                // the core is done, the epilogue still drains
   wire job_busy = busy || epi_busy || job_pend_q;
@@ -194,17 +207,6 @@ module s24_top #(
 
   // ---------------------------------------------------------------- fused int8 epilogue
   localparam integer EpiAw = (EpiDepth > 1) ? $clog2(EpiDepth) : 1;
-  // the largest divisor of NumCols up to EpiLanes (2 * EpiLanes in a build with the pair mode, whose
-  // tiles bring 2R rows per tile period: the epilogue keeps the pace of the array in both modes):
-  // a tile row takes NumCols / EpiLanesEff cycles
-  function integer lanes_for(input integer cols, input integer most);
-    integer i;
-    begin
-      lanes_for = 1;
-      for (i = 1; i <= most; i = i + 1) if (cols % i == 0) lanes_for = i;
-    end
-  endfunction
-  localparam integer EpiLanesEff = lanes_for(NumCols, HasPair ? 2 * EpiLanes : EpiLanes);
   reg  [15:0] epi_addr_q, epi_addr_d;
   reg  [5:0]  epi_shift_q, epi_shift_d;
   // a parameter row is stored by the EPI_SHIFT write (rows beyond EpiDepth are dropped)
@@ -392,26 +394,6 @@ module s24_top #(
         rd_data[VersionMajorLsb +: VersionMajorWidth] = RegVersionMajor;
         rd_data[VersionMinorLsb +: VersionMinorWidth] = RegVersionMinor;
       end
-      RegHwArray: begin
-        rd_data[HwArrayRowsLsb +: HwArrayRowsWidth] = NumRows[7:0];
-        rd_data[HwArrayColsLsb +: HwArrayColsWidth] = NumCols[7:0];
-        rd_data[HwArraySparseNLsb +: HwArraySparseNWidth] = SparseN[7:0];
-        rd_data[HwArraySparseMLsb +: HwArraySparseMWidth] = SparseM[7:0];
-      end
-      RegHwWidth: begin
-        rd_data[HwWidthDataWidthLsb +: HwWidthDataWidthWidth] = DataWidth[7:0];
-        rd_data[HwWidthAccWidthLsb +: HwWidthAccWidthWidth] = AccWidth[7:0];
-        rd_data[HwWidthIdxWidthLsb +: HwWidthIdxWidthWidth] = IdxWidth[7:0];
-      end
-      RegHwBeat: begin
-        rd_data[HwBeatWWordsLsb +: HwBeatWWordsWidth] = WWords[7:0];
-        rd_data[HwBeatAWordsLsb +: HwBeatAWordsWidth] = AWords[7:0];
-        rd_data[HwBeatRWordsLsb +: HwBeatRWordsWidth] = RWords[7:0];
-      end
-      RegHwEpi: begin
-        rd_data[HwEpiDepthLsb +: HwEpiDepthWidth] = EpiDepth[15:0];
-        rd_data[HwEpiLanesLsb +: HwEpiLanesWidth] = EpiLanesEff[7:0];
-      end
       RegCtrl: rd_data[CtrlIrqEnLsb] = irq_en_q;
       RegStatus: begin
         rd_data[StatusBusyLsb] = job_busy;
@@ -430,7 +412,7 @@ module s24_top #(
       RegCfgMode: rd_data[CfgModePairLsb] = cfg_pair_q;
       RegEpiAddr: rd_data[15:0] = epi_addr_q;
       RegEpiShift: rd_data[5:0] = epi_shift_q;
-      default: rd_data = store_rd_data;  // the storage registers (0 elsewhere)
+      default: rd_data = store_rd_data | param_rd_data;  // the generated registers (0 elsewhere)
     endcase
   end
 

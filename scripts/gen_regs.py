@@ -79,6 +79,11 @@ def load(path):
             rst = f.get("reset")
             if rst != "param" and (not isinstance(rst, int) or rst < 0 or rst >= (1 << w)):
                 die(f"{path}: {n}.{fn}: reset must be \"param\" or fit in {w} bits")
+            prm = f.get("param")
+            if (rst == "param") != (prm is not None) or (prm is not None and (
+                    not isinstance(prm, str) or not prm[:1].isupper() or not prm.isalnum())):
+                die(f"{path}: {n}.{fn}: a \"param\" reset needs param = \"<the s24_top parameter it "
+                    "reads, UpperCamelCase>\", and only it")
             if not f.get("desc"):
                 die(f"{path}: {n}.{fn}: missing desc")
         if not r.get("desc"):
@@ -87,6 +92,9 @@ def load(path):
             die(f"{path}: register {n}: store must be true or false")
         if r.get("store") and any(f["access"] != "rw" or f["reset"] == "param" for f in fields):
             die(f"{path}: register {n}: a store register has only rw fields with numeric resets")
+        if any(f["reset"] == "param" for f in fields) and any(f["access"] != "ro" or f["reset"] != "param"
+                                                              for f in fields):
+            die(f"{path}: register {n}: a build-parameter register has only ro fields with \"param\" resets")
         if n == "VERSION":
             want = {"MAJOR": blk.get("version_major"), "MINOR": blk.get("version_minor")}
             for f in fields:
@@ -143,14 +151,20 @@ def reg_constants(r):
     return out
 
 
+def param_regs(regs):
+    return [r for r in regs if r["field"][0]["reset"] == "param"]
+
+
 def gen_store_vh(regs):
-    """The storage registers' whole behaviour, included in s24_top's body."""
+    """The whole behaviour of the storage and the build-parameter registers, included in s24_top's body."""
     st = [r for r in regs if r.get("store")]
-    o = [f"// sparse24: the storage registers of the map (store = true). {HEADER}",
+    o = [f"// sparse24: the storage registers of the map (store = true) and the build-parameter registers",
+         f"// (reset = \"param\"). {HEADER}",
          "// Included in s24_top's body after wr_en, wr_addr, wr_mask and wr_bits (the AXI4-Lite write,",
-         "// byte mask and masked data) and rd_addr: declares each register's flop <name>_q, its",
-         "// byte-masked write (rw bits only), its reset value, and store_rd_data, the read-back of",
-         "// rd_addr (0 unless rd_addr is a storage register).", ""]
+         "// byte mask and masked data), rd_addr and the parameters the table names: declares each storage",
+         "// register's flop <name>_q, its byte-masked write (rw bits only), its reset value, and",
+         "// store_rd_data, the read-back of rd_addr (0 unless rd_addr is a storage register); then",
+         "// param_rd_data, the read-back of a build-parameter register (0 elsewhere).", ""]
     for r in st:
         w = store_width(r)
         q = r["name"].lower()
@@ -178,6 +192,17 @@ def gen_store_vh(regs):
         w = store_width(r)
         o.append(f"    Reg{camel(r['name'])}: store_rd_data[{w - 1}:0] = {r['name'].lower()}_q;")
     o += ["    default: store_rd_data = 32'd0;", "  endcase", "end"]
+    o += ["", "// the build-parameter registers (reset = \"param\"): each field reads the s24_top parameter named",
+          "// by its `param`", "reg  [31:0] param_rd_data;", "", "always @* begin", "  param_rd_data = 32'd0;",
+          "  case (rd_addr)"]
+    for r in param_regs(regs):
+        c = camel(r["name"])
+        o.append(f"    Reg{c}: begin")
+        for f in r["field"]:
+            fc = c + camel(f["name"])
+            o.append(f"      param_rd_data[{fc}Lsb +: {fc}Width] = {f['param']}[{f['width'] - 1}:0];")
+        o.append("    end")
+    o += ["    default: param_rd_data = 32'd0;", "  endcase", "end"]
     return "\n".join(o) + "\n"
 
 
@@ -240,6 +265,13 @@ def gen_h(blk, regs):
         if r.get("store"):
             o.append(f"  X({r['name']}, 0x{r['offset']:02X}u, 0x{masks(r)['rw']:08X}u, "
                      f"0x{reset_value(r):08X}u) \\")
+    o.append("")
+    o.append("/* X-macro over the fields of the build-parameter registers (reset = \"param\"), each read from")
+    o.append("   the s24_top parameter of its `param` name: X(REG, FIELD, PARAM) */")
+    o.append("#define S24_REG_PARAM_LIST(X) \\")
+    for r in param_regs(regs):
+        for f in r["field"]:
+            o.append(f"  X({r['name']}, {f['name']}, {f['param']}) \\")
     o.append("")
     o.append(f"#define S24_REG_COUNT {len(regs)}u")
     o.append("")

@@ -246,6 +246,27 @@ static int store_reg(uint32_t addr, uint32_t *rw) {
   }
 }
 
+// 1 and the value when addr is a build-parameter register of the map (regs/s24_regs.toml's
+// reset = "param"): each field reads this device's value of the s24_top parameter it names
+static int param_reg(const s24_swdev_t *d, uint32_t addr, uint32_t *value) {
+  // the s24_top parameters by their RTL names (S24_REG_PARAM_LIST's third column)
+  const uint32_t NumRows = d->rows, NumCols = d->cols, SparseN = d->sparse_n, SparseM = d->sparse_m;
+  const uint32_t DataWidth = 8, AccWidth = 32, IdxWidth = d->idx_width;
+  const uint32_t WWords = d->w_words, AWords = d->a_words, RWords = d->r_words;
+  const uint32_t EpiDepth = d->epi_depth, EpiLanesEff = epi_lanes(d->cols, d->has_pair);
+  int hit = 0;
+  uint32_t v = 0;
+#define S24_PARAM_FIELD(reg, field, param)                                          \
+  if (addr == S24_REG_##reg) {                                                      \
+    v |= ((uint32_t)(param) << S24_##reg##_##field##_LSB) & S24_##reg##_##field##_MASK; \
+    hit = 1;                                                                        \
+  }
+  S24_REG_PARAM_LIST(S24_PARAM_FIELD)
+#undef S24_PARAM_FIELD
+  if (hit) *value = v;
+  return hit;
+}
+
 static s24_status_t sw_read32(void *ctx, uint32_t addr, uint32_t *value) {
   s24_swdev_t *d = ctx;
   if (d == NULL || value == NULL) return S24_ERR_ARG;
@@ -257,22 +278,11 @@ static s24_status_t sw_read32(void *ctx, uint32_t addr, uint32_t *value) {
     *value = d->store[addr >> 2];
     return S24_OK;
   }
+  if (param_reg(d, addr, value)) return S24_OK;
   switch (addr) {
     case S24_REG_ID: v = S24_MAGIC; break;
     case S24_REG_VERSION:
       v = S24_VERSION_MAJOR << S24_VERSION_MAJOR_LSB | S24_VERSION_MINOR << S24_VERSION_MINOR_LSB;
-      break;
-    case S24_REG_HW_ARRAY:
-      v = d->rows << S24_HW_ARRAY_ROWS_LSB | d->cols << S24_HW_ARRAY_COLS_LSB |
-          d->sparse_n << S24_HW_ARRAY_SPARSE_N_LSB | d->sparse_m << S24_HW_ARRAY_SPARSE_M_LSB;
-      break;
-    case S24_REG_HW_WIDTH:
-      v = 8u << S24_HW_WIDTH_DATA_WIDTH_LSB | 32u << S24_HW_WIDTH_ACC_WIDTH_LSB |
-          d->idx_width << S24_HW_WIDTH_IDX_WIDTH_LSB;
-      break;
-    case S24_REG_HW_BEAT:
-      v = d->w_words << S24_HW_BEAT_W_WORDS_LSB | d->a_words << S24_HW_BEAT_A_WORDS_LSB |
-          d->r_words << S24_HW_BEAT_R_WORDS_LSB;
       break;
     case S24_REG_CTRL: v = d->irq_en ? S24_CTRL_IRQ_EN_MASK : 0; break;
     case S24_REG_STATUS:
@@ -287,9 +297,6 @@ static s24_status_t sw_read32(void *ctx, uint32_t addr, uint32_t *value) {
     case S24_REG_CNT_STALL_A:
     case S24_REG_CNT_STALL_R: v = 0; break;
     case S24_REG_CNT_TILES_OUT: v = d->tiles_out; break;
-    case S24_REG_HW_EPI:
-      v = d->epi_depth << S24_HW_EPI_DEPTH_LSB | epi_lanes(d->cols, d->has_pair) << S24_HW_EPI_LANES_LSB;
-      break;
     case S24_REG_CFG_MODE: v = d->cfg_mode; break;
     case S24_REG_CNT_JOB_CYCLES: v = d->cnt_job_cycles; break;
     case S24_REG_EPI_ADDR: v = d->epi_addr; break;
