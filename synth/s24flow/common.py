@@ -11,6 +11,9 @@ ECP5_LUTS = 83640       # LUT4s on LFE5UM-85F
 UP5K_DSPS = 8           # SB_MAC16 on iCE40UP5K
 UP5K_LUTS = 5280        # SB_LUT4 on iCE40UP5K
 TARGET_MHZ = 150.0      # issue 5: 8x8 2:4 array on ECP5-85 (-8)
+# issue 28: the largest array on the ECP5-85, the pair-mode 2:4 core (2 MULT18X18D per PE): 9x8 = 144 of
+# the 156 MULT18X18D (the widest in whole rows of 8 columns)
+ECP5_LARGEST = (9, 8)
 # Lattice Nexus (issue 28): the largest device of nextpnr-nexus's chip database (LIFCL-17, LIFCL-40 and
 # LFD2NX-40, the Certus-NX part on the same die); speed grade 9 is the fastest of 7/8/9
 NEXUS_DEVICE = "LIFCL-40-9BG400C"

@@ -3,7 +3,8 @@ import datetime
 import os
 import subprocess
 
-from .common import ECP5_DEVICE_NAME, NEXUS_COMB, NEXUS_DEVICE_NAME, NEXUS_MULT9, REPO, TARGET_MHZ, UP5K_DSPS, UP5K_LUTS
+from .common import (ECP5_DEVICE_NAME, ECP5_DSPS, ECP5_LARGEST, ECP5_LUTS, NEXUS_COMB, NEXUS_DEVICE_NAME, NEXUS_MULT9,
+                     REPO, TARGET_MHZ, UP5K_DSPS, UP5K_LUTS)
 from .metrics import ecp5_metrics, generic_metrics, ice40_metrics, intel_metrics, macs, nexus_metrics, xilinx_metrics
 from .runner import DENSE_SAME_DSP, SPARSE
 
@@ -120,6 +121,7 @@ def write_report(jobs, args, versions, elapsed):
     rows = []
     ecp = {}
     only = {}   # the 2:m-only cores (PairMode 0)
+    largest = None   # (job, metrics, result) of the largest array (issue 28)
     for j in jobs:
         if j.target != "ecp5" or j.top != "s24_core":
             continue
@@ -130,7 +132,9 @@ def write_report(jobs, args, versions, elapsed):
         e = ecp5_metrics(r["cells"])
         fm = r["pnr"]["fmax_mhz"] if "pnr" in r else None
         e.update(macs=macs(r), fmax=fm, size=j.rows, n=j.n, m=j.m)
-        if getattr(j, "pair", 1):
+        if (j.rows, j.cols) == ECP5_LARGEST:
+            largest = (j, e, r)
+        elif getattr(j, "pair", 1):
             ecp[(j.rows, j.n, j.m)] = e
         else:
             only[(j.rows, j.n, j.m)] = e
@@ -238,6 +242,18 @@ def write_report(jobs, args, versions, elapsed):
                  f"**{'reached' if e824['fmax'] >= TARGET_MHZ else 'missed'}**.")
     else:
         L.append("- ECP5-85 (-8) Fmax of the 8x8 2:4 array: not measured in this run.")
+    if largest and largest[1]["fmax"]:
+        j, e, r = largest
+        pes, f = j.rows * j.cols, largest[1]["fmax"]
+        placed = r["pnr"].get("util", {})
+        lut_used = placed.get("TRELLIS_COMB")
+        L.append(f"- Largest array on the ECP5-85: **{j.rows}x{j.cols}** 2:4 with the pair mode ({pes} PEs, "
+                 f"{e['dsps']} of {ECP5_DSPS} MULT18X18D"
+                 + (f", {lut_used} of {ECP5_LUTS} LUT4 positions placed with the harness" if lut_used else "")
+                 + f"), Fmax **{f:.1f} MHz** (median of seeds {seeds_text(r['pnr'])}): **{4 * pes * f / 1000.0:.1f} "
+                 f"GMAC/s** effective at 2:4 ({2 * pes * f / 1000.0:.1f} dense, {8 * pes * f / 1000.0:.1f} at 1:4).")
+    elif largest:
+        L.append(f"- Largest array on the ECP5-85: {largest[0].rows}x{largest[0].cols} not placed in this run.")
     L.append("")
 
     # ---- critical paths

@@ -6,8 +6,8 @@ import subprocess
 import threading
 import time
 
-from .common import (ECP5_DEVICE, ECP5_DSPS, NEXUS_DEVICE, NEXUS_MULT9, PNR_TIMEOUT, REPO, SYNTH, UP5K_DSPS,
-                     YOSYS_TIMEOUT, FlowError)
+from .common import (ECP5_DEVICE, ECP5_DSPS, ECP5_LARGEST, NEXUS_DEVICE, NEXUS_MULT9, PNR_TIMEOUT, REPO, SYNTH,
+                     UP5K_DSPS, YOSYS_TIMEOUT, FlowError)
 from .filelist import chparam, hier_cmd, read_cmd, render_script, rtl_digest
 from .metrics import ecp5_metrics, generic_metrics, ice40_metrics, intel_metrics, nexus_metrics, xilinx_metrics
 from .nextpnr import cell_counts, parse_pnr_seeds, read_int
@@ -179,6 +179,8 @@ def full_jobs(sizes, with_top):
         # the 2:4-only core (PairMode 0): area next to the default (pair-capable) 2:4 core; placed
         # up to 4x4 (at 8x8 the three more nextpnr runs would double the flow's time)
         jobs.append(Job("ecp5", s, s, 2, 4, pnr=s <= 4, pair=0))
+    if 8 in sizes:   # the largest array the device holds (issue 28), placed like the 8x8 pair
+        jobs.append(Job("ecp5", ECP5_LARGEST[0], ECP5_LARGEST[1], 2, 4, pnr=True))
     for s in sizes:
         if s > 8:
             continue
