@@ -30,9 +30,23 @@ from s24flow.report import tool_versions, write_report
 from s24flow.runner import collect, full_jobs, run_all, yosys_version
 
 
-def report_only(args, with_top):
-    """Rebuild report.md from the files in the run folders (e.g. after changing the report format)."""
+def select_jobs(args, with_top):
+    """The configurations of --targets and --sizes, narrowed to --only's names; None (after one
+    error line) when --only names one that is not among them."""
     jobs = [j for j in full_jobs(args.sizes, with_top) if j.target in args.targets.split(",")]
+    only = [n for n in args.only.split(",") if n]
+    if only:
+        unknown = sorted(set(only) - {j.name for j in jobs})
+        if unknown:
+            print(f"s24_synth: error: --only: no configuration {', '.join(unknown)} with these --targets and "
+                  f"--sizes (there are: {', '.join(j.name for j in jobs)})", file=sys.stderr)
+            return None
+        jobs = [j for j in jobs if j.name in only]
+    return jobs
+
+
+def report_only(args, jobs):
+    """Rebuild report.md from the files in the run folders (e.g. after changing the report format)."""
     for j in jobs:
         out = os.path.join(args.out, j.name)
         try:
@@ -120,17 +134,11 @@ def main():
               file=sys.stderr)
         return 2
     with_top = not args.no_top and all(os.path.isfile(os.path.join(REPO, "rtl", f)) for f in args.top_extra)
+    jobs = select_jobs(args, with_top)
+    if jobs is None:
+        return 2
     if args.report_only:
-        return report_only(args, with_top)
-    jobs = [j for j in full_jobs(args.sizes, with_top) if j.target in args.targets.split(",")]
-    only = [n for n in args.only.split(",") if n]
-    if only:
-        unknown = sorted(set(only) - {j.name for j in jobs})
-        if unknown:
-            print(f"s24_synth: error: --only: no configuration {', '.join(unknown)} with these --targets and "
-                  f"--sizes (there are: {', '.join(j.name for j in jobs)})", file=sys.stderr)
-            return 2
-        jobs = [j for j in jobs if j.name in only]
+        return report_only(args, jobs)
     t0 = time.time()
     versions = tool_versions(args)
     run_all(jobs, args, files, incdirs)
