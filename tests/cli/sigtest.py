@@ -19,8 +19,9 @@ def main(argv):
     delay = float(argv[3])
     cmd = argv[4:]
 
-    def child_setup():  # default dispositions, whatever this script inherited
-        for s in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+    def child_setup():  # default dispositions, whatever this script inherited (a shell without
+        # job control starts background commands with SIGINT and SIGQUIT ignored, nohup SIGHUP)
+        for s in {signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT, sig}:
             signal.signal(s, signal.SIG_DFL)
 
     p = subprocess.Popen(cmd, preexec_fn=child_setup, stdout=subprocess.DEVNULL,
