@@ -303,20 +303,12 @@
   X(CFG_ACT, 0x74u, 0x0000FFFFu, 0x00007F80u) \
 
 /* X-macro over the fields of the build-parameter registers (reset = "param"), each read from
-   the s24_top parameter of its `param` name: X(REG, FIELD, PARAM) */
+   the s24_top parameter of its `param` name: X(REG, FIELD, PARAM); a line per register */
 #define S24_REG_PARAM_LIST(X) \
-  X(HW_ARRAY, ROWS, NumRows) \
-  X(HW_ARRAY, COLS, NumCols) \
-  X(HW_ARRAY, SPARSE_N, SparseN) \
-  X(HW_ARRAY, SPARSE_M, SparseM) \
-  X(HW_WIDTH, DATA_WIDTH, DataWidth) \
-  X(HW_WIDTH, ACC_WIDTH, AccWidth) \
-  X(HW_WIDTH, IDX_WIDTH, IdxWidth) \
-  X(HW_BEAT, W_WORDS, WWords) \
-  X(HW_BEAT, A_WORDS, AWords) \
-  X(HW_BEAT, R_WORDS, RWords) \
-  X(HW_EPI, DEPTH, EpiDepth) \
-  X(HW_EPI, LANES, EpiLanesEff) \
+  X(HW_ARRAY, ROWS, NumRows) X(HW_ARRAY, COLS, NumCols) X(HW_ARRAY, SPARSE_N, SparseN) X(HW_ARRAY, SPARSE_M, SparseM) \
+  X(HW_WIDTH, DATA_WIDTH, DataWidth) X(HW_WIDTH, ACC_WIDTH, AccWidth) X(HW_WIDTH, IDX_WIDTH, IdxWidth) \
+  X(HW_BEAT, W_WORDS, WWords) X(HW_BEAT, A_WORDS, AWords) X(HW_BEAT, R_WORDS, RWords) \
+  X(HW_EPI, DEPTH, EpiDepth) X(HW_EPI, LANES, EpiLanesEff) \
 
 #define S24_REG_COUNT 27u
 

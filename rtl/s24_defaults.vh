@@ -9,4 +9,7 @@
 `define S24_DEFAULT_PAIR_MODE 1
 `define S24_DEFAULT_EPI_LANES 4
 `define S24_DEFAULT_EPI_DEPTH 512
+// the parameter list of an s24_core instance, each passed on from the parameter of the same
+// name of the module that instantiates it (s24_top, synth/s24_fmax_wrap.v)
+`define S24_CORE_PARAMS .NumRows(NumRows), .NumCols(NumCols), .SparseN(SparseN), .SparseM(SparseM), .DataWidth(DataWidth), .AccWidth(AccWidth), .PairMode(PairMode)
 `endif

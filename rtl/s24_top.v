@@ -156,15 +156,7 @@ module s24_top #(
                   (cfg_epi_q[CfgEpiEnLsb] && cfg_col_tiles_q == 32'd0);
   wire start_ok = start_req && !soft_reset && !job_busy && !cfg_zero;
 
-  s24_core #(
-    .NumRows   (NumRows),
-    .NumCols   (NumCols),
-    .SparseN   (SparseN),
-    .SparseM   (SparseM),
-    .DataWidth (DataWidth),
-    .AccWidth  (AccWidth),
-    .PairMode  (PairMode)
-  ) u_core (
+  s24_core #(`S24_CORE_PARAMS) u_core (
     .clk_i         (clk_i),
     .rst_ni        (rst_ni),
     .clear_i       (soft_reset),

@@ -267,11 +267,10 @@ def gen_h(blk, regs):
                      f"0x{reset_value(r):08X}u) \\")
     o.append("")
     o.append("/* X-macro over the fields of the build-parameter registers (reset = \"param\"), each read from")
-    o.append("   the s24_top parameter of its `param` name: X(REG, FIELD, PARAM) */")
+    o.append("   the s24_top parameter of its `param` name: X(REG, FIELD, PARAM); a line per register */")
     o.append("#define S24_REG_PARAM_LIST(X) \\")
     for r in param_regs(regs):
-        for f in r["field"]:
-            o.append(f"  X({r['name']}, {f['name']}, {f['param']}) \\")
+        o.append("  " + " ".join(f"X({r['name']}, {f['name']}, {f['param']})" for f in r["field"]) + " \\")
     o.append("")
     o.append(f"#define S24_REG_COUNT {len(regs)}u")
     o.append("")
@@ -306,11 +305,18 @@ def gen_md(blk, regs, dflt):
     return "\n".join(o) + "\n"
 
 
+# the parameters of rtl/s24_core.v, in its order
+CORE_PARAMS = ("NumRows", "NumCols", "SparseN", "SparseM", "DataWidth", "AccWidth", "PairMode")
+
+
 def gen_defaults_vh(d):
     o = [f"// sparse24: the parameter defaults of the default s24_top build. {HEADER}",
          "// Included before the module header (`define: parameter defaults cannot use localparams).",
          "`ifndef S24_DEFAULTS_VH", "`define S24_DEFAULTS_VH"]
     o += [f"`define S24_DEFAULT_{cname(k)} {v}" for k, v in d.items()]
+    o.append("// the parameter list of an s24_core instance, each passed on from the parameter of the same")
+    o.append("// name of the module that instantiates it (s24_top, synth/s24_fmax_wrap.v)")
+    o.append("`define S24_CORE_PARAMS " + ", ".join(f".{p}({p})" for p in CORE_PARAMS))
     o.append("`endif")
     return "\n".join(o) + "\n"
 

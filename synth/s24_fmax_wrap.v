@@ -2,6 +2,7 @@
 // every output folded into a flop of a shift/XOR signature chain, so the whole core fits behind 4 pins.
 // Used only by synth/ for Fmax; area figures are taken from the core alone.
 `default_nettype none
+`include "s24_defaults.vh"  // S24_CORE_PARAMS
 
 module s24_fmax_wrap #(
   parameter integer NumRows   = 4,  // PE array rows
@@ -45,15 +46,7 @@ module s24_fmax_wrap #(
 `ifdef S24_WRAP_MAPPED
   s24_core u_core (
 `else
-  s24_core #(
-    .NumRows   (NumRows),
-    .NumCols   (NumCols),
-    .SparseN   (SparseN),
-    .SparseM   (SparseM),
-    .DataWidth (DataWidth),
-    .AccWidth  (AccWidth),
-    .PairMode  (PairMode)
-  ) u_core (
+  s24_core #(`S24_CORE_PARAMS) u_core (
 `endif
     .clk_i         (clk_i),
     .rst_ni        (rst_n),

@@ -101,7 +101,7 @@ def run_job(job, args, files, incdirs):
         extra = [os.path.join(REPO, "rtl", f) for f in args.top_extra]
         top_files = files + [f for f in extra if f not in files]
     values = dict(read=read_cmd(top_files, incdirs, job.target), hierarchy=hier_cmd(job.top, job.params()),
-                  top=job.top, wrap=os.path.join(SYNTH, "s24_fmax_wrap.v"), chparam=chparam(job.params()))
+                  top=job.top, wrap=os.path.join(SYNTH, "s24_fmax_wrap.v"), rtl=os.path.join(REPO, "rtl"), chparam=chparam(job.params()))
     with open(os.path.join(out, "rtl.sha256"), "w") as f:   # the exact sources this run read
         f.write(rtl_digest(top_files) + "\n")
     script = render_script(f"{job.target}_core", out, **values)

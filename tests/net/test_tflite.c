@@ -906,14 +906,14 @@ static size_t build(const spec_t *s, fb_t *f, lay_t *lay) {
   return f->n;
 }
 
-// parses the model of spec s (from an exact-size allocation); returns the status, *m filled on
-// success (free with done())
-static s24_status_t parse_spec(const spec_t *s, s24_tfl_model_t *m, char *err, size_t errlen,
-                               uint8_t **copy) {
+// parses the model of spec s (from an exact-size allocation), failing the test with the
+// reader's message if it is refused; *m filled (free with done())
+static void parse_ok(const spec_t *s, s24_tfl_model_t *m, uint8_t **copy) {
   static fb_t f;
   lay_t lay;
+  char err[256];
   size_t n = build(s, &f, &lay);
-  return parse_exact(f.b, n, m, err, errlen, copy);
+  if (parse_exact(f.b, n, m, err, sizeof err, copy) != S24_OK) fail_msg("%s", err);
 }
 
 static void done(s24_tfl_model_t *m, uint8_t *copy) {
@@ -933,9 +933,8 @@ static void test_built_model(void **state) {
   (void)state;
   spec_t s = default_spec();
   s24_tfl_model_t m;
-  char err[256];
   uint8_t *c;
-  if (parse_spec(&s, &m, err, sizeof err, &c) != S24_OK) fail_msg("%s", err);
+  parse_ok(&s, &m, &c);
   assert_int_equal(m.version, 3);
   assert_int_equal(m.n_tensors, 4);
   assert_int_equal(m.n_inputs, 1);
@@ -1015,9 +1014,8 @@ static void test_operator_codes(void **state) {
     s.builtin = cases[i].builtin;
     s.custom_code = cases[i].custom;
     s24_tfl_model_t m;
-    char err[256];
     uint8_t *c;
-    if (parse_spec(&s, &m, err, sizeof err, &c) != S24_OK) fail_msg("%s", err);
+    parse_ok(&s, &m, &c);
     assert_int_equal(m.ops[0].opcode, cases[i].opcode);
     assert_int_equal(m.ops[0].is_custom, cases[i].opcode == 32);
     done(&m, c);
@@ -1030,9 +1028,8 @@ static void test_buffer_offset(void **state) {
   spec_t s = default_spec();
   s.by_offset = 1;
   s24_tfl_model_t m;
-  char err[256];
   uint8_t *c;
-  if (parse_spec(&s, &m, err, sizeof err, &c) != S24_OK) fail_msg("%s", err);
+  parse_ok(&s, &m, &c);
   assert_int_equal(m.tensors[1].data_len, 8);
   assert_ptr_equal(m.tensors[1].data, c + m.file_len - 8);
   assert_int_equal(m.tensors[1].data_offset, m.file_len - 8);
@@ -1048,31 +1045,33 @@ static void test_buffer_offset(void **state) {
 
 static void test_quantization(void **state) {
   (void)state;
-  s24_tfl_model_t m;
-  char err[256];
-  uint8_t *c;
-  spec_t s = default_spec();
-  s.n_scale = s.n_zp = 0;  // empty: not quantized
-  assert_int_equal(parse_spec(&s, &m, err, sizeof err, &c), S24_OK);
-  assert_int_equal(m.tensors[1].n_quant, 0);
-  done(&m, c);
-  s.n_scale = 0;  // no scales: zero points alone are ignored, as LiteRT does
-  s.n_zp = 5;
-  assert_int_equal(parse_spec(&s, &m, err, sizeof err, &c), S24_OK);
-  assert_int_equal(m.tensors[1].n_quant, 0);
-  done(&m, c);
-  s = default_spec();
-  s.n_scale = s.n_zp = 1;  // per tensor
-  assert_int_equal(parse_spec(&s, &m, err, sizeof err, &c), S24_OK);
-  assert_int_equal(m.tensors[1].n_quant, 1);
-  done(&m, c);
-  s.n_scale = s.n_zp = 4;  // per channel along dimension 1 (size 4)
-  s.qdim = 1;
-  assert_int_equal(parse_spec(&s, &m, err, sizeof err, &c), S24_OK);
-  assert_int_equal(m.tensors[1].n_quant, 4);
-  assert_int_equal(m.tensors[1].quant_dim, 1);
-  done(&m, c);
+  // accepted quantization vectors of tensor 1: the entries the reader keeps
+  static const struct {
+    uint32_t n_scale, n_zp;
+    int32_t qdim;
+    uint32_t n_quant;
+    const char *what;
+  } accepted[] = {
+      {0, 0, 0, 0, "empty: not quantized"},
+      {0, 5, 0, 0, "no scales: zero points alone are ignored, as LiteRT does"},
+      {1, 1, 0, 1, "per tensor"},
+      {4, 4, 1, 4, "per channel along dimension 1 (size 4)"},
+  };
+  for (size_t i = 0; i < sizeof accepted / sizeof accepted[0]; ++i) {
+    s24_tfl_model_t m;
+    uint8_t *c;
+    spec_t s = default_spec();
+    s.n_scale = accepted[i].n_scale;
+    s.n_zp = accepted[i].n_zp;
+    s.qdim = accepted[i].qdim;
+    parse_ok(&s, &m, &c);
+    if (m.tensors[1].n_quant != accepted[i].n_quant || m.tensors[1].quant_dim != accepted[i].qdim)
+      fail_msg("%s: %u entries along dimension %d", accepted[i].what, m.tensors[1].n_quant,
+               (int)m.tensors[1].quant_dim);
+    done(&m, c);
+  }
 
+  spec_t s;
   s = default_spec();
   s.n_zp = NONE_VEC;
   expect_spec_refused(&s, "tensor 1 quantization: 2 scales but no zero_point");
@@ -1090,11 +1089,10 @@ static void test_quantization(void **state) {
 static void test_options(void **state) {
   (void)state;
   s24_tfl_model_t m;
-  char err[256];
   uint8_t *c;
   spec_t s = default_spec();
   s.options_type = S24_TFL_OPT_CONV_2D;  // strides only: the schema's defaults for the rest
-  assert_int_equal(parse_spec(&s, &m, err, sizeof err, &c), S24_OK);
+  parse_ok(&s, &m, &c);
   assert_int_equal(m.ops[0].opt.stride_w, 2);
   assert_int_equal(m.ops[0].opt.stride_h, 3);
   assert_int_equal(m.ops[0].opt.padding, S24_PAD_SAME);
@@ -1104,7 +1102,7 @@ static void test_options(void **state) {
   done(&m, c);
   s.options_type = S24_TFL_OPT_RESHAPE;
   s.n_new_shape = 3;
-  assert_int_equal(parse_spec(&s, &m, err, sizeof err, &c), S24_OK);
+  parse_ok(&s, &m, &c);
   assert_int_equal(m.ops[0].opt.n_new_shape, 3);
   assert_int_equal(m.ops[0].opt.new_shape[1], -1);
   assert_int_equal(m.ops[0].opt.new_shape[2], 4);
@@ -1113,7 +1111,7 @@ static void test_options(void **state) {
   expect_spec_refused(&s, "operator 0 (FULLY_CONNECTED) builtin_options new_shape: 9 entries, "
                           "more than 8");
   s.options_type = 0;  // no options table: defaults
-  assert_int_equal(parse_spec(&s, &m, err, sizeof err, &c), S24_OK);
+  parse_ok(&s, &m, &c);
   assert_int_equal(m.ops[0].options_type, 0);
   assert_int_equal(m.ops[0].opt.dilation_w, 1);
   assert_int_equal(m.ops[0].opt.stride_w, 0);
@@ -1179,12 +1177,11 @@ static void test_built_refused(void **state) {
 static void test_shared_tables(void **state) {
   (void)state;
   s24_tfl_model_t m;
-  char err[256];
   uint8_t *c;
   spec_t s = default_spec();
   s.extra_ops = 999;
   s.extra_tensors = 20;
-  if (parse_spec(&s, &m, err, sizeof err, &c) != S24_OK) fail_msg("%s", err);
+  parse_ok(&s, &m, &c);
   assert_int_equal(m.n_ops, 1000);
   assert_int_equal(m.n_tensors, 24);
   assert_int_equal(m.ops[999].in[1], 1);
