@@ -6,9 +6,10 @@
 //
 // Every operator has one prep_* function that checks the operator completely and derives its
 // parameters (multipliers from the float scales in the order and precision of the TFLite
-// Prepare, the output shape, the activation range). s24_op_check runs it and discards the
-// result; s24_op_run runs it again and then computes, so the two can never disagree and the
-// kernels rely only on what prep_* has checked.
+// Prepare, the output shape, the activation range), and one run_* that computes from them; its
+// row of kHostOps (at the end) names both. s24_op_check runs prep_* and discards the result;
+// s24_op_run runs it again and then run_*, so the two can never disagree and the kernels rely
+// only on what prep_* has checked.
 #include "s24_ops.h"
 
 #include <math.h>
@@ -48,6 +49,12 @@ typedef struct {
 } ctx_t;
 
 #define FAIL(c, st, ...) op_fail((c)->err, (c)->errlen, (c)->index, (c)->op->opcode, (st), __VA_ARGS__)
+
+#define TRY(x)                       \
+  do {                               \
+    const s24_status_t st_ = (x);    \
+    if (st_ != S24_OK) return st_;   \
+  } while (0)
 
 // ------------------------------------------------------------------------------ arithmetic
 
@@ -262,53 +269,72 @@ static const char *tname(const ctx_t *c, const s24_tfl_tensor_t *t, char *buf, s
   return buf;
 }
 
-static s24_status_t need_counts(const ctx_t *c, uint32_t in_lo, uint32_t in_hi, uint32_t n_out) {
+// FAIL with "ROLE tensor N (NAME) " before the message ("input tensor 3 (x) is INT16, ...").
+static s24_status_t fail_tensor(const ctx_t *c, s24_status_t st, const s24_tfl_tensor_t *t,
+                                const char *role, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+
+static s24_status_t fail_tensor(const ctx_t *c, s24_status_t st, const s24_tfl_tensor_t *t,
+                                const char *role, const char *fmt, ...) {
+  char what[512], nb[96];  // the longest what (two shapes, fmt_shape) is under 300 characters
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(what, sizeof what, fmt, ap);
+  va_end(ap);
+  return FAIL(c, st, "%s %s %s", role, tname(c, t, nb, sizeof nb), what);
+}
+
+// in_lo to in_hi inputs (the first in_lo present) and one output; *in is input 0, *out output 0.
+static s24_status_t need_io(const ctx_t *c, uint32_t in_lo, uint32_t in_hi,
+                            const s24_tfl_tensor_t **in, const s24_tfl_tensor_t **out) {
   if (c->op->n_in < in_lo || c->op->n_in > in_hi)
     return in_lo == in_hi
                ? FAIL(c, S24_ERR_FORMAT, "%u inputs, expected %u", c->op->n_in, in_lo)
                : FAIL(c, S24_ERR_FORMAT, "%u inputs, expected %u to %u", c->op->n_in, in_lo,
                       in_hi);
-  if (c->op->n_out != n_out)
-    return FAIL(c, S24_ERR_FORMAT, "%u outputs, expected %u", c->op->n_out, n_out);
+  if (c->op->n_out != 1) return FAIL(c, S24_ERR_FORMAT, "%u outputs, expected 1", c->op->n_out);
   for (uint32_t i = 0; i < in_lo; ++i)
     if (c->op->in[i] < 0) return FAIL(c, S24_ERR_FORMAT, "input %u is missing", i);
-  for (uint32_t i = 0; i < n_out; ++i)
-    if (c->op->out[i] < 0) return FAIL(c, S24_ERR_FORMAT, "output %u is missing", i);
+  if (c->op->out[0] < 0) return FAIL(c, S24_ERR_FORMAT, "output 0 is missing");
+  *in = in_t(c, 0);
+  *out = out_t(c, 0);
   return S24_OK;
 }
 
 static s24_status_t need_type(const ctx_t *c, const s24_tfl_tensor_t *t, const char *role,
                               int32_t type) {
-  if (t->type != type) {
-    char nb[96];
-    return FAIL(c, S24_ERR_UNSUPPORTED, "%s %s is %s, expected %s", role,
-                tname(c, t, nb, sizeof nb), s24_tfl_type_name(t->type), s24_tfl_type_name(type));
-  }
+  if (t->type != type)
+    return fail_tensor(c, S24_ERR_UNSUPPORTED, t, role, "is %s, expected %s",
+                       s24_tfl_type_name(t->type), s24_tfl_type_name(type));
   return S24_OK;
 }
 
 // Per-tensor quantization with a finite positive scale and an int8 zero point.
 static s24_status_t need_q8(const ctx_t *c, const s24_tfl_tensor_t *t, const char *role) {
-  char nb[96];
   if (t->n_quant != 1)
-    return FAIL(c, S24_ERR_UNSUPPORTED, "%s %s has %zu quantization scales, expected 1 "
-                "(per-tensor)", role, tname(c, t, nb, sizeof nb), t->n_quant);
+    return fail_tensor(c, S24_ERR_UNSUPPORTED, t, role,
+                       "has %zu quantization scales, expected 1 (per-tensor)", t->n_quant);
   const float s = t->scale[0];
   if (!(s > 0.0f) || !isfinite(s))
-    return FAIL(c, S24_ERR_FORMAT, "%s %s has scale %g, expected a finite positive scale",
-                role, tname(c, t, nb, sizeof nb), (double)s);
+    return fail_tensor(c, S24_ERR_FORMAT, t, role,
+                       "has scale %g, expected a finite positive scale", (double)s);
   if (t->zero_point[0] < -128 || t->zero_point[0] > 127)
-    return FAIL(c, S24_ERR_FORMAT, "%s %s has zero point %lld outside int8", role,
-                tname(c, t, nb, sizeof nb), (long long)t->zero_point[0]);
+    return fail_tensor(c, S24_ERR_FORMAT, t, role, "has zero point %lld outside int8",
+                       (long long)t->zero_point[0]);
   return S24_OK;
 }
 
+// Input and output INT8, each with per-tensor quantization (both types checked first).
+static s24_status_t need_q8_io(const ctx_t *c, const s24_tfl_tensor_t *in,
+                               const s24_tfl_tensor_t *out) {
+  TRY(need_type(c, in, "input", S24_TFL_INT8));
+  TRY(need_type(c, out, "output", S24_TFL_INT8));
+  TRY(need_q8(c, in, "input"));
+  return need_q8(c, out, "output");
+}
+
 static s24_status_t need_const(const ctx_t *c, const s24_tfl_tensor_t *t, const char *role) {
-  if (t->data == NULL) {
-    char nb[96];
-    return FAIL(c, S24_ERR_UNSUPPORTED, "%s %s must be constant", role,
-                tname(c, t, nb, sizeof nb));
-  }
+  if (t->data == NULL) return fail_tensor(c, S24_ERR_UNSUPPORTED, t, role, "must be constant");
   return S24_OK;
 }
 
@@ -326,30 +352,22 @@ static s24_status_t need_shape(const ctx_t *c, const s24_tfl_tensor_t *t, const 
   int same = t->rank == rank;
   for (uint32_t i = 0; same && i < rank; ++i) same = t->dims[i] == dims[i];
   if (!same) {
-    char nb[96], want[128], got[128];
+    char want[128], got[128];
     fmt_shape(want, sizeof want, dims, rank);
     fmt_shape(got, sizeof got, t->dims, t->rank);
-    return FAIL(c, S24_ERR_FORMAT, "%s %s has shape %s, the operator computes %s", role,
-                tname(c, t, nb, sizeof nb), got, want);
+    return fail_tensor(c, S24_ERR_FORMAT, t, role, "has shape %s, the operator computes %s",
+                       got, want);
   }
   return S24_OK;
 }
 
 static s24_status_t need_rank(const ctx_t *c, const s24_tfl_tensor_t *t, const char *role,
                               uint32_t rank) {
-  if (t->rank != rank) {
-    char nb[96];
-    return FAIL(c, S24_ERR_UNSUPPORTED, "%s %s has rank %u, expected %u", role,
-                tname(c, t, nb, sizeof nb), t->rank, rank);
-  }
+  if (t->rank != rank)
+    return fail_tensor(c, S24_ERR_UNSUPPORTED, t, role, "has rank %u, expected %u", t->rank,
+                       rank);
   return S24_OK;
 }
-
-#define TRY(x)                       \
-  do {                               \
-    const s24_status_t st_ = (x);    \
-    if (st_ != S24_OK) return st_;   \
-  } while (0)
 
 // ------------------------------------------------------------------------------ padding
 
@@ -370,7 +388,18 @@ static int64_t pad_before(int64_t stride, int64_t dilation, int64_t in, int64_t 
   return total / 2;
 }
 
-// ------------------------------------------------------------------------------ DEPTHWISE_CONV_2D
+// SAME or VALID (the paddings the kernels implement)
+static s24_status_t need_padding(const ctx_t *c, int32_t padding) {
+  if (padding != S24_PAD_SAME && padding != S24_PAD_VALID)
+    return FAIL(c, S24_ERR_UNSUPPORTED, "padding %d", (int)padding);
+  return S24_OK;
+}
+
+// ------------------------------------------------------------------------------ parameters
+
+// What each operator's prep_* derives and its run_* reads: one struct per operator (QUANTIZE and
+// DEQUANTIZE share one, SHAPE needs none), all in one union, params_t, that check_or_run zeroes
+// and hands to the prep_* and run_* of the operator's row of kHostOps.
 
 typedef struct {
   const s24_tfl_tensor_t *in, *filter, *bias, *out;
@@ -379,14 +408,86 @@ typedef struct {
   int32_t in_off, out_off, act_lo, act_hi;
 } dw_t;
 
-static s24_status_t prep_dw(const ctx_t *c, dw_t *p, int32_t *mult, int32_t *shift,
-                            size_t mult_cap) {
+typedef struct {
+  const s24_tfl_tensor_t *a, *b, *out;
+  uint32_t rank;  // of the output (ranks of a and b aligned at the end)
+  int32_t odims[S24_TFL_MAX_DIMS];
+  size_t astr[S24_TFL_MAX_DIMS], bstr[S24_TFL_MAX_DIMS];  // 0 along broadcast dims
+  int32_t a_off, b_off, out_off, left_shift;
+  int32_t a_mult, a_shift, b_mult, b_shift, out_mult, out_shift, act_lo, act_hi;
+} add_t;
+
+typedef struct {
+  const s24_tfl_tensor_t *in, *out;
+  int32_t n, ih, iw, ch, oh, ow, fh, fw, sh, sw, ph, pw, act_lo, act_hi;
+} pool_t;
+
+typedef struct {
+  const s24_tfl_tensor_t *in, *out;
+  uint32_t rank;
+  int32_t before[S24_TFL_MAX_DIMS];
+  int8_t value;
+} pad_t;
+
+typedef struct {
+  const s24_tfl_tensor_t *in, *out;
+  int reduced[S24_TFL_MAX_DIMS];  // 1 for a reduced input dimension
+  int32_t mult, shift;            // QuantizeMultiplier(s_in / s_out)
+  int64_t count;                  // elements per output
+} mean_t;
+
+typedef struct {
+  const s24_tfl_tensor_t *in, *out;
+  int32_t mult, left_shift, diff_min;
+  size_t depth, outer;
+} softmax_t;
+
+typedef struct {
+  const s24_tfl_tensor_t *in, *out;
+  int requant;  // int8 -> int8
+  int32_t mult, shift;
+} quant_t;
+
+typedef struct {
+  const s24_tfl_tensor_t *in, *shape, *out;  // shape: a non-constant shape tensor or NULL
+} reshape_t;
+
+typedef struct {
+  const s24_tfl_tensor_t *in, *out;
+  uint32_t rank;
+  int32_t start[S24_TFL_MAX_DIMS], stop[S24_TFL_MAX_DIMS], stride[S24_TFL_MAX_DIMS];
+  size_t esize;
+} slice_t;
+
+typedef struct {
+  const s24_tfl_tensor_t *in0, *out;
+  int32_t axis;
+  size_t outer, inner_bytes;  // product of dims before axis; bytes of one input after it
+} pack_t;
+
+typedef union {
+  dw_t dw;
+  add_t add;
+  pool_t pool;
+  pad_t pad;
+  mean_t mean;
+  softmax_t softmax;
+  quant_t quant;
+  reshape_t reshape;
+  slice_t slice;
+  pack_t pack;
+} params_t;
+
+// ------------------------------------------------------------------------------ DEPTHWISE_CONV_2D
+
+// The check, and the per-channel multipliers mult[ch], shift[ch] for ch < mult_cap (none when
+// mult is NULL)
+static s24_status_t prep_dw_mult(const ctx_t *c, dw_t *p, int32_t *mult, int32_t *shift,
+                                 size_t mult_cap) {
   const s24_tfl_options_t *o = &c->op->opt;
-  TRY(need_counts(c, 2, 3, 1));
-  p->in = in_t(c, 0);
+  TRY(need_io(c, 2, 3, &p->in, &p->out));
   p->filter = in_t(c, 1);
   p->bias = in_t(c, 2);
-  p->out = out_t(c, 0);
   TRY(need_type(c, p->in, "input", S24_TFL_INT8));
   TRY(need_type(c, p->filter, "filter", S24_TFL_INT8));
   TRY(need_type(c, p->out, "output", S24_TFL_INT8));
@@ -418,8 +519,7 @@ static s24_status_t prep_dw(const ctx_t *c, dw_t *p, int32_t *mult, int32_t *shi
       o->dilation_w > INT16_MAX)
     return FAIL(c, S24_ERR_FORMAT, "dilation %dx%d out of range", (int)o->dilation_h,
                 (int)o->dilation_w);
-  if (o->padding != S24_PAD_SAME && o->padding != S24_PAD_VALID)
-    return FAIL(c, S24_ERR_UNSUPPORTED, "padding %d", (int)o->padding);
+  TRY(need_padding(c, o->padding));
   p->sh = o->stride_h;
   p->sw = o->stride_w;
   p->dh = o->dilation_h;
@@ -467,8 +567,12 @@ static s24_status_t prep_dw(const ctx_t *c, dw_t *p, int32_t *mult, int32_t *shi
   return S24_OK;
 }
 
-static void run_dw(const dw_t *p, const int32_t *mult, const int32_t *shift, const int8_t *x,
-                   const int8_t *w, const void *bias, int8_t *y) {
+static s24_status_t prep_dw(const ctx_t *c, params_t *pp) {
+  return prep_dw_mult(c, &pp->dw, NULL, NULL, 0);
+}
+
+static void conv_dw(const dw_t *p, const int32_t *mult, const int32_t *shift, const int8_t *x,
+                    const int8_t *w, const void *bias, int8_t *y) {
   for (int32_t b = 0; b < p->n; ++b)
     for (int32_t oy = 0; oy < p->oh; ++oy)
       for (int32_t ox = 0; ox < p->ow; ++ox)
@@ -498,22 +602,42 @@ static void run_dw(const dw_t *p, const int32_t *mult, const int32_t *shift, con
           }
 }
 
+// The per-channel multipliers are kept on the stack up to this many channels (on the heap above)
+#define DW_STACK_CH 1024
+
+// Derives the per-channel multipliers (prep_dw_mult on a copy of the parameters), then runs.
+static s24_status_t run_dw(const ctx_t *c, const params_t *pp, void *const *data) {
+  const s24_tfl_op_t *op = c->op;
+  dw_t p = pp->dw;
+  int32_t stack_mult[DW_STACK_CH], stack_shift[DW_STACK_CH];
+  int32_t *mult = stack_mult, *shift = stack_shift;
+  const size_t n_ch = (size_t)p.oc;
+  if (n_ch > DW_STACK_CH) {
+    mult = malloc(n_ch * sizeof *mult);
+    shift = malloc(n_ch * sizeof *shift);
+    if (mult == NULL || shift == NULL) {
+      free(mult);
+      free(shift);
+      return S24_ERR_NOMEM;
+    }
+  }
+  s24_status_t st = prep_dw_mult(c, &p, mult, shift, n_ch);
+  if (st == S24_OK)
+    conv_dw(&p, mult, shift, data[op->in[0]], data[op->in[1]],
+            p.bias != NULL ? data[op->in[2]] : NULL, data[op->out[0]]);
+  if (mult != stack_mult) {
+    free(mult);
+    free(shift);
+  }
+  return st;
+}
+
 // ------------------------------------------------------------------------------ ADD
 
-typedef struct {
-  const s24_tfl_tensor_t *a, *b, *out;
-  uint32_t rank;  // of the output (ranks of a and b aligned at the end)
-  int32_t odims[S24_TFL_MAX_DIMS];
-  size_t astr[S24_TFL_MAX_DIMS], bstr[S24_TFL_MAX_DIMS];  // 0 along broadcast dims
-  int32_t a_off, b_off, out_off, left_shift;
-  int32_t a_mult, a_shift, b_mult, b_shift, out_mult, out_shift, act_lo, act_hi;
-} add_t;
-
-static s24_status_t prep_add(const ctx_t *c, add_t *p) {
-  TRY(need_counts(c, 2, 2, 1));
-  p->a = in_t(c, 0);
+static s24_status_t prep_add(const ctx_t *c, params_t *pp) {
+  add_t *const p = &pp->add;
+  TRY(need_io(c, 2, 2, &p->a, &p->out));
   p->b = in_t(c, 1);
-  p->out = out_t(c, 0);
   TRY(need_type(c, p->a, "input 1", S24_TFL_INT8));
   TRY(need_type(c, p->b, "input 2", S24_TFL_INT8));
   TRY(need_type(c, p->out, "output", S24_TFL_INT8));
@@ -571,7 +695,10 @@ static int8_t add_one(const add_t *p, int8_t x, int8_t y) {
   return (int8_t)r;
 }
 
-static void run_add(const add_t *p, const int8_t *x, const int8_t *y, int8_t *z) {
+static s24_status_t run_add(const ctx_t *c, const params_t *pp, void *const *data) {
+  const add_t *const p = &pp->add;
+  const int8_t *x = data[c->op->in[0]], *y = data[c->op->in[1]];
+  int8_t *z = data[c->op->out[0]];
   size_t idx[S24_TFL_MAX_DIMS] = {0};
   const size_t total = p->out->elems;
   size_t ia = 0, ib = 0;
@@ -588,20 +715,15 @@ static void run_add(const add_t *p, const int8_t *x, const int8_t *y, int8_t *z)
       idx[k] = 0;
     }
   }
+  return S24_OK;
 }
 
 // ------------------------------------------------------------------------------ pooling
 
-typedef struct {
-  const s24_tfl_tensor_t *in, *out;
-  int32_t n, ih, iw, ch, oh, ow, fh, fw, sh, sw, ph, pw, act_lo, act_hi;
-} pool_t;
-
-static s24_status_t prep_pool(const ctx_t *c, pool_t *p) {
+static s24_status_t prep_pool(const ctx_t *c, params_t *pp) {
+  pool_t *const p = &pp->pool;
   const s24_tfl_options_t *o = &c->op->opt;
-  TRY(need_counts(c, 1, 1, 1));
-  p->in = in_t(c, 0);
-  p->out = out_t(c, 0);
+  TRY(need_io(c, 1, 1, &p->in, &p->out));
   TRY(need_type(c, p->in, "input", S24_TFL_INT8));
   TRY(need_type(c, p->out, "output", S24_TFL_INT8));
   TRY(need_rank(c, p->in, "input", 4));
@@ -614,8 +736,7 @@ static s24_status_t prep_pool(const ctx_t *c, pool_t *p) {
     return FAIL(c, S24_ERR_FORMAT, "stride %dx%d", (int)o->stride_h, (int)o->stride_w);
   if (o->filter_h <= 0 || o->filter_w <= 0)
     return FAIL(c, S24_ERR_FORMAT, "filter %dx%d", (int)o->filter_h, (int)o->filter_w);
-  if (o->padding != S24_PAD_SAME && o->padding != S24_PAD_VALID)
-    return FAIL(c, S24_ERR_UNSUPPORTED, "padding %d", (int)o->padding);
+  TRY(need_padding(c, o->padding));
   p->fh = o->filter_h;
   p->fw = o->filter_w;
   p->sh = o->stride_h;
@@ -637,7 +758,11 @@ static s24_status_t prep_pool(const ctx_t *c, pool_t *p) {
   return S24_OK;
 }
 
-static void run_pool(const pool_t *p, int is_max, const int8_t *x, int8_t *y) {
+static s24_status_t run_pool(const ctx_t *c, const params_t *pp, void *const *data) {
+  const pool_t *const p = &pp->pool;
+  const int is_max = c->op->opcode == S24_OP_MAX_POOL_2D;
+  const int8_t *x = data[c->op->in[0]];
+  int8_t *y = data[c->op->out[0]];
   for (int32_t b = 0; b < p->n; ++b)
     for (int32_t oy = 0; oy < p->oh; ++oy)
       for (int32_t ox = 0; ox < p->ow; ++ox)
@@ -672,23 +797,16 @@ static void run_pool(const pool_t *p, int is_max, const int8_t *x, int8_t *y) {
           y[(((size_t)b * p->oh + (size_t)oy) * p->ow + (size_t)ox) * p->ch + ch] =
               (int8_t)acc;
         }
+  return S24_OK;
 }
 
 // ------------------------------------------------------------------------------ PAD
 
-typedef struct {
-  const s24_tfl_tensor_t *in, *out;
-  uint32_t rank;
-  int32_t before[S24_TFL_MAX_DIMS];
-  int8_t value;
-} pad_t;
-
-static s24_status_t prep_pad(const ctx_t *c, pad_t *p) {
-  TRY(need_counts(c, 2, 3, 1));
-  p->in = in_t(c, 0);
+static s24_status_t prep_pad(const ctx_t *c, params_t *pp) {
+  pad_t *const p = &pp->pad;
+  TRY(need_io(c, 2, 3, &p->in, &p->out));
   const s24_tfl_tensor_t *pads = in_t(c, 1);
   const s24_tfl_tensor_t *cv = in_t(c, 2);
-  p->out = out_t(c, 0);
   TRY(need_type(c, p->in, "input", S24_TFL_INT8));
   TRY(need_type(c, p->out, "output", S24_TFL_INT8));
   TRY(need_q8(c, p->out, "output"));
@@ -724,9 +842,12 @@ static s24_status_t prep_pad(const ctx_t *c, pad_t *p) {
   return S24_OK;
 }
 
-static void run_pad(const pad_t *p, const int8_t *x, int8_t *y) {
+static s24_status_t run_pad(const ctx_t *c, const params_t *pp, void *const *data) {
+  const pad_t *const p = &pp->pad;
+  const int8_t *x = data[c->op->in[0]];
+  int8_t *y = data[c->op->out[0]];
   memset(y, (uint8_t)p->value, p->out->elems);
-  if (p->in->elems == 0) return;
+  if (p->in->elems == 0) return S24_OK;
   size_t ostr[S24_TFL_MAX_DIMS];
   size_t s = 1;
   for (uint32_t k = p->rank; k-- > 0;) {
@@ -743,26 +864,16 @@ static void run_pad(const pad_t *p, const int8_t *x, int8_t *y) {
       idx[k] = 0;
     }
   }
+  return S24_OK;
 }
 
 // ------------------------------------------------------------------------------ MEAN
 
-typedef struct {
-  const s24_tfl_tensor_t *in, *out;
-  int reduced[S24_TFL_MAX_DIMS];  // 1 for a reduced input dimension
-  int32_t mult, shift;            // QuantizeMultiplier(s_in / s_out)
-  int64_t count;                  // elements per output
-} mean_t;
-
-static s24_status_t prep_mean(const ctx_t *c, mean_t *p) {
-  TRY(need_counts(c, 2, 2, 1));
-  p->in = in_t(c, 0);
+static s24_status_t prep_mean(const ctx_t *c, params_t *pp) {
+  mean_t *const p = &pp->mean;
+  TRY(need_io(c, 2, 2, &p->in, &p->out));
   const s24_tfl_tensor_t *ax = in_t(c, 1);
-  p->out = out_t(c, 0);
-  TRY(need_type(c, p->in, "input", S24_TFL_INT8));
-  TRY(need_type(c, p->out, "output", S24_TFL_INT8));
-  TRY(need_q8(c, p->in, "input"));
-  TRY(need_q8(c, p->out, "output"));
+  TRY(need_q8_io(c, p->in, p->out));
   TRY(need_type(c, ax, "axis", S24_TFL_INT32));
   TRY(need_const(c, ax, "axis"));
   if (ax->rank > 1) return FAIL(c, S24_ERR_FORMAT, "axis has rank %u", ax->rank);
@@ -794,8 +905,8 @@ static s24_status_t prep_mean(const ctx_t *c, mean_t *p) {
   return S24_OK;
 }
 
-// reference_ops::QuantizedMeanOrSum (compute_sum = false)
-static void run_mean(const mean_t *p, const int8_t *x, int8_t *y, int32_t *sums) {
+// reference_ops::QuantizedMeanOrSum (compute_sum = false), the sums in sums[out->elems]
+static void mean_sums(const mean_t *p, const int8_t *x, int8_t *y, int32_t *sums) {
   const uint32_t r = p->in->rank;
   const size_t n_out = p->out->elems;
   memset(y, 0, n_out);
@@ -836,22 +947,21 @@ static void run_mean(const mean_t *p, const int8_t *x, int8_t *y, int32_t *sums)
   }
 }
 
+static s24_status_t run_mean(const ctx_t *c, const params_t *pp, void *const *data) {
+  const mean_t *const p = &pp->mean;
+  int32_t *sums = calloc(p->out->elems ? p->out->elems : 1, sizeof *sums);
+  if (sums == NULL) return FAIL(c, S24_ERR_NOMEM, "no memory for %zu sums", p->out->elems);
+  mean_sums(p, data[c->op->in[0]], data[c->op->out[0]], sums);
+  free(sums);
+  return S24_OK;
+}
+
 // ------------------------------------------------------------------------------ SOFTMAX
 
-typedef struct {
-  const s24_tfl_tensor_t *in, *out;
-  int32_t mult, left_shift, diff_min;
-  size_t depth, outer;
-} softmax_t;
-
-static s24_status_t prep_softmax(const ctx_t *c, softmax_t *p) {
-  TRY(need_counts(c, 1, 1, 1));
-  p->in = in_t(c, 0);
-  p->out = out_t(c, 0);
-  TRY(need_type(c, p->in, "input", S24_TFL_INT8));
-  TRY(need_type(c, p->out, "output", S24_TFL_INT8));
-  TRY(need_q8(c, p->in, "input"));
-  TRY(need_q8(c, p->out, "output"));
+static s24_status_t prep_softmax(const ctx_t *c, params_t *pp) {
+  softmax_t *const p = &pp->softmax;
+  TRY(need_io(c, 1, 1, &p->in, &p->out));
+  TRY(need_q8_io(c, p->in, p->out));
   if (p->in->rank < 1) return FAIL(c, S24_ERR_FORMAT, "scalar input");
   TRY(need_shape(c, p->out, "output", p->in->dims, p->in->rank));
   // activations.cc SoftmaxPrepare: int8 out must be zero point -128, scale 1/256
@@ -881,7 +991,10 @@ static s24_status_t prep_softmax(const ctx_t *c, softmax_t *p) {
 
 // S24_ERR_UNSUPPORTED for a row whose exponentials sum to 2^9 or more (possible only with more
 // than 256 classes): LiteRT's reference kernel aborts there (TFLITE_CHECK on the exponent).
-static s24_status_t run_softmax(const softmax_t *p, const int8_t *x, int8_t *y) {
+static s24_status_t run_softmax(const ctx_t *c, const params_t *pp, void *const *data) {
+  const softmax_t *const p = &pp->softmax;
+  const int8_t *x = data[c->op->in[0]];
+  int8_t *y = data[c->op->out[0]];
   for (size_t i = 0; i < p->outer; ++i) {
     const int8_t *row = x + i * p->depth;
     int8_t *orow = y + i * p->depth;
@@ -923,16 +1036,9 @@ static s24_status_t run_softmax(const softmax_t *p, const int8_t *x, int8_t *y) 
 
 // ------------------------------------------------------------------------------ QUANTIZE, DEQUANTIZE
 
-typedef struct {
-  const s24_tfl_tensor_t *in, *out;
-  int requant;  // int8 -> int8
-  int32_t mult, shift;
-} quant_t;
-
-static s24_status_t prep_quantize(const ctx_t *c, quant_t *p) {
-  TRY(need_counts(c, 1, 1, 1));
-  p->in = in_t(c, 0);
-  p->out = out_t(c, 0);
+static s24_status_t prep_quantize(const ctx_t *c, params_t *pp) {
+  quant_t *const p = &pp->quant;
+  TRY(need_io(c, 1, 1, &p->in, &p->out));
   TRY(need_type(c, p->out, "output", S24_TFL_INT8));
   TRY(need_q8(c, p->out, "output"));
   if (p->in->type == S24_TFL_FLOAT32) {
@@ -943,18 +1049,19 @@ static s24_status_t prep_quantize(const ctx_t *c, quant_t *p) {
     const double eff = (double)p->in->scale[0] / (double)p->out->scale[0];
     s24_quantize_multiplier(eff, &p->mult, &p->shift);
   } else {
-    char nb[96];
-    return FAIL(c, S24_ERR_UNSUPPORTED, "input %s is %s, expected FLOAT32 or INT8",
-                tname(c, p->in, nb, sizeof nb), s24_tfl_type_name(p->in->type));
+    return fail_tensor(c, S24_ERR_UNSUPPORTED, p->in, "input", "is %s, expected FLOAT32 or INT8",
+                       s24_tfl_type_name(p->in->type));
   }
   TRY(need_shape(c, p->out, "output", p->in->dims, p->in->rank));
   return S24_OK;
 }
 
-static void run_quantize(const quant_t *p, const void *x, int8_t *y) {
+static s24_status_t run_quantize(const ctx_t *c, const params_t *pp, void *const *data) {
+  const quant_t *const p = &pp->quant;
+  int8_t *y = data[c->op->out[0]];
   const int32_t zo = (int32_t)p->out->zero_point[0];
   if (p->requant) {  // reference_ops::Requantize
-    const int8_t *xi = x;
+    const int8_t *xi = data[c->op->in[0]];
     const int32_t zi = (int32_t)p->in->zero_point[0];
     for (size_t i = 0; i < p->in->elems; ++i) {
       int32_t v = mbqm(xi[i] - zi, p->mult, p->shift) + zo;
@@ -962,9 +1069,10 @@ static void run_quantize(const quant_t *p, const void *x, int8_t *y) {
       if (v < -128) v = -128;
       y[i] = (int8_t)v;
     }
-    return;
+    return S24_OK;
   }
   // reference_ops::AffineQuantize: TfLiteRound(val / (float)scale) in float
+  const void *x = data[c->op->in[0]];
   const float s = (float)(double)p->out->scale[0];
   for (size_t i = 0; i < p->in->elems; ++i) {
     int32_t v = wrap_add(f2i_trunc(round_f(rd_f32(x, i) / s)), zo);
@@ -972,12 +1080,12 @@ static void run_quantize(const quant_t *p, const void *x, int8_t *y) {
     if (v > 127) v = 127;
     y[i] = (int8_t)v;
   }
+  return S24_OK;
 }
 
-static s24_status_t prep_dequantize(const ctx_t *c, quant_t *p) {
-  TRY(need_counts(c, 1, 1, 1));
-  p->in = in_t(c, 0);
-  p->out = out_t(c, 0);
+static s24_status_t prep_dequantize(const ctx_t *c, params_t *pp) {
+  quant_t *const p = &pp->quant;
+  TRY(need_io(c, 1, 1, &p->in, &p->out));
   TRY(need_type(c, p->in, "input", S24_TFL_INT8));
   TRY(need_type(c, p->out, "output", S24_TFL_FLOAT32));
   TRY(need_q8(c, p->in, "input"));
@@ -985,19 +1093,19 @@ static s24_status_t prep_dequantize(const ctx_t *c, quant_t *p) {
   return S24_OK;
 }
 
-static void run_dequantize(const quant_t *p, const int8_t *x, void *y) {
+static s24_status_t run_dequantize(const ctx_t *c, const params_t *pp, void *const *data) {
+  const quant_t *const p = &pp->quant;
+  const int8_t *x = data[c->op->in[0]];
+  void *y = data[c->op->out[0]];
   // reference_integer_ops::Dequantize: static_cast<float>(double scale * (val - zero_point))
   const double s = (double)p->in->scale[0];
   const int32_t zp = (int32_t)p->in->zero_point[0];
   for (size_t i = 0; i < p->in->elems; ++i)
     wr_f32(y, i, (float)(s * (double)((int32_t)x[i] - zp)));
+  return S24_OK;
 }
 
 // ------------------------------------------------------------------------------ RESHAPE
-
-typedef struct {
-  const s24_tfl_tensor_t *in, *shape, *out;  // shape: a non-constant shape tensor or NULL
-} reshape_t;
 
 // reshape_internal::ResolveOutputShape: at most one -1, filled from the element count
 static s24_status_t resolve_shape(const ctx_t *c, const s24_tfl_tensor_t *in, int32_t *dims,
@@ -1027,10 +1135,9 @@ static s24_status_t resolve_shape(const ctx_t *c, const s24_tfl_tensor_t *in, in
   return S24_OK;
 }
 
-static s24_status_t prep_reshape(const ctx_t *c, reshape_t *p) {
-  TRY(need_counts(c, 1, 2, 1));
-  p->in = in_t(c, 0);
-  p->out = out_t(c, 0);
+static s24_status_t prep_reshape(const ctx_t *c, params_t *pp) {
+  reshape_t *const p = &pp->reshape;
+  TRY(need_io(c, 1, 2, &p->in, &p->out));
   p->shape = NULL;
   const s24_tfl_tensor_t *sh = in_t(c, 1);
   if (p->out->type != p->in->type || s24_tfl_type_size(p->in->type) == 0)
@@ -1064,33 +1171,48 @@ static s24_status_t prep_reshape(const ctx_t *c, reshape_t *p) {
   return S24_OK;
 }
 
+static s24_status_t run_reshape(const ctx_t *c, const params_t *pp, void *const *data) {
+  const reshape_t *const p = &pp->reshape;
+  const s24_tfl_op_t *op = c->op;
+  if (p->shape != NULL) {  // the shape computed by the graph must be the declared one
+    int32_t dims[S24_TFL_MAX_DIMS];
+    const void *sd = data[op->in[1]];
+    for (uint32_t k = 0; k < p->out->rank; ++k) dims[k] = rd_i32(sd, k);
+    TRY(resolve_shape(c, p->in, dims, p->out->rank));
+    TRY(need_shape(c, p->out, "output", dims, p->out->rank));
+  }
+  if (data[op->out[0]] != data[op->in[0]])
+    memmove(data[op->out[0]], data[op->in[0]], p->in->bytes);
+  return S24_OK;
+}
+
 // ------------------------------------------------------------------------------ SHAPE
 
-static s24_status_t prep_shape(const ctx_t *c) {
-  TRY(need_counts(c, 1, 1, 1));
-  const s24_tfl_tensor_t *in = in_t(c, 0), *out = out_t(c, 0);
+static s24_status_t prep_shape(const ctx_t *c, params_t *pp) {
+  (void)pp;  // SHAPE derives nothing
+  const s24_tfl_tensor_t *in = NULL, *out = NULL;
+  TRY(need_io(c, 1, 1, &in, &out));
   TRY(need_type(c, out, "output", S24_TFL_INT32));
   const int32_t want[1] = {(int32_t)in->rank};
   TRY(need_shape(c, out, "output", want, 1));
   return S24_OK;
 }
 
-// ------------------------------------------------------------------------------ STRIDED_SLICE
+static s24_status_t run_shape(const ctx_t *c, const params_t *pp, void *const *data) {
+  (void)pp;
+  const s24_tfl_tensor_t *in = in_t(c, 0);
+  for (uint32_t k = 0; k < in->rank; ++k) wr_i32(data[c->op->out[0]], k, in->dims[k]);
+  return S24_OK;
+}
 
-typedef struct {
-  const s24_tfl_tensor_t *in, *out;
-  uint32_t rank;
-  int32_t start[S24_TFL_MAX_DIMS], stop[S24_TFL_MAX_DIMS], stride[S24_TFL_MAX_DIMS];
-  size_t esize;
-} slice_t;
+// ------------------------------------------------------------------------------ STRIDED_SLICE
 
 static int32_t clampi(int32_t v, int32_t lo, int32_t hi) { return v > hi ? hi : v < lo ? lo : v; }
 
-static s24_status_t prep_slice(const ctx_t *c, slice_t *p) {
+static s24_status_t prep_slice(const ctx_t *c, params_t *pp) {
+  slice_t *const p = &pp->slice;
   const s24_tfl_options_t *o = &c->op->opt;
-  TRY(need_counts(c, 4, 4, 1));
-  p->in = in_t(c, 0);
-  p->out = out_t(c, 0);
+  TRY(need_io(c, 4, 4, &p->in, &p->out));
   const s24_tfl_tensor_t *tb = in_t(c, 1), *te = in_t(c, 2), *ts = in_t(c, 3);
   p->esize = s24_tfl_type_size(p->in->type);
   if (p->out->type != p->in->type || (p->esize != 1 && p->esize != 4))
@@ -1166,7 +1288,10 @@ static s24_status_t prep_slice(const ctx_t *c, slice_t *p) {
   return S24_OK;
 }
 
-static void run_slice(const slice_t *p, const uint8_t *x, uint8_t *y) {
+static s24_status_t run_slice(const ctx_t *c, const params_t *pp, void *const *data) {
+  const slice_t *const p = &pp->slice;
+  const uint8_t *x = data[c->op->in[0]];
+  uint8_t *y = data[c->op->out[0]];
   int64_t istr[S24_TFL_MAX_DIMS];
   int64_t s = 1;
   for (uint32_t k = p->rank; k-- > 0;) {
@@ -1174,11 +1299,12 @@ static void run_slice(const slice_t *p, const uint8_t *x, uint8_t *y) {
     s *= p->in->dims[k];
   }
   for (uint32_t k = 0; k < p->rank; ++k) {  // an empty axis: nothing to write
-    if (p->stride[k] > 0 ? p->start[k] >= p->stop[k] : p->start[k] <= p->stop[k]) return;
+    if (p->stride[k] > 0 ? p->start[k] >= p->stop[k] : p->start[k] <= p->stop[k])
+      return S24_OK;
   }
   if (p->rank == 0) {
     memcpy(y, x, p->esize);
-    return;
+    return S24_OK;
   }
   int64_t pos[S24_TFL_MAX_DIMS];
   for (uint32_t k = 0; k < p->rank; ++k) pos[k] = p->start[k];
@@ -1196,26 +1322,18 @@ static void run_slice(const slice_t *p, const uint8_t *x, uint8_t *y) {
     }
     if (k == UINT32_MAX) break;
   }
+  return S24_OK;
 }
 
 // ------------------------------------------------------------------------------ PACK
 
-typedef struct {
-  const s24_tfl_op_t *op;
-  const s24_tfl_tensor_t *in0, *out;
-  int32_t axis;
-  size_t outer, inner_bytes;  // product of dims before axis; bytes of one input after it
-} pack_t;
-
-static s24_status_t prep_pack(const ctx_t *c, pack_t *p) {
+static s24_status_t prep_pack(const ctx_t *c, params_t *pp) {
+  pack_t *const p = &pp->pack;
   const s24_tfl_options_t *o = &c->op->opt;
-  p->op = c->op;
   if (o->values_count < 1 || (uint32_t)o->values_count != c->op->n_in)
     return FAIL(c, S24_ERR_FORMAT, "values_count %d with %u inputs", (int)o->values_count,
                 c->op->n_in);
-  TRY(need_counts(c, c->op->n_in, c->op->n_in, 1));
-  p->in0 = in_t(c, 0);
-  p->out = out_t(c, 0);
+  TRY(need_io(c, c->op->n_in, c->op->n_in, &p->in0, &p->out));
   const size_t es = s24_tfl_type_size(p->in0->type);
   if (es == 0 || p->in0->type == S24_TFL_BOOL || p->in0->type == S24_TFL_FLOAT16)
     return FAIL(c, S24_ERR_UNSUPPORTED, "input type %s", s24_tfl_type_name(p->in0->type));
@@ -1258,42 +1376,53 @@ static s24_status_t prep_pack(const ctx_t *c, pack_t *p) {
   return S24_OK;
 }
 
-static void run_pack(const pack_t *p, void *const *data) {
-  uint8_t *y = data[p->op->out[0]];
-  const size_t n = p->op->n_in;
+static s24_status_t run_pack(const ctx_t *c, const params_t *pp, void *const *data) {
+  const pack_t *const p = &pp->pack;
+  uint8_t *y = data[c->op->out[0]];
+  const size_t n = c->op->n_in;
   for (size_t a = 0; a < p->outer; ++a)
     for (size_t i = 0; i < n; ++i) {
-      const uint8_t *x = data[p->op->in[i]];
+      const uint8_t *x = data[c->op->in[i]];
       memcpy(y + (a * n + i) * p->inner_bytes, x + a * p->inner_bytes, p->inner_bytes);
     }
+  return S24_OK;
 }
 
 // ------------------------------------------------------------------------------ entry points
 
-int s24_op_is_host(int32_t opcode) {
-  switch (opcode) {
-    case S24_OP_DEPTHWISE_CONV_2D:
-    case S24_OP_ADD:
-    case S24_OP_AVERAGE_POOL_2D:
-    case S24_OP_MAX_POOL_2D:
-    case S24_OP_PAD:
-    case S24_OP_MEAN:
-    case S24_OP_RESHAPE:
-    case S24_OP_SOFTMAX:
-    case S24_OP_QUANTIZE:
-    case S24_OP_DEQUANTIZE:
-    case S24_OP_SHAPE:
-    case S24_OP_STRIDED_SLICE:
-    case S24_OP_PACK:
-      return 1;
-    default:
-      return 0;
-  }
+// One row per host operator: its opcode, the type of builtin options table it reads (-1: none;
+// an absent table is accepted too: the schema's defaults), its prep_* and its run_*.
+typedef struct {
+  int32_t opcode;
+  int32_t options;
+  s24_status_t (*prep)(const ctx_t *c, params_t *p);
+  s24_status_t (*run)(const ctx_t *c, const params_t *p, void *const *data);
+} host_op_t;
+
+static const host_op_t kHostOps[] = {
+    {S24_OP_DEPTHWISE_CONV_2D, S24_TFL_OPT_DEPTHWISE_CONV_2D, prep_dw, run_dw},
+    {S24_OP_ADD, S24_TFL_OPT_ADD, prep_add, run_add},
+    {S24_OP_AVERAGE_POOL_2D, S24_TFL_OPT_POOL_2D, prep_pool, run_pool},
+    {S24_OP_MAX_POOL_2D, S24_TFL_OPT_POOL_2D, prep_pool, run_pool},
+    {S24_OP_PAD, S24_TFL_OPT_PAD, prep_pad, run_pad},
+    {S24_OP_MEAN, S24_TFL_OPT_REDUCER, prep_mean, run_mean},
+    {S24_OP_RESHAPE, S24_TFL_OPT_RESHAPE, prep_reshape, run_reshape},
+    {S24_OP_SOFTMAX, S24_TFL_OPT_SOFTMAX, prep_softmax, run_softmax},
+    {S24_OP_QUANTIZE, -1, prep_quantize, run_quantize},
+    {S24_OP_DEQUANTIZE, -1, prep_dequantize, run_dequantize},
+    {S24_OP_SHAPE, -1, prep_shape, run_shape},
+    {S24_OP_STRIDED_SLICE, S24_TFL_OPT_STRIDED_SLICE, prep_slice, run_slice},
+    {S24_OP_PACK, S24_TFL_OPT_PACK, prep_pack, run_pack},
+};
+
+// The row of opcode in kHostOps; NULL for any other operator.
+static const host_op_t *host_op(int32_t opcode) {
+  for (size_t i = 0; i < sizeof kHostOps / sizeof kHostOps[0]; ++i)
+    if (kHostOps[i].opcode == opcode) return &kHostOps[i];
+  return NULL;
 }
 
-// DEPTHWISE_CONV_2D keeps its per-channel multipliers on the stack up to this many channels
-// (on the heap above)
-#define DW_STACK_CH 1024
+int s24_op_is_host(int32_t opcode) { return host_op(opcode) != NULL; }
 
 static s24_status_t check_or_run(const s24_tfl_model_t *m, size_t index, void *const *data,
                                  char *err, size_t errlen) {
@@ -1304,142 +1433,17 @@ static s24_status_t check_or_run(const s24_tfl_model_t *m, size_t index, void *c
   const ctx_t cx = {m, &m->ops[index], index, err, errlen};
   const ctx_t *c = &cx;
   const s24_tfl_op_t *op = c->op;
-  if (op->is_custom || !s24_op_is_host(op->opcode))
-    return FAIL(c, S24_ERR_UNSUPPORTED, "not a host operator");
+  const host_op_t *h = op->is_custom ? NULL : host_op(op->opcode);
+  if (h == NULL) return FAIL(c, S24_ERR_UNSUPPORTED, "not a host operator");
   if (err != NULL && errlen > 0) err[0] = '\0';
-  // the options table must be the opcode's (or absent: the schema's defaults); QUANTIZE,
-  // DEQUANTIZE and SHAPE read none
-  int32_t want_opt = -1;
-  switch (op->opcode) {
-    case S24_OP_DEPTHWISE_CONV_2D: want_opt = S24_TFL_OPT_DEPTHWISE_CONV_2D; break;
-    case S24_OP_ADD: want_opt = S24_TFL_OPT_ADD; break;
-    case S24_OP_AVERAGE_POOL_2D: case S24_OP_MAX_POOL_2D: want_opt = S24_TFL_OPT_POOL_2D; break;
-    case S24_OP_PAD: want_opt = S24_TFL_OPT_PAD; break;
-    case S24_OP_MEAN: want_opt = S24_TFL_OPT_REDUCER; break;
-    case S24_OP_RESHAPE: want_opt = S24_TFL_OPT_RESHAPE; break;
-    case S24_OP_SOFTMAX: want_opt = S24_TFL_OPT_SOFTMAX; break;
-    case S24_OP_STRIDED_SLICE: want_opt = S24_TFL_OPT_STRIDED_SLICE; break;
-    case S24_OP_PACK: want_opt = S24_TFL_OPT_PACK; break;
-    default: break;
-  }
-  if (want_opt >= 0 && op->options_type != S24_TFL_OPT_NONE && op->options_type != want_opt)
+  // the options table must be the opcode's (or absent: the schema's defaults)
+  if (h->options >= 0 && op->options_type != S24_TFL_OPT_NONE && op->options_type != h->options)
     return FAIL(c, S24_ERR_FORMAT, "builtin options of type %u, expected %d",
-                (unsigned)op->options_type, (int)want_opt);
-  switch (op->opcode) {
-    case S24_OP_DEPTHWISE_CONV_2D: {
-      dw_t p = {0};
-      TRY(prep_dw(c, &p, NULL, NULL, 0));
-      if (data == NULL) return S24_OK;
-      // per-channel multipliers: on the stack up to DW_STACK_CH channels
-      int32_t stack_mult[DW_STACK_CH], stack_shift[DW_STACK_CH];
-      int32_t *mult = stack_mult, *shift = stack_shift;
-      const size_t n_ch = (size_t)p.oc;
-      if (n_ch > DW_STACK_CH) {
-        mult = malloc(n_ch * sizeof *mult);
-        shift = malloc(n_ch * sizeof *shift);
-        if (mult == NULL || shift == NULL) {
-          free(mult);
-          free(shift);
-          return S24_ERR_NOMEM;
-        }
-      }
-      s24_status_t st = prep_dw(c, &p, mult, shift, n_ch);
-      if (st == S24_OK)
-        run_dw(&p, mult, shift, data[op->in[0]], data[op->in[1]],
-               p.bias != NULL ? data[op->in[2]] : NULL, data[op->out[0]]);
-      if (mult != stack_mult) {
-        free(mult);
-        free(shift);
-      }
-      return st;
-    }
-    case S24_OP_ADD: {
-      add_t p = {0};
-      TRY(prep_add(c, &p));
-      if (data != NULL) run_add(&p, data[op->in[0]], data[op->in[1]], data[op->out[0]]);
-      return S24_OK;
-    }
-    case S24_OP_AVERAGE_POOL_2D:
-    case S24_OP_MAX_POOL_2D: {
-      pool_t p = {0};
-      TRY(prep_pool(c, &p));
-      if (data != NULL)
-        run_pool(&p, op->opcode == S24_OP_MAX_POOL_2D, data[op->in[0]], data[op->out[0]]);
-      return S24_OK;
-    }
-    case S24_OP_PAD: {
-      pad_t p = {0};
-      TRY(prep_pad(c, &p));
-      if (data != NULL) run_pad(&p, data[op->in[0]], data[op->out[0]]);
-      return S24_OK;
-    }
-    case S24_OP_MEAN: {
-      mean_t p = {0};
-      TRY(prep_mean(c, &p));
-      if (data != NULL) {
-        int32_t *sums = calloc(p.out->elems ? p.out->elems : 1, sizeof *sums);
-        if (sums == NULL) return FAIL(c, S24_ERR_NOMEM, "no memory for %zu sums", p.out->elems);
-        run_mean(&p, data[op->in[0]], data[op->out[0]], sums);
-        free(sums);
-      }
-      return S24_OK;
-    }
-    case S24_OP_SOFTMAX: {
-      softmax_t p = {0};
-      TRY(prep_softmax(c, &p));
-      if (data != NULL) return run_softmax(&p, data[op->in[0]], data[op->out[0]]);
-      return S24_OK;
-    }
-    case S24_OP_QUANTIZE: {
-      quant_t p = {0};
-      TRY(prep_quantize(c, &p));
-      if (data != NULL) run_quantize(&p, data[op->in[0]], data[op->out[0]]);
-      return S24_OK;
-    }
-    case S24_OP_DEQUANTIZE: {
-      quant_t p = {0};
-      TRY(prep_dequantize(c, &p));
-      if (data != NULL) run_dequantize(&p, data[op->in[0]], data[op->out[0]]);
-      return S24_OK;
-    }
-    case S24_OP_RESHAPE: {
-      reshape_t p = {0};
-      TRY(prep_reshape(c, &p));
-      if (data == NULL) return S24_OK;
-      if (p.shape != NULL) {  // the shape computed by the graph must be the declared one
-        int32_t dims[S24_TFL_MAX_DIMS];
-        const void *sd = data[op->in[1]];
-        for (uint32_t k = 0; k < p.out->rank; ++k) dims[k] = rd_i32(sd, k);
-        TRY(resolve_shape(c, p.in, dims, p.out->rank));
-        TRY(need_shape(c, p.out, "output", dims, p.out->rank));
-      }
-      if (data[op->out[0]] != data[op->in[0]])
-        memmove(data[op->out[0]], data[op->in[0]], p.in->bytes);
-      return S24_OK;
-    }
-    case S24_OP_SHAPE: {
-      TRY(prep_shape(c));
-      if (data != NULL) {
-        const s24_tfl_tensor_t *in = in_t(c, 0);
-        for (uint32_t k = 0; k < in->rank; ++k) wr_i32(data[op->out[0]], k, in->dims[k]);
-      }
-      return S24_OK;
-    }
-    case S24_OP_STRIDED_SLICE: {
-      slice_t p = {0};
-      TRY(prep_slice(c, &p));
-      if (data != NULL) run_slice(&p, data[op->in[0]], data[op->out[0]]);
-      return S24_OK;
-    }
-    case S24_OP_PACK: {
-      pack_t p = {0};
-      TRY(prep_pack(c, &p));
-      if (data != NULL) run_pack(&p, data);
-      return S24_OK;
-    }
-    default:
-      return FAIL(c, S24_ERR_UNSUPPORTED, "not a host operator");
-  }
+                (unsigned)op->options_type, (int)h->options);
+  params_t p;
+  memset(&p, 0, sizeof p);
+  TRY(h->prep(c, &p));
+  return data != NULL ? h->run(c, &p, data) : S24_OK;
 }
 
 s24_status_t s24_op_check(const s24_tfl_model_t *m, size_t index, char *err, size_t errlen) {

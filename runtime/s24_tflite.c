@@ -252,33 +252,35 @@ static s24_status_t field_at(rd_t *r, const tbl_t *t, unsigned id, size_t size, 
   return S24_OK;
 }
 
-static s24_status_t get_u8(rd_t *r, const tbl_t *t, unsigned id, uint8_t def, const char *field,
-                           uint8_t *v) {
+// Field `id` of t: the little-endian unsigned integer of `size` bytes (1, 4 or 8) it holds, or
+// def where the field is absent (and on an error). The typed getters below convert it.
+static s24_status_t get_uint(rd_t *r, const tbl_t *t, unsigned id, size_t size, uint64_t def,
+                             const char *field, uint64_t *v) {
   size_t at;
-  s24_status_t st = field_at(r, t, id, 1, field, &at);
-  *v = at ? r->b[at] : def;
+  s24_status_t st = field_at(r, t, id, size, field, &at);
+  *v = at == 0 ? def : size == 1 ? r->b[at] : size == 4 ? ld32(r->b + at) : ld64(r->b + at);
   return st;
 }
 
 static s24_status_t get_i8(rd_t *r, const tbl_t *t, unsigned id, const char *field, int32_t *v) {
-  uint8_t u;
-  s24_status_t st = get_u8(r, t, id, 0, field, &u);
+  uint64_t u;
+  s24_status_t st = get_uint(r, t, id, 1, 0, field, &u);
   *v = u < 0x80 ? (int32_t)u : (int32_t)u - 256;
   return st;
 }
 
+// a bool: any non-zero byte is true
 static s24_status_t get_bool(rd_t *r, const tbl_t *t, unsigned id, const char *field, int32_t *v) {
-  uint8_t u;
-  s24_status_t st = get_u8(r, t, id, 0, field, &u);
-  *v = u != 0;
+  s24_status_t st = get_i8(r, t, id, field, v);
+  *v = *v != 0;
   return st;
 }
 
 static s24_status_t get_u32(rd_t *r, const tbl_t *t, unsigned id, uint32_t def, const char *field,
                             uint32_t *v) {
-  size_t at;
-  s24_status_t st = field_at(r, t, id, 4, field, &at);
-  *v = at ? ld32(r->b + at) : def;
+  uint64_t u;
+  s24_status_t st = get_uint(r, t, id, 4, def, field, &u);
+  *v = (uint32_t)u;
   return st;
 }
 
@@ -287,13 +289,6 @@ static s24_status_t get_i32(rd_t *r, const tbl_t *t, unsigned id, int32_t def, c
   uint32_t u;
   s24_status_t st = get_u32(r, t, id, (uint32_t)def, field, &u);  // as_i32 undoes the cast
   *v = as_i32(u);
-  return st;
-}
-
-static s24_status_t get_u64(rd_t *r, const tbl_t *t, unsigned id, const char *field, uint64_t *v) {
-  size_t at;
-  s24_status_t st = field_at(r, t, id, 8, field, &at);
-  *v = at ? ld64(r->b + at) : 0;
   return st;
 }
 
@@ -386,8 +381,8 @@ static s24_status_t parse_buffer(rd_t *r, const ctx_t *c, uint32_t index, size_t
   *len = 0;
   if ((st = vec_table(r, &c->buffers, index, field, &t)) != S24_OK) return st;
   if ((st = get_vec(r, &t, BUFFER_DATA, 1, field, &data)) != S24_OK) return st;
-  if ((st = get_u64(r, &t, BUFFER_OFFSET, field, &off)) != S24_OK) return st;
-  if ((st = get_u64(r, &t, BUFFER_SIZE, field, &size)) != S24_OK) return st;
+  if ((st = get_uint(r, &t, BUFFER_OFFSET, 8, 0, field, &off)) != S24_OK) return st;
+  if ((st = get_uint(r, &t, BUFFER_SIZE, 8, 0, field, &size)) != S24_OK) return st;
   if (data.n > 0) {
     *at = data.data;
     *len = data.n;
@@ -540,6 +535,18 @@ static void default_options(s24_tfl_options_t *o) {
   o->dilation_h = 1;
 }
 
+// padding, stride_w and stride_h: fields 0 to 2 of Conv2DOptions, DepthwiseConv2DOptions and
+// Pool2DOptions
+static s24_status_t get_padding_strides(rd_t *r, const tbl_t *t, const char *f,
+                                        s24_tfl_options_t *o) {
+  s24_status_t st;
+  if ((st = get_i8(r, t, 0, f, &o->padding)) != S24_OK ||
+      (st = get_i32(r, t, 1, 0, f, &o->stride_w)) != S24_OK) {
+    return st;
+  }
+  return get_i32(r, t, 2, 0, f, &o->stride_h);
+}
+
 // the builtin_options table of an operator, read by its union type (other types keep defaults)
 static s24_status_t parse_options(rd_t *r, const tbl_t *t, uint8_t type, s24_tfl_options_t *o) {
   const char *f = "builtin_options";
@@ -551,26 +558,18 @@ static s24_status_t parse_options(rd_t *r, const tbl_t *t, uint8_t type, s24_tfl
   } while (0)
   switch (type) {
     case S24_TFL_OPT_CONV_2D:
-      RD(get_i8(r, t, 0, f, &o->padding));
-      RD(get_i32(r, t, 1, 0, f, &o->stride_w));
-      RD(get_i32(r, t, 2, 0, f, &o->stride_h));
-      RD(get_i8(r, t, 3, f, &o->activation));
-      RD(get_i32(r, t, 4, 1, f, &o->dilation_w));
-      RD(get_i32(r, t, 5, 1, f, &o->dilation_h));
+    case S24_TFL_OPT_DEPTHWISE_CONV_2D: {
+      // DepthwiseConv2DOptions is Conv2DOptions with depth_multiplier inserted as field 3
+      const unsigned dw = type == S24_TFL_OPT_DEPTHWISE_CONV_2D;
+      RD(get_padding_strides(r, t, f, o));
+      if (dw) RD(get_i32(r, t, 3, 0, f, &o->depth_multiplier));
+      RD(get_i8(r, t, 3 + dw, f, &o->activation));
+      RD(get_i32(r, t, 4 + dw, 1, f, &o->dilation_w));
+      RD(get_i32(r, t, 5 + dw, 1, f, &o->dilation_h));
       break;
-    case S24_TFL_OPT_DEPTHWISE_CONV_2D:
-      RD(get_i8(r, t, 0, f, &o->padding));
-      RD(get_i32(r, t, 1, 0, f, &o->stride_w));
-      RD(get_i32(r, t, 2, 0, f, &o->stride_h));
-      RD(get_i32(r, t, 3, 0, f, &o->depth_multiplier));
-      RD(get_i8(r, t, 4, f, &o->activation));
-      RD(get_i32(r, t, 5, 1, f, &o->dilation_w));
-      RD(get_i32(r, t, 6, 1, f, &o->dilation_h));
-      break;
+    }
     case S24_TFL_OPT_POOL_2D:
-      RD(get_i8(r, t, 0, f, &o->padding));
-      RD(get_i32(r, t, 1, 0, f, &o->stride_w));
-      RD(get_i32(r, t, 2, 0, f, &o->stride_h));
+      RD(get_padding_strides(r, t, f, o));
       RD(get_i32(r, t, 3, 0, f, &o->filter_w));
       RD(get_i32(r, t, 4, 0, f, &o->filter_h));
       RD(get_i8(r, t, 5, f, &o->activation));
@@ -623,6 +622,7 @@ static s24_status_t parse_op(rd_t *r, const ctx_t *c, const vec_t *ops, size_t i
   tbl_t tb, oc, ot;
   vec_t custom;
   uint32_t index;
+  uint64_t options_type;
   int32_t deprecated, builtin;
   int has_opt;
   s24_status_t st;
@@ -651,10 +651,11 @@ static s24_status_t parse_op(rd_t *r, const ctx_t *c, const vec_t *ops, size_t i
           S24_OK) {
     return st;
   }
-  if ((st = get_u8(r, &tb, OP_BUILTIN_OPTIONS_TYPE, 0, "builtin_options_type",
-                   &op->options_type)) != S24_OK) {
+  if ((st = get_uint(r, &tb, OP_BUILTIN_OPTIONS_TYPE, 1, 0, "builtin_options_type",
+                     &options_type)) != S24_OK) {
     return st;
   }
+  op->options_type = (uint8_t)options_type;
   if ((st = get_table(r, &tb, OP_BUILTIN_OPTIONS, "builtin_options", &ot, &has_opt)) != S24_OK) {
     return st;
   }
