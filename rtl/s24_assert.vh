@@ -30,6 +30,7 @@
   `undef S24_COVER
   `undef S24_FV_START_IN_RESET
   `undef S24_FV_LIVE
+  `undef S24_FV_MAXIMA
 `endif
 // `S24_FV_LIVE(clk, rst_n): declares fv_live_q, 1 from the first clock edge out of reset on (the
 // properties sample it instead of the asynchronous reset); one spelling for every formal tail.
@@ -38,6 +39,37 @@
   always @(posedge clk or negedge rst_n) begin \
     if (!rst_n) fv_live_q <= 1'b0; \
     else        fv_live_q <= 1'b1; \
+  end
+// `S24_FV_MAXIMA(clk, rst_n, load, max0, max1, max0_reset, first_ok): the contract on the two
+// loop maxima of a nested counter (s24_cnt2, s24_inq), assumed by the module (asserted by its
+// parent): they hold their reset values (max0_reset, 0) until the first load, change only in the
+// cycle after a load, and in that cycle first_ok holds (the first-pass flags given with the load
+// describe them). Declares fv_no_load_q (no load since reset), fv_past_load_q (load in the
+// previous cycle) and fv_max0_q / fv_max1_q (the maxima of the previous cycle); after S24_FV_LIVE.
+`define S24_FV_MAXIMA(clk, rst_n, load, max0, max1, max0_reset, first_ok) \
+  reg        fv_no_load_q, fv_past_load_q; \
+  reg [31:0] fv_max0_q, fv_max1_q; \
+  always @(posedge clk or negedge rst_n) begin \
+    if (!rst_n) begin \
+      fv_no_load_q   <= 1'b1; \
+      fv_past_load_q <= 1'b0; \
+    end else begin \
+      fv_past_load_q <= (load); \
+      if (load) fv_no_load_q <= 1'b0; \
+    end \
+  end \
+  always @(posedge clk) begin \
+    fv_max0_q <= (max0); \
+    fv_max1_q <= (max1); \
+    if (fv_live_q && fv_no_load_q) begin \
+      `S24_ASSUME((max0) == (max0_reset) && (max1) == 32'd0, "maxima away from their reset values before the first load") \
+    end \
+    if (fv_live_q && !fv_past_load_q) begin \
+      `S24_ASSUME((max0) == fv_max0_q && (max1) == fv_max1_q, "maxima changed while counting") \
+    end \
+    if (fv_live_q && fv_past_load_q) begin \
+      `S24_ASSUME(first_ok, "first-pass flags given with the load disagree with the maxima") \
+    end \
   end
 `ifdef S24_SBY
   `define S24_ASSERT(c, m) assert (c);

@@ -111,26 +111,20 @@ module s24_cnt2 #(
   `S24_FV_LIVE(clk_i, rst_ni)
   // fv_n_q: incs counted since init (the position in the job); low 8 bits are enough for the
   // small-maxima proof (S24_FV_CNT2_SMALL), where the product below cannot wrap
-  reg        fv_past_init_q;
-  reg        fv_no_init_q;   // no init_i since reset: the maxima are still their reset values
-  reg [31:0] fv_max0_q, fv_max1_q;
   reg [7:0]  fv_n_q;
   localparam [31:0] FvMax0AtReset = Max0AtReset;
+  // the contract: the maxima are loaded with init_i (the core loads its configuration registers
+  // together with init), and the first flags given with it match them (last0_q/last1_q are the
+  // registered compares of the counts, 0 at init, with the maxima)
+  `S24_FV_MAXIMA(clk_i, rst_ni, init_i, max0_i, max1_i, FvMax0AtReset,
+                 (last0_q == (max0_i == 32'd0) && last1_q == (max1_i == 32'd0)))
   always @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      fv_past_init_q <= 1'b0;
-      fv_no_init_q   <= 1'b1;
-      fv_n_q         <= 8'd0;
+      fv_n_q <= 8'd0;
     end else begin
-      fv_past_init_q <= init_i;
-      if (init_i) fv_no_init_q <= 1'b0;
       if (init_i)                fv_n_q <= 8'd0;
       else if (inc_i && !done_q) fv_n_q <= fv_n_q + 8'd1;
     end
-  end
-  always @(posedge clk_i) begin
-    fv_max0_q <= max0_i;
-    fv_max1_q <= max1_i;
   end
 `ifdef S24_FV_CNT2_SMALL
   wire [7:0] fv_pos = cnt1_q[7:0] * (max0_i[7:0] + 8'd1) + cnt0_q[7:0];
@@ -138,19 +132,6 @@ module s24_cnt2 #(
 `endif
   always @(posedge clk_i) begin
     if (fv_live_q) begin
-      // contract: the maxima keep their reset values (max0_i: Max0AtReset, max1_i: 0) until the
-      // first init_i, and change only in the cycle after an init_i (the core loads its
-      // configuration registers together with init)
-      if (fv_no_init_q) begin
-        `S24_ASSUME(max0_i == FvMax0AtReset && max1_i == 32'd0, "cnt2: maxima away from their reset values before the first init")
-      end
-      if (!fv_past_init_q) begin
-        `S24_ASSUME(max0_i == fv_max0_q && max1_i == fv_max1_q, "cnt2: maxima changed while counting")
-      end else begin
-        // ... and the first flags given with init_i match them
-        `S24_ASSUME(last0_q == (max0_i == 32'd0) && last1_q == (max1_i == 32'd0),
-                    "cnt2: first0_i/first1_i disagree with the maxima")
-      end
       `S24_ASSERT(nxt0_q == cnt0_q + 32'd1 && nxt1_q == cnt1_q + 32'd1, "cnt2: count-plus-one registers out of step")
       // the registered flags are the compares they replace
       `S24_ASSERT(last0_q == (cnt0_q == max0_i) && last1_q == (cnt1_q == max1_i),
@@ -164,7 +145,7 @@ module s24_cnt2 #(
       end
 `ifdef S24_FV_CNT2_SMALL
       // exactly (max0+1)*(max1+1) incs from init to done, each one position further
-      if (!fv_past_init_q) begin
+      if (!fv_past_load_q) begin
         `S24_ASSERT(done_q ? fv_n_q == fv_all : fv_n_q == fv_pos, "cnt2: inc lost or counted twice")
       end
 `endif

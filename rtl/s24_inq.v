@@ -115,23 +115,20 @@ module s24_inq #(
   reg [AddrWidth:0] fv_fifo_n_q;
   reg [7:0]         fv_in_q, fv_out_q;
   reg               fv_job_q;          // a job was armed and not cleared
-  reg               fv_past_arm_q;
-  reg               fv_no_arm_q;               // no arm_i or clear_i since reset
   reg               fv_first0_q, fv_first1_q;  // first0_i/first1_i of the previous cycle
-  reg [31:0]        fv_max0_q, fv_max1_q;
+  // the contract: the maxima are loaded with arm_i (registered: they change only in the cycle
+  // after arm_i or clear_i), and first0_i/first1_i given with arm_i describe them
+  `S24_FV_MAXIMA(clk_i, rst_ni, arm_i || clear_i, max0_i, max1_i, 32'd0,
+                 (fv_first0_q == (max0_i == 32'd0) && fv_first1_q == (max1_i == 32'd0)))
   always @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       fv_fifo_n_q   <= {(AddrWidth+1){1'b0}};
       fv_in_q       <= 8'd0;
       fv_out_q      <= 8'd0;
       fv_job_q      <= 1'b0;
-      fv_past_arm_q <= 1'b0;
-      fv_no_arm_q   <= 1'b1;
       fv_first0_q   <= 1'b1;
       fv_first1_q   <= 1'b1;
     end else begin
-      fv_past_arm_q <= arm_i || clear_i;
-      if (arm_i || clear_i) fv_no_arm_q <= 1'b0;
       fv_first0_q   <= first0_i;
       fv_first1_q   <= first1_i;
       if (clear_i) begin
@@ -150,29 +147,14 @@ module s24_inq #(
       end
     end
   end
-  always @(posedge clk_i) begin
-    fv_max0_q <= max0_i;
-    fv_max1_q <= max1_i;
-  end
 `ifdef S24_FV_INQ_SMALL
   wire [7:0] fv_all = (max1_i[7:0] + 8'd1) * (max0_i[7:0] + 8'd1);
 `endif
   always @(posedge clk_i) begin
     if (fv_live_q) begin
-      // the caller's contract: pop only a beat that is there; the maxima are loaded with arm_i
-      // (registered: they change only in the cycle after arm_i or clear_i), and first0_i/first1_i
-      // given with arm_i describe them
+      // the caller's contract (besides the maxima's): pop only a beat that is there
       `S24_ASSUME(!(pop_i && empty_o), "inq: popped while empty (beat duplicated)")
       `S24_ASSUME(!(arm_i && (armed_q || fill_q != {(AddrWidth+1){1'b0}})), "inq: armed before the previous job's beats were all accepted and popped")
-      if (fv_no_arm_q) begin
-        `S24_ASSUME(max0_i == 32'd0 && max1_i == 32'd0, "inq: maxima away from their reset values (0) before the first arm_i")
-      end
-      if (!fv_past_arm_q) begin
-        `S24_ASSUME(max0_i == fv_max0_q && max1_i == fv_max1_q, "inq: maxima changed during a job")
-      end else begin
-        `S24_ASSUME(fv_first0_q == (max0_i == 32'd0) && fv_first1_q == (max1_i == 32'd0),
-                    "inq: first0_i/first1_i disagree with the maxima loaded with them")
-      end
 `ifdef S24_FV_INQ_SMALL
       `S24_ASSUME(max0_i < 32'd3 && max1_i < 32'd3, "inq: small maxima only")
 `endif
@@ -188,26 +170,24 @@ module s24_inq #(
       `S24_ASSERT(unused_full == (fv_fifo_n_q == Depth[AddrWidth:0]), "inq: FIFO full flag disagrees with its beats")
       `S24_ASSERT(!armed_q || fv_job_q, "inq: accepting outside a job")
       // every beat accepted since arm_i is in the slice, the FIFO, or popped
-      if (fv_job_q && !fv_past_arm_q) begin
+      if (fv_job_q && !fv_past_load_q) begin
         `S24_ASSERT(fv_in_q == fv_out_q + {{(7-AddrWidth){1'b0}}, fill_q}, "inq: beats accepted != beats queued + popped")
       end
 `ifdef S24_FV_INQ_SMALL
       // a job takes exactly (max0+1)*(max1+1) beats: never more, and all of them by the time
       // ready drops for good
-      if (fv_job_q && !fv_past_arm_q) begin
+      if (fv_job_q && !fv_past_load_q) begin
         `S24_ASSERT(fv_in_q == (unused_done ? fv_all : cnt1[7:0] * (max0_i[7:0] + 8'd1) + cnt0[7:0]),
                     "inq: beats accepted disagree with the job's beat count")
         `S24_ASSERT(fv_in_q <= fv_all, "inq: more beats accepted than the job has")
         `S24_ASSERT(armed_q == (fv_in_q != fv_all), "inq: stopped accepting before the job's last beat, or not after it")
       end
+      `S24_COVER(fv_job_q && !armed_q && fv_out_q == fv_all && max0_i == 32'd1 && max1_i == 32'd1)
 `endif
       // (the slice itself has no property: its valid flag is the handshake and its data
       // register takes data_i every cycle, so it equals the accepted beat by construction; the
       // FIFO's tracked-beat proof, formal/fifo.sby, covers order and data from there)
       `S24_COVER(push && pop && fill_q == DepthM2)
-`ifdef S24_FV_INQ_SMALL
-      `S24_COVER(fv_job_q && !armed_q && fv_out_q == fv_all && max0_i == 32'd1 && max1_i == 32'd1)
-`endif
     end
   end
 `endif

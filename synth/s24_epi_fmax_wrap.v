@@ -2,6 +2,7 @@
 // scan chain, every output folded into a shift/XOR signature chain, so the block fits behind 4 pins.
 // Used only for the epilogue's Fmax; its area is taken from the block alone.
 `default_nettype none
+`include "s24_scan.vh"  // S24_SCAN_CHAINS
 
 module s24_epi_fmax_wrap #(
   parameter integer NumRows = 8,    // tile rows
@@ -22,19 +23,7 @@ module s24_epi_fmax_wrap #(
   // s_ready, m_valid, m_data, m_last, busy
   localparam integer OutBits = 2 + RBits + 2;
 
-  reg  [1:0]         rst_sync_q;
-  reg  [InBits-1:0]  in_q;
-  reg  [OutBits-1:0] sig_q;
-  wire [OutBits-1:0] out;
-  wire               rst_n = rst_sync_q[1];
-
-  always @(posedge clk_i) begin
-    rst_sync_q <= {rst_sync_q[0], rst_ni};
-    in_q       <= {in_q[InBits-2:0], scan_i};
-    sig_q      <= {sig_q[OutBits-2:0], 1'b0} ^ out;
-  end
-
-  assign scan_o = sig_q[OutBits-1];
+  `S24_SCAN_CHAINS(InBits, OutBits, out)
 
   s24_epilogue #(
     .NumRows (NumRows),

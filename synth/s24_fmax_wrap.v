@@ -3,6 +3,7 @@
 // Used only by synth/ for Fmax; area figures are taken from the core alone.
 `default_nettype none
 `include "s24_defaults.vh"  // S24_CORE_PARAMS
+`include "s24_scan.vh"      // S24_SCAN_CHAINS
 
 module s24_fmax_wrap #(
   parameter integer NumRows   = 4,  // PE array rows
@@ -28,19 +29,7 @@ module s24_fmax_wrap #(
   // core outputs: busy, done, err_meta, w_ready, a_ready, r_valid, r_data, r_last, 5 counters
   localparam integer OutBits  = 6 + RBits + 1 + 5 * 32;
 
-  reg  [1:0]         rst_sync_q;  // reset synchroniser
-  reg  [InBits-1:0]  in_q;        // scan chain: one flop per core input bit
-  reg  [OutBits-1:0] sig_q;       // signature chain: one flop per core output bit
-  wire [OutBits-1:0] core_out;
-  wire               rst_n = rst_sync_q[1];
-
-  always @(posedge clk_i) begin
-    rst_sync_q <= {rst_sync_q[0], rst_ni};
-    in_q       <= {in_q[InBits-2:0], scan_i};
-    sig_q      <= {sig_q[OutBits-2:0], 1'b0} ^ core_out;
-  end
-
-  assign scan_o = sig_q[OutBits-1];
+  `S24_SCAN_CHAINS(InBits, OutBits, core_out)
 
   // S24_WRAP_MAPPED: the core is an already synthesized netlist (its parameters are baked in)
 `ifdef S24_WRAP_MAPPED
