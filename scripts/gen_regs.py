@@ -11,6 +11,7 @@ error naming the register/field on any inconsistency (overlap, bad access, out o
 """
 import argparse
 import os
+import re
 import sys
 import tomllib
 
@@ -305,8 +306,18 @@ def gen_md(blk, regs, dflt):
     return "\n".join(o) + "\n"
 
 
-# the parameters of rtl/s24_core.v, in its order
-CORE_PARAMS = ("NumRows", "NumCols", "SparseN", "SparseM", "DataWidth", "AccWidth", "PairMode")
+# the parameters of rtl/s24_core.v, in its order, read from its module header (one spelling)
+CORE_V = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "rtl", "s24_core.v")
+
+
+def core_params():
+    with open(CORE_V) as f:
+        text = f.read()
+    header = text[text.index("module s24_core #("):text.index(") (", text.index("module s24_core #("))]
+    names = re.findall(r"^\s*parameter\s+integer\s+(\w+)", header, re.M)
+    if not names:
+        sys.exit(f"gen_regs: no parameters found in the module header of {CORE_V}")
+    return names
 
 
 def gen_defaults_vh(d):
@@ -316,7 +327,7 @@ def gen_defaults_vh(d):
     o += [f"`define S24_DEFAULT_{cname(k)} {v}" for k, v in d.items()]
     o.append("// the parameter list of an s24_core instance, each passed on from the parameter of the same")
     o.append("// name of the module that instantiates it (s24_top, synth/s24_fmax_wrap.v)")
-    o.append("`define S24_CORE_PARAMS " + ", ".join(f".{p}({p})" for p in CORE_PARAMS))
+    o.append("`define S24_CORE_PARAMS " + ", ".join(f".{p}({p})" for p in core_params()))
     o.append("`endif")
     return "\n".join(o) + "\n"
 
