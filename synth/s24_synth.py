@@ -75,10 +75,10 @@ def main():
     ap.add_argument("--sizes", default="4,8", help="square array sizes, comma separated (e.g. 4,8,16)")
     ap.add_argument("--quick", action="store_true", help="only the quick check of `make test`")
     ap.add_argument("--no-top", action="store_true", help="skip the AXI top level")
-    ap.add_argument("--targets", default="ecp5,xilinx,ice40,generic",
+    ap.add_argument("--targets", default="ecp5,xilinx,ice40,generic,intel",
                     help="targets to run, comma separated (e.g. ecp5 for a short place-and-route check); "
-                         "also nexus (Lattice LIFCL-40 with place and route) and intel (Cyclone V area), "
-                         "which the default leaves out")
+                         "intel is Cyclone V area (no open place and route); also nexus (Lattice LIFCL-40 "
+                         "with place and route, 25-90 min per seed), which the default leaves out")
     ap.add_argument("--only", default="",
                     help="run only these configurations of the list, by run folder name, comma separated "
                          "(e.g. ecp5_9x8_2of4,nexus_8x7_2of4); the report then covers those runs")
