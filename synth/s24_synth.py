@@ -6,9 +6,9 @@ Quick check (`make test`): synth/s24_synth.py --quick --out build/synth/quick
 
 Every Yosys run reads the simulators' file list (rtl/s24.f) through one of the scripts in synth/
 (*.ys, template fields filled in here). Area comes from the core alone; Fmax from nextpnr-ecp5 on
-LFE5UM-85F-8BG381 (CABGA381, speed grade 8) with the core inside synth/s24_fmax_wrap.v. Opt-in targets
-(--targets ...,nexus,intel): Lattice Nexus LIFCL-40 (synth_nexus, nextpnr-nexus, the same harness) and
-Intel Cyclone V area (synth_intel_alm; no open place and route exists for Intel).
+LFE5UM-85F-8BG381 (CABGA381, speed grade 8) with the core inside synth/s24_fmax_wrap.v; also Lattice
+Nexus LIFCL-40 (synth_nexus, nextpnr-nexus, the same harness), and area only for Xilinx 7-series, Intel
+Cyclone V (synth_intel_alm) and generic gates (no open place and route exists here for Xilinx or Intel).
 Writes <out>/report.md, <out>/results.json and one folder of logs per run. Standard library only.
 The work is in synth/s24flow/: filelist.py (rtl/s24.f, scripts), runner.py (runs and scheduler),
 nextpnr.py (what the tools wrote), metrics.py, report.py, quick.py (make synth-check).
@@ -75,10 +75,10 @@ def main():
     ap.add_argument("--sizes", default="4,8", help="square array sizes, comma separated (e.g. 4,8,16)")
     ap.add_argument("--quick", action="store_true", help="only the quick check of `make test`")
     ap.add_argument("--no-top", action="store_true", help="skip the AXI top level")
-    ap.add_argument("--targets", default="ecp5,xilinx,ice40,generic,intel",
+    ap.add_argument("--targets", default="ecp5,xilinx,ice40,generic,intel,nexus",
                     help="targets to run, comma separated (e.g. ecp5 for a short place-and-route check); "
-                         "intel is Cyclone V area (no open place and route); also nexus (Lattice LIFCL-40 "
-                         "with place and route, 25-90 min per seed), which the default leaves out")
+                         "intel is Cyclone V area (no open place and route), nexus Lattice LIFCL-40 with "
+                         "place and route (25-90 min per seed at 8x7)")
     ap.add_argument("--only", default="",
                     help="run only these configurations of the list, by run folder name, comma separated "
                          "(e.g. ecp5_9x8_2of4,nexus_8x7_2of4); the report then covers those runs")

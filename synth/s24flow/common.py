@@ -11,6 +11,7 @@ ECP5_LUTS = 83640       # LUT4s on LFE5UM-85F
 UP5K_DSPS = 8           # SB_MAC16 on iCE40UP5K
 UP5K_LUTS = 5280        # SB_LUT4 on iCE40UP5K
 TARGET_MHZ = 150.0      # issue 5: 8x8 2:4 array on ECP5-85 (-8)
+STRETCH_MHZ = 200.0     # issue 28: the same array toward the device's block-RAM ceiling
 # issue 28: the largest array on the ECP5-85, the pair-mode 2:4 core (2 MULT18X18D per PE): 9x8 = 144 of
 # the 156 MULT18X18D (the widest in whole rows of 8 columns)
 ECP5_LARGEST = (9, 8)

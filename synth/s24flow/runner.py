@@ -194,13 +194,14 @@ def full_jobs(sizes, with_top):
             jobs.append(Job("ice40", 2, 2, n, m, pnr=(4 * n <= UP5K_DSPS)))
     # Lattice Nexus LIFCL-40 (issue 28): the 2:4 core and its dense twin (2:2, the same multipliers) per size,
     # placed when its R·C·n 9x9 multipliers fit the device's 112 MULT9; otherwise synthesized (area) and, in
-    # its place, the widest R x C' array that fits is placed (8x8: 128 > 112, so 8x7 = 112)
+    # place of the 2:4 core, the widest R x C' array that fits is placed (8x8: 128 > 112, so 8x7 = 112; its
+    # dense twin is not: one nextpnr-nexus seed at 8x7 takes 25-90 min)
     for s in sizes:
         for n, m in PNR_8X8:
             fits = s * s * n <= NEXUS_MULT9
             jobs.append(Job("nexus", s, s, n, m, pnr=fits))
             cols = NEXUS_MULT9 // (s * n)
-            if not fits and cols >= 1:
+            if not fits and cols >= 1 and (n, m) == (2, 4):
                 jobs.append(Job("nexus", s, cols, n, m, pnr=True))
     # Intel Cyclone V (synth_intel_alm): area only, no open place and route
     for s in sizes:
