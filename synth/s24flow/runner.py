@@ -1,6 +1,7 @@
 # sparse24 synthesis flow (synth/s24_synth.py): the runs: one configuration on one target (Job), the tool runner,
 # the job list of `make synth` and the scheduler.
 import concurrent.futures
+import contextlib
 import os
 import subprocess
 import threading
@@ -13,10 +14,15 @@ from .metrics import ecp5_metrics, generic_metrics, ice40_metrics, intel_metrics
 from .nextpnr import cell_counts, parse_pnr_seeds, read_int
 
 
+# tool slots of run_all (--jobs): every Yosys or nextpnr process holds one while it runs, so the
+# placer seeds of one configuration can run side by side without exceeding --jobs processes
+_SLOTS = None
+
+
 def run(cmd, log, timeout, what, show=None):
     """Run a tool with its output in log; FlowError (naming the log) on failure or timeout."""
     shown = os.path.relpath(show or log, REPO)
-    with open(log, "w") as f:
+    with open(log, "w") as f, (_SLOTS or contextlib.nullcontext()):
         try:
             p = subprocess.run(cmd, stdout=f, stderr=subprocess.STDOUT, timeout=timeout, cwd=REPO)
         except subprocess.TimeoutExpired:
@@ -89,6 +95,20 @@ class Job:
         return w * (20 if self.pnr else 1)
 
 
+def each_seed(seeds, fn):
+    """fn(seed) for seeds 1..seeds: side by side under run_all's tool slots (each nextpnr process
+    is single-threaded and deterministic per seed, so the results do not depend on the order),
+    one after another without them; the first FlowError is raised after every seed has ended."""
+    if _SLOTS is None or seeds <= 1:
+        for seed in range(1, seeds + 1):
+            fn(seed)
+        return
+    with concurrent.futures.ThreadPoolExecutor(max_workers=seeds) as pool:
+        futures = [pool.submit(fn, seed) for seed in range(1, seeds + 1)]
+    for f in futures:
+        f.result()
+
+
 def run_job(job, args, files, incdirs):
     out = os.path.join(args.out, job.name)
     os.makedirs(out, exist_ok=True)
@@ -109,17 +129,18 @@ def run_job(job, args, files, incdirs):
     if job.pnr and job.target == "ecp5":
         script = render_script("ecp5_wrap", out, **values)
         yosys(args, script, out, "yosys_wrap.log", what + " (harness)")
-        for seed in range(1, args.seeds + 1):   # Fmax varies with the placer's seed: the median
+        def ecp5_seed(seed):   # Fmax varies with the placer's seed: the median
             log = os.path.join(out, f"pnr_s{seed}.log")
             cmd = args.nextpnr_ecp5 + ECP5_DEVICE + [
                 "--json", os.path.join(out, "wrap.json"), "--lpf", os.path.join(SYNTH, "s24_fmax.lpf"),
                 "--lpf-allow-unconstrained", "--timing-allow-fail", "--seed", str(seed), "--threads", "1",
                 "--router", args.router, "--report", os.path.join(out, f"pnr_s{seed}.json"), "-l", log]
             run(cmd, os.path.join(out, f"pnr_s{seed}.out"), PNR_TIMEOUT, f"{what} (nextpnr-ecp5 seed {seed})", log)
+        each_seed(args.seeds, ecp5_seed)
     if job.pnr and job.target == "nexus":
         script = render_script("nexus_wrap", out, **values)
         yosys(args, script, out, "yosys_wrap.log", what + " (harness)")
-        for seed in range(1, args.seeds + 1):
+        def nexus_seed(seed):
             log = os.path.join(out, f"pnr_s{seed}.log")
             # router1 as on ECP5 (router2 of this nextpnr-nexus build fails the clock pad -> DCC arc)
             cmd = args.nextpnr_nexus + [
@@ -128,6 +149,7 @@ def run_job(job, args, files, incdirs):
                 "--seed", str(seed), "--threads", "1", "--router", "router1",
                 "--report", os.path.join(out, f"pnr_s{seed}.json"), "-l", log]
             run(cmd, os.path.join(out, f"pnr_s{seed}.out"), PNR_TIMEOUT, f"{what} (nextpnr-nexus seed {seed})", log)
+        each_seed(args.seeds, nexus_seed)
     if job.pnr and job.target == "ice40":
         script = render_script("ice40_wrap", out, **values)
         yosys(args, script, out, "yosys_wrap.log", what + " (harness)")
@@ -218,8 +240,10 @@ def run_all(jobs, args, files, incdirs):
     lock = threading.Lock()
     done = [0]
     t0 = time.time()
-    print(f"s24_synth: {len(jobs)} runs on {args.jobs} workers, outputs in {os.path.relpath(args.out, REPO)}/",
-          flush=True)
+    global _SLOTS
+    _SLOTS = threading.BoundedSemaphore(args.jobs)
+    print(f"s24_synth: {len(jobs)} runs, at most {args.jobs} tools at a time (the placer seeds of a configuration "
+          f"side by side), outputs in {os.path.relpath(args.out, REPO)}/", flush=True)
 
     def work(job):
         t = time.time()
