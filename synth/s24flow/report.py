@@ -317,13 +317,28 @@ def write_report(jobs, args, versions, elapsed):
         x = ice40_metrics(j.result["cells"])
         p = j.result.get("pnr")
         fits = x["dsps"] <= UP5K_DSPS and x["luts"] <= UP5K_LUTS
-        return [f"{j.rows}x{j.cols} {j.pattern}" + (" dense" if j.n == j.m else ""), x["luts"], x["carry"],
-                x["ffs"], x["dsps"], x["bram"], macs(j.result), "yes" if fits else "no",
-                p["fmax_mhz"] if p else "not placed",
+        want = j.rows * j.cols * j.n
+        # a run whose multipliers did not all become SB_MAC16s lost part of its datapath (Checks below):
+        # its area and Fmax are not the core's and are not shown as if they were
+        lost = x["dsps"] != want
+        return [f"{j.rows}x{j.cols} {j.pattern}" + (" dense" if j.n == j.m else "")
+                + (f" (**not valid**: {x['dsps']} SB_MAC16 for {want} multipliers)" if lost else ""),
+                x["luts"], x["carry"], x["ffs"], x["dsps"], x["bram"], macs(j.result), "yes" if fits else "no",
+                ("not valid" if lost else p["fmax_mhz"]) if p else "not placed",
                 p["util"].get("ICESTORM_LC") if p else None]
     target_table(L, jobs, "ice40", "## iCE40 UP5K (synth_ice40 -dsp, nextpnr-ice40 --up5k --package sg48)",
                  ["config", "SB_LUT4", "SB_CARRY", "FFs", "SB_MAC16", "BRAM", "MACs/cycle",
                   "core fits UP5K", "Fmax MHz", "placed LCs (with harness)"], ice40_row)
+    lost = [j for j in jobs if j.target == "ice40" and j.result
+            and ice40_metrics(j.result["cells"])["dsps"] != j.rows * j.cols * j.n]
+    if lost:
+        L.append("*Not valid* rows: Yosys's `ice40_dsp` packs both product registers of `s24_mul` into the "
+                 "SB_MAC16 and leaves the product with a second, constant-x driver (`Driver-driver conflict ... "
+                 "Resolved using constant` in the run's yosys.log), so the products become constants and the "
+                 "datapath behind them is removed; their LUT, FF and Fmax figures are not the core's. Seen with "
+                 "Debian's Yosys 0.23 and with Yosys 0.70 (YoWASP) on the 2-multiplier PEs; the 1:4 core (one "
+                 "multiplier per PE) maps all of its multipliers.")
+        L.append("")
 
     # ---- generic
     def generic_row(j):
@@ -345,9 +360,16 @@ def write_report(jobs, args, versions, elapsed):
                 continue
             e = ecp5_metrics(j.result["cells"])
             core = ecp.get((j.rows, j.n, j.m))
+            fits = e["dsps"] <= ECP5_DSPS and e["luts"] <= ECP5_LUTS
             rows.append([f"{j.rows}x{j.cols} {j.pattern}", e["luts"], e["ffs"], e["dsps"], e["bram"], e["lutram"],
-                         (e["luts"] - core["luts"]) if core else None])
-        L.append(md_table(["config", "LUTs", "FFs", "MULT18X18D", "DP16KD", "DPR16X4", "LUTs over the core"], rows))
+                         (e["luts"] - core["luts"]) if core else None,
+                         "yes" if fits else f"**no** ({e['dsps']} > {ECP5_DSPS} MULT18X18D)"
+                         if e["dsps"] > ECP5_DSPS else "**no** (LUTs)"])
+        L.append(md_table(["config", "LUTs", "FFs", "MULT18X18D", "DP16KD", "DPR16X4", "LUTs over the core",
+                           "fits the LFE5UM-85F"], rows))
+        L.append("")
+        L.append("The top level holds the fused int8 epilogue beside the core: its lanes take 4 MULT18X18D each "
+                 "(`synth/epilogue.sh`), so its DSPs add to the array's.")
         L.append("")
 
     # ---- Lattice Nexus (issue 28; only when the target ran)
