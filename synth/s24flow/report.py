@@ -80,7 +80,9 @@ def target_table(L, jobs, target, title, head, row):
 
 
 def write_report(jobs, args, versions, elapsed):
-    ok = {(j.target, j.top, j.rows, j.n, j.m): j.result for j in jobs if j.result}
+    # the default build's runs (square arrays, PairMode 1) by target, top, size and pattern
+    ok = {(j.target, j.top, j.rows, j.n, j.m): j.result for j in jobs
+          if j.result and j.rows == j.cols and getattr(j, "pair", 1)}
     L = []
     L.append("# sparse24 synthesis report")
     L.append("")
@@ -275,7 +277,8 @@ def write_report(jobs, args, versions, elapsed):
         r = j.result
         if j.target == "ecp5" and r and "pnr" in r and r["pnr"]["critical"]:
             cp = r["pnr"]["critical"]
-            crit_rows.append([f"{j.rows}x{j.cols} {j.pattern}", r["pnr"]["fmax_mhz"], cp["delay_ns"],
+            crit_rows.append([f"{j.rows}x{j.cols} {j.pattern}" + ("" if getattr(j, "pair", 1) else " only"),
+                              r["pnr"]["fmax_mhz"], cp["delay_ns"],
                               cp["logic_ns"], cp["routing_ns"], cp.get("max_route_ns"),
                               endpoint(cp["start"], "input"), endpoint(cp["end"], "output"),
                               " → ".join(f"`{n}`" for n in cp.get("nets", [])) or "n/a"])
