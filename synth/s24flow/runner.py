@@ -3,6 +3,7 @@
 import concurrent.futures
 import contextlib
 import os
+import re
 import subprocess
 import threading
 import time
@@ -113,7 +114,7 @@ def run_job(job, args, files, incdirs):
     out = os.path.join(args.out, job.name)
     os.makedirs(out, exist_ok=True)
     for f in os.listdir(out):   # a stale result must never be collected for this run
-        if f in ("stat.json", "pnr.json", "yosys.version") or (f.startswith("pnr_s") and f.endswith(".json")):
+        if f in ("stat.json", "pnr.json", "pnr_nofit.txt", "yosys.version") or (f.startswith("pnr_s") and f.endswith(".json")):
             os.remove(os.path.join(out, f))
     what = job.label()
     top_files = files
@@ -121,7 +122,8 @@ def run_job(job, args, files, incdirs):
         extra = [os.path.join(REPO, "rtl", f) for f in args.top_extra]
         top_files = files + [f for f in extra if f not in files]
     values = dict(read=read_cmd(top_files, incdirs, job.target), hierarchy=hier_cmd(job.top, job.params()),
-                  top=job.top, wrap=os.path.join(SYNTH, "s24_fmax_wrap.v"), rtl=os.path.join(REPO, "rtl"), chparam=chparam(job.params()))
+                  top=job.top, wrap=os.path.join(SYNTH, "s24_fmax_wrap.v"), rtl=os.path.join(REPO, "rtl"), chparam=chparam(job.params()),
+                  synthdir=SYNTH)
     with open(os.path.join(out, "rtl.sha256"), "w") as f:   # the exact sources this run read
         f.write(rtl_digest(top_files) + "\n")
     script = render_script(f"{job.target}_core", out, **values)
@@ -156,8 +158,30 @@ def run_job(job, args, files, incdirs):
         cmd = ["nextpnr-ice40", "--up5k", "--package", "sg48", "--json", os.path.join(out, "wrap.json"),
                "--pcf-allow-unconstrained", "--freq", "50", "--timing-allow-fail", "--seed", "1",
                "--report", os.path.join(out, "pnr.json"), "-l", os.path.join(out, "pnr.log")]
-        run(cmd, os.path.join(out, "pnr.out"), PNR_TIMEOUT, what + " (nextpnr-ice40)", os.path.join(out, "pnr.log"))
+        try:
+            run(cmd, os.path.join(out, "pnr.out"), PNR_TIMEOUT, what + " (nextpnr-ice40)", os.path.join(out, "pnr.log"))
+        except FlowError:
+            # a core whose multipliers fit may still need more logic cells with the harness than the
+            # UP5K has: a result (it does not fit), not a failure of the flow
+            used = ice40_lc_overflow(os.path.join(out, "pnr.log"))
+            if not used:
+                raise
+            with open(os.path.join(out, "pnr_nofit.txt"), "w") as f:
+                f.write(f"{used[0]} {used[1]}\n")
     return collect(job, out)
+
+
+def ice40_lc_overflow(log):
+    """(used, available) logic cells when nextpnr-ice40's log shows more ICESTORM_LCs than the
+    device has, else None."""
+    try:
+        with open(log, errors="replace") as f:
+            m = re.search(r"ICESTORM_LC:\s*(\d+)/\s*(\d+)", f.read())
+    except OSError:
+        return None
+    if m and int(m.group(1)) > int(m.group(2)):
+        return int(m.group(1)), int(m.group(2))
+    return None
 
 
 def collect(job, out):
@@ -180,7 +204,12 @@ def collect(job, out):
     res["check_problems"] = read_int(os.path.join(out, "check.txt"), r"Found and reported (\d+) problems", what)
     if job.pnr:
         res["harness_cells"] = cell_counts(os.path.join(out, "wrap_stat.json"), "s24_fmax_wrap")
-        res["pnr"] = parse_pnr_seeds(out, what)
+        nofit = os.path.join(out, "pnr_nofit.txt")
+        if os.path.exists(nofit):   # placed, and more logic cells than the device has (run_job)
+            with open(nofit) as f:
+                res["nofit_lcs"] = [int(v) for v in f.read().split()]
+        else:
+            res["pnr"] = parse_pnr_seeds(out, what)
     return res
 
 
@@ -280,4 +309,6 @@ def brief(job):
         seeds = r["pnr"].get("seeds", {})
         each = " (" + ", ".join(f"{v:.1f}" for v in seeds.values()) + ")" if len(seeds) > 1 else ""
         parts.append(f"Fmax={r['pnr']['fmax_mhz']:.1f} MHz{each}")
+    if "nofit_lcs" in r:
+        parts.append(f"does not fit with the harness ({r['nofit_lcs'][0]} of {r['nofit_lcs'][1]} logic cells)")
     return " ".join(parts)
