@@ -338,12 +338,10 @@ def write_report(jobs, args, versions, elapsed):
     lost = [j for j in jobs if j.target == "ice40" and j.result
             and ice40_metrics(j.result["cells"])["dsps"] != j.rows * j.cols * j.n]
     if lost:
-        L.append("*Not valid* rows: Yosys's `ice40_dsp` packs both product registers of `s24_mul` into the "
-                 "SB_MAC16 and leaves the product with a second, constant-x driver (`Driver-driver conflict ... "
-                 "Resolved using constant` in the run's yosys.log), so the products become constants and the "
-                 "datapath behind them is removed; their LUT, FF and Fmax figures are not the core's. Seen with "
-                 "Debian's Yosys 0.23 and with Yosys 0.70 (YoWASP) on the 2-multiplier PEs; the 1:4 core (one "
-                 "multiplier per PE) maps all of its multipliers.")
+        L.append("*Not valid* rows: fewer SB_MAC16 than multipliers means Yosys removed part of the datapath "
+                 "(look for `Driver-driver conflict ... Resolved using constant` in the run's yosys.log), so their "
+                 "LUT, FF and Fmax figures are not the core's. Yosys's `ice40_dsp` pass did this to every "
+                 "2-multiplier core (0.23 and 0.70), which is why synth/ice40_synth.ys leaves that pass out.")
         L.append("")
 
     # ---- generic
