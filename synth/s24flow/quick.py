@@ -4,6 +4,7 @@ import time
 
 from .common import REPO, SYNTH, FlowError
 from .filelist import hier_cmd, read_cmd, render_script
+from .metrics import ecp5_metrics, ice40_metrics
 from .nextpnr import cell_counts, read_int
 from .runner import yosys
 
@@ -14,7 +15,7 @@ def quick(args, files, incdirs):
     checks = []
     configs = ((2, 4), (2, 2))
     targets = ("generic", "ecp5", "ice40")
-    dsp_cell = {"ecp5": "MULT18X18D", "ice40": "SB_MAC16"}
+    metrics = {"ecp5": ecp5_metrics, "ice40": ice40_metrics}   # the flow's own cell counting
     total = len(configs) * len(targets)
     for n, m in configs:
         params = {"NumRows": 2, "NumCols": 2, "SparseN": n, "SparseM": m}
@@ -37,14 +38,11 @@ def quick(args, files, incdirs):
                     errs.append(f"{probs} check problems")
                 if any("DLATCH" in k for k in cells):
                     errs.append("latch cells after mapping")
-                if target in dsp_cell:
-                    want, dsp = 2 * 2 * n, dsp_cell[target]
-                    got = cells.get(dsp, 0)
-                    if got != want:
-                        errs.append(f"{got} {dsp} for {want} multipliers (DSP inference)")
-                    lut, ff = ("LUT4", "TRELLIS_FF") if target == "ecp5" else ("SB_LUT4", "FFs")
-                    ffs = cells.get(ff, 0) if target == "ecp5" else sum(v for k, v in cells.items() if k.startswith("SB_DFF"))
-                    info = f"{dsp}={got} {lut}={cells.get(lut, 0)} {ff}={ffs}"
+                if target in metrics:
+                    want, got = 2 * 2 * n, metrics[target](cells)
+                    if got["dsps"] != want:
+                        errs.append(f"{got['dsps']} DSPs for {want} multipliers (DSP inference)")
+                    info = f"DSPs={got['dsps']} LUTs={got['luts']} FFs={got['ffs']}"
                 else:
                     info = f"{sum(cells.values())} cells, check -assert passed"
                 if errs:
