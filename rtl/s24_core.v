@@ -135,7 +135,6 @@ module s24_core #(
   reg        cfg_long_q;   // cfg_beats > max(R, C) (pair: R + max(R, C)): P is the beat count
   reg        cfg_pair_q;   // the request's mode (Pair only)
   reg        pair_q, pair_d;  // the job's mode: pair (2R rows a tile)
-  wire       chk_pair;        // the weight check's copy of the mode (see the metadata check)
   wire start_req = start_i && !run_q && !pend_q && !clear_i;
   wire start_acc = start_req && (cfg_beats_i != 32'd0) && (cfg_tiles_i != 32'd0);  // pend_q next
   wire start_ok  = pend_q && !clear_i;
@@ -493,29 +492,18 @@ module s24_core #(
     .vals_i(w_vals), .idx_i(w_idx), .vals_o(mc_vals), .idx_o(mc_idx), .bad_o(mc_bad)
   );
   // pair mode: each slot is a 1:m group of its own row, so every index is valid and the beat
-  // passes unchanged. The select is a flop of its own, chk_pair_q, loaded with the request
-  // (start_req: no job runs, so no beat is in the slice) and equal to pair_q while the job's beats
-  // arrive: the mux of every weight bit in front of the W FIFO hangs on it, placed beside the
-  // FIFO, not on pair_q's net across the control logic (a 4.2 ns net on ECP5).
+  // passes unchanged (pair_q is constant while the job's beats arrive)
   generate
     if (Pair) begin : g_chk_pair
-      reg chk_pair_q;
-      always @(posedge clk_i or negedge rst_ni) begin
-        if (!rst_ni)        chk_pair_q <= 1'b0;
-        else if (start_req) chk_pair_q <= cfg_pair_i;
-      end
-      assign chk_pair = chk_pair_q;
-      assign chk_vals = chk_pair_q ? w_vals : mc_vals;
-      assign chk_idx  = chk_pair_q ? w_idx  : mc_idx;
-      assign meta_bad = chk_pair_q ? {NumRows{1'b0}} : mc_bad;
+      assign chk_vals = pair_q ? w_vals : mc_vals;
+      assign chk_idx  = pair_q ? w_idx  : mc_idx;
+      assign meta_bad = pair_q ? {NumRows{1'b0}} : mc_bad;
     end else begin : g_chk
-      assign chk_pair = 1'b0;
       assign chk_vals = mc_vals;
       assign chk_idx  = mc_idx;
       assign meta_bad = mc_bad;
     end
   endgenerate
-  wire unused_chk_pair = chk_pair;   // read by the formal properties only
 
   genvar gr, gs;
   generate
@@ -701,32 +689,21 @@ module s24_core #(
     end
   endgenerate
 
-  // the drain: a one-hot OR of the row's shadows, per column. It is registered in two halves
-  // (PE rows below DrainSplit and from it on), ORed after the register on the way into the result
-  // buffer: each half's select-and-OR is one LUT level shorter than the whole (16 terms a bit in
-  // pair mode at R = 8), the OR behind the flops one LUT, the same cycle.
-  localparam integer DrainSplit = (NumRows + 1) / 2;
-  reg [RBits-1:0]   drain_lo_q, drain_lo_d, drain_hi_q, drain_hi_d;
-  wire [RBits-1:0]  drain_q = drain_lo_q | drain_hi_q;
+  reg [RBits-1:0]   drain_q, drain_d;
   wire [2*NumRows-1:0] pz_last_col = pz[(NumCols-1)*2*NumRows +: 2*NumRows];   // row j done (j >= 1)
   wire pair_last = pair_h[(NumRows-1)*(NumCols+1) + NumCols];   // PE (R-1, C-1)'s mode
-  reg [RBits-1:0] drain_row;
   integer dr, dc;
   always @* begin
-    drain_lo_d = {RBits{1'b0}};
-    drain_hi_d = {RBits{1'b0}};
+    drain_d = {RBits{1'b0}};
     for (dr = 0; dr < NumRows; dr = dr + 1) begin
-      drain_row = {RBits{1'b0}};
       for (dc = 0; dc < NumCols; dc = dc + 1) begin
         if (sel[dr*NumCols + dc] || pz[dc*2*NumRows + 2*dr])
-          drain_row[dc*AccWidth +: AccWidth] = drain_row[dc*AccWidth +: AccWidth] |
-                                               shadow[(dr*NumCols + dc)*AccWidth +: AccWidth];
+          drain_d[dc*AccWidth +: AccWidth] = drain_d[dc*AccWidth +: AccWidth] |
+                                             shadow[(dr*NumCols + dc)*AccWidth +: AccWidth];
         if (pz[dc*2*NumRows + 2*dr + 1])
-          drain_row[dc*AccWidth +: AccWidth] = drain_row[dc*AccWidth +: AccWidth] |
-                                               shadow1[(dr*NumCols + dc)*AccWidth +: AccWidth];
+          drain_d[dc*AccWidth +: AccWidth] = drain_d[dc*AccWidth +: AccWidth] |
+                                             shadow1[(dr*NumCols + dc)*AccWidth +: AccWidth];
       end
-      if (dr < DrainSplit) drain_lo_d = drain_lo_d | drain_row;
-      else                 drain_hi_d = drain_hi_d | drain_row;
     end
   end
 
@@ -739,10 +716,7 @@ module s24_core #(
       drain_last_q  <= pair_last ? pz_last_col[2*NumRows-1] : row_done[NumRows-1];
     end
   end
-  always @(posedge clk_i) begin
-    drain_lo_q <= drain_lo_d;
-    drain_hi_q <= drain_hi_d;
-  end
+  always @(posedge clk_i) drain_q <= drain_d;
 
   wire [RBits+1:0] r_head;   // {job's last row, tile's last row (r_last_o), row}
   s24_rbuf #(.Width(RBits + 2), .AddrWidth(OutAw)) u_rbuf (
@@ -863,9 +837,6 @@ module s24_core #(
       `S24_ASSERT(!(reserve && cred_q < tile_rows), "tile injected without room for its rows")
       // the mode is the same everywhere while a job runs (it changes only at a start)
       `S24_ASSERT(Pair || !pair_q, "pair mode on a core without it")
-      // the weight check's copy of the mode: the request's from start_req on, the job's while it runs
-      `S24_ASSERT(!pend_q || chk_pair == (Pair && cfg_pair_q), "the weight check's mode differs from the request's")
-      `S24_ASSERT(!run_q || chk_pair == pair_q, "the weight check's mode differs from the job's")
       for (fr = 0; fr < NumRows*NumCols; fr = fr + 1) begin
         // a valid beat in PE (r, c)'s hop stage (its wf_o) meets the job's mode there
         if (w_h[((fr / NumCols)*(NumCols+1) + (fr % NumCols) + 1)*WBundle + VRowBits + RRowBits]) begin
