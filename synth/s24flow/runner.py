@@ -227,9 +227,9 @@ def full_jobs(sizes, with_top):
             # (each 8x8 nextpnr run takes 10-20 min on one core)
             fits = s * s * n <= ECP5_DSPS
             jobs.append(Job("ecp5", s, s, n, m, pnr=fits and (s <= 4 or (s == 8 and (n, m) in PNR_8X8))))
-        # the 2:4-only core (PairMode 0): area next to the default (pair-capable) 2:4 core; placed
-        # up to 4x4 (at 8x8 the three more nextpnr runs would double the flow's time)
-        jobs.append(Job("ecp5", s, s, 2, 4, pnr=s <= 4, pair=0))
+        # the 2:4-only core (PairMode 0): area and Fmax next to the default (pair-capable) 2:4 core,
+        # placed up to 8x8 (the price of the pair mode in MHz, not only in LUTs)
+        jobs.append(Job("ecp5", s, s, 2, 4, pnr=s <= 8 and 2 * s * s <= ECP5_DSPS, pair=0))
     if 8 in sizes:   # the largest array the device holds (issue 28), placed like the 8x8 pair
         jobs.append(Job("ecp5", ECP5_LARGEST[0], ECP5_LARGEST[1], 2, 4, pnr=True))
     for s in sizes:
