@@ -28,9 +28,9 @@
 // Lanes lanes are requantized per cycle (the multiplier is time-shared over NumCols / Lanes
 // cycles per row). A row buffer of MaxRows entries (2 * NumRows with PairMode) takes a whole
 // tile's drain, so the array is never held up as long as a tile period is at least rows *
-// NumCols / Lanes cycles. The 32 x 31 multiply is four 17 x 17 signed partial products (one DSP
-// each on ECP5/Xilinx) with registered operands and outputs; the partial sums and the rounding
-// constant meet in a carry-save layer and one 64-bit adder; the shift is two registered 8:1
+// NumCols / Lanes cycles. The 32 x 31 multiply is three signed products (Karatsuba: hh, ll and
+// (sh + sl)(mh + ml), one DSP each on ECP5/Xilinx) with registered operands and outputs; the
+// products and the rounding constant meet in carry-save layers and one 64-bit adder; the shift is two registered 8:1
 // stages. Issue is credit-based: an element is issued only when the output FIFO has room for
 // every beat in flight, so the pipeline itself never stalls (no enable on the DSP registers).
 module s24_epilogue #(
@@ -299,7 +299,8 @@ module s24_epilogue #(
   reg [5:0]            t2_q;
   // stages 3-5: partial products, s24_mul (operand and product registers inside the DSP on ECP5,
   // one more fabric register after it)
-  wire [Lanes*34-1:0]  pll3_q, plh3_q, phl3_q, phh3_q;
+  wire [Lanes*34-1:0]  pll3_q, phh3_q;
+  wire [Lanes*36-1:0]  pk3_q;               // Karatsuba: (sh + sl) * (mh + ml) = hh + hl + lh + ll
   reg [5:0]            t2b_q, t2c_q, t3_q;
   // beside the multipliers, once per element (all lanes share the parameter row): the rounding
   // constant. Single rounding: 2^(t-1). Double rounding (gemmlowp, docs/architecture.md section 4)
@@ -312,7 +313,7 @@ module s24_epilogue #(
   reg [31:0]           nm2b_q;             // -MULT
   reg [63:0]           sh2c_q;             // -MULT * 2^t[4:0]
   reg [63:0]           cst3_q;             // the constant
-  // stage 4: carry-save layer of {hh,ll} + (hl + lh) << 16 + the constant
+  // stage 4: carry-save layer of {hh,ll} + (k - hh - ll) << 16 (= (hl + lh) << 16) + the constant
   reg [Lanes*64-1:0]   cs4_s_q, cs4_c_q, cs4_m_q;
   reg [5:0]            t4_q;
   // stage 5: the rounded product; with double rounding and t >= 32, the bits 31 .. t-1 that the
@@ -379,6 +380,7 @@ module s24_epilogue #(
 
   integer l;
   reg [63:0] hl_sum, mid, rnd_c, s_tmp, c_tmp;
+  reg [35:0] nhh, nll, kx, ky, mid36;
   reg [79:0] ext;
   reg [9:0]  byte_eq;
   reg [16:0] w17;
@@ -421,6 +423,11 @@ module s24_epilogue #(
     y_d = {(Lanes*8){1'b0}};
     hl_sum = 64'd0;
     mid = 64'd0;
+    nhh = 36'd0;
+    nll = 36'd0;
+    kx = 36'd0;
+    ky = 36'd0;
+    mid36 = 36'd0;
     rnd_c = 64'd0;
     s_tmp = 64'd0;
     c_tmp = 64'd0;
@@ -431,10 +438,17 @@ module s24_epilogue #(
       // stage 2
       sum32 = acc1_q[l*32 +: 32] + prm1_q[31:0];
       sum_d[l*32 +: 32] = (sum32 & keep_m) | (~sum32 & flip_m);
-      // stage 4: three addends, compressed to two; |hh| < 2^30 and 0 <= ll < 2^32
+      // stage 4: three addends, compressed to two in stage 5; |hh| < 2^30 and 0 <= ll < 2^32.
+      // The middle one is (hl + lh) << 16 with hl + lh = k - hh - ll (|hl + lh| < 2^32: exact in
+      // 36 bits): k + ~hh + ~ll + 2 (~x = -x - 1), one carry-save layer (its carry vector takes
+      // one of the 1s in its free bit 0) and a 36-bit adder (the other as its carry in)
       hl_sum = {phh3_q[l*34 +: 32], pll3_q[l*34 +: 32]};
-      mid = {{14{phl3_q[l*34+33]}}, phl3_q[l*34 +: 34], 16'd0} +
-            {{14{plh3_q[l*34+33]}}, plh3_q[l*34 +: 34], 16'd0};
+      nhh = ~{{2{phh3_q[l*34+33]}}, phh3_q[l*34 +: 34]};
+      nll = ~{{2{pll3_q[l*34+33]}}, pll3_q[l*34 +: 34]};
+      kx = pk3_q[l*36 +: 36] ^ nhh ^ nll;
+      ky = (((pk3_q[l*36 +: 36] & nhh) | (pk3_q[l*36 +: 36] & nll) | (nhh & nll)) << 1) | 36'd1;
+      mid36 = kx + ky + 36'd1;
+      mid = {{12{mid36[35]}}, mid36, 16'd0};
       rnd_c = cst3_q;
       cs_s_d[l*64 +: 64] = hl_sum;
       cs_m_d[l*64 +: 64] = mid;
@@ -533,18 +547,22 @@ module s24_epilogue #(
     y9_q <= y_d;
   end
 
-  // sum = sh*2^16 + sl (sh signed), MULT = mh*2^16 + ml: four 17x17 signed products per lane
+  // sum = sh*2^16 + sl (sh signed), MULT = mh*2^16 + ml: three products per lane (Karatsuba),
+  // hh = sh*mh, ll = sl*ml and k = (sh + sl)*(mh + ml), so hl + lh = k - hh - ll: one DSP a lane
+  // fewer than the four partial products (8 lanes: 24 MULT18X18D, not 32). The operand sums are
+  // 18-bit signed (-2^15 .. 2^16 + 2^15 - 2), the width of one MULT18X18D.
+  wire [16:0] ml = {1'b0, mult2_q[15:0]};
+  wire [16:0] mh = {2'b00, mult2_q[30:16]};
+  wire [17:0] mk = {1'b0, mh} + {1'b0, ml};   // shared by the lanes (one MULT per element)
   genvar gl;
   generate
     for (gl = 0; gl < Lanes; gl = gl + 1) begin : g_lane
       wire [16:0] sl = {1'b0, sum2_q[gl*32 +: 16]};
       wire [16:0] sh = {sum2_q[gl*32+31], sum2_q[gl*32+16 +: 16]};
-      wire [16:0] ml = {1'b0, mult2_q[15:0]};
-      wire [16:0] mh = {2'b00, mult2_q[30:16]};
+      wire [17:0] sk = {sh[16], sh} + {1'b0, sl};
       s24_mul #(.Width(17)) u_ll (.clk_i(clk_i), .a_i(sl), .b_i(ml), .p_o(pll3_q[gl*34 +: 34]));
-      s24_mul #(.Width(17)) u_lh (.clk_i(clk_i), .a_i(sl), .b_i(mh), .p_o(plh3_q[gl*34 +: 34]));
-      s24_mul #(.Width(17)) u_hl (.clk_i(clk_i), .a_i(sh), .b_i(ml), .p_o(phl3_q[gl*34 +: 34]));
       s24_mul #(.Width(17)) u_hh (.clk_i(clk_i), .a_i(sh), .b_i(mh), .p_o(phh3_q[gl*34 +: 34]));
+      s24_mul #(.Width(18)) u_k  (.clk_i(clk_i), .a_i(sk), .b_i(mk), .p_o(pk3_q[gl*36 +: 36]));
     end
   endgenerate
 
@@ -612,8 +630,8 @@ module s24_epilogue #(
   // never pushed full), the output beats of a tile (ceil(rows / 4), TLAST on the last, rows the
   // job's: NumRows, or 2 * NumRows in pair mode) follow the issued rows through the pipeline, the
   // parameter row base is the job's row tiles done times rows (the issue reads base + tile row),
-  // and the arithmetic after the multipliers: for any partial products, the rounded product is hh
-  // * 2^32 + (hl + lh) * 2^16 + ll + the mode's constant (2^(t-1); double rounding: + 2^30 for t
+  // and the arithmetic after the multipliers: for any products, the rounded product is hh
+  // * 2^32 + (k - hh - ll) * 2^16 + ll + the mode's constant (2^(t-1); double rounding: + 2^30 for t
   // >= 32, - MULT * 2^t for t <= 30), and the int8 lane is clamp((that >>> t) + ZO, act_min,
   // act_max), with double rounding and t >= 32 (that - 2^31 [p < -2^30]) >>> t (act_max tested
   // first, so a job with act_min > act_max is specified too); and before them, the multiplier's
@@ -728,12 +746,10 @@ module s24_epilogue #(
   generate
     for (fv_l = 0; fv_l < Lanes; fv_l = fv_l + 1) begin : g_fv_lane
       wire signed [33:0] p_ll = pll3_q[fv_l*34 +: 34];
-      wire signed [33:0] p_lh = plh3_q[fv_l*34 +: 34];
-      wire signed [33:0] p_hl = phl3_q[fv_l*34 +: 34];
+      wire signed [35:0] p_k  = pk3_q[fv_l*36 +: 36];
       wire signed [33:0] p_hh = phh3_q[fv_l*34 +: 34];
       assign fv_prod_ok[fv_l] = p_ll >= 34'sd0 && p_ll < 34'sd4294967296 &&           // 16 x 16 unsigned
-                                p_lh >= 34'sd0 && p_lh < 34'sd2147483648 &&           // 16 x 15 unsigned
-                                p_hl > -34'sd2147483648 && p_hl < 34'sd2147483648 &&  // signed 16 x 16
+                                p_k >= -36'sd3221159936 && p_k <= 36'sd9663283204 &&  // (sh + sl)(mh + ml)
                                 p_hh > -34'sd1073741824 && p_hh < 34'sd1073741824;    // signed 16 x 15
       reg  signed [63:0] ex_rnd_d, ex_rnd_q, ex_rnd2_q;
       reg  signed [63:0] ex_r;
@@ -753,8 +769,9 @@ module s24_epilogue #(
           : (sum2_q[fv_l*32 +: 32] == ex_sum2_q);
       always @* begin
         // the constant is cst3_q, itself asserted equal to fv_cst
-        ex_rnd_d = ($signed({{30{p_hh[33]}}, p_hh}) <<< 32) + ($signed({{30{p_hl[33]}}, p_hl}) <<< 16) +
-                   ($signed({{30{p_lh[33]}}, p_lh}) <<< 16) + $signed({{30{p_ll[33]}}, p_ll}) +
+        ex_rnd_d = ($signed({{30{p_hh[33]}}, p_hh}) <<< 32) +
+                   (($signed({{28{p_k[35]}}, p_k}) - $signed({{30{p_hh[33]}}, p_hh}) -
+                     $signed({{30{p_ll[33]}}, p_ll})) <<< 16) + $signed({{30{p_ll[33]}}, p_ll}) +
                    $signed(cst3_q);
         // double rounding, t >= 32: gemmlowp's floor((p + 2^30 + 2^(t-1) - 2^31 [p < -2^30]) / 2^t)
         // with rnd = p + 2^30 + 2^(t-1) (the assertion on rnd5_q): p < -2^30 is rnd < 2^(t-1), and
@@ -823,7 +840,7 @@ module s24_epilogue #(
         `S24_ASSERT(cst3_q == fv_cst, "epilogue: rounding constant differs from 2^(t-1) (+ 2^30, t >= 32; - MULT * 2^t, t <= 30: double rounding)")
       end
       if (fv_age_q >= 4'd3) begin
-        `S24_ASSERT(rnd5_q == fv_rnd2_q, "epilogue: rounded product differs from hh<<32 + (hl+lh)<<16 + ll + the mode's constant")
+        `S24_ASSERT(rnd5_q == fv_rnd2_q, "epilogue: rounded product differs from hh<<32 + (k-hh-ll)<<16 + ll + the mode's constant")
       end
       if (fv_age_q >= 4'd5) begin
         `S24_ASSERT(y9_q == fv_y9_q, "epilogue: int8 lane differs from clamp(round(x, t, mode) + ZO, act_min, act_max)")

@@ -372,7 +372,7 @@ def write_report(jobs, args, versions, elapsed):
         L.append(md_table(["config", "LUTs", "FFs", "MULT18X18D", "DP16KD", "DPR16X4", "LUTs over the core",
                            "fits the LFE5UM-85F"], rows))
         L.append("")
-        L.append("The top level holds the fused int8 epilogue beside the core: its lanes take 4 MULT18X18D each "
+        L.append("The top level holds the fused int8 epilogue beside the core: its lanes take 3 MULT18X18D each (Karatsuba) "
                  "(`synth/epilogue.sh`), so its DSPs add to the array's.")
         L.append("")
 
