@@ -380,7 +380,7 @@ module s24_epilogue #(
 
   integer l;
   reg [63:0] hl_sum, mid, rnd_c, s_tmp, c_tmp;
-  reg [35:0] nhh, nll, kx, ky, mid36;
+  reg [35:0] mid36;
   reg [79:0] ext;
   reg [9:0]  byte_eq;
   reg [16:0] w17;
@@ -423,10 +423,6 @@ module s24_epilogue #(
     y_d = {(Lanes*8){1'b0}};
     hl_sum = 64'd0;
     mid = 64'd0;
-    nhh = 36'd0;
-    nll = 36'd0;
-    kx = 36'd0;
-    ky = 36'd0;
     mid36 = 36'd0;
     rnd_c = 64'd0;
     s_tmp = 64'd0;
@@ -440,14 +436,10 @@ module s24_epilogue #(
       sum_d[l*32 +: 32] = (sum32 & keep_m) | (~sum32 & flip_m);
       // stage 4: three addends, compressed to two in stage 5; |hh| < 2^30 and 0 <= ll < 2^32.
       // The middle one is (hl + lh) << 16 with hl + lh = k - hh - ll (|hl + lh| < 2^32: exact in
-      // 36 bits): k + ~hh + ~ll + 2 (~x = -x - 1), one carry-save layer (its carry vector takes
-      // one of the 1s in its free bit 0) and a 36-bit adder (the other as its carry in)
+      // 36 bits): two 36-bit subtractions (two carry chains)
       hl_sum = {phh3_q[l*34 +: 32], pll3_q[l*34 +: 32]};
-      nhh = ~{{2{phh3_q[l*34+33]}}, phh3_q[l*34 +: 34]};
-      nll = ~{{2{pll3_q[l*34+33]}}, pll3_q[l*34 +: 34]};
-      kx = pk3_q[l*36 +: 36] ^ nhh ^ nll;
-      ky = (((pk3_q[l*36 +: 36] & nhh) | (pk3_q[l*36 +: 36] & nll) | (nhh & nll)) << 1) | 36'd1;
-      mid36 = kx + ky + 36'd1;
+      mid36 = pk3_q[l*36 +: 36] - {{2{phh3_q[l*34+33]}}, phh3_q[l*34 +: 34]}
+                                - {{2{pll3_q[l*34+33]}}, pll3_q[l*34 +: 34]};
       mid = {{12{mid36[35]}}, mid36, 16'd0};
       rnd_c = cst3_q;
       cs_s_d[l*64 +: 64] = hl_sum;
