@@ -152,8 +152,12 @@ module s24_top #(
   wire epi_busy;
   reg  job_pend_q, job_pend_d;                // the core is done, the epilogue still drains
   wire job_busy = busy || epi_busy || job_pend_q;
-  wire cfg_zero = cfg_beats_q == 32'd0 || cfg_tiles_q == 32'd0 ||
-                  (cfg_epi_q[CfgEpiEnLsb] && cfg_col_tiles_q == 32'd0);
+  // a configuration that START refuses (ERR.BAD_CFG): kept in a flop computed from the registers'
+  // next values, so that START's decision (fanned out to the core, the epilogue and the register
+  // block) has no 32-bit compares in front of it; cfg_zero_q always equals the compares of the
+  // registers themselves (asserted below), 1 after reset (CFG_BEATS = 0)
+  reg  cfg_zero_q;
+  wire cfg_zero = cfg_zero_q;
   wire start_ok = start_req && !soft_reset && !job_busy && !cfg_zero;
 
   s24_core #(`S24_CORE_PARAMS) u_core (
@@ -252,15 +256,17 @@ module s24_top #(
 
   // ---------------------------------------------------------------- TLAST checks
   // Each input stream's beats are counted inside the tile; TLAST must be set exactly when the
-  // count reaches the tile's last beat. The beat count is the one sampled at START.
-  reg  [31:0] beats_q, beats_d;
+  // count reaches the tile's last beat. The beat count is the one sampled at START, kept as its
+  // last position (beats - 1, so no subtractor sits in front of the compares; all ones before the
+  // first job, as beats - 1 of a count of 0 was).
+  reg  [31:0] beats_m1_q, beats_m1_d;
   reg  [31:0] w_pos_q, w_pos_d;
   reg  [31:0] a_pos_q, a_pos_d;
   wire w_hs = s_axis_w_tvalid_i && w_ready;
   wire a_hs = s_axis_a_tvalid_i && a_ready;
   wire r_hs = o_valid && m_axis_r_tready_i;
-  wire w_end = w_pos_q == beats_q - 32'd1;
-  wire a_end = a_pos_q == beats_q - 32'd1;
+  wire w_end = w_pos_q == beats_m1_q;
+  wire a_end = a_pos_q == beats_m1_q;
 
   // ---------------------------------------------------------------- register state
   reg        irq_en_q, irq_en_d;
@@ -293,7 +299,7 @@ module s24_top #(
     epi_addr_d = epi_addr_q;
     epi_shift_d = epi_shift_q;
     job_pend_d = job_pend_q;
-    beats_d = beats_q;
+    beats_m1_d = beats_m1_q;
     w_pos_d = w_pos_q;
     a_pos_d = a_pos_q;
     if (wr_mode && wr_strb[0] && HasPair) cfg_pair_d = wr_data[CfgModePairLsb];
@@ -322,7 +328,7 @@ module s24_top #(
       // the core's err_meta restarts with the job: report each job's invalid metadata anew
       meta_seen_d = 1'b0;
       done_d = 1'b0;
-      beats_d = cfg_beats_q;
+      beats_m1_d = cfg_beats_q - 32'd1;
       w_pos_d = 32'd0;
       a_pos_d = 32'd0;
       tiles_out_d = 32'd0;
@@ -354,7 +360,8 @@ module s24_top #(
       epi_addr_q <= 16'd0;
       epi_shift_q <= 6'd0;
       job_pend_q <= 1'b0;
-      beats_q <= 32'd0;
+      beats_m1_q <= 32'hffff_ffff;
+      cfg_zero_q <= 1'b1;
       w_pos_q <= 32'd0;
       a_pos_q <= 32'd0;
     end else begin
@@ -369,7 +376,9 @@ module s24_top #(
       epi_addr_q <= epi_addr_d;
       epi_shift_q <= epi_shift_d;
       job_pend_q <= job_pend_d;
-      beats_q <= beats_d;
+      beats_m1_q <= beats_m1_d;
+      cfg_zero_q <= cfg_beats_d == 32'd0 || cfg_tiles_d == 32'd0 ||
+                    (cfg_epi_d[CfgEpiEnLsb] && cfg_col_tiles_d == 32'd0);
       w_pos_q <= w_pos_d;
       a_pos_q <= a_pos_d;
     end
@@ -452,6 +461,9 @@ module s24_top #(
     if (fv_live_q) begin
       // a START is taken only when idle with a nonzero configuration, else flagged
       `S24_ASSERT(!(start_ok && (busy || cfg_zero)), "START taken while busy or unconfigured")
+      `S24_ASSERT(cfg_zero_q == (cfg_beats_q == 32'd0 || cfg_tiles_q == 32'd0 ||
+                                 (cfg_epi_q[CfgEpiEnLsb] && cfg_col_tiles_q == 32'd0)),
+                  "the registered unconfigured flag differs from the configuration registers")
       `S24_ASSERT(!irq_o || irq_en_q, "interrupt while disabled")
     end
   end

@@ -1,4 +1,4 @@
-# synth: Yosys synthesis and nextpnr place and route of s24_core, sparse vs dense (issue 5).
+# synth: Yosys synthesis and nextpnr place and route of s24_core (and of the default AXI top), sparse vs dense (issue 5).
 #   make synth         all runs (ECP5 with place and route, Xilinx 7, iCE40 UP5K, generic, AXI top,
 #                      Lattice Nexus LIFCL-40 with place and route, Intel Cyclone V area)
 #                      -> build/synth/report.md (+ results.json, one log folder per run)
@@ -21,7 +21,7 @@ SYNTH_YOSYS ?= yosys
 SYNTH_TARGETS ?=
 SYNTH_ONLY  ?=
 SYNTH_DEPS  := $(RTL_FILES) $(wildcard rtl/*.vh) $(wildcard synth/*.ys) \
-               synth/s24_fmax_wrap.v synth/s24_fmax.lpf synth/s24_fmax_nexus.pdc $(SYNTH_PY) $(wildcard synth/s24flow/*.py)
+               synth/s24_fmax_wrap.v synth/s24_top_fmax_wrap.v synth/s24_fmax.lpf synth/s24_fmax_nexus.pdc $(SYNTH_PY) $(wildcard synth/s24flow/*.py)
 
 TESTS += synth-check
 

@@ -63,13 +63,51 @@ def chparam(params):
     return " ".join(f"-chparam {k} {v}" for k, v in params.items())
 
 
-def rtl_digest(files):
-    h = hashlib.sha256()
-    for p in files:
+def headers():
+    """rtl/*.vh: every run counts all of them among its sources (an `include is not in Yosys's hierarchy)."""
+    rtl = os.path.join(REPO, "rtl")
+    return [os.path.join(rtl, f) for f in sorted(os.listdir(rtl)) if f.endswith(".vh")]
+
+
+def file_bytes(paths):
+    """{path: contents} of the sources as they are now (read before Yosys reads them)."""
+    out = {}
+    for p in paths:
         with open(p, "rb") as f:
-            h.update(os.path.basename(p).encode() + b"\0" + f.read())
-    for inc in sorted(os.listdir(os.path.join(REPO, "rtl"))):
-        if inc.endswith(".vh"):
-            with open(os.path.join(REPO, "rtl", inc), "rb") as f:
-                h.update(inc.encode() + b"\0" + f.read())
+            out[p] = f.read()
+    return out
+
+
+def rtl_digest(paths, contents=None):
+    """sha256 (12 hex digits) of the named sources: each file's repo-relative path and contents, in sorted
+    order. contents: {path: bytes} read earlier (file_bytes), else the files as they are now."""
+    contents = contents if contents is not None else file_bytes(paths)
+    h = hashlib.sha256()
+    for p in sorted(paths, key=lambda q: os.path.relpath(q, REPO)):
+        h.update(os.path.relpath(p, REPO).encode() + b"\0" + contents[p])
     return h.hexdigest()[:12]
+
+
+def used_sources(yosys_log, files):
+    """The sources a run elaborated: the files defining the modules of its design hierarchy (the
+    "Top module:" and "Used module:" lines of Yosys's hierarchy pass in yosys_log; a parameterized
+    copy `$paramod...\\name\\...` counts as `name`), plus every rtl/*.vh. A module that none of files
+    defines (a vendor primitive's black box) adds no file."""
+    defined = {}
+    for p in files:
+        with open(p, errors="replace") as f:
+            for name in re.findall(r"^\s*module\s+([A-Za-z_][A-Za-z0-9_$]*)", f.read(), re.M):
+                defined[name] = p
+    used = set()
+    with open(yosys_log, errors="replace") as f:
+        for line in f:
+            m = re.match(r"\s*(?:Top|Used) module:\s+(\S+)", line)
+            if not m:
+                continue
+            name = m.group(1)
+            name = name.split("\\")[1] if name.startswith("$paramod") else name.lstrip("\\")
+            if name in defined:
+                used.add(defined[name])
+    if not used:
+        raise FlowError(f"{os.path.relpath(yosys_log, REPO)}: no module of the sources in Yosys's hierarchy")
+    return sorted(used) + headers()

@@ -3,7 +3,7 @@ import os
 import time
 
 from .common import REPO, SYNTH, FlowError
-from .filelist import hier_cmd, read_cmd, render_script
+from .filelist import hier_cmd, read_cmd, render_script, used_sources
 from .metrics import ecp5_metrics, ice40_metrics
 from .nextpnr import cell_counts, read_int
 from .runner import yosys
@@ -38,6 +38,12 @@ def quick(args, files, incdirs):
                     errs.append(f"{probs} check problems")
                 if any("DLATCH" in k for k in cells):
                     errs.append("latch cells after mapping")
+                # the report's per-run sources (used_sources): the core's hierarchy, not the top's files
+                used = {os.path.relpath(p, REPO) for p in used_sources(os.path.join(out, "yosys.log"), files)}
+                want_used = {"rtl/s24_core.v", "rtl/s24_pe.v", "rtl/s24_mul.v"}
+                if not want_used <= used or "rtl/s24_epilogue.v" in used:
+                    errs.append(f"sources from Yosys's hierarchy {sorted(used)}: expected {sorted(want_used)} "
+                                "and not rtl/s24_epilogue.v")
                 if target in metrics:
                     want, got = 2 * 2 * n, metrics[target](cells)
                     if got["dsps"] != want:

@@ -6,6 +6,7 @@ import subprocess
 from .common import (ECP5_DEVICE_NAME, ECP5_DSPS, ECP5_LARGEST, ECP5_LUTS, NEXUS_COMB, NEXUS_DEVICE_NAME, NEXUS_MULT9,
                      REPO, STRETCH_MHZ, TARGET_MHZ, UP5K_DSPS, UP5K_LUTS)
 from .metrics import ecp5_metrics, generic_metrics, ice40_metrics, intel_metrics, macs, nexus_metrics, xilinx_metrics
+from .filelist import rtl_digest
 from .runner import DENSE_SAME_DSP, SPARSE
 
 
@@ -79,6 +80,35 @@ def target_table(L, jobs, target, title, head, row):
     L.append("")
 
 
+def sources_line(jobs):
+    """Whether every run's numbers belong to the RTL of this tree: each run recorded the sources it
+    elaborated (rtl_files.txt: its hierarchy's files and rtl/*.vh) and their digest when Yosys read
+    them; the same files now must give the same digest."""
+    by_digest, stale = {}, []
+    for j in jobs:
+        if not j.result:
+            continue
+        files = [os.path.join(REPO, p) for p in j.result.get("rtl_files", [])]
+        now = rtl_digest(files) if files and all(os.path.isfile(p) for p in files) else None
+        if now is None or now != j.result.get("rtl"):
+            stale.append(j.label())
+        else:
+            by_digest.setdefault(now, []).append(j)
+    parts = []
+    for d, js in sorted(by_digest.items(), key=lambda kv: -len(kv[1])):
+        tops = sorted({j.top for j in js})
+        parts.append(f"`{d}` ({len(js)} runs of {', '.join(tops)})")
+    text = ("Sources: each run records the files it elaborated (the modules of Yosys's hierarchy, and rtl/*.vh) "
+            "with their sha256 when Yosys read them, checked here against this tree: "
+            + ("; ".join(parts) if parts else "none") + ".")
+    if stale:
+        text += (f" **WARNING: {len(stale)} runs read sources that have changed since (" + ", ".join(stale) +
+                 "): their numbers are not this RTL's; rerun them (`s24_synth.py --only ...`) or `make synth`**.")
+    else:
+        text += " Every run is current."
+    return text
+
+
 def write_report(jobs, args, versions, elapsed):
     # the default build's runs (square arrays, PairMode 1) by target, top, size and pattern
     ok = {(j.target, j.top, j.rows, j.n, j.m): j.result for j in jobs
@@ -99,11 +129,7 @@ def write_report(jobs, args, versions, elapsed):
         f"`{v}`: " + (f"all {len(labels)} runs" if len(by_yosys) == 1 else ", ".join(labels))
         for v, labels in sorted(by_yosys.items())) + ".")
     L.append("")
-    digests = sorted({j.result.get("rtl", "unknown") for j in jobs if j.result})
-    L.append(f"RTL: git commit `{git_head()}`; sources digest (sha256 of the rtl/s24.f files and rtl/*.vh "
-             f"as read by each run): " + ", ".join(f"`{d}`" for d in digests) +
-             (" — **WARNING: the runs read different RTL versions (the sources changed during the run); "
-              "rerun `make synth`**" if len(digests) > 1 else " (the same for every run)") + ".")
+    L.append(f"RTL: git commit `{git_head()}`. " + sources_line(jobs))
     L.append("")
     L.append("Conventions: *MACs/cycle* = effective dense-equivalent MACs per clock = R·C·m (one group of m "
              "k-values per PE per step; a dense A on a 2:4 core takes two steps per group). *LUTs* on ECP5 = "
@@ -277,7 +303,8 @@ def write_report(jobs, args, versions, elapsed):
         r = j.result
         if j.target == "ecp5" and r and "pnr" in r and r["pnr"]["critical"]:
             cp = r["pnr"]["critical"]
-            crit_rows.append([f"{j.rows}x{j.cols} {j.pattern}" + ("" if getattr(j, "pair", 1) else " only"),
+            crit_rows.append([f"{j.rows}x{j.cols} {j.pattern}" + ("" if getattr(j, "pair", 1) else " only") +
+                              ("" if j.top == "s24_core" else " AXI top"),
                               r["pnr"]["fmax_mhz"], cp["delay_ns"],
                               cp["logic_ns"], cp["routing_ns"], cp.get("max_route_ns"),
                               endpoint(cp["start"], "input"), endpoint(cp["end"], "output"),
@@ -365,13 +392,23 @@ def write_report(jobs, args, versions, elapsed):
             e = ecp5_metrics(j.result["cells"])
             core = ecp.get((j.rows, j.n, j.m))
             fits = e["dsps"] <= ECP5_DSPS and e["luts"] <= ECP5_LUTS
+            p = j.result.get("pnr")
             rows.append([f"{j.rows}x{j.cols} {j.pattern}", e["luts"], e["ffs"], e["dsps"], e["bram"], e["lutram"],
                          (e["luts"] - core["luts"]) if core else None,
                          "yes" if fits else f"**no** ({e['dsps']} > {ECP5_DSPS} MULT18X18D)"
-                         if e["dsps"] > ECP5_DSPS else "**no** (LUTs)"])
+                         if e["dsps"] > ECP5_DSPS else "**no** (LUTs)",
+                         p["fmax_mhz"] if p else "not placed", seeds_text(p) if p else "n/a"])
         L.append(md_table(["config", "LUTs", "FFs", "MULT18X18D", "DP16KD", "DPR16X4", "LUTs over the core",
-                           "fits the LFE5UM-85F"], rows))
+                           "fits the LFE5UM-85F", "Fmax MHz", "Fmax per seed"], rows))
         L.append("")
+        for j in tops:
+            p = j.result.get("pnr") if j.result else None
+            if p:
+                L.append(f"The {j.rows}x{j.cols} {j.pattern} AXI top (the default build: core, registers, stream ports "
+                         f"and fused epilogue) placed and routed like the cores, inside `synth/{j.wrap}.v` (every top "
+                         f"input from a scan-chain flop, every output into a signature flop): **{fmt(p['fmax_mhz'])} MHz** "
+                         f"(median of seeds {seeds_text(p)}); its limiting path is in the critical-path table above.")
+                L.append("")
         L.append("The top level holds the fused int8 epilogue beside the core: its lanes take 3 MULT18X18D each (Karatsuba) "
                  "(`synth/epilogue.sh`), so its DSPs add to the array's.")
         L.append("")

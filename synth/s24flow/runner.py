@@ -10,7 +10,7 @@ import time
 
 from .common import (ECP5_DEVICE, ECP5_DSPS, ECP5_LARGEST, NEXUS_DEVICE, NEXUS_MULT9, PNR_TIMEOUT, REPO, SYNTH,
                      UP5K_DSPS, YOSYS_TIMEOUT, FlowError)
-from .filelist import chparam, hier_cmd, read_cmd, render_script, rtl_digest
+from .filelist import chparam, file_bytes, headers, hier_cmd, read_cmd, render_script, rtl_digest, used_sources
 from .metrics import ecp5_metrics, generic_metrics, ice40_metrics, intel_metrics, nexus_metrics, xilinx_metrics
 from .nextpnr import cell_counts, parse_pnr_seeds, read_int
 
@@ -69,6 +69,11 @@ class Job:
         self.seconds = 0.0
 
     @property
+    def wrap(self):
+        """The place-and-route harness module (synth/<name>.v) around the block."""
+        return "s24_fmax_wrap" if self.top == "s24_core" else "s24_top_fmax_wrap"
+
+    @property
     def pattern(self):
         return f"{self.n}:{self.m}"
 
@@ -114,7 +119,7 @@ def run_job(job, args, files, incdirs):
     out = os.path.join(args.out, job.name)
     os.makedirs(out, exist_ok=True)
     for f in os.listdir(out):   # a stale result must never be collected for this run
-        if f in ("stat.json", "pnr.json", "pnr_nofit.txt", "yosys.version") or (f.startswith("pnr_s") and f.endswith(".json")):
+        if f in ("stat.json", "pnr.json", "pnr_nofit.txt", "yosys.version", "rtl.sha256", "rtl_files.txt") or (f.startswith("pnr_s") and f.endswith(".json")):
             os.remove(os.path.join(out, f))
     what = job.label()
     top_files = files
@@ -122,12 +127,18 @@ def run_job(job, args, files, incdirs):
         extra = [os.path.join(REPO, "rtl", f) for f in args.top_extra]
         top_files = files + [f for f in extra if f not in files]
     values = dict(read=read_cmd(top_files, incdirs, job.target), hierarchy=hier_cmd(job.top, job.params()),
-                  top=job.top, wrap=os.path.join(SYNTH, "s24_fmax_wrap.v"), rtl=os.path.join(REPO, "rtl"), chparam=chparam(job.params()),
+                  top=job.top, wrap=os.path.join(SYNTH, job.wrap + ".v"), wraptop=job.wrap, rtl=os.path.join(REPO, "rtl"), chparam=chparam(job.params()),
                   synthdir=SYNTH)
-    with open(os.path.join(out, "rtl.sha256"), "w") as f:   # the exact sources this run read
-        f.write(rtl_digest(top_files) + "\n")
+    contents = file_bytes(top_files + headers())   # the sources as Yosys is about to read them
     script = render_script(f"{job.target}_core", out, **values)
     yosys(args, script, out, "yosys.log", what)
+    # the sources this run elaborated (its hierarchy's modules' files and the headers) and their digest:
+    # the report checks them against the tree it is written from, run by run
+    used = used_sources(os.path.join(out, "yosys.log"), top_files)
+    with open(os.path.join(out, "rtl_files.txt"), "w") as f:
+        f.write("".join(os.path.relpath(p, REPO) + "\n" for p in used))
+    with open(os.path.join(out, "rtl.sha256"), "w") as f:
+        f.write(rtl_digest(used, contents) + "\n")
     if job.pnr and job.target == "ecp5":
         script = render_script("ecp5_wrap", out, **values)
         yosys(args, script, out, "yosys_wrap.log", what + " (harness)")
@@ -192,8 +203,10 @@ def collect(job, out):
     try:
         with open(os.path.join(out, "rtl.sha256")) as f:
             res["rtl"] = f.read().strip()
+        with open(os.path.join(out, "rtl_files.txt")) as f:
+            res["rtl_files"] = [ln.strip() for ln in f if ln.strip()]
     except OSError:
-        res["rtl"] = "unknown"
+        res["rtl"], res["rtl_files"] = "unknown", []
     try:
         with open(os.path.join(out, "yosys.version")) as f:
             res["yosys"] = f.read().strip()
@@ -203,7 +216,7 @@ def collect(job, out):
     res["latches"] = read_int(os.path.join(out, "latches.txt"), r"(\d+) objects", what)
     res["check_problems"] = read_int(os.path.join(out, "check.txt"), r"Found and reported (\d+) problems", what)
     if job.pnr:
-        res["harness_cells"] = cell_counts(os.path.join(out, "wrap_stat.json"), "s24_fmax_wrap")
+        res["harness_cells"] = cell_counts(os.path.join(out, "wrap_stat.json"), job.wrap)
         nofit = os.path.join(out, "pnr_nofit.txt")
         if os.path.exists(nofit):   # placed, and more logic cells than the device has (run_job)
             with open(nofit) as f:
@@ -258,9 +271,9 @@ def full_jobs(sizes, with_top):
     for s in sizes:
         for n, m in PNR_8X8:
             jobs.append(Job("intel", s, s, n, m))
-    if with_top:
+    if with_top:   # the default top (8x8 2:4 with the pair mode, the fused epilogue) placed: the IP as delivered
         for n, m in ((2, 4), (2, 2)):
-            jobs.append(Job("ecp5", 8, 8, n, m, top="s24_top"))
+            jobs.append(Job("ecp5", 8, 8, n, m, top="s24_top", pnr=(n, m) == (2, 4)))
     return jobs
 
 
