@@ -409,8 +409,11 @@ def write_report(jobs, args, versions, elapsed):
                          f"input from a scan-chain flop, every output into a signature flop): **{fmt(p['fmax_mhz'])} MHz** "
                          f"(median of seeds {seeds_text(p)}); its limiting path is in the critical-path table above.")
                 L.append("")
-        L.append("The top level holds the fused int8 epilogue beside the core: its lanes take 3 MULT18X18D each (Karatsuba) "
-                 "(`synth/epilogue.sh`), so its DSPs add to the array's.")
+        extra = [f"{j.rows}x{j.cols} {j.pattern}: {ecp5_metrics(j.result['cells'])['dsps'] - ecp[(j.rows, j.n, j.m)]['dsps']}"
+                 for j in tops if j.result and (j.rows, j.n, j.m) in ecp]
+        L.append("The top level holds the fused int8 epilogue beside the core, so its DSPs add to the array's "
+                 "(MULT18X18D of the top minus those of its core: " + (", ".join(extra) or "n/a") +
+                 "; the epilogue alone per lane count: `synth/epilogue.sh`).")
         L.append("")
 
     # ---- Lattice Nexus (issue 28; only when the target ran)
