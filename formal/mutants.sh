@@ -16,6 +16,7 @@ fifo_empty_check_dropped@s24_fifo.v@s/assign do_pop  = pop_i \&\& !empty_o;/assi
 w1c_clears_all_bits@s24_top.v@s/if (wr_err) err_d = err_d \& ~wr_bits\[4:0\];/if (wr_err) err_d = 5'"'"'d0;/@top.sby@bmc_2x2_2of4
 w1c_inverted@s24_top.v@s/if (wr_err) err_d = err_d \& ~wr_bits\[4:0\];/if (wr_err) err_d = err_d \& wr_bits[4:0];/@top.sby@bmc_2x2_2of4
 cfg_zero_stale@s24_top.v@s/      cfg_zero_q <= cfg_beats_d == 32'"'"'d0/      cfg_zero_q <= cfg_beats_q == 32'"'"'d0/@top.sby@bmc_2x2_2of4
+start_go_undecided@s24_top.v@s/      start_go_q <= start_ok;/      start_go_q <= start_req_q;/@top.sby@bmc_2x2_2of4
 axil_b_overwritten@s24_axil_slave.v@s/wire do_write = aw_full_q \&\& w_full_q \&\& (!b_valid_q || s_axil_bready_i);/wire do_write = aw_full_q \&\& w_full_q;/@axil_slave.sby@bmc_a8
 rbuf_output_overwritten@s24_rbuf.v@s/wire fetch = nonempty_q \&\& (!ram_v_q || !out_v_q || ready_i);  /wire fetch = nonempty_q;  /@rbuf.sby@bmc_d4
 rbuf_data_fetch_unchecked@s24_rbuf.v@s/wire fetch_data = nonempty_r \&\& (!ram_v_r || !out_v_r || ready_i);/wire fetch_data = nonempty_r;/@rbuf.sby@bmc_d4

@@ -140,8 +140,21 @@ module s24_top #(
   wire wr_mode = wr_en && wr_addr == RegCfgMode;
   wire wr_epi_addr = wr_en && wr_addr == RegEpiAddr;
   wire wr_epi_shift = wr_en && wr_addr == RegEpiShift;
-  wire start_req = wr_ctrl && wr_bits[CtrlStartLsb];
-  wire soft_reset = wr_ctrl && wr_bits[CtrlSoftResetLsb];
+  // A CTRL write takes effect from flops: START and SOFT_RESET are registered (start_req_q,
+  // soft_reset_q) and decided in the next cycle, and an accepted START reaches the core and the
+  // epilogue one cycle after its decision (start_go_q). So the decision's inputs come from flops
+  // of this block and the one net that fans out across the array and the epilogue (start_i,
+  // clear_i) is a flop's output. Writes are at least two cycles apart (s24_axil_slave), and a read
+  // that follows a write's response is taken two cycles after the write at the earliest, when
+  // the decision's effects on STATUS, ERR and IRQ are in their flops: the registers read the same
+  // as with a decision in the write's own cycle. The job itself starts two cycles later, which
+  // no counter sees (CNT_JOB_CYCLES restarts at the decision and counts from the core's first
+  // busy cycle, as before).
+  reg  start_req_q;                           // a START write (without SOFT_RESET), one cycle ago
+  reg  soft_reset_q;                          // a SOFT_RESET write, one cycle ago
+  reg  start_go_q;                            // START accepted one cycle ago: the core and epilogue start
+  wire start_req = start_req_q;
+  wire soft_reset = soft_reset_q;
 
   // ---------------------------------------------------------------- core
   wire        busy, done, err_meta;
@@ -151,7 +164,7 @@ module s24_top #(
   reg         cfg_pair_q, cfg_pair_d;         // CFG_MODE.PAIR (stays 0 without the pair mode)
   wire epi_busy;
   reg  job_pend_q, job_pend_d;                // the core is done, the epilogue still drains
-  wire job_busy = busy || epi_busy || job_pend_q;
+  wire job_busy = busy || epi_busy || job_pend_q || start_go_q;
   // a configuration that START refuses (ERR.BAD_CFG): kept in a flop computed from the registers'
   // next values, so that START's decision (fanned out to the core, the epilogue and the register
   // block) has no 32-bit compares in front of it; cfg_zero_q always equals the compares of the
@@ -164,7 +177,7 @@ module s24_top #(
     .clk_i         (clk_i),
     .rst_ni        (rst_ni),
     .clear_i       (soft_reset),
-    .start_i       (start_ok),
+    .start_i       (start_go_q),
     .cfg_beats_i   (cfg_beats_q),
     .cfg_tiles_i   (cfg_tiles_q),
     .cfg_pair_i    (cfg_pair_q),
@@ -220,7 +233,7 @@ module s24_top #(
     .clk_i           (clk_i),
     .rst_ni          (rst_ni),
     .clear_i         (soft_reset),
-    .start_i         (start_ok),
+    .start_i         (start_go_q),
     .cfg_en_i        (cfg_epi_q[CfgEpiEnLsb]),
     .cfg_round_i     (cfg_epi_q[CfgEpiRoundLsb]),
     .cfg_zo_i        (cfg_epi_q[CfgEpiZoLsb +: 8]),
@@ -324,9 +337,10 @@ module s24_top #(
     end
     err_d = err_d | err_set;
     if (err_set != 5'd0) irq_d[IrqErrorLsb] = 1'b1;
+    // the core's err_meta restarts with the job (the cycle after its start_i): report each job's
+    // invalid metadata anew
+    if (start_go_q) meta_seen_d = 1'b0;
     if (start_ok) begin
-      // the core's err_meta restarts with the job: report each job's invalid metadata anew
-      meta_seen_d = 1'b0;
       done_d = 1'b0;
       beats_m1_d = cfg_beats_q - 32'd1;
       w_pos_d = 32'd0;
@@ -362,6 +376,9 @@ module s24_top #(
       job_pend_q <= 1'b0;
       beats_m1_q <= 32'hffff_ffff;
       cfg_zero_q <= 1'b1;
+      start_req_q <= 1'b0;
+      soft_reset_q <= 1'b0;
+      start_go_q <= 1'b0;
       w_pos_q <= 32'd0;
       a_pos_q <= 32'd0;
     end else begin
@@ -379,6 +396,9 @@ module s24_top #(
       beats_m1_q <= beats_m1_d;
       cfg_zero_q <= cfg_beats_d == 32'd0 || cfg_tiles_d == 32'd0 ||
                     (cfg_epi_d[CfgEpiEnLsb] && cfg_col_tiles_d == 32'd0);
+      start_req_q <= wr_ctrl && wr_bits[CtrlStartLsb] && !wr_bits[CtrlSoftResetLsb];
+      soft_reset_q <= wr_ctrl && wr_bits[CtrlSoftResetLsb];
+      start_go_q <= start_ok;
       w_pos_q <= w_pos_d;
       a_pos_q <= a_pos_d;
     end
@@ -429,6 +449,7 @@ module s24_top #(
   reg [4:0] fv_err_q, fv_err_set_q, fv_err_w1c_q;
   reg [1:0] fv_irq_q, fv_irq_set_q, fv_irq_w1c_q;
   reg       fv_srst_q;
+  reg       fv_may_start_q;   // a START decided now would be taken: idle, configured, no SOFT_RESET
   always @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) fv_past_q <= 1'b0;
     else         fv_past_q <= fv_live_q;
@@ -441,6 +462,7 @@ module s24_top #(
     fv_irq_set_q <= {err_set != 5'd0, (done || job_pend_q) && !epi_busy};  // causes: an ERR bit, the job done
     fv_irq_w1c_q <= wr_irq ? wr_bits[1:0] : 2'd0;
     fv_srst_q    <= soft_reset;
+    fv_may_start_q <= !job_busy && !cfg_zero && !soft_reset;
     if (fv_past_q) begin
       // ERR and IRQ are write-1-to-clear, bit by bit: a bit clears only by a 1 written to it or
       // SOFT_RESET, a written 1 clears it unless its cause fires in the same cycle, a written 0
@@ -451,6 +473,8 @@ module s24_top #(
       `S24_ASSERT((fv_irq_q & ~irq_q & ~fv_irq_w1c_q) == 2'd0 || fv_srst_q, "IRQ bit cleared without W1C or soft reset")
       `S24_ASSERT((irq_q & fv_irq_w1c_q & ~fv_irq_set_q) == 2'd0 || fv_srst_q, "IRQ bit written 1 not cleared")
       `S24_ASSERT((~fv_irq_q & irq_q & ~fv_irq_set_q) == 2'd0, "IRQ bit set without a cause")
+      // the core and the epilogue start only on a START decided idle and configured the cycle before
+      `S24_ASSERT(!start_go_q || fv_may_start_q, "the core started without an accepted START")
       if (fv_srst_q) begin
         `S24_ASSERT(err_q == 5'd0 && irq_q == 2'd0 && !done_q, "SOFT_RESET left status behind")
       end
@@ -461,6 +485,7 @@ module s24_top #(
     if (fv_live_q) begin
       // a START is taken only when idle with a nonzero configuration, else flagged
       `S24_ASSERT(!(start_ok && (busy || cfg_zero)), "START taken while busy or unconfigured")
+      `S24_ASSERT(!(start_go_q && soft_reset), "the core and the epilogue started and cleared in one cycle")
       `S24_ASSERT(cfg_zero_q == (cfg_beats_q == 32'd0 || cfg_tiles_q == 32'd0 ||
                                  (cfg_epi_q[CfgEpiEnLsb] && cfg_col_tiles_q == 32'd0)),
                   "the registered unconfigured flag differs from the configuration registers")
