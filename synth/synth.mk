@@ -21,7 +21,7 @@ SYNTH_YOSYS ?= yosys
 SYNTH_TARGETS ?=
 SYNTH_ONLY  ?=
 SYNTH_DEPS  := $(RTL_FILES) $(wildcard rtl/*.vh) $(wildcard synth/*.ys) \
-               synth/s24_fmax_wrap.v synth/s24_top_fmax_wrap.v synth/s24_fmax.lpf synth/s24_fmax_nexus.pdc $(SYNTH_PY) $(wildcard synth/s24flow/*.py)
+               $(wildcard synth/*.v synth/*.vh) synth/s24_fmax.lpf synth/s24_fmax_nexus.pdc $(SYNTH_PY) $(wildcard synth/s24flow/*.py)
 
 TESTS += synth-check
 

@@ -28,20 +28,32 @@ def read_int(path, pattern, what):
 
 def parse_pnr_seeds(out, what):
     """The place-and-route result of one configuration over its seeds (pnr_s<seed>.json, or one
-    pnr.json): fmax_mhz = the MEDIAN Fmax, seeds = {seed: Fmax}, and the utilisation and critical
-    path of the run whose Fmax is closest to the median (critical_seed)."""
-    found = {}
+    pnr.json): fmax_mhz = the MEDIAN Fmax, seeds = {seed: Fmax, or None for a seed that did not
+    route}, failed = {seed: why}, and the utilisation and critical path of the routed run whose Fmax
+    is closest to the median (critical_seed). A seed that did not route (pnr_s<seed>.fail: nextpnr
+    failed or ran out of time, written by the runner) counts as 0 MHz in the median: below every
+    routed seed, never left out. FlowError when no seed routed."""
+    found, failed = {}, {}
     for f in os.listdir(out):
-        m = re.fullmatch(r"pnr_s(\d+)\.json", f)
+        m = re.fullmatch(r"pnr_s(\d+)\.(json|fail)", f)
         if m:
-            found[int(m.group(1))] = os.path.join(out, f)
-    if not found:
+            (found if m.group(2) == "json" else failed)[int(m.group(1))] = os.path.join(out, f)
+    for s in failed:
+        found.pop(s, None)
+        with open(failed[s], errors="replace") as f:
+            failed[s] = f.read().strip() or "failed"
+    if not found and not failed:
         found = {1: os.path.join(out, "pnr.json")}
+    if not found:
+        raise FlowError(f"{what}: no placer seed routed (" +
+                        "; ".join(f"seed {s}: {failed[s]}" for s in sorted(failed)) + ")")
     runs = {s: parse_pnr(found[s], what) for s in sorted(found)}
-    med = statistics.median(r["fmax_mhz"] for r in runs.values())
+    each = {s: r["fmax_mhz"] for s, r in runs.items()}
+    each.update({s: None for s in failed})
+    med = statistics.median(v or 0.0 for v in each.values())
     rep = min(runs, key=lambda s: (abs(runs[s]["fmax_mhz"] - med), s))
     res = dict(runs[rep])
-    res.update(fmax_mhz=round(med, 2), seeds={s: r["fmax_mhz"] for s, r in runs.items()}, critical_seed=rep)
+    res.update(fmax_mhz=round(med, 2), seeds=dict(sorted(each.items())), failed=failed, critical_seed=rep)
     return res
 
 

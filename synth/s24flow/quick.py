@@ -1,12 +1,16 @@
 # sparse24 synthesis flow (synth/s24_synth.py): the quick check of `make test` (make synth-check).
+import contextlib
+import io
+import json
 import os
+import tempfile
 import time
 
 from .common import REPO, SYNTH, FlowError
 from .filelist import hier_cmd, read_cmd, render_script, used_sources
 from .metrics import ecp5_metrics, ice40_metrics
-from .nextpnr import cell_counts, read_int
-from .runner import yosys
+from .nextpnr import cell_counts, parse_pnr_seeds, read_int
+from .runner import placer_seed, yosys
 
 
 def quick(args, files, incdirs):
@@ -59,7 +63,53 @@ def quick(args, files, incdirs):
             ok, msg = checks[-1][1], checks[-1][2]
             print(f"[{len(checks)}/{total}] synth-check {name}: {'ok' if ok else 'FAIL'}: {msg} "
                   f"({time.time() - t:.0f} s)", flush=True)
+    t = time.time()
+    try:
+        seed_median_check()
+        checks.append(("the median over placer seeds", True, "a seed that did not route counts as 0 MHz"))
+    except (FlowError, AssertionError) as e:
+        checks.append(("the median over placer seeds", False, str(e) or "wrong median"))
+    print(f"[{len(checks)}/{total + 1}] synth-check {checks[-1][0]}: {'ok' if checks[-1][1] else 'FAIL'}: "
+          f"{checks[-1][2]} ({time.time() - t:.0f} s)", flush=True)
     passed = sum(1 for c in checks if c[1])
     print(f"synth-check: made by {args.yosys_version}")
     print(f"{passed} passed, {len(checks) - passed} failed")
     return 0 if passed == len(checks) else 1
+
+
+def seed_median_check():
+    """parse_pnr_seeds on made-up nextpnr reports: the median counts a seed that did not route
+    (pnr_s<seed>.fail) as 0 MHz, the critical path comes from a routed seed, and no routed seed at
+    all is a FlowError."""
+    def fake(d, seed, mhz):
+        with open(os.path.join(d, f"pnr_s{seed}.json"), "w") as f:
+            json.dump({"fmax": {"clk": {"achieved": mhz}}, "utilization": {}, "critical_paths": []}, f)
+
+    def fail(d, seed):
+        with open(os.path.join(d, f"pnr_s{seed}.fail"), "w") as f:
+            f.write("timed out\n")
+
+    with tempfile.TemporaryDirectory() as d:
+        fake(d, 1, 110.42)
+        fake(d, 3, 104.85)
+        # a placer seed whose nextpnr fails becomes pnr_s2.fail (the runner's path; a timeout takes the same)
+        said = io.StringIO()
+        with contextlib.redirect_stdout(said):
+            placer_seed(["sh", "-c", "echo 'ERROR: failed to route' >&2; exit 3"], d, 2, "check seed 2",
+                        os.path.join(d, "pnr_s2.log"))
+        assert "check seed 2: exit 3: ERROR: failed to route" in said.getvalue(), said.getvalue()
+        assert not os.path.exists(os.path.join(d, "pnr_s2.json")), "a failed seed left its report"
+        fake(d, 2, 999.0)   # a report beside a .fail (e.g. a seed stopped after writing it) is not a result
+        r = parse_pnr_seeds(d, "check")
+        assert r["fmax_mhz"] == 104.85 and r["seeds"] == {1: 110.42, 2: None, 3: 104.85}, r
+        assert r["critical_seed"] == 3 and "exit 3" in r["failed"][2], r
+        fail(d, 3)
+        r = parse_pnr_seeds(d, "check")   # 110.42, 0, 0: the median is a seed that did not route
+        assert r["fmax_mhz"] == 0.0 and r["critical_seed"] == 1, r
+        fail(d, 1)
+        try:
+            parse_pnr_seeds(d, "check")
+        except FlowError as e:
+            assert "no placer seed routed" in str(e), e
+        else:
+            raise AssertionError("three seeds that did not route gave a result")

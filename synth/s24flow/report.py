@@ -82,7 +82,7 @@ def target_table(L, jobs, target, title, head, row):
 
 def sources_line(jobs):
     """Whether every run's numbers belong to the RTL of this tree: each run recorded the sources it
-    elaborated (rtl_files.txt: its hierarchy's files and rtl/*.vh) and their digest when Yosys read
+    elaborated (rtl_files.txt: its hierarchy's files and rtl/*.vh; a placed run also its harness) and their digest when Yosys read
     them; the same files now must give the same digest."""
     by_digest, stale = {}, []
     for j in jobs:
@@ -98,7 +98,8 @@ def sources_line(jobs):
     for d, js in sorted(by_digest.items(), key=lambda kv: -len(kv[1])):
         tops = sorted({j.top for j in js})
         parts.append(f"`{d}` ({len(js)} runs of {', '.join(tops)})")
-    text = ("Sources: each run records the files it elaborated (the modules of Yosys's hierarchy, and rtl/*.vh) "
+    text = ("Sources: each run records the files it elaborated (the modules of Yosys's hierarchy, and rtl/*.vh; a placed run also its harness, "
+            "synth/<wrapper>.v and synth/s24_scan.vh) "
             "with their sha256 when Yosys read them, checked here against this tree: "
             + ("; ".join(parts) if parts else "none") + ".")
     if stale:
@@ -169,8 +170,7 @@ def write_report(jobs, args, versions, elapsed):
         per_dsp = e["macs"] / e["dsps"] if e["dsps"] else None
         per_klut = 1000.0 * e["macs"] / e["luts"] if e["luts"] else None
         gmacs = e["macs"] * fm / 1000.0 if fm else None
-        seeds = r["pnr"].get("seeds", {}) if "pnr" in r else {}
-        each = " / ".join(f"{v:.1f}" for _, v in sorted(seeds.items(), key=lambda kv: int(kv[0]))) or "n/a"
+        each = seeds_text(r.get("pnr"))
         rows.append([f"{j.rows}x{j.cols} {j.pattern}" + (" dense" if j.n == j.m else "")
                      + ("" if getattr(j, "pair", 1) else " only (PairMode 0)"),
                      e["luts"], e["lut4"], e["ccu2c"], e["mux"], e["ffs"], e["dsps"], e["bram"], e["lutram"],
@@ -459,8 +459,10 @@ def write_report(jobs, args, versions, elapsed):
 
 
 def seeds_text(p):
+    """Each seed's Fmax in seed order; "no route" for a seed that did not route (0 MHz in the median)."""
     seeds = p.get("seeds", {}) if p else {}
-    return " / ".join(f"{v:.1f}" for _, v in sorted(seeds.items(), key=lambda kv: int(kv[0]))) or "n/a"
+    return " / ".join("no route" if v is None else f"{v:.1f}"
+                      for _, v in sorted(seeds.items(), key=lambda kv: int(kv[0]))) or "n/a"
 
 
 def nexus_section(L, nex, args):

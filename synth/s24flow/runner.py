@@ -115,11 +115,26 @@ def each_seed(seeds, fn):
         f.result()
 
 
+def placer_seed(cmd, out, seed, what, log):
+    """One placer seed of nextpnr. A seed that fails or runs out of time (PNR_TIMEOUT) is a result
+    of the run, not an error of the flow: pnr_s<seed>.fail says why, the report shows the seed as
+    "no route" and counts it as 0 MHz in the median (nextpnr.parse_pnr_seeds; no seed routed at
+    all is an error)."""
+    try:
+        run(cmd, os.path.join(out, f"pnr_s{seed}.out"), PNR_TIMEOUT, what, log)
+    except FlowError as e:
+        with contextlib.suppress(OSError):
+            os.remove(os.path.join(out, f"pnr_s{seed}.json"))
+        with open(os.path.join(out, f"pnr_s{seed}.fail"), "w") as f:
+            f.write(str(e) + "\n")
+        print(f"  {e}: counted as a seed that did not route", flush=True)
+
+
 def run_job(job, args, files, incdirs):
     out = os.path.join(args.out, job.name)
     os.makedirs(out, exist_ok=True)
     for f in os.listdir(out):   # a stale result must never be collected for this run
-        if f in ("stat.json", "pnr.json", "pnr_nofit.txt", "yosys.version", "rtl.sha256", "rtl_files.txt") or (f.startswith("pnr_s") and f.endswith(".json")):
+        if f in ("stat.json", "pnr.json", "pnr_nofit.txt", "yosys.version", "rtl.sha256", "rtl_files.txt") or (f.startswith("pnr_s") and f.endswith((".json", ".fail"))):
             os.remove(os.path.join(out, f))
     what = job.label()
     top_files = files
@@ -129,12 +144,14 @@ def run_job(job, args, files, incdirs):
     values = dict(read=read_cmd(top_files, incdirs, job.target), hierarchy=hier_cmd(job.top, job.params()),
                   top=job.top, wrap=os.path.join(SYNTH, job.wrap + ".v"), wraptop=job.wrap, rtl=os.path.join(REPO, "rtl"), chparam=chparam(job.params()),
                   synthdir=SYNTH)
-    contents = file_bytes(top_files + headers())   # the sources as Yosys is about to read them
+    # a placed run's figures also depend on its harness (the wrapper and the scan chains it includes)
+    harness = [os.path.join(SYNTH, job.wrap + ".v"), os.path.join(SYNTH, "s24_scan.vh")] if job.pnr else []
+    contents = file_bytes(top_files + headers() + harness)   # the sources as Yosys is about to read them
     script = render_script(f"{job.target}_core", out, **values)
     yosys(args, script, out, "yosys.log", what)
     # the sources this run elaborated (its hierarchy's modules' files and the headers) and their digest:
     # the report checks them against the tree it is written from, run by run
-    used = used_sources(os.path.join(out, "yosys.log"), top_files)
+    used = used_sources(os.path.join(out, "yosys.log"), top_files) + harness
     with open(os.path.join(out, "rtl_files.txt"), "w") as f:
         f.write("".join(os.path.relpath(p, REPO) + "\n" for p in used))
     with open(os.path.join(out, "rtl.sha256"), "w") as f:
@@ -148,7 +165,7 @@ def run_job(job, args, files, incdirs):
                 "--json", os.path.join(out, "wrap.json"), "--lpf", os.path.join(SYNTH, "s24_fmax.lpf"),
                 "--lpf-allow-unconstrained", "--timing-allow-fail", "--seed", str(seed), "--threads", "1",
                 "--router", args.router, "--report", os.path.join(out, f"pnr_s{seed}.json"), "-l", log]
-            run(cmd, os.path.join(out, f"pnr_s{seed}.out"), PNR_TIMEOUT, f"{what} (nextpnr-ecp5 seed {seed})", log)
+            placer_seed(cmd, out, seed, f"{what} (nextpnr-ecp5 seed {seed})", log)
         each_seed(args.seeds, ecp5_seed)
     if job.pnr and job.target == "nexus":
         script = render_script("nexus_wrap", out, **values)
@@ -161,7 +178,7 @@ def run_job(job, args, files, incdirs):
                 "--pdc", os.path.join(SYNTH, "s24_fmax_nexus.pdc"), "--freq", "150", "--timing-allow-fail",
                 "--seed", str(seed), "--threads", "1", "--router", "router1",
                 "--report", os.path.join(out, f"pnr_s{seed}.json"), "-l", log]
-            run(cmd, os.path.join(out, f"pnr_s{seed}.out"), PNR_TIMEOUT, f"{what} (nextpnr-nexus seed {seed})", log)
+            placer_seed(cmd, out, seed, f"{what} (nextpnr-nexus seed {seed})", log)
         each_seed(args.seeds, nexus_seed)
     if job.pnr and job.target == "ice40":
         script = render_script("ice40_wrap", out, **values)
