@@ -23,7 +23,9 @@ NEXUS_MULT9 = 112       # MULT9_CORE on LIFCL-40 (56 MULT18 = 112 9x9 multiplier
 NEXUS_COMB = 32256      # OXIDE_COMB (LUT4 positions) on LIFCL-40
 
 YOSYS_TIMEOUT = 3600    # seconds per Yosys run
-PNR_TIMEOUT = 3600      # seconds per nextpnr run
+PNR_CPU = 3600          # CPU seconds per nextpnr run (RLIMIT_CPU): a seed that needs more did not route;
+                        # CPU time, not wall time, so the verdict does not depend on the load of the machine
+PNR_TIMEOUT = 3 * PNR_CPU   # wall-clock seconds per nextpnr run: only a backstop
 
 
 

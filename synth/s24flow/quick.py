@@ -10,7 +10,7 @@ from .common import REPO, SYNTH, FlowError
 from .filelist import hier_cmd, read_cmd, render_script, used_sources
 from .metrics import ecp5_metrics, ice40_metrics
 from .nextpnr import cell_counts, parse_pnr_seeds, read_int
-from .runner import placer_seed, yosys
+from .runner import placer_seed, run, yosys
 
 
 def quick(args, files, incdirs):
@@ -79,7 +79,7 @@ def quick(args, files, incdirs):
 
 def seed_median_check():
     """parse_pnr_seeds on made-up nextpnr reports: the median counts a seed that did not route
-    (pnr_s<seed>.fail) as 0 MHz, the critical path comes from a routed seed, and no routed seed at
+    (pnr_s<seed>.fail: its nextpnr failed or used up its CPU seconds) as 0 MHz, the critical path comes from a routed seed, and no routed seed at
     all is a FlowError."""
     def fake(d, seed, mhz):
         with open(os.path.join(d, f"pnr_s{seed}.json"), "w") as f:
@@ -99,6 +99,12 @@ def seed_median_check():
                         os.path.join(d, "pnr_s2.log"))
         assert "check seed 2: exit 3: ERROR: failed to route" in said.getvalue(), said.getvalue()
         assert not os.path.exists(os.path.join(d, "pnr_s2.json")), "a failed seed left its report"
+        try:   # the CPU-time limit of a nextpnr run: a tool that spins is stopped by its CPU seconds
+            run(["sh", "-c", "while :; do :; done"], os.path.join(d, "spin.log"), 60, "check spin", cpu=1)
+        except FlowError as e:
+            assert "stopped after 1 s of CPU time" in str(e), e
+        else:
+            raise AssertionError("a spinning tool outlived its CPU limit")
         fake(d, 2, 999.0)   # a report beside a .fail (e.g. a seed stopped after writing it) is not a result
         r = parse_pnr_seeds(d, "check")
         assert r["fmax_mhz"] == 104.85 and r["seeds"] == {1: 110.42, 2: None, 3: 104.85}, r

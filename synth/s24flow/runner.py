@@ -4,11 +4,12 @@ import concurrent.futures
 import contextlib
 import os
 import re
+import signal
 import subprocess
 import threading
 import time
 
-from .common import (ECP5_DEVICE, ECP5_DSPS, ECP5_LARGEST, NEXUS_DEVICE, NEXUS_MULT9, PNR_TIMEOUT, REPO, SYNTH,
+from .common import (ECP5_DEVICE, ECP5_DSPS, ECP5_LARGEST, NEXUS_DEVICE, NEXUS_MULT9, PNR_CPU, PNR_TIMEOUT, REPO, SYNTH,
                      UP5K_DSPS, YOSYS_TIMEOUT, FlowError)
 from .filelist import chparam, file_bytes, headers, hier_cmd, read_cmd, render_script, rtl_digest, used_sources
 from .metrics import ecp5_metrics, generic_metrics, ice40_metrics, intel_metrics, nexus_metrics, xilinx_metrics
@@ -20,14 +21,19 @@ from .nextpnr import cell_counts, parse_pnr_seeds, read_int
 _SLOTS = None
 
 
-def run(cmd, log, timeout, what, show=None):
-    """Run a tool with its output in log; FlowError (naming the log) on failure or timeout."""
+def run(cmd, log, timeout, what, show=None, cpu=None):
+    """Run a tool with its output in log; FlowError (naming the log) on failure or timeout. cpu: the
+    tool's CPU seconds at most (RLIMIT_CPU through util-linux's prlimit; SIGXCPU when used up)."""
     shown = os.path.relpath(show or log, REPO)
+    if cpu:
+        cmd = ["prlimit", f"--cpu={cpu}:{cpu + 60}", "--"] + cmd
     with open(log, "w") as f, (_SLOTS or contextlib.nullcontext()):
         try:
             p = subprocess.run(cmd, stdout=f, stderr=subprocess.STDOUT, timeout=timeout, cwd=REPO)
         except subprocess.TimeoutExpired:
             raise FlowError(f"{what}: timed out after {timeout} s (log {shown})")
+    if cpu and p.returncode in (-signal.SIGXCPU, -signal.SIGKILL):
+        raise FlowError(f"{what}: stopped after {cpu} s of CPU time (log {shown})")
     if p.returncode != 0:
         tail = ""
         with open(log, errors="replace") as f:
@@ -116,12 +122,12 @@ def each_seed(seeds, fn):
 
 
 def placer_seed(cmd, out, seed, what, log):
-    """One placer seed of nextpnr. A seed that fails or runs out of time (PNR_TIMEOUT) is a result
+    """One placer seed of nextpnr. A seed that fails or runs out of time (PNR_CPU seconds of CPU) is a result
     of the run, not an error of the flow: pnr_s<seed>.fail says why, the report shows the seed as
     "no route" and counts it as 0 MHz in the median (nextpnr.parse_pnr_seeds; no seed routed at
     all is an error)."""
     try:
-        run(cmd, os.path.join(out, f"pnr_s{seed}.out"), PNR_TIMEOUT, what, log)
+        run(cmd, os.path.join(out, f"pnr_s{seed}.out"), PNR_TIMEOUT, what, log, cpu=PNR_CPU)
     except FlowError as e:
         with contextlib.suppress(OSError):
             os.remove(os.path.join(out, f"pnr_s{seed}.json"))
