@@ -79,8 +79,8 @@ def quick(args, files, incdirs):
 
 def seed_median_check():
     """parse_pnr_seeds on made-up nextpnr reports: the median counts a seed that did not route
-    (pnr_s<seed>.fail: its nextpnr failed or used up its CPU seconds) as 0 MHz, the critical path comes from a routed seed, and no routed seed at
-    all is a FlowError."""
+    (pnr_s<seed>.fail: its nextpnr failed or used up its CPU seconds) as 0 MHz, the critical path
+    comes from a routed seed, and no routed seed at all is a FlowError."""
     def fake(d, seed, mhz):
         with open(os.path.join(d, f"pnr_s{seed}.json"), "w") as f:
             json.dump({"fmax": {"clk": {"achieved": mhz}}, "utilization": {}, "critical_paths": []}, f)

@@ -4,7 +4,7 @@ import os
 import subprocess
 
 from .common import (ECP5_DEVICE_NAME, ECP5_DSPS, ECP5_LARGEST, ECP5_LUTS, NEXUS_COMB, NEXUS_DEVICE_NAME, NEXUS_MULT9,
-                     REPO, STRETCH_MHZ, TARGET_MHZ, UP5K_DSPS, UP5K_LUTS)
+                     PNR_CPU, REPO, STRETCH_MHZ, TARGET_MHZ, UP5K_DSPS, UP5K_LUTS)
 from .metrics import ecp5_metrics, generic_metrics, ice40_metrics, intel_metrics, macs, nexus_metrics, xilinx_metrics
 from .filelist import rtl_digest
 from .runner import DENSE_SAME_DSP, SPARSE
@@ -82,8 +82,8 @@ def target_table(L, jobs, target, title, head, row):
 
 def sources_line(jobs):
     """Whether every run's numbers belong to the RTL of this tree: each run recorded the sources it
-    elaborated (rtl_files.txt: its hierarchy's files and rtl/*.vh; a placed run also its harness) and their digest when Yosys read
-    them; the same files now must give the same digest."""
+    elaborated (rtl_files.txt: its hierarchy's files and rtl/*.vh; a placed run also its harness)
+    and their digest when Yosys read them; the same files now must give the same digest."""
     by_digest, stale = {}, []
     for j in jobs:
         if not j.result:
@@ -98,8 +98,8 @@ def sources_line(jobs):
     for d, js in sorted(by_digest.items(), key=lambda kv: -len(kv[1])):
         tops = sorted({j.top for j in js})
         parts.append(f"`{d}` ({len(js)} runs of {', '.join(tops)})")
-    text = ("Sources: each run records the files it elaborated (the modules of Yosys's hierarchy, and rtl/*.vh; a placed run also its harness, "
-            "synth/<wrapper>.v and synth/s24_scan.vh) "
+    text = ("Sources: each run records the files it elaborated (the modules of Yosys's hierarchy, and "
+            "rtl/*.vh; a placed run also its harness, synth/<wrapper>.v and synth/s24_scan.vh) "
             "with their sha256 when Yosys read them, checked here against this tree: "
             + ("; ".join(parts) if parts else "none") + ".")
     if stale:
@@ -137,7 +137,8 @@ def write_report(jobs, args, versions, elapsed):
              "LUT4 + 2·CCU2C (a carry cell uses both LUT4s of its slice half); the LUT4 and CCU2C columns are "
              "the raw Yosys counts. Area is the core (`s24_core`) alone, mapped by Yosys; Fmax is nextpnr's "
              f"timing analysis after place and route on {ECP5_DEVICE_NAME}, the median over placer seeds "
-             f"1..{args.seeds} (each seed's figure in the Fmax per seed column), with the core inside "
+             f"1..{args.seeds} (each seed's figure in the Fmax per seed column; a seed whose nextpnr fails or "
+             f"uses up its {PNR_CPU} s of CPU time is shown as \"no route\" and counts as 0 MHz), with the core inside "
              "`synth/s24_fmax_wrap.v` (every core input from a scan-chain flop, every output into a signature "
              "flop: 4 pins; the harness flops and its XOR LUTs are included in the post-route utilisation, not in the "
              "area columns). Configurations whose MULT18X18D count exceeds the 156 of the device are "
@@ -475,7 +476,7 @@ def nexus_section(L, nex, args):
              "uses one), 84 EBR, 2 LRAM. The RTL's behavioural defaults (the ECP5 primitives of S24_ECP5 are not "
              "used): Yosys maps each multiplier to one MULT9X9. Fmax: nextpnr-nexus --freq 150 --router router1, "
              "the median over the placer seeds of the Fmax per seed column (the flow runs seeds 1.."
-             f"{args.seeds}; a row with fewer seeds is a run stopped early), the core inside "
+             f"{args.seeds}; a row with fewer seeds is a run stopped early; \"no route\" as on ECP5), the core inside "
              "`synth/s24_fmax_wrap.v` (pins in "
              "`synth/s24_fmax_nexus.pdc`). An array whose R·C·n multipliers exceed the "
              f"{NEXUS_MULT9} MULT9 is synthesized (area) but not placed; the widest R x C' array that fits is "

@@ -122,10 +122,10 @@ def each_seed(seeds, fn):
 
 
 def placer_seed(cmd, out, seed, what, log):
-    """One placer seed of nextpnr. A seed that fails or runs out of time (PNR_CPU seconds of CPU) is a result
-    of the run, not an error of the flow: pnr_s<seed>.fail says why, the report shows the seed as
-    "no route" and counts it as 0 MHz in the median (nextpnr.parse_pnr_seeds; no seed routed at
-    all is an error)."""
+    """One placer seed of nextpnr. A seed that fails or uses up its PNR_CPU seconds of CPU time is a
+    result of the run, not an error of the flow: pnr_s<seed>.fail says why, the report shows the
+    seed as "no route" and counts it as 0 MHz in the median (nextpnr.parse_pnr_seeds; no seed
+    routed at all is an error)."""
     try:
         run(cmd, os.path.join(out, f"pnr_s{seed}.out"), PNR_TIMEOUT, what, log, cpu=PNR_CPU)
     except FlowError as e:
@@ -140,7 +140,8 @@ def run_job(job, args, files, incdirs):
     out = os.path.join(args.out, job.name)
     os.makedirs(out, exist_ok=True)
     for f in os.listdir(out):   # a stale result must never be collected for this run
-        if f in ("stat.json", "pnr.json", "pnr_nofit.txt", "yosys.version", "rtl.sha256", "rtl_files.txt") or (f.startswith("pnr_s") and f.endswith((".json", ".fail"))):
+        if f in ("stat.json", "pnr.json", "pnr_nofit.txt", "yosys.version", "rtl.sha256", "rtl_files.txt") or \
+                (f.startswith("pnr_s") and f.endswith((".json", ".fail"))):
             os.remove(os.path.join(out, f))
     what = job.label()
     top_files = files
