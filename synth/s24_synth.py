@@ -128,6 +128,9 @@ def main():
         print(f"s24_synth: error: nextpnr-ecp5 not found at {args.nextpnr_ecp5[0]} (run scripts/deps.sh --synth)",
               file=sys.stderr)
         return 2
+    if not shutil.which("prlimit"):   # each nextpnr seed runs under a CPU-time limit (runner.placer_seed)
+        print("s24_synth: error: prlimit not found (Debian package util-linux)", file=sys.stderr)
+        return 2
     if "nexus" in args.targets.split(",") and not os.access(args.nextpnr_nexus[0], os.X_OK) \
             and not shutil.which(args.nextpnr_nexus[0]):
         print(f"s24_synth: error: nextpnr-nexus not found at {args.nextpnr_nexus[0]} (run scripts/deps.sh --synth)",

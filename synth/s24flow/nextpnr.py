@@ -28,11 +28,12 @@ def read_int(path, pattern, what):
 
 def parse_pnr_seeds(out, what):
     """The place-and-route result of one configuration over its seeds (pnr_s<seed>.json, or one
-    pnr.json): fmax_mhz = the MEDIAN Fmax, seeds = {seed: Fmax, or None for a seed that did not
-    route}, failed = {seed: why}, and the utilisation and critical path of the routed run whose Fmax
-    is closest to the median (critical_seed). A seed that did not route (pnr_s<seed>.fail: nextpnr
-    failed or ran out of time, written by the runner) counts as 0 MHz in the median: below every
-    routed seed, never left out. FlowError when no seed routed."""
+    pnr.json): fmax_mhz = the MEDIAN Fmax (the lower middle one of an even count), seeds = {seed:
+    Fmax, or None for a seed that did not route}, failed = {seed: why}, and the utilisation and
+    critical path of the routed run whose Fmax is closest to the median (critical_seed,
+    critical_fmax). A seed that did not route (pnr_s<seed>.fail: nextpnr failed or used up its CPU
+    seconds, written by the runner) counts as 0 MHz in the median: below every routed seed, never
+    left out. FlowError when no seed routed."""
     found, failed = {}, {}
     for f in os.listdir(out):
         m = re.fullmatch(r"pnr_s(\d+)\.(json|fail)", f)
@@ -50,11 +51,20 @@ def parse_pnr_seeds(out, what):
     runs = {s: parse_pnr(found[s], what) for s in sorted(found)}
     each = {s: r["fmax_mhz"] for s, r in runs.items()}
     each.update({s: None for s in failed})
-    med = statistics.median(v or 0.0 for v in each.values())
+    med = statistics.median_low(v or 0.0 for v in each.values())   # a seed's figure, never a mean of two
     rep = min(runs, key=lambda s: (abs(runs[s]["fmax_mhz"] - med), s))
     res = dict(runs[rep])
-    res.update(fmax_mhz=round(med, 2), seeds=dict(sorted(each.items())), failed=failed, critical_seed=rep)
+    res.update(fmax_mhz=round(med, 2), seeds=dict(sorted(each.items())), failed=failed, critical_seed=rep,
+               critical_fmax=runs[rep]["fmax_mhz"])
     return res
+
+
+def seeds_text(p):
+    """Each seed's Fmax in seed order ("110.4 / no route / 104.9"): "no route" for a seed that did
+    not route (0 MHz in the median); "n/a" without a place-and-route result."""
+    seeds = p.get("seeds", {}) if p else {}
+    return " / ".join("no route" if v is None else f"{v:.1f}"
+                      for _, v in sorted(seeds.items(), key=lambda kv: int(kv[0]))) or "n/a"
 
 
 def parse_pnr(path, what):

@@ -9,8 +9,8 @@ import time
 from .common import REPO, SYNTH, FlowError
 from .filelist import hier_cmd, read_cmd, render_script, used_sources
 from .metrics import ecp5_metrics, ice40_metrics
-from .nextpnr import cell_counts, parse_pnr_seeds, read_int
-from .runner import placer_seed, run, yosys
+from .nextpnr import cell_counts, parse_pnr_seeds, read_int, seeds_text
+from .runner import Job, brief, placer_seed, run, yosys
 
 
 def quick(args, files, incdirs):
@@ -67,7 +67,7 @@ def quick(args, files, incdirs):
     try:
         seed_median_check()
         checks.append(("the median over placer seeds", True, "a seed that did not route counts as 0 MHz"))
-    except (FlowError, AssertionError) as e:
+    except Exception as e:   # any error of the mechanism is a failed check, reported as one
         checks.append(("the median over placer seeds", False, str(e) or "wrong median"))
     print(f"[{len(checks)}/{total + 1}] synth-check {checks[-1][0]}: {'ok' if checks[-1][1] else 'FAIL'}: "
           f"{checks[-1][2]} ({time.time() - t:.0f} s)", flush=True)
@@ -91,7 +91,8 @@ def seed_median_check():
 
     with tempfile.TemporaryDirectory() as d:
         fake(d, 1, 110.42)
-        fake(d, 3, 104.85)
+        fake(d, 3, 104.86)
+        fake(d, 2, 999.0)   # the report of an earlier attempt of seed 2: placer_seed removes it
         # a placer seed whose nextpnr fails becomes pnr_s2.fail (the runner's path; a timeout takes the same)
         said = io.StringIO()
         with contextlib.redirect_stdout(said):
@@ -107,11 +108,20 @@ def seed_median_check():
             raise AssertionError("a spinning tool outlived its CPU limit")
         fake(d, 2, 999.0)   # a report beside a .fail (e.g. a seed stopped after writing it) is not a result
         r = parse_pnr_seeds(d, "check")
-        assert r["fmax_mhz"] == 104.85 and r["seeds"] == {1: 110.42, 2: None, 3: 104.85}, r
-        assert r["critical_seed"] == 3 and "exit 3" in r["failed"][2], r
+        assert r["fmax_mhz"] == 104.86 and r["seeds"] == {1: 110.42, 2: None, 3: 104.86}, r
+        assert r["critical_seed"] == 3 and r["critical_fmax"] == 104.86 and "exit 3" in r["failed"][2], r
+        assert seeds_text(r) == "110.4 / no route / 104.9", seeds_text(r)
+        job = Job("ecp5", 8, 8, 2, 4, pnr=True)   # the flow's progress line on such a result
+        job.result = {"cells": {}, "latches": 0, "check_problems": 0, "pnr": r}
+        assert "Fmax=104.9 MHz (110.4 / no route / 104.9)" in brief(job), brief(job)
         fail(d, 3)
         r = parse_pnr_seeds(d, "check")   # 110.42, 0, 0: the median is a seed that did not route
         assert r["fmax_mhz"] == 0.0 and r["critical_seed"] == 1, r
+        os.remove(os.path.join(d, "pnr_s3.fail"))   # two seeds, one routed: the lower middle, not a mean
+        os.remove(os.path.join(d, "pnr_s3.json"))
+        r = parse_pnr_seeds(d, "check")
+        assert r["fmax_mhz"] == 0.0, r
+        fail(d, 3)
         fail(d, 1)
         try:
             parse_pnr_seeds(d, "check")

@@ -7,6 +7,7 @@ from .common import (ECP5_DEVICE_NAME, ECP5_DSPS, ECP5_LARGEST, ECP5_LUTS, NEXUS
                      PNR_CPU, REPO, STRETCH_MHZ, TARGET_MHZ, UP5K_DSPS, UP5K_LUTS)
 from .metrics import ecp5_metrics, generic_metrics, ice40_metrics, intel_metrics, macs, nexus_metrics, xilinx_metrics
 from .filelist import rtl_digest
+from .nextpnr import seeds_text
 from .runner import DENSE_SAME_DSP, SPARSE
 
 
@@ -170,12 +171,13 @@ def write_report(jobs, args, versions, elapsed):
             only[(j.rows, j.n, j.m)] = e
         per_dsp = e["macs"] / e["dsps"] if e["dsps"] else None
         per_klut = 1000.0 * e["macs"] / e["luts"] if e["luts"] else None
-        gmacs = e["macs"] * fm / 1000.0 if fm else None
+        gmacs = e["macs"] * fm / 1000.0 if fm is not None else None
         each = seeds_text(r.get("pnr"))
         rows.append([f"{j.rows}x{j.cols} {j.pattern}" + (" dense" if j.n == j.m else "")
                      + ("" if getattr(j, "pair", 1) else " only (PairMode 0)"),
                      e["luts"], e["lut4"], e["ccu2c"], e["mux"], e["ffs"], e["dsps"], e["bram"], e["lutram"],
-                     e["macs"], per_dsp, per_klut, fm if fm else ("not placed" if not j.pnr else None), each, gmacs])
+                     e["macs"], per_dsp, per_klut, fm if fm is not None else ("not placed" if not j.pnr else None),
+                     each, gmacs])
     L.append(md_table(["config", "LUTs", "LUT4", "CCU2C", "PFUMX+L6MUX", "FFs", "MULT18X18D", "DP16KD",
                        "DPR16X4 (LUTRAM)", "MACs/cycle", "MACs/cycle/DSP", "MACs/cycle/1k LUT", "Fmax MHz",
                        "Fmax per seed", "eff. GMAC/s"], rows))
@@ -203,7 +205,7 @@ def write_report(jobs, args, versions, elapsed):
             over = 100.0 * (sp["luts"] - de["luts"]) / de["luts"] if same else None
             over4 = 100.0 * (sp["lut4"] - de["lut4"]) / de["lut4"] if same else None
             overff = 100.0 * (sp["ffs"] - de["ffs"]) / de["ffs"] if same else None
-            fr = sp["fmax"] / de["fmax"] if sp["fmax"] and de["fmax"] else None
+            fr = sp["fmax"] / de["fmax"] if sp["fmax"] is not None and de["fmax"] else None
             rows.append([f"{s}x{s} {n}:{m} vs {base[0]}:{base[1]}", sp["dsps"], de["dsps"], ratio_dsp, ratio_lut,
                          over, over4, overff, fr])
         d44 = ecp.get((s, 4, 4))
@@ -215,7 +217,7 @@ def write_report(jobs, args, versions, elapsed):
                          100.0 * (sp["luts"] - d44["luts"]) / d44["luts"],
                          100.0 * (sp["lut4"] - d44["lut4"]) / d44["lut4"],
                          100.0 * (sp["ffs"] - d44["ffs"]) / d44["ffs"],
-                         sp["fmax"] / d44["fmax"] if sp["fmax"] and d44["fmax"] else None])
+                         sp["fmax"] / d44["fmax"] if sp["fmax"] is not None and d44["fmax"] else None])
     L.append(md_table(["comparison", "DSPs sparse", "DSPs dense", "MACs/cycle/DSP ratio",
                        "MACs/cycle/1k LUT ratio", "LUT overhead %", "LUT4-only overhead %", "FF overhead %",
                        "Fmax ratio"], rows))
@@ -230,7 +232,7 @@ def write_report(jobs, args, versions, elapsed):
     L.append("")
     prow = []
     def gmac(k, s, f):   # k MACs per PE per cycle (dense 2, 2:4 4, 1:4 8) at f MHz
-        return k * s * s * f / 1000.0 if f else None
+        return k * s * s * f / 1000.0 if f is not None else None
     for s in args.sizes:
         fx, on, de = ecp.get((s, 2, 4)), only.get((s, 2, 4)), ecp.get((s, 2, 2))
         if not fx:
@@ -239,12 +241,13 @@ def write_report(jobs, args, versions, elapsed):
         prow.append([f"{s}x{s} 2:4 (pair mode)", fx["luts"], fx["ffs"], fx["dsps"],
                      100.0 * (fx["luts"] - de["luts"]) / de["luts"] if de else None,
                      100.0 * (fx["luts"] - on["luts"]) / on["luts"] if on else None,
-                     fm, 100.0 * (fm - fo) / fo if fm and fo else None,
+                     fm, 100.0 * (fm - fo) / fo if fm is not None and fo else None,
                      gmac(2, s, fm), gmac(4, s, fm), gmac(8, s, fm)])
         if on:
             prow.append([f"{s}x{s} 2:4 only", on["luts"], on["ffs"], on["dsps"],
                          100.0 * (on["luts"] - de["luts"]) / de["luts"] if de else None, 0.0,
-                         fo if fo else "not placed", 0.0 if fo else None, gmac(2, s, fo), gmac(4, s, fo), None])
+                         fo if fo is not None else "not placed", 0.0 if fo is not None else None,
+                         gmac(2, s, fo), gmac(4, s, fo), None])
     L.append(md_table(["core", "LUTs", "FFs", "MULT18X18D", "LUT overhead vs 2:2 %",
                        "LUT overhead vs 2:4-only %", "Fmax MHz", "Fmax vs 2:4-only %", "GMAC/s dense",
                        "GMAC/s 2:4", "GMAC/s 1:4"], prow))
@@ -266,14 +269,14 @@ def write_report(jobs, args, versions, elapsed):
                  f"{sp['luts']} vs {de['luts']} LUTs = **{over:+.1f}%** (target <= 30%): "
                  f"**{'reached' if over <= 30.0 else 'missed'}**" + small_overhead(ecp, size) + ".")
     e824 = ecp.get((8, 2, 4))
-    if e824 and e824["fmax"]:
+    if e824 and e824["fmax"] is not None:
         L.append(f"- ECP5-85 (-8) Fmax of the 8x8 2:4 array: **{e824['fmax']:.1f} MHz** (median of seeds "
                  f"{seeds_text(e824['pnr'])}; target >= {TARGET_MHZ:.0f} MHz: "
                  f"**{'reached' if e824['fmax'] >= TARGET_MHZ else 'missed'}**; "
                  f">= {STRETCH_MHZ:.0f} MHz: **{'reached' if e824['fmax'] >= STRETCH_MHZ else 'missed'}**).")
     else:
         L.append("- ECP5-85 (-8) Fmax of the 8x8 2:4 array: not measured in this run.")
-    if largest and largest[1]["fmax"]:
+    if largest and largest[1]["fmax"] is not None:
         j, e, r = largest
         pes, f = j.rows * j.cols, largest[1]["fmax"]
         placed = r["pnr"].get("util", {})
@@ -306,14 +309,16 @@ def write_report(jobs, args, versions, elapsed):
             cp = r["pnr"]["critical"]
             crit_rows.append([f"{j.rows}x{j.cols} {j.pattern}" + ("" if getattr(j, "pair", 1) else " only") +
                               ("" if j.top == "s24_core" else " AXI top"),
-                              r["pnr"]["fmax_mhz"], cp["delay_ns"],
+                              r["pnr"].get("critical_seed", 1), r["pnr"].get("critical_fmax", r["pnr"]["fmax_mhz"]),
+                              cp["delay_ns"],
                               cp["logic_ns"], cp["routing_ns"], cp.get("max_route_ns"),
                               endpoint(cp["start"], "input"), endpoint(cp["end"], "output"),
                               " → ".join(f"`{n}`" for n in cp.get("nets", [])) or "n/a"])
-    L.append(md_table(["config", "Fmax MHz", "path ns", "logic ns", "routing ns", "longest net ns", "from", "to",
-                       "named nets on the path"], crit_rows))
+    L.append(md_table(["config", "seed", "its Fmax MHz", "path ns", "logic ns", "routing ns", "longest net ns", "from",
+                       "to", "named nets on the path"], crit_rows))
     L.append("")
-    L.append("`from`/`to` name the register; `harness (core input)` means the path starts at a scan-chain flop "
+    L.append("One row per placed configuration: the critical path of its routed seed closest to the median. "
+             "`from`/`to` name the register; `harness (core input)` means the path starts at a scan-chain flop "
              "driving a core input port (start, cfg, valid, data), i.e. it is a port-to-register path of the core; "
              "`harness (core output)` means it ends at a signature flop.")
     L.append("")
@@ -457,13 +462,6 @@ def write_report(jobs, args, versions, elapsed):
     L.append("")
     with open(os.path.join(args.out, "report.md"), "w") as f:
         f.write("\n".join(L))
-
-
-def seeds_text(p):
-    """Each seed's Fmax in seed order; "no route" for a seed that did not route (0 MHz in the median)."""
-    seeds = p.get("seeds", {}) if p else {}
-    return " / ".join("no route" if v is None else f"{v:.1f}"
-                      for _, v in sorted(seeds.items(), key=lambda kv: int(kv[0]))) or "n/a"
 
 
 def nexus_section(L, nex, args):

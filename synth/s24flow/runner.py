@@ -13,7 +13,7 @@ from .common import (ECP5_DEVICE, ECP5_DSPS, ECP5_LARGEST, NEXUS_DEVICE, NEXUS_M
                      UP5K_DSPS, YOSYS_TIMEOUT, FlowError)
 from .filelist import chparam, file_bytes, headers, hier_cmd, read_cmd, render_script, rtl_digest, used_sources
 from .metrics import ecp5_metrics, generic_metrics, ice40_metrics, intel_metrics, nexus_metrics, xilinx_metrics
-from .nextpnr import cell_counts, parse_pnr_seeds, read_int
+from .nextpnr import cell_counts, parse_pnr_seeds, read_int, seeds_text
 
 
 # tool slots of run_all (--jobs): every Yosys or nextpnr process holds one while it runs, so the
@@ -32,8 +32,10 @@ def run(cmd, log, timeout, what, show=None, cpu=None):
             p = subprocess.run(cmd, stdout=f, stderr=subprocess.STDOUT, timeout=timeout, cwd=REPO)
         except subprocess.TimeoutExpired:
             raise FlowError(f"{what}: timed out after {timeout} s (log {shown})")
-    if cpu and p.returncode in (-signal.SIGXCPU, -signal.SIGKILL):
+    if cpu and p.returncode == -signal.SIGXCPU:
         raise FlowError(f"{what}: stopped after {cpu} s of CPU time (log {shown})")
+    if cpu and p.returncode == -signal.SIGKILL:
+        raise FlowError(f"{what}: killed (SIGKILL: past its CPU limit of {cpu} + 60 s, or by the system) (log {shown})")
     if p.returncode != 0:
         tail = ""
         with open(log, errors="replace") as f:
@@ -343,8 +345,7 @@ def brief(job):
         parts = [f"LUTs={mt.get('luts', mt.get('aluts'))} FFs={mt['ffs']} DSPs={mt['dsps']}"]
     parts.append(f"latches={r['latches']} check={r['check_problems']}")
     if "pnr" in r:
-        seeds = r["pnr"].get("seeds", {})
-        each = " (" + ", ".join(f"{v:.1f}" for v in seeds.values()) + ")" if len(seeds) > 1 else ""
+        each = f" ({seeds_text(r['pnr'])})" if len(r["pnr"].get("seeds", {})) > 1 else ""
         parts.append(f"Fmax={r['pnr']['fmax_mhz']:.1f} MHz{each}")
     if "nofit_lcs" in r:
         parts.append(f"does not fit with the harness ({r['nofit_lcs'][0]} of {r['nofit_lcs'][1]} logic cells)")
