@@ -54,7 +54,7 @@ def parse_pnr_seeds(out, what):
     med = statistics.median_low(v or 0.0 for v in each.values())   # a seed's figure, never a mean of two
     rep = min(runs, key=lambda s: (abs(runs[s]["fmax_mhz"] - med), s))
     res = dict(runs[rep])
-    res.update(fmax_mhz=round(med, 2), seeds=dict(sorted(each.items())), failed=failed, critical_seed=rep,
+    res.update(fmax_mhz=med, seeds=dict(sorted(each.items())), failed=failed, critical_seed=rep,
                critical_fmax=runs[rep]["fmax_mhz"])
     return res
 
@@ -100,7 +100,7 @@ def parse_pnr(path, what):
                    "logic_ns": round(logic, 2), "routing_ns": round(total - logic, 2),
                    "cells": [start] + [c for c in cells if c != start], "nets": nets,
                    "max_route_ns": round(max((s["delay"] for s in steps if s["type"] == "routing"), default=0), 2)}
-    return {"fmax_mhz": round(min(fmax), 2), "util": util, "critical": summary,
+    return {"fmax_mhz": min(fmax), "util": util, "critical": summary,
             "critical_text": compact_path(crit["path"]) if crit else ""}
 
 
