@@ -118,8 +118,13 @@ def write_report(jobs, args, versions, elapsed):
     L = []
     L.append("# sparse24 synthesis report")
     L.append("")
-    L.append(f"Written by `make synth` (synth/s24_synth.py) on {datetime.datetime.utcnow():%Y-%m-%d %H:%M} UTC "
-             f"in {elapsed / 60:.1f} min; {sum(1 for j in jobs if j.result)} of {len(jobs)} runs succeeded.")
+    if getattr(args, "report_only", False):   # the runs were made earlier, by one or more commands
+        L.append(f"Written by `synth/s24_synth.py --report-only` from the run folders of `make synth` and its reruns, on "
+                 f"{datetime.datetime.utcnow():%Y-%m-%d %H:%M} UTC; {sum(1 for j in jobs if j.result)} of "
+                 f"{len(jobs)} runs complete (the last flow run into this folder took {elapsed / 60:.1f} min).")
+    else:
+        L.append(f"Written by `make synth` (synth/s24_synth.py) on {datetime.datetime.utcnow():%Y-%m-%d %H:%M} UTC "
+                 f"in {elapsed / 60:.1f} min; {sum(1 for j in jobs if j.result)} of {len(jobs)} runs succeeded.")
     L.append("")
     L.append("Tools: " + "; ".join(f"{k}: `{v}`" for k, v in versions.items()) + ".")
     L.append("")
