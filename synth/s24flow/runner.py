@@ -154,7 +154,7 @@ def run_job(job, args, files, incdirs):
                   top=job.top, wrap=os.path.join(SYNTH, job.wrap + ".v"), wraptop=job.wrap, rtl=os.path.join(REPO, "rtl"), chparam=chparam(job.params()),
                   synthdir=SYNTH)
     # a placed run's figures also depend on its harness (the wrapper and the scan chains it includes)
-    harness = [os.path.join(SYNTH, job.wrap + ".v"), os.path.join(SYNTH, "s24_scan.vh")] if job.pnr else []
+    harness = [values["wrap"], os.path.join(SYNTH, "s24_scan.vh")] if job.pnr else []
     contents = file_bytes(top_files + headers() + harness)   # the sources as Yosys is about to read them
     script = render_script(f"{job.target}_core", out, **values)
     yosys(args, script, out, "yosys.log", what)
@@ -196,7 +196,8 @@ def run_job(job, args, files, incdirs):
                "--pcf-allow-unconstrained", "--freq", "50", "--timing-allow-fail", "--seed", "1",
                "--report", os.path.join(out, "pnr.json"), "-l", os.path.join(out, "pnr.log")]
         try:
-            run(cmd, os.path.join(out, "pnr.out"), PNR_TIMEOUT, what + " (nextpnr-ice40)", os.path.join(out, "pnr.log"))
+            run(cmd, os.path.join(out, "pnr.out"), PNR_TIMEOUT, what + " (nextpnr-ice40)", os.path.join(out, "pnr.log"),
+                cpu=PNR_CPU)
         except FlowError:
             # a core whose multipliers fit may still need more logic cells with the harness than the
             # UP5K has: a result (it does not fit), not a failure of the flow
