@@ -12,6 +12,31 @@ def ecp5_metrics(c):
             "lutram": c.get("TRELLIS_DPR16X4", 0)}
 
 
+def ecp5_reset_lut_copies(netlist, top):
+    """LUT4s of a mapped ECP5 netlist (Yosys JSON) that only drive flop resets (TRELLIS_FF LSR) and
+    repeat another such LUT4: the same INIT on the same inputs. Yosys 0.23's synth_ecp5 gives every
+    flop with an active-low reset an inverter of its own (synth/ecp5_core.ys merges them); returns
+    (reset LUT4s, copies)."""
+    import collections
+    import json
+    with open(netlist) as f:
+        m = json.load(f)["modules"][top]
+    loads = collections.defaultdict(list)
+    for c in m["cells"].values():
+        for port, bits in c["connections"].items():
+            if c["port_directions"].get(port) != "output":
+                for b in bits:
+                    loads[b].append((c["type"], port))
+    seen = collections.Counter()
+    for c in m["cells"].values():
+        if c["type"] != "LUT4":
+            continue
+        ls = loads[c["connections"]["Z"][0]]
+        if ls and all(ld == ("TRELLIS_FF", "LSR") for ld in ls):
+            seen[(c["parameters"]["INIT"],) + tuple(str(c["connections"][p]) for p in "ABCD")] += 1
+    return sum(seen.values()), sum(n - 1 for n in seen.values())
+
+
 def xilinx_metrics(c):
     luts = sum(v for k, v in c.items() if re.fullmatch(r"LUT[1-6]", k))
     srl = sum(v for k, v in c.items() if k.startswith("SRL"))

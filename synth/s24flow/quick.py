@@ -8,7 +8,7 @@ import time
 
 from .common import REPO, SYNTH, FlowError
 from .filelist import hier_cmd, read_cmd, render_script, used_sources
-from .metrics import ecp5_metrics, ice40_metrics
+from .metrics import ecp5_metrics, ecp5_reset_lut_copies, ice40_metrics
 from .nextpnr import cell_counts, parse_pnr_seeds, read_int, seeds_text
 from .runner import Job, brief, placer_seed, run, yosys
 
@@ -55,6 +55,12 @@ def quick(args, files, incdirs):
                     info = f"DSPs={got['dsps']} LUTs={got['luts']} FFs={got['ffs']}"
                 else:
                     info = f"{sum(cells.values())} cells, check -assert passed"
+                if target == "ecp5":   # one reset LUT per reset net, not one per flop (synth/ecp5_core.ys)
+                    resets, copies = ecp5_reset_lut_copies(os.path.join(out, "netlist.json"), "s24_core")
+                    if copies:
+                        errs.append(f"{copies} of the {resets} LUT4s that drive flop resets repeat another "
+                                    "(the same function of the same inputs: one inverter per flop)")
+                    info += f", {resets} reset LUT4s (no copies)"
                 if errs:
                     raise FlowError(f"{name}: " + ", ".join(errs) + f" (log {os.path.relpath(out, REPO)}/yosys.log)")
                 checks.append((name, True, f"{info}, 0 latches"))

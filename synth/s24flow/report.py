@@ -83,7 +83,8 @@ def target_table(L, jobs, target, title, head, row):
 
 def sources_line(jobs):
     """Whether every run's numbers belong to the RTL of this tree: each run recorded the sources it
-    elaborated (rtl_files.txt: its hierarchy's files and rtl/*.vh; a placed run also its harness)
+    elaborated (rtl_files.txt: its hierarchy's files and rtl/*.vh, its target's Yosys scripts; a placed
+    run also its harness)
     and their digest when Yosys read them; the same files now must give the same digest."""
     by_digest, stale = {}, []
     for j in jobs:
@@ -100,7 +101,8 @@ def sources_line(jobs):
         tops = sorted({j.top for j in js})
         parts.append(f"`{d}` ({len(js)} runs of {', '.join(tops)})")
     text = ("Sources: each run records the files it elaborated (the modules of Yosys's hierarchy, and "
-            "rtl/*.vh; a placed run also its harness, synth/<wrapper>.v and synth/s24_scan.vh) "
+            "rtl/*.vh; the Yosys scripts of its target, synth/<target>_core.ys and for a placed run "
+            "synth/<target>_wrap.ys; a placed run also its harness, synth/<wrapper>.v and synth/s24_scan.vh) "
             "with their sha256 when Yosys read them, checked here against this tree: "
             + ("; ".join(parts) if parts else "none") + ".")
     if stale:

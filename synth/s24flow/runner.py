@@ -138,6 +138,13 @@ def placer_seed(cmd, out, seed, what, log):
         print(f"  {e}: counted as a seed that did not route", flush=True)
 
 
+def target_scripts(target, pnr):
+    """The Yosys script templates a run of target reads: synth/<target>_core.ys, a placed run's
+    synth/<target>_wrap.ys, and the scripts they include (iCE40: synth/ice40_synth.ys)."""
+    names = [f"{target}_core"] + ([f"{target}_wrap"] if pnr else []) + (["ice40_synth"] if target == "ice40" else [])
+    return [os.path.join(SYNTH, n + ".ys") for n in names]
+
+
 def run_job(job, args, files, incdirs):
     out = os.path.join(args.out, job.name)
     os.makedirs(out, exist_ok=True)
@@ -155,6 +162,8 @@ def run_job(job, args, files, incdirs):
                   synthdir=SYNTH)
     # a placed run's figures also depend on its harness (the wrapper and the scan chains it includes)
     harness = [values["wrap"], os.path.join(SYNTH, "s24_scan.vh")] if job.pnr else []
+    # ... and every run's on the Yosys scripts of its target (the templates rendered below)
+    harness += target_scripts(job.target, job.pnr)
     contents = file_bytes(top_files + headers() + harness)   # the sources as Yosys is about to read them
     script = render_script(f"{job.target}_core", out, **values)
     yosys(args, script, out, "yosys.log", what)
