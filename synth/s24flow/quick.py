@@ -3,6 +3,7 @@ import contextlib
 import io
 import json
 import os
+import re
 import tempfile
 import time
 
@@ -20,7 +21,7 @@ def quick(args, files, incdirs):
     configs = ((2, 4), (2, 2))
     targets = ("generic", "ecp5", "ice40")
     metrics = {"ecp5": ecp5_metrics, "ice40": ice40_metrics}   # the flow's own cell counting
-    total = len(configs) * len(targets) + 1   # and the median over placer seeds (seed_median_check)
+    total = len(configs) * len(targets) + 2   # and ecp5_ff_check, seed_median_check
     for n, m in configs:
         params = {"NumRows": 2, "NumCols": 2, "SparseN": n, "SparseM": m}
         for target in targets:
@@ -71,6 +72,13 @@ def quick(args, files, incdirs):
                   f"({time.time() - t:.0f} s)", flush=True)
     t = time.time()
     try:
+        checks.append(("ecp5 flop mapping", True, ecp5_ff_check(args, os.path.join(args.out, "ecp5_ffs"))))
+    except FlowError as e:
+        checks.append(("ecp5 flop mapping", False, str(e)))
+    print(f"[{len(checks)}/{total}] synth-check {checks[-1][0]}: {'ok' if checks[-1][1] else 'FAIL'}: "
+          f"{checks[-1][2]} ({time.time() - t:.0f} s)", flush=True)
+    t = time.time()
+    try:
         seed_median_check()
         checks.append(("the median over placer seeds", True, "a seed that did not route counts as 0 MHz"))
     except Exception as e:   # any error of the mechanism is a failed check, reported as one
@@ -81,6 +89,45 @@ def quick(args, files, incdirs):
     print(f"synth-check: made by {args.yosys_version}")
     print(f"{passed} passed, {len(checks) - passed} failed")
     return 0 if passed == len(checks) else 1
+
+
+def ecp5_ff_check(args, out, seed=1):
+    """synth/ecp5_ffs.ys: the twelve flops of synth/ecp5_ffs_check.v (active-low asynchronous and
+    synchronous resets to 0 and 1, with and without an enable of either polarity), mapped as the core
+    is mapped, are TRELLIS_FFs on their own reset inverter (LSRMUX INV, no LUT4 in front) and, with
+    Yosys's ECP5 cell models flattened in, equal the RTL on 20,000 random cycles (Icarus Verilog)."""
+    os.makedirs(out, exist_ok=True)
+    src = os.path.join(SYNTH, "ecp5_ffs_check.v")
+    syn, flat, sim = (os.path.join(out, f) for f in ("ffs_syn.v", "ffs_flat.v", "ffs_sim"))
+    script = os.path.join(out, "map.ys")
+    with open(script, "w") as f:
+        f.write(f"read_verilog {src}\nhierarchy -top s24_ffs_check\n"
+                "synth_ecp5 -top s24_ffs_check -run begin:map_ffs\nscript synth/ecp5_ffs.ys\n"
+                "synth_ecp5 -top s24_ffs_check -run map_ffs:\n"
+                f"tee -q -o {out}/stat.json stat -json\n"
+                f"rename s24_ffs_check s24_ffs_check_syn\nwrite_verilog -noattr {syn}\n"
+                # the mapped netlist with the cell models flattened in, for a plain simulator
+                "design -reset\nread_verilog +/ecp5/cells_sim.v\n"
+                f"read_verilog {syn}\nhierarchy -top s24_ffs_check_syn\nflatten\nproc\nopt_clean\n"
+                f"write_verilog -noattr {flat}\n")
+    yosys(args, script, out, "yosys.log", "ecp5 flop mapping")
+    cells = cell_counts(os.path.join(out, "stat.json"), "s24_ffs_check")
+    with open(syn) as f:
+        inv = f.read().count('.LSRMUX("INV")')
+    if cells.get("TRELLIS_FF") != 12 or inv != 12 or cells.get("LUT4", 0):
+        raise FlowError(f"ecp5 flop mapping: {cells.get('TRELLIS_FF', 0)} TRELLIS_FF ({inv} on their reset "
+                        f"inverter) and {cells.get('LUT4', 0)} LUT4 for 12 flops: expected 12, 12 and 0 "
+                        f"(log {os.path.relpath(out, REPO)}/yosys.log)")
+    run(["iverilog", "-g2012", "-DS24_FFS_TB", "-o", sim, src, flat], os.path.join(out, "iverilog.log"), 300,
+        "ecp5 flop mapping (iverilog)")
+    run(["vvp", "-n", sim, f"+seed={seed}"], os.path.join(out, "vvp.log"), 300, "ecp5 flop mapping (vvp)")
+    with open(os.path.join(out, "vvp.log")) as f:
+        text = f.read()
+    m = re.search(r"seed (\d+), 20000 cycles, (\d+) mismatches", text)
+    if not m or m.group(2) != "0":
+        raise FlowError(f"ecp5 flop mapping: the mapped flops differ from the RTL ({m.group(0) if m else 'no result'}; "
+                        f"log {os.path.relpath(out, REPO)}/vvp.log)")
+    return f"12 flops on their reset inverter, 0 LUT4, equal to the RTL on 20000 random cycles (seed {m.group(1)})"
 
 
 def seed_median_check():

@@ -139,10 +139,12 @@ def placer_seed(cmd, out, seed, what, log):
 
 
 def target_scripts(target, pnr):
-    """The Yosys script templates a run of target reads: synth/<target>_core.ys, a placed run's
-    synth/<target>_wrap.ys, and the scripts they include (iCE40: synth/ice40_synth.ys)."""
-    names = [f"{target}_core"] + ([f"{target}_wrap"] if pnr else []) + (["ice40_synth"] if target == "ice40" else [])
-    return [os.path.join(SYNTH, n + ".ys") for n in names]
+    """The Yosys scripts a run of target reads: synth/<target>_core.ys, a placed run's
+    synth/<target>_wrap.ys, and the files they include (iCE40: synth/ice40_synth.ys; ECP5: the flop
+    mapping synth/ecp5_ffs.ys and synth/ecp5_ff_lsrinv.v)."""
+    names = [f"{target}_core.ys"] + ([f"{target}_wrap.ys"] if pnr else [])
+    names += {"ice40": ["ice40_synth.ys"], "ecp5": ["ecp5_ffs.ys", "ecp5_ff_lsrinv.v"]}.get(target, [])
+    return [os.path.join(SYNTH, n) for n in names]
 
 
 def run_job(job, args, files, incdirs):
