@@ -53,6 +53,7 @@ def report_only(args, jobs):
             j.result = collect(j, out)
         except (OSError, ValueError, KeyError, FlowError) as e:
             j.error = f"{j.label()}: no complete result in {os.path.relpath(out, REPO)} ({type(e).__name__})"
+            j.missing = not os.path.isfile(os.path.join(out, "rtl.sha256"))   # never run into this folder
     versions = tool_versions(args)
     elapsed = 0.0
     try:

@@ -68,6 +68,12 @@ def endpoint(cell, side):
     return f"harness (core {side}) `{cell}`"
 
 
+def no_result(j):
+    """The cell of a run without a result: FAILED, or, when --report-only found no run in its
+    folder (a configuration not run into this folder), "no run"."""
+    return "no run" if getattr(j, "missing", False) else "FAILED"
+
+
 def target_table(L, jobs, target, title, head, row):
     """A section with one table row per job of one target: row(j), or FAILED when its run failed."""
     L.append(title)
@@ -76,7 +82,7 @@ def target_table(L, jobs, target, title, head, row):
     for j in jobs:
         if j.target != target:
             continue
-        rows.append(row(j) if j.result else [f"{j.rows}x{j.cols} {j.pattern}", "FAILED"])
+        rows.append(row(j) if j.result else [f"{j.rows}x{j.cols} {j.pattern}", no_result(j)])
     L.append(md_table(head, rows))
     L.append("")
 
@@ -123,7 +129,8 @@ def write_report(jobs, args, versions, elapsed):
     if getattr(args, "report_only", False):   # the runs were made earlier, by one or more commands
         L.append(f"Written by `synth/s24_synth.py --report-only` from the run folders of `make synth` and its reruns, on "
                  f"{datetime.datetime.utcnow():%Y-%m-%d %H:%M} UTC; {sum(1 for j in jobs if j.result)} of "
-                 f"{len(jobs)} runs complete (the last flow run into this folder took {elapsed / 60:.1f} min).")
+                 f"{len(jobs)} runs complete" + (f" (the last flow run into this folder took {elapsed / 60:.1f} min)."
+                                                  if elapsed else "."))
     else:
         L.append(f"Written by `make synth` (synth/s24_synth.py) on {datetime.datetime.utcnow():%Y-%m-%d %H:%M} UTC "
                  f"in {elapsed / 60:.1f} min; {sum(1 for j in jobs if j.result)} of {len(jobs)} runs succeeded.")
@@ -167,7 +174,7 @@ def write_report(jobs, args, versions, elapsed):
             continue
         r = j.result
         if not r:
-            rows.append([f"{j.rows}x{j.cols} {j.pattern}", "FAILED"] + [""] * 13)
+            rows.append([f"{j.rows}x{j.cols} {j.pattern}", no_result(j)] + [""] * 13)
             continue
         e = ecp5_metrics(r["cells"])
         fm = r["pnr"]["fmax_mhz"] if "pnr" in r else None
@@ -402,7 +409,7 @@ def write_report(jobs, args, versions, elapsed):
         rows = []
         for j in tops:
             if not j.result:
-                rows.append([f"{j.rows}x{j.cols} {j.pattern}", "FAILED"])
+                rows.append([f"{j.rows}x{j.cols} {j.pattern}", no_result(j)])
                 continue
             e = ecp5_metrics(j.result["cells"])
             core = ecp.get((j.rows, j.n, j.m))
@@ -548,7 +555,7 @@ def intel_section(L, itl):
     for j in itl:
         name = f"{j.rows}x{j.cols} {j.pattern}" + (" dense" if j.n == j.m else "")
         if not j.result:
-            rows.append([name, "FAILED"])
+            rows.append([name, no_result(j)])
             continue
         x = intel_metrics(j.result["cells"])
         mc = macs(j.result)
