@@ -1,4 +1,6 @@
 # sparse24 synthesis flow (synth/s24_synth.py): the figures of each target from Yosys's cell counts.
+import collections
+import json
 import re
 
 
@@ -15,10 +17,8 @@ def ecp5_metrics(c):
 def ecp5_reset_lut_copies(netlist, top):
     """LUT4s of a mapped ECP5 netlist (Yosys JSON) that only drive flop resets (TRELLIS_FF LSR) and
     repeat another such LUT4: the same INIT on the same inputs. Yosys 0.23's synth_ecp5 gives every
-    flop with an active-low reset an inverter of its own (synth/ecp5_core.ys merges them); returns
-    (reset LUT4s, copies)."""
-    import collections
-    import json
+    flop with an active-low reset an inverter of its own (synth/ecp5_ffs.ys maps those flops onto
+    their own reset inverter instead); returns (reset LUT4s, copies)."""
     with open(netlist) as f:
         m = json.load(f)["modules"][top]
     loads = collections.defaultdict(list)

@@ -56,7 +56,7 @@ def quick(args, files, incdirs):
                     info = f"DSPs={got['dsps']} LUTs={got['luts']} FFs={got['ffs']}"
                 else:
                     info = f"{sum(cells.values())} cells, check -assert passed"
-                if target == "ecp5":   # one reset LUT per reset net, not one per flop (synth/ecp5_core.ys)
+                if target == "ecp5":   # no LUT4 inverter per flop in front of its reset (synth/ecp5_ffs.ys)
                     resets, copies = ecp5_reset_lut_copies(os.path.join(out, "netlist.json"), "s24_core")
                     if copies:
                         errs.append(f"{copies} of the {resets} LUT4s that drive flop resets repeat another "

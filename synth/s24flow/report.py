@@ -90,8 +90,8 @@ def target_table(L, jobs, target, title, head, row):
 def sources_line(jobs):
     """Whether every run's numbers belong to the RTL of this tree: each run recorded the sources it
     elaborated (rtl_files.txt: its hierarchy's files and rtl/*.vh, its target's Yosys scripts; a placed
-    run also its harness)
-    and their digest when Yosys read them; the same files now must give the same digest."""
+    run also its harness) and their digest when Yosys read them; the same files now must give the
+    same digest."""
     by_digest, stale = {}, []
     for j in jobs:
         if not j.result:
@@ -107,8 +107,9 @@ def sources_line(jobs):
         tops = sorted({j.top for j in js})
         parts.append(f"`{d}` ({len(js)} runs of {', '.join(tops)})")
     text = ("Sources: each run records the files it elaborated (the modules of Yosys's hierarchy, and "
-            "rtl/*.vh; the Yosys scripts of its target, synth/<target>_core.ys and for a placed run "
-            "synth/<target>_wrap.ys; a placed run also its harness, synth/<wrapper>.v and synth/s24_scan.vh) "
+            "rtl/*.vh; the Yosys scripts of its target, synth/<target>_core.ys, a placed run's "
+            "synth/<target>_wrap.ys and the files they include; a placed run also its harness, "
+            "synth/<wrapper>.v and synth/s24_scan.vh) "
             "with their sha256 when Yosys read them, checked here against this tree: "
             + ("; ".join(parts) if parts else "none") + ".")
     if stale:
@@ -151,8 +152,8 @@ def write_report(jobs, args, versions, elapsed):
              "k-values per PE per step; a dense A on a 2:4 core takes two steps per group). *LUTs* on ECP5 = "
              "LUT4 + 2·CCU2C (a carry cell uses both LUT4s of its slice half); the LUT4 and CCU2C columns are "
              "the raw Yosys counts. Area is the core (`s24_core`) alone, mapped by Yosys (`synth/ecp5_core.ys`: "
-             "synth_ecp5 with an `opt_merge` after its flop mapping, so each reset net has one inverter LUT4 "
-             "where Yosys 0.23 gives one to every flop with an active-low reset); Fmax is nextpnr's "
+             "synth_ecp5 with the flops' active-low resets on their own inverters, `synth/ecp5_ffs.ys`, where "
+             "Yosys 0.23 alone gives each such flop a LUT4 inverter); Fmax is nextpnr's "
              f"timing analysis after place and route on {ECP5_DEVICE_NAME}, the median over placer seeds "
              f"1..{args.seeds} (each seed's figure in the Fmax per seed column; a seed whose nextpnr fails or "
              f"uses up its {PNR_CPU} s of CPU time is shown as \"no route\" and counts as 0 MHz), with the core inside "
