@@ -32,9 +32,10 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("csv")
     ap.add_argument("out_dir")
-    ap.add_argument("--fmax", type=float, default=145.8,
+    ap.add_argument("--fmax", type=float, default=136.2,
                     help="MHz: the ECP5-85 (-8) median Fmax of the default 8x8 2:4 array (with the "
-                         "pair mode: seeds 1/2/3 146.5 / 129.6 / 145.8, docs/results.md issue 27)")
+                         "pair mode: seeds 1/2/3 145.4 / 136.2 / 126.4, the synthesis report in "
+                         "docs/results.md)")
     a = ap.parse_args()
     rows = list(csv.DictReader(open(a.csv)))
     os.makedirs(a.out_dir, exist_ok=True)
