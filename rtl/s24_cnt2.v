@@ -2,7 +2,9 @@
 `default_nettype none
 
 // The flags are registers, computed one count ahead (a compare of the count plus one with the
-// maximum, in parallel with inc_i), so inc_i only selects: no wide compare comes after it.
+// maximum, in parallel with inc_i), so inc_i only selects: no wide compare comes after it. The
+// outer count's enable is inc_i with one registered flag (step1_q), not with done/last0/last1:
+// the stream's valid reaches the 32 enables of nxt1_q through one LUT level, not four.
 module s24_cnt2 #(
   parameter integer Max0AtReset = 0  // max0_i out of reset (the reset value of last0_o follows)
 ) (
@@ -28,6 +30,7 @@ module s24_cnt2 #(
   reg        last0_q, last0_d;
   reg        last1_q, last1_d;
   reg        done_q, done_d;
+  reg        step1_q, step1_d;   // !done_q && last0_q && !last1_q: the next inc moves the outer count
 
   // next flags, from registers only: the count plus one is a register (nxt*_q), so the compare
   // with the maximum has no carry chain in front of it (the increments run in parallel with it)
@@ -45,23 +48,30 @@ module s24_cnt2 #(
     last0_d = last0_q;
     last1_d = last1_q;
     done_d  = done_q;
+    step1_d = step1_q;
     if (inc_i && !done_q) begin
       if (last0_q) begin
         cnt0_d  = 32'd0;
         nxt0_d  = 32'd1;
         last0_d = wrap_last0;
         if (last1_q) begin
-          done_d = 1'b1;
+          done_d  = 1'b1;
+          step1_d = 1'b0;
         end else begin
-          cnt1_d  = nxt1_q;
-          nxt1_d  = nxt1_inc;
           last1_d = next_last1;
+          step1_d = wrap_last0 && !next_last1;
         end
       end else begin
         cnt0_d  = nxt0_q;
         nxt0_d  = nxt0_inc;
         last0_d = next_last0;
+        step1_d = next_last0 && !last1_q;
       end
+    end
+    // the outer count: its own enable (step1_q stands for !done_q && last0_q && !last1_q)
+    if (inc_i && step1_q) begin
+      cnt1_d  = nxt1_q;
+      nxt1_d  = nxt1_inc;
     end
     if (init_i) begin
       cnt0_d  = 32'd0;
@@ -71,6 +81,7 @@ module s24_cnt2 #(
       last0_d = first0_i;
       last1_d = first1_i;
       done_d  = 1'b0;
+      step1_d = first0_i && !first1_i;
     end
   end
 
@@ -83,6 +94,7 @@ module s24_cnt2 #(
       last0_q <= (Max0AtReset == 0);
       last1_q <= 1'b1;   // max1_i is 0 out of reset
       done_q  <= 1'b0;
+      step1_q <= 1'b0;   // last1_q resets to 1
     end else begin
       cnt0_q  <= cnt0_d;
       cnt1_q  <= cnt1_d;
@@ -91,6 +103,7 @@ module s24_cnt2 #(
       last0_q <= last0_d;
       last1_q <= last1_d;
       done_q  <= done_d;
+      step1_q <= step1_d;
     end
   end
 
@@ -133,6 +146,7 @@ module s24_cnt2 #(
   always @(posedge clk_i) begin
     if (fv_live_q) begin
       `S24_ASSERT(nxt0_q == cnt0_q + 32'd1 && nxt1_q == cnt1_q + 32'd1, "cnt2: count-plus-one registers out of step")
+      `S24_ASSERT(step1_q == (!done_q && last0_q && !last1_q), "cnt2: outer-step flag out of step with the flags")
       // the registered flags are the compares they replace
       `S24_ASSERT(last0_q == (cnt0_q == max0_i) && last1_q == (cnt1_q == max1_i),
                   "cnt2: registered last flags out of step with the counts")

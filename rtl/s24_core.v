@@ -135,6 +135,7 @@ module s24_core #(
   reg        cfg_long_q;   // cfg_beats > max(R, C) (pair: R + max(R, C)): P is the beat count
   reg        cfg_pair_q;   // the request's mode (Pair only)
   reg        pair_q, pair_d;  // the job's mode: pair (2R rows a tile)
+  wire       chk_pair;        // the weight check's copy of the mode (see the metadata check)
   wire start_req = start_i && !run_q && !pend_q && !clear_i;
   wire start_acc = start_req && (cfg_beats_i != 32'd0) && (cfg_tiles_i != 32'd0);  // pend_q next
   wire start_ok  = pend_q && !clear_i;
@@ -492,18 +493,29 @@ module s24_core #(
     .vals_i(w_vals), .idx_i(w_idx), .vals_o(mc_vals), .idx_o(mc_idx), .bad_o(mc_bad)
   );
   // pair mode: each slot is a 1:m group of its own row, so every index is valid and the beat
-  // passes unchanged (pair_q is constant while the job's beats arrive)
+  // passes unchanged. The select is a flop of its own, chk_pair_q, loaded with the request
+  // (start_req: no job runs, so no beat is in the slice) and equal to pair_q while the job's beats
+  // arrive: the mux of every weight bit in front of the W FIFO hangs on it, placed beside the
+  // FIFO, not on pair_q's net across the control logic (a 4.2 ns net on ECP5).
   generate
     if (Pair) begin : g_chk_pair
-      assign chk_vals = pair_q ? w_vals : mc_vals;
-      assign chk_idx  = pair_q ? w_idx  : mc_idx;
-      assign meta_bad = pair_q ? {NumRows{1'b0}} : mc_bad;
+      reg chk_pair_q;
+      always @(posedge clk_i or negedge rst_ni) begin
+        if (!rst_ni)        chk_pair_q <= 1'b0;
+        else if (start_req) chk_pair_q <= cfg_pair_i;
+      end
+      assign chk_pair = chk_pair_q;
+      assign chk_vals = chk_pair_q ? w_vals : mc_vals;
+      assign chk_idx  = chk_pair_q ? w_idx  : mc_idx;
+      assign meta_bad = chk_pair_q ? {NumRows{1'b0}} : mc_bad;
     end else begin : g_chk
+      assign chk_pair = 1'b0;
       assign chk_vals = mc_vals;
       assign chk_idx  = mc_idx;
       assign meta_bad = mc_bad;
     end
   endgenerate
+  wire unused_chk_pair = chk_pair;   // read by the formal properties only
 
   genvar gr, gs;
   generate
@@ -837,6 +849,9 @@ module s24_core #(
       `S24_ASSERT(!(reserve && cred_q < tile_rows), "tile injected without room for its rows")
       // the mode is the same everywhere while a job runs (it changes only at a start)
       `S24_ASSERT(Pair || !pair_q, "pair mode on a core without it")
+      // the weight check's copy of the mode: the request's from start_req on, the job's while it runs
+      `S24_ASSERT(!pend_q || chk_pair == (Pair && cfg_pair_q), "the weight check's mode differs from the request's")
+      `S24_ASSERT(!run_q || chk_pair == pair_q, "the weight check's mode differs from the job's")
       for (fr = 0; fr < NumRows*NumCols; fr = fr + 1) begin
         // a valid beat in PE (r, c)'s hop stage (its wf_o) meets the job's mode there
         if (w_h[((fr / NumCols)*(NumCols+1) + (fr % NumCols) + 1)*WBundle + VRowBits + RRowBits]) begin
