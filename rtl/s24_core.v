@@ -701,21 +701,32 @@ module s24_core #(
     end
   endgenerate
 
-  reg [RBits-1:0]   drain_q, drain_d;
+  // the drain: a one-hot OR of the row's shadows, per column. It is registered in two halves
+  // (PE rows below DrainSplit and from it on), ORed after the register on the way into the result
+  // buffer: each half's select-and-OR is one LUT level shorter than the whole (16 terms a bit in
+  // pair mode at R = 8), the OR behind the flops one LUT, the same cycle.
+  localparam integer DrainSplit = (NumRows + 1) / 2;
+  reg [RBits-1:0]   drain_lo_q, drain_lo_d, drain_hi_q, drain_hi_d;
+  wire [RBits-1:0]  drain_q = drain_lo_q | drain_hi_q;
   wire [2*NumRows-1:0] pz_last_col = pz[(NumCols-1)*2*NumRows +: 2*NumRows];   // row j done (j >= 1)
   wire pair_last = pair_h[(NumRows-1)*(NumCols+1) + NumCols];   // PE (R-1, C-1)'s mode
+  reg [RBits-1:0] drain_row;
   integer dr, dc;
   always @* begin
-    drain_d = {RBits{1'b0}};
+    drain_lo_d = {RBits{1'b0}};
+    drain_hi_d = {RBits{1'b0}};
     for (dr = 0; dr < NumRows; dr = dr + 1) begin
+      drain_row = {RBits{1'b0}};
       for (dc = 0; dc < NumCols; dc = dc + 1) begin
         if (sel[dr*NumCols + dc] || pz[dc*2*NumRows + 2*dr])
-          drain_d[dc*AccWidth +: AccWidth] = drain_d[dc*AccWidth +: AccWidth] |
-                                             shadow[(dr*NumCols + dc)*AccWidth +: AccWidth];
+          drain_row[dc*AccWidth +: AccWidth] = drain_row[dc*AccWidth +: AccWidth] |
+                                               shadow[(dr*NumCols + dc)*AccWidth +: AccWidth];
         if (pz[dc*2*NumRows + 2*dr + 1])
-          drain_d[dc*AccWidth +: AccWidth] = drain_d[dc*AccWidth +: AccWidth] |
-                                             shadow1[(dr*NumCols + dc)*AccWidth +: AccWidth];
+          drain_row[dc*AccWidth +: AccWidth] = drain_row[dc*AccWidth +: AccWidth] |
+                                               shadow1[(dr*NumCols + dc)*AccWidth +: AccWidth];
       end
+      if (dr < DrainSplit) drain_lo_d = drain_lo_d | drain_row;
+      else                 drain_hi_d = drain_hi_d | drain_row;
     end
   end
 
@@ -728,7 +739,10 @@ module s24_core #(
       drain_last_q  <= pair_last ? pz_last_col[2*NumRows-1] : row_done[NumRows-1];
     end
   end
-  always @(posedge clk_i) drain_q <= drain_d;
+  always @(posedge clk_i) begin
+    drain_lo_q <= drain_lo_d;
+    drain_hi_q <= drain_hi_d;
+  end
 
   wire [RBits+1:0] r_head;   // {job's last row, tile's last row (r_last_o), row}
   s24_rbuf #(.Width(RBits + 2), .AddrWidth(OutAw)) u_rbuf (

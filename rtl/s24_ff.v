@@ -1,5 +1,5 @@
-// s24_ff: a row of plain flops with an asynchronous active-low reset to 0 that synthesis keeps
-// apart from equal copies elsewhere.
+// s24_ff: a row of plain flops with an asynchronous active-low reset (to ResetValue) that
+// synthesis keeps apart from equal copies elsewhere.
 `default_nettype none
 
 // Why: the array's control flags ({last, valid}) travel one PE per cycle and one stage per
@@ -9,7 +9,8 @@
 // S24_ECP5 each bit is an instantiated TRELLIS_FF (a cell opt_merge leaves alone), so every PE
 // keeps its own flags next to it; elsewhere a behavioural flop.
 module s24_ff #(
-  parameter integer Width = 1
+  parameter integer     Width      = 1,
+  parameter [Width-1:0] ResetValue = {Width{1'b0}}
 ) (
   input  wire             clk_i,
   input  wire             rst_ni,
@@ -21,7 +22,8 @@ module s24_ff #(
   generate
     for (i = 0; i < Width; i = i + 1) begin : g_bit
       TRELLIS_FF #(
-        .GSR("AUTO"), .CEMUX("1"), .CLKMUX("CLK"), .LSRMUX("INV"), .REGSET("RESET"), .SRMODE("ASYNC")
+        .GSR("AUTO"), .CEMUX("1"), .CLKMUX("CLK"), .LSRMUX("INV"), .REGSET(ResetValue[i] ? "SET" : "RESET"),
+        .SRMODE("ASYNC")
       ) u_ff (
         .CLK(clk_i), .LSR(rst_ni), .DI(d_i[i]), .Q(q_o[i])
       );
@@ -30,7 +32,7 @@ module s24_ff #(
 `else
   reg [Width-1:0] q_q;
   always @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) q_q <= {Width{1'b0}};
+    if (!rst_ni) q_q <= ResetValue;
     else         q_q <= d_i;
   end
   assign q_o = q_q;

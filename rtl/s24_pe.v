@@ -77,10 +77,11 @@ module s24_pe #(
   wire [2*MulLat-1:0]         fm_q;
   reg  [1:0]                  wf_d, fs_d, fa_d;
   reg  [2*MulLat-1:0]         fm_d;
-  // run_q: 0 after reset and in the cycle after clear_i, when the accumulator restarts at 0 (an
+  // clr_q: 1 after reset and in the cycle after clear_i, when the accumulator restarts at 0 (an
   // s24_ff of each PE: equal in every PE, so a plain flop would be merged into one that drives
-  // all of them from one place; it resets to 0, hence stored as the opposite of "clear")
-  wire                        run_q;
+  // all of them from one place). It stores clear_i itself (reset to 1), not its inverse: an
+  // inverter in front of it would be one LUT, merged across the PEs, driving all of them.
+  wire                        clr_q;
   // fz_q: a second copy of fa_q, read only by the accumulator's restart (its 32 synchronous
   // resets), so that decision is one LUT of flops placed by the accumulator; fa_q drives the
   // shadow's enables and cap_o
@@ -159,7 +160,7 @@ module s24_pe #(
       shadow_d  = acc_d;
       shadow1_d = acc1_d;
     end
-    if ((fz_q[0] && fz_q[1]) || !run_q) begin
+    if ((fz_q[0] && fz_q[1]) || clr_q) begin
       acc_d  = {AccWidth{1'b0}};
       acc1_d = {AccWidth{1'b0}};
     end
@@ -169,11 +170,11 @@ module s24_pe #(
   s24_ff #(.Width(2*MulLat + 6)) u_flags (
     .clk_i(clk_i), .rst_ni(rst_ni), .d_i({fa_d, fm_d, fs_d, wf_d}), .q_o({fa_q, fm_q, fs_q, wf_q})
   );
-  s24_ff #(.Width(4)) u_acc_ctl (
-    .clk_i(clk_i), .rst_ni(rst_ni), .d_i({fa_d[0] && fa_d[1], fa_d, !clear_i}), .q_o({cap_q, fz_q, run_q})
+  s24_ff #(.Width(4), .ResetValue(4'b0001)) u_acc_ctl (
+    .clk_i(clk_i), .rst_ni(rst_ni), .d_i({fa_d[0] && fa_d[1], fa_d, clear_i}), .q_o({cap_q, fz_q, clr_q})
   );
 
-  // datapath: not reset (acc_q is zeroed synchronously while !run_q: after reset and after a clear)
+  // datapath: not reset (acc_q is zeroed synchronously while clr_q: after reset and after a clear)
   always @(posedge clk_i) begin
     wv_q     <= wv_i;
     wi_q     <= wi_i;
