@@ -77,16 +77,13 @@ module s24_pe #(
   wire [2*MulLat-1:0]         fm_q;
   reg  [1:0]                  wf_d, fs_d, fa_d;
   reg  [2*MulLat-1:0]         fm_d;
-  // clr_q: 1 after reset and in the cycle after clear_i, when the accumulator restarts at 0 (an
-  // s24_ff of each PE: equal in every PE, so a plain flop would be merged into one that drives
-  // all of them from one place). It stores clear_i itself (reset to 1), not its inverse: an
-  // inverter in front of it would be one LUT, merged across the PEs, driving all of them.
-  wire                        clr_q;
-  // fz_q: a second copy of fa_q, read only by the accumulator's restart (its 32 synchronous
-  // resets), so that decision is one LUT of flops placed by the accumulator; fa_q drives the
-  // shadow's enables and cap_o
-  wire [1:0]                  fz_q;
-  // cap_q: a third copy, the capture flag (fa_q's {last, valid} both set) read only by the drain's
+  // rst_q: the accumulator's restart (its 32 synchronous resets, 64 in pair mode): 1 after reset,
+  // in the cycle after clear_i and in the cycle after a tile's last beat reached the acc stage,
+  // decided one cycle ahead from the flags of the stage before, so the flop drives the resets
+  // directly (no LUT between it and them). An s24_ff of each PE: equal in every PE, so a plain
+  // flop would be merged into one that drives all of them from one place.
+  wire                        rst_q;
+  // cap_q: a copy of the capture flag (fa_q's {last, valid} both set) read only by the drain's
   // select chain in the core (cap_o), so that flop can sit by the chain while fa_q stays by the
   // shadow register it enables
   wire                        cap_q;
@@ -160,7 +157,7 @@ module s24_pe #(
       shadow_d  = acc_d;
       shadow1_d = acc1_d;
     end
-    if ((fz_q[0] && fz_q[1]) || clr_q) begin
+    if (rst_q) begin
       acc_d  = {AccWidth{1'b0}};
       acc1_d = {AccWidth{1'b0}};
     end
@@ -170,11 +167,12 @@ module s24_pe #(
   s24_ff #(.Width(2*MulLat + 6)) u_flags (
     .clk_i(clk_i), .rst_ni(rst_ni), .d_i({fa_d, fm_d, fs_d, wf_d}), .q_o({fa_q, fm_q, fs_q, wf_q})
   );
-  s24_ff #(.Width(4), .ResetValue(4'b0001)) u_acc_ctl (
-    .clk_i(clk_i), .rst_ni(rst_ni), .d_i({fa_d[0] && fa_d[1], fa_d, clear_i}), .q_o({cap_q, fz_q, clr_q})
+  s24_ff #(.Width(2), .ResetValue(2'b01)) u_acc_ctl (
+    .clk_i(clk_i), .rst_ni(rst_ni), .d_i({fa_d[0] && fa_d[1], (fa_d[0] && fa_d[1]) || clear_i}),
+    .q_o({cap_q, rst_q})
   );
 
-  // datapath: not reset (acc_q is zeroed synchronously while clr_q: after reset and after a clear)
+  // datapath: not reset (acc_q is zeroed synchronously while rst_q: after reset and after a clear)
   always @(posedge clk_i) begin
     wv_q     <= wv_i;
     wi_q     <= wi_i;
@@ -205,6 +203,11 @@ module s24_pe #(
 `ifdef FORMAL
 `include "s24_assert.vh"
   `S24_FV_LIVE(clk_i, rst_ni)
+  reg fv_clr_q;  // clear_i one cycle ago (1 after reset)
+  always @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) fv_clr_q <= 1'b1;
+    else         fv_clr_q <= clear_i;
+  end
   // Invalid metadata never reaches a multiplier: in every valid group the absolute indices
   // (relative + slot) strictly increase and stay below m.
   integer fs;
@@ -227,7 +230,7 @@ module s24_pe #(
     // last only on valid beats; the accumulator's copy of the acc stage's flags is exact
     if (fv_live_q) begin
       `S24_ASSERT(wf_q[0] || !wf_q[1], "PE: last flag on a bubble")
-      `S24_ASSERT(fz_q == fa_q, "PE: the accumulator's copy of the acc stage flags differs")
+      `S24_ASSERT(rst_q == ((fa_q[0] && fa_q[1]) || fv_clr_q), "PE: the accumulator's restart differs from the acc stage's last beat or a clear")
       `S24_ASSERT(cap_q == (fa_q[0] && fa_q[1]), "PE: the drain's capture flag differs from the acc stage's")
     end
   end
