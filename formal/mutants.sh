@@ -29,6 +29,7 @@ pair_rows_not_gated@s24_core.v@s/: cap\[sr\*NumCols + sc\] \&\& !pair_h\[sr\*(Nu
 pair_period_too_short@s24_core.v@s/localparam integer MinPeriodP = NumRows + MinPeriod;/localparam integer MinPeriodP = MinPeriod;/@core.sby@bmc_pair_2x2_2of4
 pair_reserves_r_rows@s24_core.v@s/wire \[CredW-1:0\] cred_res        = cred_q - tile_rows;/wire [CredW-1:0] cred_res        = cred_q - CredRows;/@core.sby@bmc_pair_2x2_2of4
 pair_last_row_early@s24_core.v@s/pz_last_col\[2\*NumRows-1\] : row_done/pz_last_col[2*NumRows-2] : row_done/@core.sby@bmc_pair_2x2_2of4
+pe_restart_ignores_clear@s24_pe.v@s/(fa_d\[0\] \&\& fa_d\[1\]) || clear_i}),/(fa_d[0] \&\& fa_d[1])}),/@core.sby@bmc_2x2_2of4
 '
 IFS='
 '
