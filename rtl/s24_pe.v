@@ -147,7 +147,11 @@ module s24_pe #(
     if (Pair && pair_q)
       sum = {{(SumWidth-ProdWidth){prod[ProdWidth-1]}}, prod[0 +: ProdWidth]};
     psum_d  = fm_q[2*MulLat-2] ? sum : {SumWidth{1'b0}};
-    psum1_d = (Pair && pair_q && fm_q[2*MulLat-2]) ? prod[Slot1*ProdWidth +: ProdWidth] : {ProdWidth{1'b0}};
+    // slot 1's product for the second accumulator: zeroed for a bubble like psum_q (the same
+    // synchronous reset, the valid flag's flop itself), not gated by the mode. In 2:m mode acc1_q
+    // sums slot 1's products unread: the drain selects shadow1 in pair mode only, and acc1_q
+    // restarts at every tile end and clear as acc_q does, so a pair job's tiles start at 0.
+    psum1_d = (Pair && fm_q[2*MulLat-2]) ? prod[Slot1*ProdWidth +: ProdWidth] : {ProdWidth{1'b0}};
     // accumulator: restarts at 0 after a tile's last beat; the shadow takes the tile's sum
     acc_d     = acc_q + {{(AccWidth-SumWidth){psum_q[SumWidth-1]}}, psum_q};
     acc1_d    = acc1_q + {{(AccWidth-ProdWidth){psum1_q[ProdWidth-1]}}, psum1_q};
