@@ -15,6 +15,7 @@ nextpnr.py (what the tools wrote), metrics.py, report.py, quick.py (make synth-c
 """
 
 import argparse
+import datetime
 import json
 import os
 import shlex
@@ -26,7 +27,8 @@ sys.dont_write_bytecode = True  # outputs only under build/
 from s24flow.common import REPO, FlowError
 from s24flow.filelist import read_filelist
 from s24flow.quick import quick
-from s24flow.report import tool_versions, write_report
+from s24flow.records import read_record, record_path, write_record
+from s24flow.report import git_head, tool_versions, write_report
 from s24flow.runner import collect, full_jobs, run_all, yosys_version
 
 
@@ -46,26 +48,66 @@ def select_jobs(args, with_top):
 
 
 def report_only(args, jobs):
-    """Rebuild report.md from the files in the run folders (e.g. after changing the report format)."""
-    for j in jobs:
-        out = os.path.join(args.out, j.name)
+    """Rebuild report.md from the files in the run folders (e.g. after changing the report format),
+    writing each complete run's record when --records is given; with --from-records, from the records
+    in --records instead (the tools and durations those runs recorded)."""
+    if args.from_records:
+        recs = {}
+        for j in jobs:
+            try:
+                recs[j.name] = read_record(args.records, j)
+                j.result = recs[j.name]["result"]
+                j.seconds = recs[j.name].get("seconds", 0.0)
+            except FlowError as e:
+                j.error = f"{j.label()}: {e}"
+                j.missing = not os.path.isfile(record_path(args.records, j))
+        versions = merged_versions([r.get("versions", {}) for r in recs.values()])
+        elapsed = sum(j.seconds for j in jobs if j.result)
+        seeds = [len(j.result["pnr"].get("seeds", {})) for j in jobs if j.result and j.result.get("pnr")]
+        args.seeds = max(seeds, default=args.seeds)
+        args.records_used = recs
+    else:
+        for j in jobs:
+            out = os.path.join(args.out, j.name)
+            try:
+                j.result = collect(j, out)
+            except (OSError, ValueError, KeyError, FlowError) as e:
+                j.error = f"{j.label()}: no complete result in {os.path.relpath(out, REPO)} ({type(e).__name__})"
+                j.missing = not os.path.isfile(os.path.join(out, "rtl.sha256"))   # never run into this folder
+        versions = tool_versions(args)
+        elapsed, seconds = 0.0, {}
         try:
-            j.result = collect(j, out)
-        except (OSError, ValueError, KeyError, FlowError) as e:
-            j.error = f"{j.label()}: no complete result in {os.path.relpath(out, REPO)} ({type(e).__name__})"
-            j.missing = not os.path.isfile(os.path.join(out, "rtl.sha256"))   # never run into this folder
-    versions = tool_versions(args)
-    elapsed = 0.0
-    try:
-        with open(os.path.join(args.out, "results.json")) as f:
-            elapsed = json.load(f).get("elapsed_s", 0.0)
-    except (OSError, ValueError):
-        pass
+            with open(os.path.join(args.out, "results.json")) as f:
+                last = json.load(f)
+            elapsed = last.get("elapsed_s", 0.0)
+            seconds = {r["label"]: r["seconds"] for r in last.get("runs", []) if r.get("result")}
+        except (OSError, ValueError, KeyError, TypeError):
+            pass
+        if args.records:   # the runs of this folder become records (the tools installed now made them)
+            for j in jobs:
+                if j.result:
+                    out = os.path.join(args.out, j.name)
+                    j.seconds = seconds.get(j.label(), 0.0)   # when the last flow run into --out made it
+                    end = max(os.path.getmtime(os.path.join(out, f)) for f in os.listdir(out))
+                    write_record(args.records, j, versions, git_head(),
+                                 datetime.datetime.utcfromtimestamp(end))
     write_report(jobs, args, versions, elapsed)
     done = sum(1 for j in jobs if j.result)
-    print(f"s24_synth: rewrote {os.path.relpath(os.path.join(args.out, 'report.md'), REPO)} from the run folders "
+    src = os.path.relpath(args.records, REPO) + "/" if args.from_records else "the run folders"
+    print(f"s24_synth: rewrote {os.path.relpath(os.path.join(args.out, 'report.md'), REPO)} from {src} "
           f"({done} of {len(jobs)} runs complete)")
     return 0 if done == len(jobs) else 1
+
+
+def merged_versions(all_versions):
+    """One tools line for records made by several commands: each tool's versions, distinct ones
+    joined with " / "."""
+    out = {}
+    for v in all_versions:
+        for k, x in v.items():
+            if x not in out.setdefault(k, []):
+                out[k].append(x)
+    return {k: " / ".join(xs) for k, xs in out.items()}
 
 
 def main():
@@ -84,6 +126,11 @@ def main():
                     help="run only these configurations of the list, by run folder name, comma separated "
                          "(e.g. ecp5_9x8_2of4,nexus_8x7_2of4); the report then covers those runs")
     ap.add_argument("--report-only", action="store_true", help="rewrite report.md from the run folders in --out")
+    ap.add_argument("--records", default="",
+                    help="folder of the runs' records (make synth: synth/records): each run that succeeds writes "
+                         "<run>.json there (with --report-only: each complete run folder of --out)")
+    ap.add_argument("--from-records", action="store_true",
+                    help="with --report-only: the report from the records in --records, not from run folders")
     ap.add_argument("--seeds", type=int, default=3,
                     help="nextpnr-ecp5 runs per ECP5 configuration, seeds 1..N; the report gives the median Fmax")
     ap.add_argument("--yosys", default="yosys",
@@ -97,6 +144,10 @@ def main():
                     help="nextpnr-nexus command (scripts/deps.sh --synth installs it)")
     args = ap.parse_args()
     args.out = os.path.abspath(args.out)
+    args.records = os.path.abspath(args.records) if args.records else ""
+    if args.from_records and not (args.report_only and args.records):
+        print("s24_synth: error: --from-records needs --report-only and --records", file=sys.stderr)
+        return 2
     args.nextpnr_ecp5 = shlex.split(os.environ.get("S24_NEXTPNR_ECP5", args.nextpnr_ecp5))
     args.nextpnr_nexus = shlex.split(os.environ.get("S24_NEXTPNR_NEXUS", args.nextpnr_nexus))
     args.yosys = shlex.split(args.yosys)
@@ -125,6 +176,12 @@ def main():
     if args.quick:
         return quick(args, files, incdirs)
 
+    with_top = not args.no_top and all(os.path.isfile(os.path.join(REPO, "rtl", f)) for f in args.top_extra)
+    jobs = select_jobs(args, with_top)
+    if jobs is None:
+        return 2
+    if args.report_only:
+        return report_only(args, jobs)
     if not os.access(args.nextpnr_ecp5[0], os.X_OK) and not shutil.which(args.nextpnr_ecp5[0]):
         print(f"s24_synth: error: nextpnr-ecp5 not found at {args.nextpnr_ecp5[0]} (run scripts/deps.sh --synth)",
               file=sys.stderr)
@@ -137,15 +194,11 @@ def main():
         print(f"s24_synth: error: nextpnr-nexus not found at {args.nextpnr_nexus[0]} (run scripts/deps.sh --synth)",
               file=sys.stderr)
         return 2
-    with_top = not args.no_top and all(os.path.isfile(os.path.join(REPO, "rtl", f)) for f in args.top_extra)
-    jobs = select_jobs(args, with_top)
-    if jobs is None:
-        return 2
-    if args.report_only:
-        return report_only(args, jobs)
     t0 = time.time()
     versions = tool_versions(args)
-    run_all(jobs, args, files, incdirs)
+    head = git_head()
+    on_done = (lambda job: write_record(args.records, job, versions, head)) if args.records else None
+    run_all(jobs, args, files, incdirs, on_done)
     elapsed = time.time() - t0
     with open(os.path.join(args.out, "results.json"), "w") as f:
         json.dump({"versions": versions, "elapsed_s": round(elapsed, 1),

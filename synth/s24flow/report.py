@@ -127,7 +127,14 @@ def write_report(jobs, args, versions, elapsed):
     L = []
     L.append("# sparse24 synthesis report")
     L.append("")
-    if getattr(args, "report_only", False):   # the runs were made earlier, by one or more commands
+    if getattr(args, "from_records", False):   # the committed records of runs made by one or more commands
+        L.append(f"Written by `make synth-report` (`synth/s24_synth.py --report-only --from-records`) on "
+                 f"{datetime.datetime.utcnow():%Y-%m-%d %H:%M} UTC from the run records in "
+                 f"`{os.path.relpath(args.records, REPO)}/`, each written by the `make synth` run that made it "
+                 f"(`SYNTH_ONLY=...` runs it in parts; the commit, date and duration of each run in *Runs* at the "
+                 f"end); {sum(1 for j in jobs if j.result)} of {len(jobs)} runs recorded, "
+                 f"{elapsed / 60:.0f} min of run time in total.")
+    elif getattr(args, "report_only", False):   # the runs were made earlier, by one or more commands
         L.append(f"Written by `synth/s24_synth.py --report-only` from the run folders of `make synth` and its reruns, on "
                  f"{datetime.datetime.utcnow():%Y-%m-%d %H:%M} UTC; {sum(1 for j in jobs if j.result)} of "
                  f"{len(jobs)} runs complete" + (f" (the last flow run into this folder took {elapsed / 60:.1f} min)."
@@ -477,6 +484,19 @@ def write_report(jobs, args, versions, elapsed):
     L.append("Logs and netlists of every run: `build/synth/<target>_<R>x<C>_<n>of<m>/` "
              "(yosys.log, stat.txt, pnr.log, pnr.json).")
     L.append("")
+    recs = getattr(args, "records_used", None)
+    if recs:
+        L.append("## Runs")
+        L.append("")
+        L.append("The record of each run (`" + os.path.relpath(args.records, REPO) + "/<run>.json`): the commit "
+                 "checked out when its record was written (HEAD; the sources line above says whether the run's sources "
+                 "are this tree's), when the run ended, and how long it took (wall clock, its placer seeds side by "
+                 "side).")
+        L.append("")
+        L.append(md_table(["run", "commit", "recorded (UTC)", "minutes"],
+                          [[name, f"`{r.get('commit', 'unknown')}`", r.get("recorded_utc", "unknown"),
+                            r.get("seconds", 0.0) / 60.0] for name, r in sorted(recs.items())]))
+        L.append("")
     with open(os.path.join(args.out, "report.md"), "w") as f:
         f.write("\n".join(L))
 

@@ -315,7 +315,9 @@ def full_jobs(sizes, with_top):
     return jobs
 
 
-def run_all(jobs, args, files, incdirs):
+def run_all(jobs, args, files, incdirs, on_done=None):
+    """Run jobs, the longest first, at most args.jobs tools at a time; on_done(job) after each run
+    that succeeded (s24_synth.py: its record)."""
     order = sorted(jobs, key=lambda j: -j.weight())
     lock = threading.Lock()
     done = [0]
@@ -334,6 +336,11 @@ def run_all(jobs, args, files, incdirs):
         except (OSError, ValueError, KeyError) as e:
             job.error = f"{job.label()}: {type(e).__name__}: {e}"
         job.seconds = time.time() - t
+        if on_done and job.result:
+            try:
+                on_done(job)
+            except OSError as e:
+                job.error = f"{job.label()}: its record: {e}"
         with lock:
             done[0] += 1
             print(f"[{done[0]}/{len(jobs)}] {job.label()}: {brief(job)} ({job.seconds:.0f} s, "
