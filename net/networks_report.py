@@ -14,6 +14,7 @@ import csv
 import os
 import shutil
 import subprocess
+import sys
 
 # MLPerf Tiny results (latency = 1000 / median throughput, ms), as issue 26 lists them
 PUBLISHED = [
@@ -28,16 +29,48 @@ NAMES = {"ad": "Anomaly Detection (FC autoencoder)", "ic": "Image Classification
          "kws": "Keyword Spotting (DS-CNN)", "vww": "Visual Wake Words (MobileNetV1 0.25)"}
 
 
+RECORD = "synth/records/ecp5_8x8_2of4.json"
+
+
+def record_fmax():
+    """The default 8x8 2:4 array's median Fmax on the ECP5-85 from its `make synth` run record, and
+    where it comes from; whether the record's sources are still this tree's (the synthesis flow's
+    digest), said, not hidden. Exits with one line when there is no record to read."""
+    repo = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    sys.path.insert(0, os.path.join(repo, "synth"))
+    sys.dont_write_bytecode = True
+    from s24flow.common import FlowError
+    from s24flow.filelist import rtl_digest
+    from s24flow.records import read_record
+    from s24flow.runner import Job
+    try:
+        rec = read_record(os.path.join(repo, "synth", "records"), Job("ecp5", 8, 8, 2, 4, pnr=True))
+        pnr = rec["result"]["pnr"]
+        fmax, seeds = float(pnr["fmax_mhz"]), " / ".join(
+            "no route" if v is None else f"{v:.1f}" for _, v in sorted(pnr["seeds"].items()))
+    except (FlowError, KeyError, TypeError, ValueError) as e:
+        sys.exit(f"networks_report: error: no Fmax: {e} (run `make synth SYNTH_ONLY=ecp5_8x8_2of4`, "
+                 "or pass --fmax MHZ)")
+    files = [os.path.join(repo, f) for f in rec["result"].get("rtl_files", [])]
+    current = bool(files) and all(os.path.isfile(f) for f in files) and rtl_digest(files) == rec["result"].get("rtl")
+    return fmax, (f"the median of placer seeds {seeds} in {RECORD} (recorded {rec.get('recorded_utc')}"
+                  f" at {rec.get('commit')}; " + ("its sources are this tree's)" if current else
+                                                  "**its sources are not this tree's: rerun it**)"))
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("csv")
     ap.add_argument("out_dir")
-    ap.add_argument("--fmax", type=float, default=136.2,
-                    help="MHz: the ECP5-85 (-8) median Fmax of the default 8x8 2:4 array (with the "
-                         "pair mode) in the synthesis report of docs/results.md, seeds 1/2/3 145.4 / "
-                         "136.2 / 126.4 (RTL e6c2773; the later timing commits place the core alone at "
-                         "160.6, not used here until the report is rerun)")
+    ap.add_argument("--fmax", type=float, default=None,
+                    help="MHz (default: the ECP5-85 (-8) median Fmax of the default 8x8 2:4 array, from "
+                         f"its run record {RECORD}, the number of the synthesis report)")
     a = ap.parse_args()
+    if a.fmax is None:
+        a.fmax, a.fmax_from = record_fmax()
+    else:
+        a.fmax_from = "given on the command line (--fmax)"
+    print(f"networks_report: the clock: {a.fmax:g} MHz, {a.fmax_from}")
     rows = list(csv.DictReader(open(a.csv)))
     os.makedirs(a.out_dir, exist_ok=True)
     by = {(r["model"], r["weights"]): r for r in rows}
@@ -70,7 +103,8 @@ def main():
     for name, pts in PUBLISHED:
         lines.append(f"| {name} | " + " | ".join(f"{pts[m]:g}" if m in pts else "-"
                                                  for m in models) + " |")
-    lines += ["", f"sparse24 IP time (ms, array only, at {a.fmax:g} MHz): " +
+    lines += ["", f"The clock, {a.fmax:g} MHz: {a.fmax_from}.",
+              "", f"sparse24 IP time (ms, array only, at {a.fmax:g} MHz): " +
               ", ".join(f"{m} dense {d:.4f} / 2:4 {s:.4f}" for m, d, s in dat)]
     md = os.path.join(a.out_dir, "results.md")
     with open(md + ".tmp", "w") as f:
