@@ -29,33 +29,27 @@ NAMES = {"ad": "Anomaly Detection (FC autoencoder)", "ic": "Image Classification
          "kws": "Keyword Spotting (DS-CNN)", "vww": "Visual Wake Words (MobileNetV1 0.25)"}
 
 
-RECORD = "synth/records/ecp5_8x8_2of4.json"
-
-
 def record_fmax():
     """The default 8x8 2:4 array's median Fmax on the ECP5-85 from its `make synth` run record, and
     where it comes from; whether the record's sources are still this tree's (the synthesis flow's
     digest), said, not hidden. Exits with one line when there is no record to read."""
-    repo = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    sys.path.insert(0, os.path.join(repo, "synth"))
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "synth"))
     sys.dont_write_bytecode = True
-    from s24flow.common import FlowError
-    from s24flow.filelist import rtl_digest
-    from s24flow.records import read_record
+    from s24flow.common import REPO, FlowError
+    from s24flow.nextpnr import seeds_text
+    from s24flow.records import FOLDER, current, read_record, record_path
     from s24flow.runner import Job
+    job = Job("ecp5", 8, 8, 2, 4, pnr=True)
     try:
-        rec = read_record(os.path.join(repo, "synth", "records"), Job("ecp5", 8, 8, 2, 4, pnr=True))
-        pnr = rec["result"]["pnr"]
-        fmax, seeds = float(pnr["fmax_mhz"]), " / ".join(
-            "no route" if v is None else f"{v:.1f}" for _, v in sorted(pnr["seeds"].items()))
-    except (FlowError, KeyError, TypeError, ValueError) as e:
-        sys.exit(f"networks_report: error: no Fmax: {e} (run `make synth SYNTH_ONLY=ecp5_8x8_2of4`, "
+        rec = read_record(FOLDER, job)
+    except FlowError as e:
+        sys.exit(f"networks_report: error: no Fmax: {e} (run `make synth SYNTH_ONLY={job.name}`, "
                  "or pass --fmax MHZ)")
-    files = [os.path.join(repo, f) for f in rec["result"].get("rtl_files", [])]
-    current = bool(files) and all(os.path.isfile(f) for f in files) and rtl_digest(files) == rec["result"].get("rtl")
-    return fmax, (f"the median of placer seeds {seeds} in {RECORD} (recorded {rec.get('recorded_utc')}"
-                  f" at {rec.get('commit')}; " + ("its sources are this tree's)" if current else
-                                                  "**its sources are not this tree's: rerun it**)"))
+    res = rec["result"]
+    return float(res["pnr"]["fmax_mhz"]), (
+        f"the median of placer seeds {seeds_text(res['pnr'])} in {os.path.relpath(record_path(FOLDER, job), REPO)} "
+        f"(run ended {rec['recorded_utc']}, commit {rec['commit']}; " +
+        ("its sources are this tree's)" if current(res) else "**its sources are not this tree's: rerun it**)"))
 
 
 def main():
@@ -64,7 +58,7 @@ def main():
     ap.add_argument("out_dir")
     ap.add_argument("--fmax", type=float, default=None,
                     help="MHz (default: the ECP5-85 (-8) median Fmax of the default 8x8 2:4 array, from "
-                         f"its run record {RECORD}, the number of the synthesis report)")
+                         "its run record synth/records/ecp5_8x8_2of4.json, the number of the synthesis report)")
     a = ap.parse_args()
     if a.fmax is None:
         a.fmax, a.fmax_from = record_fmax()

@@ -27,7 +27,7 @@ sys.dont_write_bytecode = True  # outputs only under build/
 from s24flow.common import REPO, FlowError
 from s24flow.filelist import read_filelist
 from s24flow.quick import quick
-from s24flow.records import read_record, record_path, write_record
+from s24flow.records import placer_seeds, read_record, record_path, write_record
 from s24flow.report import git_head, tool_versions, write_report
 from s24flow.runner import collect, full_jobs, run_all, yosys_version
 
@@ -57,14 +57,15 @@ def report_only(args, jobs):
             try:
                 recs[j.name] = read_record(args.records, j)
                 j.result = recs[j.name]["result"]
-                j.seconds = recs[j.name].get("seconds", 0.0)
+                j.seconds = recs[j.name]["seconds"]
             except FlowError as e:
                 j.error = f"{j.label()}: {e}"
                 j.missing = not os.path.isfile(record_path(args.records, j))
-        versions = merged_versions([r.get("versions", {}) for r in recs.values()])
-        elapsed = sum(j.seconds for j in jobs if j.result)
-        seeds = [len(j.result["pnr"].get("seeds", {})) for j in jobs if j.result and j.result.get("pnr")]
-        args.seeds = max(seeds, default=args.seeds)
+        versions = merged_versions([r["versions"] for r in recs.values()])
+        elapsed = sum(j.seconds or 0.0 for j in jobs if j.result)
+        seeds = sorted({placer_seeds(j.result) for j in jobs if j.result and j.result.get("pnr")})
+        args.seeds = seeds[0] if seeds else args.seeds   # the fewest: the report says so when they differ
+        args.seed_counts = seeds
         args.records_used = recs
     else:
         for j in jobs:
@@ -75,22 +76,33 @@ def report_only(args, jobs):
                 j.error = f"{j.label()}: no complete result in {os.path.relpath(out, REPO)} ({type(e).__name__})"
                 j.missing = not os.path.isfile(os.path.join(out, "rtl.sha256"))   # never run into this folder
         versions = tool_versions(args)
-        elapsed, seconds = 0.0, {}
+        elapsed, seconds, made_by = 0.0, {}, None
         try:
             with open(os.path.join(args.out, "results.json")) as f:
                 last = json.load(f)
             elapsed = last.get("elapsed_s", 0.0)
             seconds = {r["label"]: r["seconds"] for r in last.get("runs", []) if r.get("result")}
-        except (OSError, ValueError, KeyError, TypeError):
+            made_by = last.get("versions")
+        except (OSError, ValueError, KeyError, TypeError, AttributeError):
             pass
-        if args.records:   # the runs of this folder become records (the tools installed now made them)
+        if args.records:   # the runs of this folder become records, marked as imported
+            head = git_head()
             for j in jobs:
-                if j.result:
-                    out = os.path.join(args.out, j.name)
-                    j.seconds = seconds.get(j.label(), 0.0)   # when the last flow run into --out made it
-                    end = max(os.path.getmtime(os.path.join(out, f)) for f in os.listdir(out))
-                    write_record(args.records, j, versions, git_head(),
-                                 datetime.datetime.utcfromtimestamp(end))
+                if not j.result:
+                    continue
+                out = os.path.join(args.out, j.name)
+                j.seconds = seconds.get(j.label())   # known when the last flow run into --out made it
+                end = max(os.path.getmtime(os.path.join(out, f)) for f in os.listdir(out))
+                # the tools: those of the last flow run into --out when it ran this one, else the installed ones
+                tools = made_by if j.label() in seconds and isinstance(made_by, dict) else versions
+                try:
+                    if not write_record(args.records, j, tools, head, imported=True,
+                                        when=datetime.datetime.fromtimestamp(end, datetime.timezone.utc)):
+                        print(f"s24_synth: kept {os.path.relpath(record_path(args.records, j), REPO)}: "
+                              "a current record with more placer seeds")
+                except (OSError, TypeError, ValueError) as e:
+                    print(f"s24_synth: error: {j.label()}: its record: {type(e).__name__}: {e}", file=sys.stderr)
+                    return 1
     write_report(jobs, args, versions, elapsed)
     done = sum(1 for j in jobs if j.result)
     src = os.path.relpath(args.records, REPO) + "/" if args.from_records else "the run folders"
@@ -125,7 +137,9 @@ def main():
     ap.add_argument("--only", default="",
                     help="run only these configurations of the list, by run folder name, comma separated "
                          "(e.g. ecp5_9x8_2of4,nexus_8x7_2of4); the report then covers those runs")
-    ap.add_argument("--report-only", action="store_true", help="rewrite report.md from the run folders in --out")
+    ap.add_argument("--report-only", action="store_true",
+                    help="rewrite report.md in --out from the run folders in --out (with --from-records: from "
+                         "the records)")
     ap.add_argument("--records", default="",
                     help="folder of the runs' records (make synth: synth/records): each run that succeeds writes "
                          "<run>.json there (with --report-only: each complete run folder of --out)")
@@ -197,8 +211,11 @@ def main():
     t0 = time.time()
     versions = tool_versions(args)
     head = git_head()
-    on_done = (lambda job: write_record(args.records, job, versions, head)) if args.records else None
-    run_all(jobs, args, files, incdirs, on_done)
+    def on_done(job):   # each run's record as it ends
+        if not write_record(args.records, job, versions, head):
+            print(f"  kept {os.path.relpath(record_path(args.records, job), REPO)}: a current record with more "
+                  "placer seeds", flush=True)
+    run_all(jobs, args, files, incdirs, on_done if args.records else None)
     elapsed = time.time() - t0
     with open(os.path.join(args.out, "results.json"), "w") as f:
         json.dump({"versions": versions, "elapsed_s": round(elapsed, 1),

@@ -11,7 +11,7 @@ from .common import REPO, SYNTH, FlowError
 from .filelist import hier_cmd, read_cmd, render_script, rtl_digest, used_sources
 from .metrics import ecp5_metrics, ecp5_reset_lut_copies, ice40_metrics
 from .nextpnr import cell_counts, parse_pnr_seeds, read_int, seeds_text
-from .records import read_record, record_path, write_record
+from .records import FOLDER, read_record, record_path, write_record
 from .report import sources_line
 from .runner import Job, brief, full_jobs, placer_seed, run, yosys
 
@@ -195,39 +195,64 @@ def seed_median_check():
 
 def records_check():
     """synth/records/ (records.py): a record read back is the result written (the placer seeds' keys
-    integers again); a truncated record, one of another configuration and one that cannot be written
-    are errors that leave nothing behind; a record whose sources changed is named stale in the report's
-    sources line; and every committed record is readable as the configuration its name says."""
+    integers again); a truncated record, one of another configuration, one missing a field the report
+    reads or holding it with the wrong type, and one that cannot be written are errors that leave
+    nothing behind; a 1-seed run does not replace a current 3-seed record; a record whose sources
+    changed is named stale in the report's sources line; and every committed record is readable as
+    the configuration its name says."""
     with tempfile.TemporaryDirectory() as d:
         job = Job("ecp5", 8, 8, 2, 4, pnr=True)
         job.seconds = 61.0
         src = "synth/s24_synth.py"
-        job.result = {"target": "ecp5", "top": "s24_core", "rows": 8, "cols": 8, "n": 2, "m": 4, "pair": 1,
-                      "rtl": "000000000000", "rtl_files": [src], "cells": {"LUT4": 7}, "latches": 0,
-                      "check_problems": 0, "pnr": {"fmax_mhz": 104.86, "seeds": {1: 110.42, 2: None, 3: 104.86},
-                                                   "failed": {2: "timed out"}}}
-        write_record(d, job, {"yosys": "check"}, "0000000")
+        crit = {"start": "a", "end": "b", "delay_ns": 6.2, "logic_ns": 1.0, "routing_ns": 5.2, "max_route_ns": 3.0,
+                "nets": ["x"]}
+        job.result = dict(job.identity(), rtl="000000000000", rtl_files=[src], yosys="check", cells={"LUT4": 7},
+                          latches=0, check_problems=0, harness_cells={"LUT4": 1},
+                          pnr={"fmax_mhz": 104.86, "seeds": {1: 110.42, 2: None, 3: 104.86},
+                               "failed": {2: "timed out"}, "util": {"MULT18X18D": 128}, "critical": crit,
+                               "critical_text": "t", "critical_seed": 3, "critical_fmax": 104.86})
+        assert write_record(d, job, {"yosys": "check"}, "0000000")
         rec = read_record(d, job)
         assert rec["result"] == job.result and rec["seconds"] == 61.0, rec
         stale = sources_line([job])   # the digest of no tree: stale
         assert "WARNING: 1 runs read sources that have changed" in stale, stale
         job.result["rtl"] = rtl_digest([os.path.join(REPO, src)])
         assert "Every run is current." in sources_line([job]), sources_line([job])
-        for what, bad, job2 in (("truncated", lambda t: t[:len(t) // 2], job),
-                                ("another configuration", lambda t: t, Job("ecp5", 8, 8, 2, 2, pnr=True))):
-            path = record_path(d, job)
-            with open(path) as f:
-                text = f.read()
+        assert write_record(d, job, {"yosys": "check"}, "0000000")
+        one = Job("ecp5", 8, 8, 2, 4, pnr=True)   # a 1-seed trial of the same sources: the 3 seeds are kept
+        one.result = json.loads(json.dumps(job.result))
+        one.result["pnr"]["seeds"], one.result["pnr"]["failed"] = {"1": 110.42}, {}
+        assert not write_record(d, one, {"yosys": "check"}, "0000000"), "a 1-seed run replaced 3 seeds"
+        assert len(read_record(d, job)["result"]["pnr"]["seeds"]) == 3
+        path = record_path(d, job)
+        with open(path) as f:
+            good = json.load(f)
+
+        def breaks(what, edit, job2=job):
+            bad = json.loads(json.dumps(good))
+            text = edit(bad)
             with open(record_path(d, job2), "w") as f:
-                f.write(bad(text))
+                f.write(text if isinstance(text, str) else json.dumps(bad))
             try:
                 read_record(d, job2)
             except FlowError as e:
                 assert os.path.basename(record_path(d, job2)) in str(e), e
             else:
-                raise AssertionError(f"a {what} record was read")
+                raise AssertionError(f"a record with {what} was read")
+
+        breaks("half its text", lambda r: json.dumps(r)[:200])
+        breaks("another configuration", lambda r: None, Job("ecp5", 8, 8, 2, 2, pnr=True))
+        breaks("cells null", lambda r: r["result"].update(cells=None))
+        breaks("no latches", lambda r: r["result"].pop("latches"))
+        breaks("pnr null", lambda r: r["result"].update(pnr=None))
+        breaks("seeds a list", lambda r: r["result"]["pnr"].update(seeds=[1, 2]))
+        breaks("a seed not a number", lambda r: r["result"]["pnr"]["seeds"].update(x=1.0))
+        breaks("Fmax a string", lambda r: r["result"]["pnr"].update(fmax_mhz="160"))
+        breaks("a critical path without delays", lambda r: r["result"]["pnr"]["critical"].pop("delay_ns"))
+        breaks("versions a list", lambda r: r.update(versions=["x"]))
+        breaks("seconds a string", lambda r: r.update(seconds="a"))
         job.result["cells"] = {"LUT4": object()}   # not JSON: the write fails and leaves no file
-        os.remove(record_path(d, job))
+        os.remove(path)
         try:
             write_record(d, job, {}, "0000000")
         except TypeError:
@@ -236,11 +261,10 @@ def records_check():
             raise AssertionError("an unwritable record was written")
         left = sorted(f for f in os.listdir(d) if f.startswith(job.name))
         assert not left, f"a failed write left {left}"
-    folder = os.path.join(REPO, "synth", "records")
-    jobs = {j.name: j for j in full_jobs([4, 8], True)}
-    names = sorted(f[:-5] for f in os.listdir(folder) if f.endswith(".json")) if os.path.isdir(folder) else []
+    names = sorted(f[:-5] for f in os.listdir(FOLDER) if f.endswith(".json")) if os.path.isdir(FOLDER) else []
+    jobs = {j.name: j for j in full_jobs(list(range(1, 33)), True)}   # every size --sizes allows
     for name in names:
         if name not in jobs:
             raise FlowError(f"synth/records/{name}.json: no configuration {name} in `make synth`")
-        read_record(folder, jobs[name])
-    return f"written, read back, refused when broken; {len(names)} committed records readable"
+        read_record(FOLDER, jobs[name])
+    return f"written, read back, refused when broken (11 ways); {len(names)} committed records readable"

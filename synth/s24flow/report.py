@@ -6,8 +6,8 @@ import subprocess
 from .common import (ECP5_DEVICE_NAME, ECP5_DSPS, ECP5_LARGEST, ECP5_LUTS, NEXUS_COMB, NEXUS_DEVICE_NAME, NEXUS_MULT9,
                      PNR_CPU, REPO, STRETCH_MHZ, TARGET_MHZ, UP5K_DSPS, UP5K_LUTS)
 from .metrics import ecp5_metrics, generic_metrics, ice40_metrics, intel_metrics, macs, nexus_metrics, xilinx_metrics
-from .filelist import rtl_digest
 from .nextpnr import seeds_text
+from .records import current
 from .runner import DENSE_SAME_DSP, SPARSE
 
 
@@ -96,12 +96,10 @@ def sources_line(jobs):
     for j in jobs:
         if not j.result:
             continue
-        files = [os.path.join(REPO, p) for p in j.result.get("rtl_files", [])]
-        now = rtl_digest(files) if files and all(os.path.isfile(p) for p in files) else None
-        if now is None or now != j.result.get("rtl"):
+        if not current(j.result):
             stale.append(j.label())
         else:
-            by_digest.setdefault(now, []).append(j)
+            by_digest.setdefault(j.result["rtl"], []).append(j)
     parts = []
     for d, js in sorted(by_digest.items(), key=lambda kv: -len(kv[1])):
         tops = sorted({j.top for j in js})
@@ -109,7 +107,7 @@ def sources_line(jobs):
     text = ("Sources: each run records the files it elaborated (the modules of Yosys's hierarchy, and "
             "rtl/*.vh; the Yosys scripts of its target, synth/<target>_core.ys, a placed run's "
             "synth/<target>_wrap.ys and the files they include; a placed run also its harness, "
-            "synth/<wrapper>.v and synth/s24_scan.vh) "
+            "synth/<wrapper>.v and synth/s24_scan.vh, and, since the run records, its placer's constraints) "
             "with their sha256 when Yosys read them, checked here against this tree: "
             + ("; ".join(parts) if parts else "none") + ".")
     if stale:
@@ -131,9 +129,15 @@ def write_report(jobs, args, versions, elapsed):
         L.append(f"Written by `make synth-report` (`synth/s24_synth.py --report-only --from-records`) on "
                  f"{datetime.datetime.utcnow():%Y-%m-%d %H:%M} UTC from the run records in "
                  f"`{os.path.relpath(args.records, REPO)}/`, each written by the `make synth` run that made it "
+                 f"or afterwards from its run folder (`--report-only --records`; marked *imported*) "
                  f"(`SYNTH_ONLY=...` runs it in parts; the commit, date and duration of each run in *Runs* at the "
                  f"end); {sum(1 for j in jobs if j.result)} of {len(jobs)} runs recorded, "
-                 f"{elapsed / 60:.0f} min of run time in total.")
+                 f"{elapsed / 60:.0f} min of run time in total (of the runs whose duration is known).")
+        counts = getattr(args, "seed_counts", [])
+        if len(counts) > 1:
+            L.append("")
+            L.append(f"**The placed runs have different numbers of placer seeds ({', '.join(map(str, counts))}): "
+                     "each row's Fmax per seed column shows its own.**")
     elif getattr(args, "report_only", False):   # the runs were made earlier, by one or more commands
         L.append(f"Written by `synth/s24_synth.py --report-only` from the run folders of `make synth` and its reruns, on "
                  f"{datetime.datetime.utcnow():%Y-%m-%d %H:%M} UTC; {sum(1 for j in jobs if j.result)} of "
@@ -482,20 +486,22 @@ def write_report(jobs, args, versions, elapsed):
             L.append(f"  - {j.error}")
     L.append("")
     L.append("Logs and netlists of every run: `build/synth/<target>_<R>x<C>_<n>of<m>/` "
-             "(yosys.log, stat.txt, pnr.log, pnr.json).")
+             "(yosys.log, stat.txt, pnr.log, pnr.json)" + (" of the machine that ran it; the records keep "
+                                                           "the figures, not the logs." if getattr(args, "from_records", False) else "."))
     L.append("")
     recs = getattr(args, "records_used", None)
     if recs:
         L.append("## Runs")
         L.append("")
         L.append("The record of each run (`" + os.path.relpath(args.records, REPO) + "/<run>.json`): the commit "
-                 "checked out when its record was written (HEAD; the sources line above says whether the run's sources "
-                 "are this tree's), when the run ended, and how long it took (wall clock, its placer seeds side by "
-                 "side).")
+                 "checked out when its record was written (HEAD; *imported*: written afterwards from the run's folder; "
+                 "the sources line above says whether the run's sources are this tree's), when the run ended, and "
+                 "how long it took (wall clock, its placer seeds side by side; n/a: not known).")
         L.append("")
-        L.append(md_table(["run", "commit", "recorded (UTC)", "minutes"],
-                          [[name, f"`{r.get('commit', 'unknown')}`", r.get("recorded_utc", "unknown"),
-                            r.get("seconds", 0.0) / 60.0] for name, r in sorted(recs.items())]))
+        L.append(md_table(["run", "commit", "run ended (UTC)", "minutes"],
+                          [[name, f"`{r['commit']}`" + (" (imported)" if r.get("imported") else ""),
+                            r["recorded_utc"], r["seconds"] / 60.0 if r["seconds"] is not None else None]
+                           for name, r in sorted(recs.items())]))
         L.append("")
     with open(os.path.join(args.out, "report.md"), "w") as f:
         f.write("\n".join(L))

@@ -97,6 +97,11 @@ class Job:
         only = "" if self.pair else " (2:m-only, PairMode 0)"
         return f"{self.target} {self.rows}x{self.cols} {self.pattern}{dense}{only} {what}"
 
+    def identity(self):
+        """The configuration as its result records it (collect; records.read_record compares)."""
+        return {"target": self.target, "top": self.top, "rows": self.rows, "cols": self.cols, "n": self.n,
+                "m": self.m, "pair": self.pair}
+
     def params(self):
         p = {"NumRows": self.rows, "NumCols": self.cols, "SparseN": self.n, "SparseM": self.m}
         if not self.pair:
@@ -140,9 +145,11 @@ def placer_seed(cmd, out, seed, what, log):
 
 def target_scripts(target, pnr):
     """The Yosys scripts a run of target reads: synth/<target>_core.ys, a placed run's
-    synth/<target>_wrap.ys, and the files they include (iCE40: synth/ice40_synth.ys; ECP5: the flop
+    synth/<target>_wrap.ys and its placer's constraints (ECP5: synth/s24_fmax.lpf; Nexus:
+    synth/s24_fmax_nexus.pdc), and the files they include (iCE40: synth/ice40_synth.ys; ECP5: the flop
     mapping synth/ecp5_ffs.ys and synth/ecp5_ff_lsrinv.v)."""
     names = [f"{target}_core.ys"] + ([f"{target}_wrap.ys"] if pnr else [])
+    names += {"ecp5": ["s24_fmax.lpf"], "nexus": ["s24_fmax_nexus.pdc"]}.get(target, []) if pnr else []
     names += {"ice40": ["ice40_synth.ys"], "ecp5": ["ecp5_ffs.ys", "ecp5_ff_lsrinv.v"]}.get(target, [])
     return [os.path.join(SYNTH, n) for n in names]
 
@@ -236,8 +243,7 @@ def ice40_lc_overflow(log):
 def collect(job, out):
     """The result of one run, read back from the files its tools wrote in out."""
     what = job.label()
-    res = {"target": job.target, "top": job.top, "rows": job.rows, "cols": job.cols,
-           "n": job.n, "m": job.m, "pair": job.pair}
+    res = job.identity()
     try:
         with open(os.path.join(out, "rtl.sha256")) as f:
             res["rtl"] = f.read().strip()
@@ -339,8 +345,8 @@ def run_all(jobs, args, files, incdirs, on_done=None):
         if on_done and job.result:
             try:
                 on_done(job)
-            except OSError as e:
-                job.error = f"{job.label()}: its record: {e}"
+            except Exception as e:   # a run whose record failed is a failed run, never the end of the flow
+                job.error = f"{job.label()}: its record: {type(e).__name__}: {e}"
         with lock:
             done[0] += 1
             print(f"[{done[0]}/{len(jobs)}] {job.label()}: {brief(job)} ({job.seconds:.0f} s, "
