@@ -145,6 +145,10 @@ def main():
                          "<run>.json there (with --report-only: each complete run folder of --out)")
     ap.add_argument("--from-records", action="store_true",
                     help="with --report-only: the report from the records in --records, not from run folders")
+    ap.add_argument("--resume", action="store_true",
+                    help="keep a run folder's Yosys results when they are of these sources and this Yosys, and "
+                         "its placer seeds that ended (a report or a .fail); run only the rest (after an "
+                         "interrupted flow; the router and nextpnr must be those of the kept seeds)")
     ap.add_argument("--seeds", type=int, default=3,
                     help="nextpnr-ecp5 runs per ECP5 configuration, seeds 1..N; the report gives the median Fmax")
     ap.add_argument("--yosys", default="yosys",

@@ -16,7 +16,8 @@
 # --targets; the Lattice LIFCL-40 place and route of `nexus` takes 25-90 min per seed at 8x7, so
 # SYNTH_TARGETS=ecp5,xilinx,ice40,generic,intel is about an hour shorter); SYNTH_ONLY (run folder
 # names, e.g. ecp5_9x8_2of4,nexus_8x7_2of4: only those configurations of the list, the report
-# covering them).
+# covering them); SYNTH_RESUME=1 (after an interrupted make synth: keep each run folder's Yosys results of
+# these sources and its placer seeds that ended, run the rest).
 
 SYNTH_PY    := synth/s24_synth.py
 SYNTH_JOBS  ?= 2
@@ -26,6 +27,7 @@ SYNTH_YOSYS ?= yosys
 SYNTH_TARGETS ?=
 SYNTH_ONLY  ?=
 SYNTH_RECORDS ?= synth/records
+SYNTH_RESUME ?=
 SYNTH_DEPS  := $(RTL_FILES) $(wildcard rtl/*.vh) $(wildcard synth/*.ys) \
                $(wildcard synth/*.v synth/*.vh) synth/s24_fmax.lpf synth/s24_fmax_nexus.pdc $(SYNTH_PY) $(wildcard synth/s24flow/*.py)
 
@@ -41,7 +43,7 @@ $(BUILD)/synth/report.md: $(SYNTH_DEPS)
 	@mkdir -p $(@D)
 	$(PYTHON) $(SYNTH_PY) --out $(@D) --jobs $(SYNTH_JOBS) --sizes $(SYNTH_SIZES) --seeds $(SYNTH_SEEDS) \
 	  --yosys $(SYNTH_YOSYS) $(if $(SYNTH_TARGETS),--targets $(SYNTH_TARGETS)) $(if $(SYNTH_ONLY),--only $(SYNTH_ONLY)) \
-	  --records $(SYNTH_RECORDS)
+	  --records $(SYNTH_RECORDS) $(if $(SYNTH_RESUME),--resume)
 
 # exit 1 (after writing it) when a configuration has no record yet
 synth-report:

@@ -55,6 +55,7 @@ def write_record(folder, job, versions, commit, when=None, imported=False):
     rec = {"format": FORMAT, "run": job.name, "label": job.label(),
            "seconds": round(job.seconds, 1) if job.seconds else None,
            "recorded_utc": utc_text(when), "commit": commit, "imported": imported,
+           "resumed": getattr(job, "resumed", False),
            "versions": versions, "result": job.result}
     os.makedirs(folder, exist_ok=True)
     tmp = path + ".tmp"

@@ -496,11 +496,14 @@ def write_report(jobs, args, versions, elapsed):
         L.append("The record of each run (`" + os.path.relpath(args.records, REPO) + "/<run>.json`): the commit "
                  "checked out when its record was written (HEAD; *imported*: written afterwards from the run's folder; "
                  "the sources line above says whether the run's sources are this tree's), when the run ended, and "
-                 "how long it took (wall clock, its placer seeds side by side; n/a: not known).")
+                 "how long it took (wall clock, its placer seeds side by side; n/a: not known; *resumed*: `--resume` "
+                 "kept its Yosys results and the seeds that had ended, and this is the time of the rest).")
         L.append("")
         L.append(md_table(["run", "commit", "run ended (UTC)", "minutes"],
                           [[name, f"`{r['commit']}`" + (" (imported)" if r.get("imported") else ""),
-                            r["recorded_utc"], r["seconds"] / 60.0 if r["seconds"] is not None else None]
+                            r["recorded_utc"], (f"{r['seconds'] / 60.0:.1f}" + (" (resumed: the rest only)"
+                                                                             if r.get("resumed") else ""))
+                            if r["seconds"] is not None else None]
                            for name, r in sorted(recs.items())]))
         L.append("")
     with open(os.path.join(args.out, "report.md"), "w") as f:

@@ -75,6 +75,7 @@ class Job:
         self.result = None
         self.error = None
         self.seconds = 0.0
+        self.resumed = False   # --resume kept its Yosys results (its seconds are those of the rest)
 
     @property
     def wrap(self):
@@ -154,14 +155,41 @@ def target_scripts(target, pnr):
     return [os.path.join(SYNTH, n) for n in names]
 
 
+def resumable(job, out, args):
+    """Whether --resume may reuse the Yosys results in out: made by this Yosys, every file they
+    recorded as read (rtl_files.txt) gives the digest it gave then (rtl.sha256), and the results are
+    complete (a placed run's harness netlist too)."""
+    try:
+        with open(os.path.join(out, "rtl.sha256")) as f:
+            digest = f.read().strip()
+        with open(os.path.join(out, "rtl_files.txt")) as f:
+            used = [os.path.join(REPO, ln.strip()) for ln in f if ln.strip()]
+        with open(os.path.join(out, "yosys.version")) as f:
+            made_by = f.read().strip()
+    except OSError:
+        return False
+    need = ["stat.json", "latches.txt", "check.txt"] + (["wrap.json", "wrap_stat.json"] if job.pnr else [])
+    return (made_by == args.yosys_version and bool(used) and all(os.path.isfile(p) for p in used)
+            and rtl_digest(used) == digest and all(os.path.isfile(os.path.join(out, f)) for f in need))
+
+
 def run_job(job, args, files, incdirs):
     out = os.path.join(args.out, job.name)
     os.makedirs(out, exist_ok=True)
+    # --resume: a run interrupted after its Yosys steps (of the same sources) keeps them and the placer
+    # seeds that ended (a report, or a .fail: a seed that did not route is a result); only the rest run
+    resume = getattr(args, "resume", False) and resumable(job, out, args)
     for f in os.listdir(out):   # a stale result must never be collected for this run
-        if f in ("stat.json", "pnr.json", "pnr_nofit.txt", "yosys.version", "rtl.sha256", "rtl_files.txt") or \
-                (f.startswith("pnr_s") and f.endswith((".json", ".fail"))):
+        m = re.fullmatch(r"pnr_s(\d+)\.(json|fail)", f)
+        if m and resume and int(m.group(1)) <= args.seeds:
+            continue
+        if f in ("stat.json", "pnr.json", "pnr_nofit.txt", "yosys.version", "rtl.sha256", "rtl_files.txt") \
+                and not resume or m:
             os.remove(os.path.join(out, f))
     what = job.label()
+    job.resumed = resume
+    if resume:
+        print(f"  {what}: resumed (its Yosys results current; seeds that ended kept)", flush=True)
     top_files = files
     if job.top != "s24_core":
         extra = [os.path.join(REPO, "rtl", f) for f in args.top_extra]
@@ -173,20 +201,27 @@ def run_job(job, args, files, incdirs):
     harness = [values["wrap"], os.path.join(SYNTH, "s24_scan.vh")] if job.pnr else []
     # ... and every run's on the Yosys scripts of its target (the templates rendered below)
     harness += target_scripts(job.target, job.pnr)
-    contents = file_bytes(top_files + headers() + harness)   # the sources as Yosys is about to read them
-    script = render_script(f"{job.target}_core", out, **values)
-    yosys(args, script, out, "yosys.log", what)
-    # the sources this run elaborated (its hierarchy's modules' files and the headers) and their digest:
-    # the report checks them against the tree it is written from, run by run
-    used = used_sources(os.path.join(out, "yosys.log"), top_files) + harness
-    with open(os.path.join(out, "rtl_files.txt"), "w") as f:
-        f.write("".join(os.path.relpath(p, REPO) + "\n" for p in used))
-    with open(os.path.join(out, "rtl.sha256"), "w") as f:
-        f.write(rtl_digest(used, contents) + "\n")
+    if not resume:
+        contents = file_bytes(top_files + headers() + harness)   # the sources as Yosys is about to read them
+        script = render_script(f"{job.target}_core", out, **values)
+        yosys(args, script, out, "yosys.log", what)
+        # the sources this run elaborated (its hierarchy's modules' files and the headers) and their digest:
+        # the report checks them against the tree it is written from, run by run
+        used = used_sources(os.path.join(out, "yosys.log"), top_files) + harness
+        with open(os.path.join(out, "rtl_files.txt"), "w") as f:
+            f.write("".join(os.path.relpath(p, REPO) + "\n" for p in used))
+        with open(os.path.join(out, "rtl.sha256"), "w") as f:
+            f.write(rtl_digest(used, contents) + "\n")
+        if job.pnr and job.target in ("ecp5", "nexus", "ice40"):
+            script = render_script(f"{job.target}_wrap", out, **values)
+            yosys(args, script, out, "yosys_wrap.log", what + " (harness)")
+
+    def ended(seed):   # --resume: this seed's result is already in out
+        return resume and any(os.path.exists(os.path.join(out, f"pnr_s{seed}.{x}")) for x in ("json", "fail"))
     if job.pnr and job.target == "ecp5":
-        script = render_script("ecp5_wrap", out, **values)
-        yosys(args, script, out, "yosys_wrap.log", what + " (harness)")
         def ecp5_seed(seed):   # Fmax varies with the placer's seed: the median
+            if ended(seed):
+                return
             log = os.path.join(out, f"pnr_s{seed}.log")
             cmd = args.nextpnr_ecp5 + ECP5_DEVICE + [
                 "--json", os.path.join(out, "wrap.json"), "--lpf", os.path.join(SYNTH, "s24_fmax.lpf"),
@@ -195,9 +230,9 @@ def run_job(job, args, files, incdirs):
             placer_seed(cmd, out, seed, f"{what} (nextpnr-ecp5 seed {seed})", log)
         each_seed(args.seeds, ecp5_seed)
     if job.pnr and job.target == "nexus":
-        script = render_script("nexus_wrap", out, **values)
-        yosys(args, script, out, "yosys_wrap.log", what + " (harness)")
         def nexus_seed(seed):
+            if ended(seed):
+                return
             log = os.path.join(out, f"pnr_s{seed}.log")
             # router1 as on ECP5 (router2 of this nextpnr-nexus build fails the clock pad -> DCC arc)
             cmd = args.nextpnr_nexus + [
@@ -207,9 +242,8 @@ def run_job(job, args, files, incdirs):
                 "--report", os.path.join(out, f"pnr_s{seed}.json"), "-l", log]
             placer_seed(cmd, out, seed, f"{what} (nextpnr-nexus seed {seed})", log)
         each_seed(args.seeds, nexus_seed)
-    if job.pnr and job.target == "ice40":
-        script = render_script("ice40_wrap", out, **values)
-        yosys(args, script, out, "yosys_wrap.log", what + " (harness)")
+    if job.pnr and job.target == "ice40" and not (resume and any(
+            os.path.exists(os.path.join(out, f)) for f in ("pnr.json", "pnr_nofit.txt"))):
         cmd = ["nextpnr-ice40", "--up5k", "--package", "sg48", "--json", os.path.join(out, "wrap.json"),
                "--pcf-allow-unconstrained", "--freq", "50", "--timing-allow-fail", "--seed", "1",
                "--report", os.path.join(out, "pnr.json"), "-l", os.path.join(out, "pnr.log")]
