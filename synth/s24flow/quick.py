@@ -23,7 +23,7 @@ def quick(args, files, incdirs):
     configs = ((2, 4), (2, 2))
     targets = ("generic", "ecp5", "ice40")
     metrics = {"ecp5": ecp5_metrics, "ice40": ice40_metrics}   # the flow's own cell counting
-    total = len(configs) * len(targets) + 3   # and ecp5_ff_check, seed_median_check, records_check
+    total = len(configs) * len(targets) + 4   # and ecp5_ff_check, seed_median_check, records_check, resume_check
     for n, m in configs:
         params = {"NumRows": 2, "NumCols": 2, "SparseN": n, "SparseM": m}
         for target in targets:
@@ -92,6 +92,13 @@ def quick(args, files, incdirs):
         checks.append(("the run records", True, records_check()))
     except Exception as e:   # as above
         checks.append(("the run records", False, str(e) or "wrong record"))
+    print(f"[{len(checks)}/{total}] synth-check {checks[-1][0]}: {'ok' if checks[-1][1] else 'FAIL'}: "
+          f"{checks[-1][2]} ({time.time() - t:.0f} s)", flush=True)
+    t = time.time()
+    try:
+        checks.append(("--resume", True, resume_check(args)))
+    except Exception as e:   # as above
+        checks.append(("--resume", False, str(e) or "wrong resume"))
     print(f"[{len(checks)}/{total}] synth-check {checks[-1][0]}: {'ok' if checks[-1][1] else 'FAIL'}: "
           f"{checks[-1][2]} ({time.time() - t:.0f} s)", flush=True)
     passed = sum(1 for c in checks if c[1])
@@ -268,3 +275,54 @@ def records_check():
             raise FlowError(f"synth/records/{name}.json: no configuration {name} in `make synth`")
         read_record(FOLDER, jobs[name])
     return f"written, read back, refused when broken (11 ways); {len(names)} committed records readable"
+
+
+def resume_check(args):
+    """run_job --resume on a made-up run folder (Yosys's results of these sources, seed 1's report and
+    seed 2's .fail) with a stand-in nextpnr that reports 1 MHz: only seed 3 runs, the others are
+    kept; with a source's digest that no longer matches, nothing is kept (the stand-in's Yosys step
+    fails here, as no Yosys runs: that is the point) and every old seed file is gone."""
+    import argparse
+    from .runner import resumable, run_job, target_scripts
+    with tempfile.TemporaryDirectory() as d:
+        job = Job("ecp5", 8, 8, 2, 4, pnr=True)
+        out = os.path.join(d, job.name)
+        os.makedirs(out)
+        used = [os.path.join(REPO, "rtl", "s24_pe.v")] + target_scripts("ecp5", True)
+        fake_np = os.path.join(d, "nextpnr")
+        with open(fake_np, "w") as f:
+            f.write('#!/bin/sh\nwhile [ $# -gt 0 ]; do [ "$1" = --report ] && r=$2; shift; done\n'
+                    'echo \'{"fmax": {"clk": {"achieved": 1.0}}, "utilization": {}, "critical_paths": []}\' > "$r"\n')
+        os.chmod(fake_np, 0o755)
+        a = argparse.Namespace(out=d, resume=True, seeds=3, yosys=["false"], yosys_version="check-yosys",
+                               router="router1", nextpnr_ecp5=[fake_np], top_extra=[])
+
+        def made_up(digest):
+            files = {"rtl.sha256": digest + "\n", "yosys.version": "check-yosys\n",
+                     "rtl_files.txt": "".join(os.path.relpath(p, REPO) + "\n" for p in used),
+                     "stat.json": json.dumps({"modules": {"s24_core": {"num_cells_by_type": {"LUT4": 5}}}}),
+                     "wrap_stat.json": json.dumps({"modules": {"s24_fmax_wrap": {"num_cells_by_type": {"LUT4": 6}}}}),
+                     "wrap.json": "{}", "latches.txt": "0 objects\n", "check.txt": "Found and reported 0 problems\n",
+                     "pnr_s1.json": json.dumps({"fmax": {"clk": {"achieved": 160.6}}, "utilization": {},
+                                                "critical_paths": []}),
+                     "pnr_s2.fail": "stopped after 3600 s of CPU time\n"}
+            for name, text in files.items():
+                with open(os.path.join(out, name), "w") as f:
+                    f.write(text)
+
+        made_up(rtl_digest(used))
+        assert resumable(job, out, a), "a current folder is not resumable"
+        said = io.StringIO()
+        with contextlib.redirect_stdout(said):
+            r = run_job(job, a, [], [])
+        assert "resumed" in said.getvalue() and job.resumed, said.getvalue()
+        assert r["pnr"]["seeds"] == {1: 160.6, 2: None, 3: 1.0}, r["pnr"]["seeds"]
+        made_up("000000000000")   # other sources: not resumable, the old seeds removed before Yosys
+        assert not resumable(job, out, a), "a folder of other sources is resumable"
+        try:
+            run_job(job, a, [], [])
+        except FlowError:
+            pass
+        left = sorted(f for f in os.listdir(out) if f.startswith("pnr_s") and f.endswith((".json", ".fail")))
+        assert not left, f"a fresh run kept {left}"
+    return "seed 3 run, seeds 1 and 2 kept; a folder of other sources starts afresh"
