@@ -59,8 +59,8 @@ def report_only(args, jobs):
                 j.result = recs[j.name]["result"]
                 j.seconds = recs[j.name]["seconds"]
             except FlowError as e:
-                j.error = f"{j.label()}: {e}"
-                j.missing = not os.path.isfile(record_path(args.records, j))
+                j.missing = not os.path.isfile(record_path(args.records, j))   # not run yet: a "no run" row
+                j.error = None if j.missing else f"{j.label()}: {e}"
         versions = merged_versions([r["versions"] for r in recs.values()])
         elapsed = sum(j.seconds or 0.0 for j in jobs if j.result)
         seeds = sorted({placer_seeds(j.result) for j in jobs if j.result and j.result.get("pnr")})

@@ -479,6 +479,10 @@ def write_report(jobs, args, versions, elapsed):
     miss = [f"{j.label()}: {d} DSPs for {want} multipliers" for j, d, want in dsp_ok if d != want]
     L.append(f"- DSP inference: {len(dsp_ok) - len(miss)} of {len(dsp_ok)} runs map exactly one DSP per multiplier "
              f"(R·C·n)" + ("; not: " + "; ".join(miss) if miss else "") + ".")
+    missing = [j.name for j in jobs if not j.result and getattr(j, "missing", False)]
+    if missing:
+        L.append(f"- No run yet ({len(missing)} of {len(jobs)} configurations; `make synth SYNTH_ONLY=<run>,...` "
+                 "runs them): " + ", ".join(missing) + ".")
     failed = [j for j in jobs if j.error]
     if failed:
         L.append("- Failed runs:")
@@ -531,7 +535,7 @@ def nexus_section(L, nex, args):
     for j in nex:
         name = f"{j.rows}x{j.cols} {j.pattern}" + (" dense" if j.n == j.m else "")
         if not j.result:
-            rows.append([name, "no result (see Failed runs below)"] + [""] * 14)
+            rows.append([name, no_result(j)] + [""] * 14)
             continue
         x = nexus_metrics(j.result["cells"])
         p = j.result.get("pnr")
