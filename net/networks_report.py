@@ -46,9 +46,9 @@ def record_fmax():
         sys.exit(f"networks_report: error: no Fmax: {e} (run `make synth SYNTH_ONLY={job.name}`, "
                  "or pass --fmax MHZ)")
     res = rec["result"]
-    return float(res["pnr"]["fmax_mhz"]), (
+    return round(float(res["pnr"]["fmax_mhz"]), 1), (
         f"the median of placer seeds {seeds_text(res['pnr'])} in {os.path.relpath(record_path(FOLDER, job), REPO)} "
-        f"(run ended {rec['recorded_utc']}, commit {rec['commit']}; " +
+        f"(run ended {rec['recorded_utc']}, recorded at commit {rec['commit']}; " +
         ("its sources are this tree's)" if current(res) else "**its sources are not this tree's: rerun it**)"))
 
 
