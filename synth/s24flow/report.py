@@ -68,6 +68,12 @@ def endpoint(cell, side):
     return f"harness (core {side}) `{cell}`"
 
 
+def row_name(j):
+    """The config cell of a run's row, as the tables name it ("8x8 2:2 dense", "8x8 2:4 only (PairMode 0)")."""
+    return (f"{j.rows}x{j.cols} {j.pattern}" + (" dense" if j.n == j.m else "")
+            + ("" if getattr(j, "pair", 1) else " only (PairMode 0)"))
+
+
 def no_result(j):
     """The cell of a run without a result: FAILED, or, when --report-only found no run in its
     folder (a configuration not run into this folder), "no run"."""
@@ -82,7 +88,7 @@ def target_table(L, jobs, target, title, head, row):
     for j in jobs:
         if j.target != target:
             continue
-        rows.append(row(j) if j.result else [f"{j.rows}x{j.cols} {j.pattern}", no_result(j)])
+        rows.append(row(j) if j.result else [row_name(j), no_result(j)])
     L.append(md_table(head, rows))
     L.append("")
 
@@ -131,8 +137,9 @@ def write_report(jobs, args, versions, elapsed):
                  f"`{os.path.relpath(args.records, REPO)}/`, each written by the `make synth` run that made it "
                  f"or afterwards from its run folder (`--report-only --records`; marked *imported*) "
                  f"(`SYNTH_ONLY=...` runs it in parts; the commit, date and duration of each run in *Runs* at the "
-                 f"end); {sum(1 for j in jobs if j.result)} of {len(jobs)} runs recorded, "
-                 f"{elapsed / 60:.0f} min of run time in total (of the runs whose duration is known).")
+                 f"end); {sum(1 for j in jobs if j.result)} of {len(jobs)} runs recorded" +
+                 (f", {elapsed / 60:.0f} min of run time in total (of the runs whose duration is known)."
+                  if elapsed else "."))
         counts = getattr(args, "seed_counts", [])
         if len(counts) > 1:
             L.append("")
@@ -186,7 +193,7 @@ def write_report(jobs, args, versions, elapsed):
             continue
         r = j.result
         if not r:
-            rows.append([f"{j.rows}x{j.cols} {j.pattern}", no_result(j)] + [""] * 13)
+            rows.append([row_name(j), no_result(j)] + [""] * 13)
             continue
         e = ecp5_metrics(r["cells"])
         fm = r["pnr"]["fmax_mhz"] if "pnr" in r else None
@@ -421,7 +428,7 @@ def write_report(jobs, args, versions, elapsed):
         rows = []
         for j in tops:
             if not j.result:
-                rows.append([f"{j.rows}x{j.cols} {j.pattern}", no_result(j)])
+                rows.append([row_name(j), no_result(j)])
                 continue
             e = ecp5_metrics(j.result["cells"])
             core = ecp.get((j.rows, j.n, j.m))
