@@ -27,7 +27,7 @@ sys.dont_write_bytecode = True  # outputs only under build/
 from s24flow.common import REPO, FlowError
 from s24flow.filelist import read_filelist
 from s24flow.quick import quick
-from s24flow.records import placer_seeds, read_record, record_path, write_record
+from s24flow.records import current, placer_seeds, read_record, record_path, write_record
 from s24flow.report import git_head, tool_versions, write_report
 from s24flow.runner import collect, full_jobs, run_all, yosys_version
 
@@ -89,6 +89,9 @@ def report_only(args, jobs):
             head = git_head()
             for j in jobs:
                 if not j.result:
+                    continue
+                if not current(j.result):   # a folder of other sources never becomes a record
+                    print(f"s24_synth: not recorded: {j.label()}: its sources have changed since it ran")
                     continue
                 out = os.path.join(args.out, j.name)
                 j.seconds = seconds.get(j.label())   # known when the last flow run into --out made it
