@@ -14,6 +14,7 @@ from .common import (ECP5_DEVICE, ECP5_DSPS, ECP5_LARGEST, NEXUS_DEVICE, NEXUS_M
 from .filelist import chparam, file_bytes, headers, hier_cmd, read_cmd, render_script, rtl_digest, used_sources
 from .metrics import ecp5_metrics, generic_metrics, ice40_metrics, intel_metrics, nexus_metrics, xilinx_metrics
 from .nextpnr import cell_counts, parse_pnr_seeds, read_int, seeds_text
+from .records import current
 
 
 # tool slots of run_all (--jobs): every Yosys or nextpnr process holds one while it runs, so the
@@ -163,14 +164,14 @@ def resumable(job, out, args):
         with open(os.path.join(out, "rtl.sha256")) as f:
             digest = f.read().strip()
         with open(os.path.join(out, "rtl_files.txt")) as f:
-            used = [os.path.join(REPO, ln.strip()) for ln in f if ln.strip()]
+            used = [ln.strip() for ln in f if ln.strip()]
         with open(os.path.join(out, "yosys.version")) as f:
             made_by = f.read().strip()
     except OSError:
         return False
     need = ["stat.json", "latches.txt", "check.txt"] + (["wrap.json", "wrap_stat.json"] if job.pnr else [])
-    return (made_by == args.yosys_version and bool(used) and all(os.path.isfile(p) for p in used)
-            and rtl_digest(used) == digest and all(os.path.isfile(os.path.join(out, f)) for f in need))
+    return (made_by == args.yosys_version and current({"rtl": digest, "rtl_files": used})
+            and all(os.path.isfile(os.path.join(out, f)) for f in need))
 
 
 def run_job(job, args, files, incdirs):
@@ -180,11 +181,13 @@ def run_job(job, args, files, incdirs):
     # seeds that ended (a report, or a .fail: a seed that did not route is a result); only the rest run
     resume = getattr(args, "resume", False) and resumable(job, out, args)
     for f in os.listdir(out):   # a stale result must never be collected for this run
-        m = re.fullmatch(r"pnr_s(\d+)\.(json|fail)", f)
-        if m and resume and int(m.group(1)) <= args.seeds:
-            continue
-        if f in ("stat.json", "pnr.json", "pnr_nofit.txt", "yosys.version", "rtl.sha256", "rtl_files.txt") \
-                and not resume or m:
+        seed = re.fullmatch(r"pnr_s(\d+)\.(?:json|fail)", f)
+        if seed:   # a placer seed's result: kept by --resume when it is one of this run's seeds
+            stale = not resume or int(seed.group(1)) > args.seeds
+        else:      # Yosys's results: kept by --resume
+            stale = not resume and f in ("stat.json", "pnr.json", "pnr_nofit.txt", "yosys.version", "rtl.sha256",
+                                         "rtl_files.txt")
+        if stale:
             os.remove(os.path.join(out, f))
     what = job.label()
     job.resumed = resume
