@@ -59,6 +59,17 @@ def parse_pnr_seeds(out, what):
     return res
 
 
+def routed_mhz(p):
+    """The median Fmax of a place-and-route result; None without one, or when its median seed did
+    not route (more than half of the seeds: the median is then 0 MHz, shown as "no route")."""
+    return p["fmax_mhz"] if p and p["fmax_mhz"] > 0 else None
+
+
+def mhz_cell(p, absent="not placed"):
+    """A table's Fmax cell: the median, "no route", or `absent` without a place-and-route result."""
+    return absent if not p else routed_mhz(p) if routed_mhz(p) is not None else "no route"
+
+
 def seeds_text(p):
     """Each seed's Fmax in seed order ("110.4 / no route / 104.9"): "no route" for a seed that did
     not route (0 MHz in the median); "n/a" without a place-and-route result."""

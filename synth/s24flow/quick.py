@@ -13,7 +13,7 @@ from .common import REPO, SYNTH, FlowError
 from .docs import docs_check
 from .filelist import hier_cmd, read_cmd, render_script, rtl_digest, used_sources
 from .metrics import ecp5_metrics, ecp5_reset_lut_copies, ice40_metrics
-from .nextpnr import cell_counts, parse_pnr_seeds, read_int, seeds_text
+from .nextpnr import cell_counts, mhz_cell, parse_pnr_seeds, read_int, routed_mhz, seeds_text
 from .records import FOLDER, read_record, record_path, write_record
 from .report import sources_line
 from .runner import Job, brief, full_jobs, placer_seed, run, yosys
@@ -176,6 +176,9 @@ def seed_median_check():
         fail(d, 3)
         r = parse_pnr_seeds(d, "check")   # 110.42, 0, 0: the median is a seed that did not route
         assert r["fmax_mhz"] == 0.0 and r["critical_seed"] == 1, r
+        assert mhz_cell(r) == "no route" and routed_mhz(r) is None, mhz_cell(r)   # the report's cell, not 0.0
+        job.result["pnr"] = r
+        assert "Fmax: no route (110.4 / no route / no route)" in brief(job), brief(job)
         os.remove(os.path.join(d, "pnr_s3.fail"))   # two seeds, one routed: the lower middle, not a mean
         os.remove(os.path.join(d, "pnr_s3.json"))
         r = parse_pnr_seeds(d, "check")

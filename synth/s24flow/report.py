@@ -6,7 +6,7 @@ import subprocess
 from .common import (ECP5_DEVICE_NAME, ECP5_DSPS, ECP5_LARGEST, ECP5_LUTS, NEXUS_COMB, NEXUS_DEVICE_NAME, NEXUS_MULT9,
                      PNR_CPU, REPO, STRETCH_MHZ, TARGET_MHZ, UP5K_DSPS, UP5K_LUTS)
 from .metrics import ecp5_metrics, generic_metrics, ice40_metrics, intel_metrics, macs, nexus_metrics, xilinx_metrics
-from .nextpnr import seeds_text
+from .nextpnr import mhz_cell, routed_mhz, seeds_text
 from .records import current
 from .runner import DENSE_SAME_DSP, SPARSE
 
@@ -196,7 +196,7 @@ def write_report(jobs, args, versions, elapsed):
             rows.append([row_name(j), no_result(j)] + [""] * 13)
             continue
         e = ecp5_metrics(r["cells"])
-        fm = r["pnr"]["fmax_mhz"] if "pnr" in r else None
+        fm = routed_mhz(r.get("pnr"))
         e.update(macs=macs(r), fmax=fm, size=j.rows, n=j.n, m=j.m, pnr=r.get("pnr"))
         if (j.rows, j.cols) == ECP5_LARGEST:
             largest = (j, e, r)
@@ -211,7 +211,7 @@ def write_report(jobs, args, versions, elapsed):
         rows.append([f"{j.rows}x{j.cols} {j.pattern}" + (" dense" if j.n == j.m else "")
                      + ("" if getattr(j, "pair", 1) else " only (PairMode 0)"),
                      e["luts"], e["lut4"], e["ccu2c"], e["mux"], e["ffs"], e["dsps"], e["bram"], e["lutram"],
-                     e["macs"], per_dsp, per_klut, fm if fm is not None else ("not placed" if not j.pnr else None),
+                     e["macs"], per_dsp, per_klut, mhz_cell(r.get("pnr"), "not placed" if not j.pnr else None),
                      each, gmacs])
     L.append(md_table(["config", "LUTs", "LUT4", "CCU2C", "PFUMX+L6MUX", "FFs", "MULT18X18D", "DP16KD",
                        "DPR16X4 (LUTRAM)", "MACs/cycle", "MACs/cycle/DSP", "MACs/cycle/1k LUT", "Fmax MHz",
@@ -276,12 +276,12 @@ def write_report(jobs, args, versions, elapsed):
         prow.append([f"{s}x{s} 2:4 (pair mode)", fx["luts"], fx["ffs"], fx["dsps"],
                      100.0 * (fx["luts"] - de["luts"]) / de["luts"] if de else None,
                      100.0 * (fx["luts"] - on["luts"]) / on["luts"] if on else None,
-                     fm, 100.0 * (fm - fo) / fo if fm is not None and fo else None,
+                     mhz_cell(fx["pnr"]), 100.0 * (fm - fo) / fo if fm is not None and fo else None,
                      gmac(2, s, fm), gmac(4, s, fm), gmac(8, s, fm)])
         if on:
             prow.append([f"{s}x{s} 2:4 only", on["luts"], on["ffs"], on["dsps"],
                          100.0 * (on["luts"] - de["luts"]) / de["luts"] if de else None, 0.0,
-                         fo if fo is not None else "not placed", 0.0 if fo is not None else None,
+                         mhz_cell(on["pnr"]), 0.0 if fo is not None else None,
                          gmac(2, s, fo), gmac(4, s, fo), None])
     L.append(md_table(["core", "LUTs", "FFs", "MULT18X18D", "LUT overhead vs 2:2 %",
                        "LUT overhead vs 2:4-only %", "Fmax MHz", "Fmax vs 2:4-only %", "GMAC/s dense",
@@ -309,6 +309,9 @@ def write_report(jobs, args, versions, elapsed):
                  f"{seeds_text(e824['pnr'])}; target >= {TARGET_MHZ:.0f} MHz: "
                  f"**{'reached' if e824['fmax'] >= TARGET_MHZ else 'missed'}**; "
                  f">= {STRETCH_MHZ:.0f} MHz: **{'reached' if e824['fmax'] >= STRETCH_MHZ else 'missed'}**).")
+    elif e824 and e824["pnr"]:
+        L.append(f"- ECP5-85 (-8) Fmax of the 8x8 2:4 array: **no route** at the median (seeds "
+                 f"{seeds_text(e824['pnr'])}; target >= {TARGET_MHZ:.0f} MHz: **missed**).")
     else:
         L.append("- ECP5-85 (-8) Fmax of the 8x8 2:4 array: not measured in this run.")
     if largest and largest[1]["fmax"] is not None:
@@ -321,6 +324,9 @@ def write_report(jobs, args, versions, elapsed):
                  + (f", {lut_used} of {ECP5_LUTS} LUT4 positions placed with the harness" if lut_used else "")
                  + f"), Fmax **{f:.1f} MHz** (median of seeds {seeds_text(r['pnr'])}): **{4 * pes * f / 1000.0:.1f} "
                  f"GMAC/s** effective at 2:4 ({2 * pes * f / 1000.0:.1f} dense, {8 * pes * f / 1000.0:.1f} at 1:4).")
+    elif largest and largest[2].get("pnr"):
+        L.append(f"- Largest array on the ECP5-85: {largest[0].rows}x{largest[0].cols} 2:4: **no route** at the "
+                 f"median (seeds {seeds_text(largest[2]['pnr'])}).")
     elif largest:
         L.append(f"- Largest array on the ECP5-85: {largest[0].rows}x{largest[0].cols} not placed in this run.")
     # the second family (issue 28): the largest placed 2:4 array on the Lattice Nexus device
@@ -328,10 +334,12 @@ def write_report(jobs, args, versions, elapsed):
     if nex:
         j = max(nex, key=lambda k: k.rows * k.cols)
         x, p = nexus_metrics(j.result["cells"]), j.result["pnr"]
-        f = p["fmax_mhz"]
+        f = routed_mhz(p)
         L.append(f"- Second family, {NEXUS_DEVICE_NAME}: **{j.rows}x{j.cols}** 2:4 with the pair mode ({x['dsps']} of "
-                 f"{NEXUS_MULT9} MULT9, {x['luts']} LUTs, {x['ffs']} FFs, {x['bram']} EBR), Fmax **{f:.1f} MHz** "
-                 f"(median of seeds {seeds_text(p)}): **{macs(j.result) * f / 1000.0:.1f} GMAC/s** effective at 2:4.")
+                 f"{NEXUS_MULT9} MULT9, {x['luts']} LUTs, {x['ffs']} FFs, {x['bram']} EBR), Fmax **{fmt(mhz_cell(p))}"
+                 f"{' MHz' if f else ''}** "
+                 f"(median of seeds {seeds_text(p)})"
+                 + (f": **{macs(j.result) * f / 1000.0:.1f} GMAC/s** effective at 2:4." if f else "."))
     L.append("")
 
     # ---- critical paths
@@ -396,7 +404,7 @@ def write_report(jobs, args, versions, elapsed):
         return [f"{j.rows}x{j.cols} {j.pattern}" + (" dense" if j.n == j.m else "")
                 + (f" (**not valid**: {x['dsps']} SB_MAC16 for {want} multipliers)" if lost else ""),
                 x["luts"], x["carry"], x["ffs"], x["dsps"], x["bram"], macs(j.result), "yes" if fits else "no",
-                ("not valid" if lost else p["fmax_mhz"]) if p
+                ("not valid" if lost else mhz_cell(p)) if p
                 else "does not fit with the harness" if nofit else "not placed",
                 p["util"].get("ICESTORM_LC") if p else f"{nofit[0]} of {nofit[1]}" if nofit else None]
     target_table(L, jobs, "ice40", "## iCE40 UP5K (synth_ice40 -dsp without its ice40_dsp pass, synth/ice40_synth.ys; "
@@ -438,7 +446,7 @@ def write_report(jobs, args, versions, elapsed):
                          (e["luts"] - core["luts"]) if core else None,
                          "yes" if fits else f"**no** ({e['dsps']} > {ECP5_DSPS} MULT18X18D)"
                          if e["dsps"] > ECP5_DSPS else "**no** (LUTs)",
-                         p["fmax_mhz"] if p else "not placed", seeds_text(p) if p else "n/a"])
+                         mhz_cell(p), seeds_text(p) if p else "n/a"])
         L.append(md_table(["config", "LUTs", "FFs", "MULT18X18D", "DP16KD", "DPR16X4", "LUTs over the core",
                            "fits the LFE5UM-85F", "Fmax MHz", "Fmax per seed"], rows))
         L.append("")
@@ -447,7 +455,8 @@ def write_report(jobs, args, versions, elapsed):
             if p:
                 L.append(f"The {j.rows}x{j.cols} {j.pattern} AXI top (the default build: core, registers, stream ports "
                          f"and fused epilogue) placed and routed like the cores, inside `synth/{j.wrap}.v` (every top "
-                         f"input from a scan-chain flop, every output into a signature flop): **{fmt(p['fmax_mhz'])} MHz** "
+                         f"input from a scan-chain flop, every output into a signature flop): **{fmt(mhz_cell(p))}"
+                         f"{' MHz' if routed_mhz(p) else ''}** "
                          f"(median of seeds {seeds_text(p)}); its limiting path is in the critical-path table above.")
                 L.append("")
         extra = [f"{j.rows}x{j.cols} {j.pattern}: {ecp5_metrics(j.result['cells'])['dsps'] - ecp[(j.rows, j.n, j.m)]['dsps']}"
@@ -551,8 +560,8 @@ def nexus_section(L, nex, args):
             placed[(j.rows, j.cols, j.n, j.m)] = (x, p)
         rows.append([name, x["luts"], x["lut4"], x["inv"], x["ccu2"], x["widefn9"], x["ffs"], x["dsps"], x["bram"],
                      x["lram"], x["lutram"], macs(j.result), "yes" if fits else "no",
-                     p["fmax_mhz"] if p else "not placed", seeds_text(p),
-                     macs(j.result) * p["fmax_mhz"] / 1000.0 if p else None])
+                     mhz_cell(p), seeds_text(p),
+                     macs(j.result) * routed_mhz(p) / 1000.0 if routed_mhz(p) else None])
     L.append(md_table(["config", "LUTs", "LUT4", "INV", "CCU2", "WIDEFN9", "FFs", "MULT9X9", "EBR", "LRAM",
                        "DPR16X4 (LUTRAM)", "MACs/cycle", "multipliers fit", "Fmax MHz", "Fmax per seed",
                        "eff. GMAC/s"], rows))
@@ -577,7 +586,7 @@ def nexus_section(L, nex, args):
                 continue
             over = 100.0 * (x["luts"] - de[0]["luts"]) / de[0]["luts"]
             L.append(f"- {r}x{c} 2:4 vs its dense twin 2:2 (same {x['dsps']} multipliers): LUTs {x['luts']} vs "
-                     f"{de[0]['luts']} = {over:+.1f}%, Fmax {p['fmax_mhz']:.1f} vs {de[1]['fmax_mhz']:.1f} MHz, "
+                     f"{de[0]['luts']} = {over:+.1f}%, Fmax {fmt(mhz_cell(p))} vs {fmt(mhz_cell(de[1]))} MHz, "
                      f"MACs/cycle per multiplier 2.0 vs 1.0.")
         L.append("")
 

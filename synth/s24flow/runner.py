@@ -13,7 +13,7 @@ from .common import (ECP5_DEVICE, ECP5_DSPS, ECP5_LARGEST, NEXUS_DEVICE, NEXUS_M
                      UP5K_DSPS, YOSYS_TIMEOUT, FlowError)
 from .filelist import chparam, file_bytes, headers, hier_cmd, read_cmd, render_script, rtl_digest, used_sources
 from .metrics import ecp5_metrics, generic_metrics, ice40_metrics, intel_metrics, nexus_metrics, xilinx_metrics
-from .nextpnr import cell_counts, parse_pnr_seeds, read_int, seeds_text
+from .nextpnr import cell_counts, mhz_cell, parse_pnr_seeds, read_int, seeds_text
 from .records import current
 
 
@@ -408,7 +408,8 @@ def brief(job):
     parts.append(f"latches={r['latches']} check={r['check_problems']}")
     if "pnr" in r:
         each = f" ({seeds_text(r['pnr'])})" if len(r["pnr"].get("seeds", {})) > 1 else ""
-        parts.append(f"Fmax={r['pnr']['fmax_mhz']:.1f} MHz{each}")
+        f = mhz_cell(r["pnr"])
+        parts.append(f"Fmax={f:.1f} MHz{each}" if isinstance(f, float) else f"Fmax: {f}{each}")
     if "nofit_lcs" in r:
         parts.append(f"does not fit with the harness ({r['nofit_lcs'][0]} of {r['nofit_lcs'][1]} logic cells)")
     return " ".join(parts)
