@@ -25,7 +25,7 @@ import time
 
 sys.dont_write_bytecode = True  # outputs only under build/
 from s24flow.common import REPO, FlowError
-from s24flow.docs import splice
+from s24flow.docs import pastes, splice
 from s24flow.filelist import read_filelist
 from s24flow.quick import quick
 from s24flow.records import current, placer_seeds, read_record, record_path, write_record
@@ -116,11 +116,12 @@ def report_only(args, jobs):
         with open(os.path.join(args.out, "report.md")) as f:
             report = f.read()
         try:
-            splice(args.docs, report)
+            for path, begin, body in pastes(report):
+                splice(path, begin, body)
+                print(f"s24_synth: pasted it into {os.path.relpath(path, REPO)}")
         except (OSError, FlowError) as e:
             print(f"s24_synth: error: --docs: {e}", file=sys.stderr)
             return 1
-        print(f"s24_synth: pasted it into {os.path.relpath(args.docs, REPO)}")
         return 0
     return 0 if done == len(jobs) else 1
 
@@ -159,9 +160,10 @@ def main():
                          "<run>.json there (with --report-only: each complete run folder of --out)")
     ap.add_argument("--from-records", action="store_true",
                     help="with --report-only: the report from the records in --records, not from run folders")
-    ap.add_argument("--docs", default="",
-                    help="with --report-only --from-records: paste the report into this markdown file, between "
-                         "its two markers (make synth-docs: docs/results.md; make synth-check compares them)")
+    ap.add_argument("--docs", action="store_true",
+                    help="with --report-only --from-records: paste the report into docs/results.md and its pair-mode "
+                         "table and target lines into README.md, each between its two markers (make synth-docs; "
+                         "make synth-check compares them)")
     ap.add_argument("--resume", action="store_true",
                     help="keep a run folder's Yosys results when they are of these sources and this Yosys, and "
                          "its placer seeds that ended (a report or a .fail); run only the rest (after an "
@@ -187,7 +189,6 @@ def main():
         print("s24_synth: error: --docs needs --report-only --from-records (the docs carry the records' report)",
               file=sys.stderr)
         return 2
-    args.docs = os.path.abspath(args.docs) if args.docs else ""
     args.nextpnr_ecp5 = shlex.split(os.environ.get("S24_NEXTPNR_ECP5", args.nextpnr_ecp5))
     args.nextpnr_nexus = shlex.split(os.environ.get("S24_NEXTPNR_NEXUS", args.nextpnr_nexus))
     args.yosys = shlex.split(args.yosys)

@@ -6,7 +6,7 @@
 #   make synth-report  the report from the committed records alone, no tool run -> build/synth-report/report.md
 #                      (a record whose sources differ from this tree's is named stale in it; `make synth` runs
 #                      in parts, SYNTH_ONLY=..., over several sittings, each part adding its records)
-#   make synth-docs    the same report pasted into docs/results.md between its two markers
+#   make synth-docs    the same report pasted into docs/results.md (and an excerpt into README.md) between markers
 #   make synth-check   quick check in `make test`: 2x2 core, generic `synth` + `check -assert`,
 #                      no latches, exactly one DSP per multiplier on ECP5 (MULT18X18D) and iCE40 (SB_MAC16);
 #                      the records' writer and reader, and every committed record readable; the report
@@ -53,11 +53,12 @@ synth-report:
 	$(PYTHON) $(SYNTH_PY) --report-only --from-records --records $(SYNTH_RECORDS) --out $(BUILD)/synth-report \
 	  --sizes $(SYNTH_SIZES)
 
-# the same report pasted into docs/results.md between its markers (make synth-check compares them)
+# the same report pasted into docs/results.md, its pair-mode table and target lines into README.md, each
+# between its markers (make synth-check compares them)
 synth-docs:
 	@mkdir -p $(BUILD)/synth-report
 	$(PYTHON) $(SYNTH_PY) --report-only --from-records --records $(SYNTH_RECORDS) --out $(BUILD)/synth-report \
-	  --sizes $(SYNTH_SIZES) --docs docs/results.md
+	  --sizes $(SYNTH_SIZES) --docs
 
 synth-check:
 	@mkdir -p $(BUILD)/synth/quick

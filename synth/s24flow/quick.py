@@ -10,7 +10,7 @@ import tempfile
 import time
 
 from .common import REPO, SYNTH, FlowError
-from .docs import docs_check
+from .docs import docs_check, pastes
 from .filelist import hier_cmd, read_cmd, render_script, rtl_digest, used_sources
 from .metrics import ecp5_metrics, ecp5_reset_lut_copies, ice40_metrics
 from .nextpnr import cell_counts, mhz_cell, parse_pnr_seeds, read_int, routed_mhz, seeds_text
@@ -271,8 +271,8 @@ def records_check():
 
 
 def docs_report_check(args):
-    """docs/results.md's pasted synthesis report is the one the committed records give now (make
-    synth-report's command, into a folder of its own), apart from its date and commit."""
+    """docs/results.md's pasted synthesis report, and README.md's excerpt of it, are those the committed
+    records give now (make synth-report's command, into a folder of its own), apart from date and commit."""
     out = os.path.join(args.out, "docs-report")
     os.makedirs(out, exist_ok=True)
     cmd = [sys.executable, os.path.join(SYNTH, "s24_synth.py"), "--report-only", "--from-records", "--records",
@@ -281,7 +281,8 @@ def docs_report_check(args):
     if p.returncode not in (0, 1):   # 1: configurations without a record, a report still written
         raise FlowError(f"the records' report: {' '.join(cmd)} exited {p.returncode}: {p.stdout.strip()[-300:]}")
     with open(os.path.join(out, "report.md")) as f:
-        return docs_check(f.read())
+        report = f.read()
+    return "; ".join(docs_check(path, begin, body) for path, begin, body in pastes(report))
 
 
 def resume_check(args):
