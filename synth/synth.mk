@@ -7,6 +7,8 @@
 #                      (a record whose sources differ from this tree's is named stale in it; `make synth` runs
 #                      in parts, SYNTH_ONLY=..., over several sittings, each part adding its records)
 #   make synth-docs    the same report pasted into docs/results.md (and an excerpt into README.md) between markers
+#   make synth-packing SYNTH_RUN=ecp5_8x8_2of4   which flops of that ECP5 run nextpnr-ecp5's packer puts beside
+#                      the LUT or carry cell driving them, register by register (synth/s24_packing.py, ~10 s)
 #   make synth-check   quick check in `make test`: 2x2 core, generic `synth` + `check -assert`,
 #                      no latches, exactly one DSP per multiplier on ECP5 (MULT18X18D) and iCE40 (SB_MAC16);
 #                      the records' writer and reader, and every committed record readable; the report
@@ -35,7 +37,7 @@ SYNTH_DEPS  := $(RTL_FILES) $(wildcard rtl/*.vh) $(wildcard synth/*.ys) \
 
 TESTS += synth-check
 
-.PHONY: synth synth-check synth-report synth-docs
+.PHONY: synth synth-check synth-report synth-docs synth-packing
 synth: $(BUILD)/synth/report.md
 	@echo "make synth: report in $<"
 
@@ -59,6 +61,10 @@ synth-docs:
 	@mkdir -p $(BUILD)/synth-report
 	$(PYTHON) $(SYNTH_PY) --report-only --from-records --records $(SYNTH_RECORDS) --out $(BUILD)/synth-report \
 	  --sizes $(SYNTH_SIZES) --docs
+
+SYNTH_RUN ?= ecp5_8x8_2of4
+synth-packing:
+	$(PYTHON) synth/s24_packing.py $(BUILD)/synth/$(SYNTH_RUN)
 
 synth-check:
 	@mkdir -p $(BUILD)/synth/quick
