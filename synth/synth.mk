@@ -9,6 +9,8 @@
 #   make synth-docs    the same report pasted into docs/results.md (and an excerpt into README.md) between markers
 #   make synth-packing SYNTH_RUN=ecp5_8x8_2of4   which flops of that ECP5 run nextpnr-ecp5's packer puts beside
 #                      the LUT or carry cell driving them, register by register (synth/s24_packing.py, ~10 s)
+#   make synth-bram-probe  nextpnr-ecp5's timing of one DP16KD read into a flop, output register off and
+#                      on, seeds 1-3 (synth/s24_bram_probe.py, ~1 min): the ceiling a block-RAM read puts on Fmax
 #   make synth-check   quick check in `make test`: 2x2 core, generic `synth` + `check -assert`,
 #                      no latches, exactly one DSP per multiplier on ECP5 (MULT18X18D) and iCE40 (SB_MAC16);
 #                      the records' writer and reader, and every committed record readable; the report
@@ -37,7 +39,7 @@ SYNTH_DEPS  := $(RTL_FILES) $(wildcard rtl/*.vh) $(wildcard synth/*.ys) \
 
 TESTS += synth-check
 
-.PHONY: synth synth-check synth-report synth-docs synth-packing
+.PHONY: synth synth-check synth-report synth-docs synth-packing synth-bram-probe
 synth: $(BUILD)/synth/report.md
 	@echo "make synth: report in $<"
 
@@ -65,6 +67,9 @@ synth-docs:
 SYNTH_RUN ?= ecp5_8x8_2of4
 synth-packing:
 	$(PYTHON) synth/s24_packing.py $(BUILD)/synth/$(SYNTH_RUN)
+
+synth-bram-probe:
+	$(PYTHON) synth/s24_bram_probe.py --yosys $(SYNTH_YOSYS)
 
 synth-check:
 	@mkdir -p $(BUILD)/synth/quick
