@@ -11,8 +11,9 @@ the other flop is placed apart, fed through general routing (SD = 0, its M input
 the packer (nextpnr-ecp5 --pack-only on the run's wrap.json, as the flow places it: same device and
 constraints, about 10 s at 8x8) and counts, per register (the flop's name without bit and array
 indices), the flops paired with their driver, the flops that lost their driver's slot to another
-flop (and which register took it), and the flops whose driver is no LUT or carry cell (a
-multiplier, a block RAM, a flop: nothing to pair with). Standard library only.
+flop (and which register took it), and the flops not driven by a LUT or carry cell's F output
+(a multiplier, a block RAM, a flop, a LUT5-7 mux output: nothing this packer pairs them with).
+Standard library only.
 """
 
 import argparse
@@ -59,7 +60,7 @@ def pack(run_dir, nextpnr):
 
 
 def count(module):
-    """Per register: [flops, paired, lost the slot, no LUT/carry driver] and who took the slots."""
+    """Per register: [flops, paired, lost the slot, not driven by an F output] and who took the slots."""
     cells = module["cells"]
     driver = {}   # net bit -> (cell name, cell type, port)
     for name, c in cells.items():
@@ -110,9 +111,9 @@ def main():
     total = [sum(s[i] for s in stats.values()) for i in range(4)]
     print(f"{os.path.relpath(os.path.abspath(args.run), REPO)}: {total[0]} flops: {total[1]} paired with the "
           f"LUT or carry cell that drives them, {total[2]} lost that cell's slot to another flop, "
-          f"{total[3]} driven by no LUT or carry cell")
+          f"{total[3]} not driven by a LUT or carry cell's F output")
     print()
-    print("| register | flops | paired | lost the slot (to) | no LUT/carry driver |")
+    print("| register | flops | paired | lost the slot (to) | not driven by an F output |")
     print("|---|---:|---:|---|---:|")
     for reg, s in sorted(stats.items(), key=lambda kv: (-kv[1][0], kv[0]))[:args.top]:
         lost = f"{s[2]}"
