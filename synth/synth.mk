@@ -10,7 +10,8 @@
 #   make synth-packing SYNTH_RUN=ecp5_8x8_2of4   which flops of that ECP5 run nextpnr-ecp5's packer puts beside
 #                      the LUT or carry cell driving them, register by register (synth/s24_packing.py, ~10 s)
 #   make synth-bram-probe  nextpnr-ecp5's timing of one DP16KD read into a flop, output register off and
-#                      on, seeds 1-3 (synth/s24_bram_probe.py, ~1 min): the ceiling a block-RAM read puts on Fmax
+#                      on, seeds 1-3 (synth/s24_bram_probe.py, ~1 min): the ceiling a block-RAM read puts on Fmax;
+#                      and s24_rbuf's cells at 8x8 with its memory as written, no_rw_check, distributed RAM
 #   make synth-check   quick check in `make test`: 2x2 core, generic `synth` + `check -assert`,
 #                      no latches, exactly one DSP per multiplier on ECP5 (MULT18X18D) and iCE40 (SB_MAC16);
 #                      the records' writer and reader, and every committed record readable; the report
