@@ -24,7 +24,7 @@ import subprocess
 import sys
 
 sys.dont_write_bytecode = True  # outputs only under build/
-from s24flow.common import ECP5_DEVICE, REPO, SYNTH, tool_cmd, venv_tool
+from s24flow.common import ECP5_DEVICE, REPO, SYNTH, script_main, tool_cmd, venv_tool
 from s24flow.nextpnr import cell_counts
 
 
@@ -113,8 +113,4 @@ def rbuf_cells(args, out):
 
 
 if __name__ == "__main__":
-    try:
-        sys.exit(main())
-    except BrokenPipeError:   # the reader stopped early (| head): not an error of this script
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        sys.exit(0)
+    script_main(main)

@@ -25,7 +25,7 @@ import subprocess
 import sys
 
 sys.dont_write_bytecode = True  # outputs only under build/
-from s24flow.common import ECP5_DEVICE, REPO, SYNTH, tool_cmd, venv_tool
+from s24flow.common import ECP5_DEVICE, REPO, SYNTH, script_main, tool_cmd, venv_tool
 
 
 def register(cell):
@@ -126,8 +126,4 @@ def main():
 
 
 if __name__ == "__main__":
-    try:
-        sys.exit(main())
-    except BrokenPipeError:   # the reader stopped early (| head): not an error of this script
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        sys.exit(0)
+    script_main(main)

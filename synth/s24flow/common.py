@@ -1,6 +1,7 @@
 # sparse24 synthesis flow (synth/s24_synth.py): constants of the device and the targets, and the flow's error.
 import os
 import shlex
+import sys
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SYNTH = os.path.join(REPO, "synth")
@@ -31,6 +32,15 @@ def venv_tool(name):
 def tool_cmd(arg, env_name):
     """A tool's command line: the environment variable env_name if set, else arg, split like a shell."""
     return shlex.split(os.environ.get(env_name, arg))
+
+
+def script_main(main):
+    """Exit with main()'s status; a reader that closes the pipe early (| head) is not an error."""
+    try:
+        sys.exit(main())
+    except BrokenPipeError:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        sys.exit(0)
 
 
 YOSYS_TIMEOUT = 3600    # seconds per Yosys run
