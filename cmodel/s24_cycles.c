@@ -1,55 +1,10 @@
 // sparse24 golden model: cycle model. s24_core job formula (docs/architecture.md §3, ideal
-// streams) and the GEMM cycle model of the host driver's jobs (planned in s24_layout.c).
-#include "s24_layout.h"
-#include "s24_model.h"
+// streams) and the GEMM cycle model of the host driver's jobs (planned in s24_plan.c).
+#include "s24_cycles.h"
 
-#include <stdlib.h>
 #include <string.h>
 
-s24_status_t s24_core_cycles(uint32_t rows, uint32_t cols, uint64_t beats, uint64_t tiles,
-                             s24_cycles_t *out) {
-  if (rows == 0 || cols == 0 || beats == 0 || tiles == 0 || out == NULL) return S24_ERR_ARG;
-  uint64_t p = beats;
-  if (p < rows) p = rows;
-  if (p < cols) p = cols;
-  const uint64_t fill = beats + (uint64_t)rows + (uint64_t)cols + S24_CORE_PIPE_CYCLES;  // < 2^64
-  if (fill < beats || (tiles - 1) > (UINT64_MAX - fill) / p || tiles > UINT64_MAX / beats) {
-    return S24_ERR_NOMEM;
-  }
-  out->period = p;
-  out->busy_cycles = (tiles - 1) * p + fill;
-  out->mac_beats = tiles * beats;
-  return S24_OK;
-}
-
-s24_status_t s24_core_cycles_hw(s24_array_t hw, uint64_t beats, uint64_t tiles,
-                                s24_cycles_t *out) {
-  if (out == NULL) return S24_ERR_ARG;
-  s24_cycles_t c;
-  s24_status_t st = s24_core_cycles(hw.rows, hw.cols, beats, tiles, &c);
-  if (st != S24_OK) return st;
-  // pair mode: the second shadow of PE row R-1 is read R cycles after the first, before the
-  // next tile's capture in column 0: P >= R + C (R = hw.rows / 2)
-  const uint64_t floor = hw.pair ? (uint64_t)hw.rows / 2 + hw.cols : 0;
-  if (c.period < floor) {
-    const uint64_t extra = floor - c.period;
-    if ((tiles - 1) > (UINT64_MAX - c.busy_cycles) / extra) return S24_ERR_NOMEM;
-    c.busy_cycles += (tiles - 1) * extra;
-    c.period = floor;
-  }
-  *out = c;
-  return S24_OK;
-}
-
 static size_t ceil_div(size_t a, size_t b) { return a / b + (a % b != 0); }
-
-// Tile i+F is queued once the last row of tile i left (cycle i*P + G + R + C + PIPE) and must
-// be taken by cycle (i+F)*P + 1: F*P >= G + R + C + PIPE for every G, worst at G = P = max(R, C).
-uint32_t s24_feed_window_tiles(uint32_t rows, uint32_t cols) {
-  if (rows == 0 || cols == 0) return 0;
-  const uint64_t big = rows > cols ? rows : cols;
-  return (uint32_t)(1u + ceil_div((size_t)rows + cols + S24_CORE_PIPE_CYCLES, (size_t)big));
-}
 
 // ------------------------------------------------------------------ GEMM cycle model
 // The host driver runs a GEMM as row tiles x column tiles, one hardware job per run of
@@ -88,10 +43,15 @@ uint32_t s24_feed_window_tiles(uint32_t rows, uint32_t cols) {
 //    cycles after its last row (a GEMM's row leaves at once), so at short tile periods this
 //    window, sized for the GEMM, starves the array.
 // Cost: one step per cycle in which a row is on the result side; idle stretches are skipped, so
-// O(tiles * rows * cols / lanes) steps whatever the beats; two allocations (CredCap, W words).
+// O(tiles * rows * cols / lanes) steps whatever the beats; two rings on the stack (CredCap, W words).
 #define EPI_OUT_BEATS 4u          // output FIFO depth (OutAw = 2): beats in flight
 #define EPI_ISSUE_TO_OUT 13u      // issue of a beat's last element to the beat leaving m_axis_r
 #define EPI_INFLIGHT_MIN 4u       // the driver's S24_DEFAULT_INFLIGHT_TILES
+// The event simulation's two rings live on the stack (the model allocates nothing): result
+// credits up to 511 rows (a 2:4 core with the pair mode up to 32 x 32 and beyond needs fewer)
+// and feed windows up to 32 tiles; a larger core is S24_ERR_UNSUPPORTED.
+#define EPI_POP_RING_MAX 512u
+#define EPI_OUT_RING_MAX 32u
 
 static uint64_t pow2_at_least(uint64_t v) {  // smallest 2^a >= v (v <= 2^63)
   uint64_t p = 1;
@@ -133,13 +93,9 @@ s24_status_t s24_core_cycles_epi(s24_array_t hw, uint32_t lanes, uint64_t beats,
     return S24_ERR_NOMEM;
   }
   const uint64_t pop_ring = pow2_at_least(cred + 1), out_ring = pow2_at_least(window);
-  uint64_t *pop_at = malloc((size_t)pop_ring * sizeof(uint64_t));  // cycle row n was taken
-  uint64_t *out_at = malloc((size_t)out_ring * sizeof(uint64_t));  // tile t's last beat out
-  if (pop_at == NULL || out_at == NULL) {
-    free(pop_at);
-    free(out_at);
-    return S24_ERR_NOMEM;
-  }
+  if (pop_ring > EPI_POP_RING_MAX || out_ring > EPI_OUT_RING_MAX) return S24_ERR_UNSUPPORTED;
+  uint64_t pop_at[EPI_POP_RING_MAX];  // cycle row n was taken
+  uint64_t out_at[EPI_OUT_RING_MAX];  // tile t's last beat out
   const uint64_t rows_all = tiles * R;
   uint64_t s_tile[2] = {0, 0};  // last-beat injection of tiles tp and tp + 1
   uint64_t resolved = 0;        // tiles whose last-beat cycle is known
@@ -224,8 +180,6 @@ s24_status_t s24_core_cycles_epi(s24_array_t hw, uint32_t lanes, uint64_t beats,
       tp++;
     }
   }
-  free(pop_at);
-  free(out_at);
   if (pops < rows_all) return S24_ERR_ARG;  // unreachable
   out->busy_cycles = busy;
   return S24_OK;
@@ -259,19 +213,39 @@ static s24_status_t start_totals(s24_array_t hw, size_t n_cols, s24_gemm_cycles_
   return out->col_tiles > UINT32_MAX ? S24_ERR_UNSUPPORTED : S24_OK;  // CFG_TILES: 32 bits
 }
 
-// Groups the row tiles (tile_beats[i] = CFG_BEATS of row tile i) into jobs by
-// s24_plan_next_job, the driver's rule, at most max_job_tiles row tiles a job (the fused
-// epilogue's parameter RAM; SIZE_MAX for a plain GEMM), and adds every job to the totals.
-static s24_status_t add_jobs(s24_array_t hw, const uint64_t *tile_beats, size_t row_tiles,
-                             size_t max_job_tiles, uint32_t epi_lanes, s24_gemm_cycles_t *out) {
-  for (size_t first = 0; first < row_tiles;) {
-    if (tile_beats[first] > UINT32_MAX) return S24_ERR_UNSUPPORTED;
-    const size_t left = row_tiles - first < max_job_tiles ? row_tiles - first : max_job_tiles;
-    const size_t n = s24_plan_next_job(hw, tile_beats + first, left, out->col_tiles);
+// The row tiles of the dense A whose CFG_BEATS the planner reads one by one (s24_plan_row_tile):
+// no array of them is kept.
+typedef struct {
+  s24_array_t hw;
+  const int8_t *a;
+  size_t m_rows, k, first;
+  s24_status_t *st;  // the first planning failure
+} tiles_t;
+
+static uint64_t tile_beats_of(const void *ctx, size_t i) {
+  const tiles_t *t = ctx;
+  uint64_t beats = 0;
+  const s24_status_t st = s24_plan_row_tile(t->hw, t->a, t->m_rows, t->k, t->first + i, NULL, &beats);
+  if (st != S24_OK && *t->st == S24_OK) *t->st = st;
+  return beats;
+}
+
+// Groups the row tiles into jobs by s24_plan_next_job_fn, the driver's rule, at most
+// max_job_tiles row tiles a job (the fused epilogue's parameter RAM; SIZE_MAX for a plain GEMM),
+// and adds every job to the totals; epi_lanes 0 for a GEMM, else the fused epilogue's lanes.
+static s24_status_t add_jobs(tiles_t *tl, size_t row_tiles, size_t max_job_tiles,
+                             uint32_t epi_lanes, s24_gemm_cycles_t *out) {
+  for (tl->first = 0; tl->first < row_tiles;) {
+    const uint64_t beats = tile_beats_of(tl, 0);
+    if (*tl->st != S24_OK) return *tl->st;
+    if (beats > UINT32_MAX) return S24_ERR_UNSUPPORTED;
+    const size_t left = row_tiles - tl->first < max_job_tiles ? row_tiles - tl->first : max_job_tiles;
+    const size_t n = s24_plan_next_job_fn(tl->hw, tile_beats_of, tl, left, out->col_tiles);
+    if (*tl->st != S24_OK) return *tl->st;
     if (n == 0) return S24_ERR_ARG;
-    s24_status_t st = add_job(hw, tile_beats[first], n, epi_lanes, out);
+    s24_status_t st = add_job(tl->hw, beats, n, epi_lanes, out);
     if (st != S24_OK) return st;
-    first += n;
+    tl->first += n;
   }
   return S24_OK;
 }
@@ -290,17 +264,11 @@ static s24_status_t cycles_dense(s24_array_t hw, const int8_t *a, size_t m_rows,
   if (pair && s24_array_pair(hw, &hw) != S24_OK) return S24_ERR_ARG;
   const size_t max_job_tiles = epi_lanes == 0 ? SIZE_MAX : s24_linear_job_tiles(hw, epi_depth);
   if (max_job_tiles == 0) return S24_ERR_ARG;  // a parameter RAM smaller than a tile
-  const size_t tiles = ceil_div(m_rows, hw.rows);
-  if (tiles > SIZE_MAX / sizeof(uint64_t)) return S24_ERR_NOMEM;
-  uint64_t *tile_beats = malloc(tiles * sizeof(uint64_t));
-  if (tile_beats == NULL) return S24_ERR_NOMEM;
   s24_gemm_cycles_t t;
   s24_status_t st = start_totals(hw, n_cols, &t);
-  for (size_t i = 0; i < tiles && st == S24_OK; i++) {
-    st = s24_plan_row_tile(hw, a, m_rows, k, i, NULL, &tile_beats[i]);
-  }
-  if (st == S24_OK) st = add_jobs(hw, tile_beats, tiles, max_job_tiles, epi_lanes, &t);
-  free(tile_beats);
+  s24_status_t plan_st = S24_OK;
+  tiles_t tl = {hw, a, m_rows, k, 0, &plan_st};
+  if (st == S24_OK) st = add_jobs(&tl, ceil_div(m_rows, hw.rows), max_job_tiles, epi_lanes, &t);
   t.pair = (uint64_t)pair;
   if (st == S24_OK) *out = t;
   return st;
@@ -322,10 +290,10 @@ s24_status_t s24_linear_cycles(s24_array_t hw, uint32_t epi_depth, uint32_t epi_
 
 s24_status_t s24_gemm_cycles_compressed(s24_array_t hw, s24_pattern_t p, const int8_t *values,
                                         const uint8_t *meta, size_t m_rows, size_t k,
-                                        size_t n_cols, s24_gemm_cycles_t *out,
+                                        size_t n_cols, int8_t *dense, s24_gemm_cycles_t *out,
                                         s24_where_t *where) {
   if (!s24_array_ok(hw) || !s24_pattern_ok(p) || values == NULL || meta == NULL ||
-      m_rows == 0 || k == 0 || k % p.m != 0 || n_cols == 0 || out == NULL) {
+      dense == NULL || m_rows == 0 || k == 0 || k % p.m != 0 || n_cols == 0 || out == NULL) {
     return S24_ERR_ARG;
   }
   s24_where_t dummy;
@@ -333,12 +301,8 @@ s24_status_t s24_gemm_cycles_compressed(s24_array_t hw, s24_pattern_t p, const i
   s24_status_t st = s24_meta_validate(p, meta, m_rows, k, where);
   if (st != S24_OK) return st;
   // the whole matrix decompressed: THE mode rule (s24_pair_choose) looks at all of it
-  if (m_rows > SIZE_MAX / k) return S24_ERR_NOMEM;
-  int8_t *dense = malloc(m_rows * k);
-  if (dense == NULL) return S24_ERR_NOMEM;
   st = s24_decompress(p, values, meta, m_rows, k, dense, where);
   if (st == S24_OK) st = cycles_dense(hw, dense, m_rows, k, n_cols, 0, 0, out);
-  free(dense);
   return st;
 }
 

@@ -3,7 +3,6 @@
 
 #include <string.h>
 
-static size_t ceil_div(size_t a, size_t b) { return a / b + (a % b != 0); }
 static uint32_t words_for(uint32_t bits) { return (bits + 31) / 32; }
 
 // ------------------------------------------------------------------ geometry and fields
@@ -102,14 +101,30 @@ int8_t s24_r8_get(const uint32_t *beats, uint32_t r_words, uint32_t cols, uint32
 
 // ------------------------------------------------------------------ whole beats
 
+// Byte i of a beat (activation elements are whole bytes: element e of column c is byte c*m + e),
+// into a cleared beat.
+static void put_byte(uint32_t *beat, size_t i, int8_t v) {
+  beat[i / 4] |= (uint32_t)(uint8_t)v << (8 * (i % 4));
+}
+
 void s24_a_beat(const s24_geom_t *g, uint32_t *beat, const int8_t *b, size_t k, size_t n_cols,
                 size_t group, size_t j0) {
   const size_t hm = g->sparse_m;
   memset(beat, 0, g->a_words * sizeof(uint32_t));
   for (uint32_t c = 0; c < g->cols && j0 + c < n_cols; c++) {
     for (uint32_t e = 0; e < hm && group * hm + e < k; e++) {
-      s24_a_put(g, beat, c, e, b[(group * hm + e) * n_cols + j0 + c]);
+      put_byte(beat, (size_t)c * hm + e, b[(group * hm + e) * n_cols + j0 + c]);
     }
+  }
+}
+
+void s24_a_beat_t(const s24_geom_t *g, uint32_t *beat, const int8_t *bt, size_t k,
+                  size_t n_cols, size_t group, size_t j0) {
+  const size_t hm = g->sparse_m, e0 = group * hm, len = k - e0 < hm ? k - e0 : hm;
+  memset(beat, 0, g->a_words * sizeof(uint32_t));
+  for (uint32_t c = 0; c < g->cols && j0 + c < n_cols; c++) {
+    const int8_t *col = bt + (j0 + c) * k + e0;  // column j0 + c of B: row j0 + c of B^T
+    for (size_t e = 0; e < len; e++) put_byte(beat, (size_t)c * hm + e, col[e]);
   }
 }
 
@@ -182,136 +197,3 @@ void s24_r_beat(const s24_geom_t *g, uint32_t *beat, const int32_t *c, size_t m_
   }
 }
 
-// ------------------------------------------------------------------ job planner
-// The single statement of how many beats each row tile takes (s24_plan_row_tile) and which row
-// tiles share a job (s24_plan_next_job); the driver packs and runs its jobs with them and the
-// cycle model (s24_cycles.c) predicts with them.
-
-int s24_array_ok(s24_array_t hw) {
-  if (hw.rows == 0 || hw.cols == 0) return 0;
-  if (hw.sparse_m != 2 && hw.sparse_m != 4 && hw.sparse_m != 8) return 0;
-  if (hw.pair > 1) return 0;
-  if (hw.pair) return hw.sparse_n == 1 && hw.sparse_m > 2 && hw.rows % 2 == 0;
-  return hw.sparse_n >= 1 && hw.sparse_n <= hw.sparse_m;
-}
-
-int s24_array_has_pair(s24_array_t hw) {
-  return !hw.pair && hw.has_pair && hw.sparse_n == 2 && hw.sparse_m > 2 && s24_array_ok(hw);
-}
-
-s24_status_t s24_array_pair(s24_array_t hw, s24_array_t *out) {
-  if (out == NULL || !s24_array_has_pair(hw) || hw.rows > UINT32_MAX / 2) return S24_ERR_ARG;
-  const s24_array_t v = {2 * hw.rows, hw.cols, 1, hw.sparse_m, 1, 0};
-  *out = v;
-  return S24_OK;
-}
-
-int s24_pair_fits(s24_array_t hw, const int8_t *a, size_t m_rows, size_t k) {
-  if (!s24_array_has_pair(hw) || a == NULL || m_rows == 0 || k == 0) return 0;
-  const size_t hm = hw.sparse_m;
-  for (size_t r = 0; r < m_rows; r++) {
-    for (size_t e0 = 0; e0 < k; e0 += hm) {
-      uint32_t nnz = 0;
-      for (size_t e = e0; e < k && e < e0 + hm; e++) nnz += a[r * k + e] != 0;
-      if (nnz > 1) return 0;
-    }
-  }
-  return 1;
-}
-
-// Sum over the row tiles of their tile periods on hw (one column tile's share of the busy
-// cycles); UINT64_MAX on an error.
-static uint64_t period_sum(s24_array_t hw, const int8_t *a, size_t m_rows, size_t k) {
-  uint64_t sum = 0;
-  for (size_t t = 0; t < ceil_div(m_rows, hw.rows); t++) {
-    uint64_t beats = 0;
-    s24_cycles_t c;
-    if (s24_plan_row_tile(hw, a, m_rows, k, t, NULL, &beats) != S24_OK ||
-        s24_core_cycles_hw(hw, beats, 2, &c) != S24_OK) {
-      return UINT64_MAX;
-    }
-    sum += c.period;
-  }
-  return sum;
-}
-
-int s24_pair_choose(s24_array_t hw, const int8_t *a, size_t m_rows, size_t k) {
-  s24_array_t pair;
-  if (!s24_pair_fits(hw, a, m_rows, k) || s24_array_pair(hw, &pair) != S24_OK) return 0;
-  const uint64_t own = period_sum(hw, a, m_rows, k), paired = period_sum(pair, a, m_rows, k);
-  return own != UINT64_MAX && paired < own;
-}
-
-uint32_t s24_group_beats(s24_array_t hw, uint32_t max_nnz) {
-  if (hw.sparse_n == 0) return 0;
-  return (max_nnz + hw.sparse_n - 1) / hw.sparse_n;
-}
-
-s24_status_t s24_plan_row_tile(s24_array_t hw, const int8_t *a, size_t m_rows, size_t k,
-                               size_t tile, uint8_t *bpg, uint64_t *job_beats) {
-  if (!s24_array_ok(hw) || a == NULL || m_rows == 0 || k == 0 || job_beats == NULL ||
-      tile >= ceil_div(m_rows, hw.rows)) {
-    return S24_ERR_ARG;
-  }
-  const size_t hm = hw.sparse_m, groups = ceil_div(k, hm);
-  const size_t r0 = tile * hw.rows;
-  const size_t r1 = (m_rows - r0 < hw.rows) ? m_rows : r0 + hw.rows;
-  uint64_t sum = 0;
-  for (size_t g = 0; g < groups; g++) {
-    const size_t e0 = g * hm, e1 = (k - e0 < hm) ? k : e0 + hm;
-    uint32_t most = 0;
-    for (size_t r = r0; r < r1 && most < hm; r++) {
-      uint32_t nnz = 0;
-      for (size_t e = e0; e < e1; e++) nnz += a[r * k + e] != 0;
-      if (nnz > most) most = nnz;
-    }
-    const uint32_t b = s24_group_beats(hw, most);
-    if (bpg != NULL) bpg[g] = (uint8_t)b;
-    sum += b;
-  }
-  if (sum == 0) {  // an all-zero row tile still runs one (zero) beat per column tile
-    if (bpg != NULL) bpg[0] = 1;
-    sum = 1;
-  }
-  *job_beats = sum;
-  return S24_OK;
-}
-
-uint64_t s24_job_max_row_tiles(s24_array_t hw, uint64_t beats, uint64_t col_tiles) {
-  if (!s24_array_ok(hw) || beats == 0 || beats > UINT32_MAX || col_tiles == 0) return 0;
-  if (col_tiles > UINT32_MAX) return 1;
-  const uint64_t by_tiles = UINT32_MAX / col_tiles;  // CFG_TILES is 32 bits
-  s24_cycles_t one;  // busy cycles of t tiles = (t - 1) * period + those of one tile
-  if (s24_core_cycles_hw(hw, beats, 1, &one) != S24_OK) return 0;
-
-  const uint64_t p = one.period, fill = one.busy_cycles;
-  // busy = (tiles - 1) * p + fill < S24_JOB_CYCLES_LIMIT
-  const uint64_t by_cycles =
-      fill < S24_JOB_CYCLES_LIMIT ? ((S24_JOB_CYCLES_LIMIT - 1 - fill) / p + 1) / col_tiles : 0;
-  const uint64_t most = by_tiles < by_cycles ? by_tiles : by_cycles;
-  return most > 0 ? most : 1;
-}
-
-size_t s24_plan_next_job(s24_array_t hw, const uint64_t *tile_beats, size_t count,
-                         uint64_t col_tiles) {
-  if (tile_beats == NULL || count == 0) return 0;
-  const uint64_t cap = s24_job_max_row_tiles(hw, tile_beats[0], col_tiles);
-  if (cap == 0) return 0;
-  size_t n = 1;
-  while (n < count && n < cap && tile_beats[n] == tile_beats[0]) n++;
-  return n;
-}
-
-size_t s24_linear_job_tiles(s24_array_t hw, uint32_t epi_depth) {
-  if (!s24_array_ok(hw)) return 0;
-  return epi_depth / hw.rows;
-}
-
-uint32_t s24_epi_lanes(uint32_t cols, uint32_t epi_lanes, int has_pair) {
-  const uint32_t most = has_pair ? 2u * epi_lanes : epi_lanes;
-  uint32_t l = 1;
-  for (uint32_t i = 1; i <= most; i++) {
-    if (cols % i == 0) l = i;
-  }
-  return l;
-}

@@ -21,6 +21,7 @@
 
 #include "s24_defaults.h"
 #include "s24_model.h"
+#include "s24_plan.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -68,6 +69,10 @@ int8_t s24_r8_get(const uint32_t *beats, uint32_t r_words, uint32_t cols, uint32
  *  from B (k x n_cols, row-major). */
 void s24_a_beat(const s24_geom_t *g, uint32_t *beat, const int8_t *b, size_t k, size_t n_cols,
                 size_t group, size_t j0);
+/** The same from B given transposed, bt = B^T (n_cols x k, row-major: the rows of a layer's X),
+ *  so a fused layer streams X in place. Equal to s24_a_beat of the transpose. */
+void s24_a_beat_t(const s24_geom_t *g, uint32_t *beat, const int8_t *bt, size_t k,
+                  size_t n_cols, size_t group, size_t j0);
 /** Beat `b` of hardware group `group` of the row tile whose first row is r0, from the dense A
  *  (m_rows x k): each row's nonzeros b*n .. b*n+n-1 of the group, the unused slots zero values
  *  at the highest indices not in use (strictly increasing); on a dense core slot s holds
@@ -101,63 +106,6 @@ uint32_t s24_epi_lanes(uint32_t cols, uint32_t epi_lanes, int has_pair);
 /** HW_EPI.LANES of the default build (8x8 2:4 with the pair mode: 8). */
 #define S24_DEFAULT_HW_EPI_LANES \
   s24_epi_lanes(S24_DEFAULT_COLS, S24_DEFAULT_EPI_LANES, (int)S24_DEFAULT_PAIR_MODE)
-
-// ------------------------------------------------------------------ job planner
-/** 1 if the array parameters are ones the core supports: rows, cols >= 1,
- *  sparse_m in {2, 4, 8}, 1 <= sparse_n <= sparse_m. */
-int s24_array_ok(s24_array_t hw);
-
-/** 1 if hw (as built: pair == 0) is a 2:m core (SparseN == 2 < SparseM) built with the pair
- *  mode (has_pair; on a device: CFG_MODE.PAIR reads back 1). */
-int s24_array_has_pair(s24_array_t hw);
-/** The array a pair-mode job sees on the 2:m core hw: {2R, C, 1, m, 1}; S24_ERR_ARG if hw has no
- *  pair geometry. Its beats are the core's own (R*2 slots), row 2r + s in slot s of row r. */
-S24_WARN_UNUSED s24_status_t s24_array_pair(s24_array_t hw, s24_array_t *out);
-/** 1 when the dense m_rows x k matrix a can run in pair mode on hw: s24_array_has_pair and
- *  every hardware group of sparse_m along k of every row holds at most one nonzero (1:4 and
- *  1:8 data on a 2:4 core). */
-int s24_pair_fits(s24_array_t hw, const int8_t *a, size_t m_rows, size_t k);
-/** THE mode rule: 1 when a runs in pair mode on hw: s24_pair_fits, and the sum over its row
- *  tiles of their tile periods (one column tile's busy cycles, s24_plan_row_tile and
- *  s24_core_cycles_hw) is smaller in pair mode than in the core's own (so a single row tile,
- *  M <= R, stays in the core's mode). The driver packs weights for s24_array_pair(hw) when it
- *  holds, and every predictor (s24_gemm_cycles_*) uses the same rule. */
-int s24_pair_choose(s24_array_t hw, const int8_t *a, size_t m_rows, size_t k);
-
-/** THE beats-per-group rule (the driver packs weights with it): a hardware group whose
- *  densest row (within the row tile) has max_nnz nonzeros takes ceil(max_nnz / sparse_n)
- *  beats that share one activation beat; 0 beats when the group is all zero. */
-uint32_t s24_group_beats(s24_array_t hw, uint32_t max_nnz);
-
-/** Plans row tile `tile` of the dense m_rows x k matrix a (rows tile*rows ...; k any >= 1;
- *  hardware groups of sparse_m along k, the last one zero-padded): bpg[g] (may be NULL;
- *  ceil(k / sparse_m) entries) = s24_group_beats of group g, *job_beats = their sum =
- *  CFG_BEATS of that job. A row tile that is all zero still takes one beat: bpg[0] = 1.
- *  S24_ERR_ARG for bad arguments or tile >= ceil(m_rows / rows). */
-S24_WARN_UNUSED s24_status_t s24_plan_row_tile(s24_array_t hw, const int8_t *a, size_t m_rows,
-                                               size_t k, size_t tile, uint8_t *bpg,
-                                               uint64_t *job_beats);
-
-/** THE job-size cap: the most row tiles of `beats` beats each (1 <= beats <= 2^32 - 1) that one
- *  job may hold when every row tile has col_tiles column tiles: the largest r with
- *  r * col_tiles <= 2^32 - 1 (CFG_TILES is 32 bits) and busy cycles of r * col_tiles tiles
- *  (s24_core_cycles) < S24_JOB_CYCLES_LIMIT; at least 1 (a single row tile always runs as
- *  one job, as it must). 0 for a bad argument (hw not s24_array_ok, beats or col_tiles 0). */
-uint64_t s24_job_max_row_tiles(s24_array_t hw, uint64_t beats, uint64_t col_tiles);
-
-/** THE job-planning rule, used by the driver and by every s24_gemm_cycles_* predictor: the
- *  job that starts at row tile tile_beats[0] covers the maximal run of consecutive row tiles
- *  with the same CFG_BEATS, capped by s24_job_max_row_tiles. tile_beats[i] = CFG_BEATS of row
- *  tile i (s24_plan_row_tile), count = row tiles left (>= 1). Returns the job's row tiles
- *  (1 .. count); 0 for a bad argument. */
-size_t s24_plan_next_job(s24_array_t hw, const uint64_t *tile_beats, size_t count,
-                         uint64_t col_tiles);
-
-/** THE fused layer's job cap: the most row tiles one s24_linear job may hold, so that its
- *  output channels fit the epilogue's parameter RAM of epi_depth rows (HW_EPI.DEPTH):
- *  epi_depth / rows (hw the job's array: 2R rows in pair mode). The driver plans a fused layer's jobs with s24_plan_next_job over at most
- *  this many row tiles; s24_linear_cycles predicts with the same rule. 0 for a bad argument. */
-size_t s24_linear_job_tiles(s24_array_t hw, uint32_t epi_depth);
 
 #ifdef __cplusplus
 }

@@ -5,8 +5,7 @@
 #include "s24_model.h"
 
 #include <stdarg.h>
-#include <stdio.h>
-
+#include <stdio.h>  // vsnprintf only: no FILE
 #include <string.h>
 
 s24_status_t s24_errorf(s24_status_t st, char *err, size_t errlen, const char *fmt, ...) {
@@ -32,6 +31,22 @@ const char *s24_strerror(s24_status_t status) {
     case S24_ERR_HW: return "hardware error";
     case S24_ERR_UNSUPPORTED: return "not supported by this build or backend";
     default: return "unknown status";
+  }
+}
+
+const char *s24_status_name(s24_status_t status) {
+  switch (status) {
+    case S24_OK: return "S24_OK";
+    case S24_ERR_ARG: return "S24_ERR_ARG";
+    case S24_ERR_PATTERN: return "S24_ERR_PATTERN";
+    case S24_ERR_META: return "S24_ERR_META";
+    case S24_ERR_IO: return "S24_ERR_IO";
+    case S24_ERR_FORMAT: return "S24_ERR_FORMAT";
+    case S24_ERR_NOMEM: return "S24_ERR_NOMEM";
+    case S24_ERR_TIMEOUT: return "S24_ERR_TIMEOUT";
+    case S24_ERR_HW: return "S24_ERR_HW";
+    case S24_ERR_UNSUPPORTED: return "S24_ERR_UNSUPPORTED";
+    default: return NULL;
   }
 }
 

@@ -1,8 +1,9 @@
 // sparse24 host driver: open/reset/errors/counters, weight packing, tiled GEMM over the seam.
+// Freestanding: no allocation (weights are packed into the caller's memory, the beats of a job
+// are staged in the seam's scratch), no I/O but the seam.
 #include "s24_drv.h"
 
-#include <stdio.h>
-#include <stdlib.h>
+#include <stdio.h>  // snprintf only: no FILE
 #include <string.h>
 
 #include "s24_layout.h"
@@ -11,7 +12,8 @@
 
 static int seam_ok(const s24_seam_t *s) {
   return s != NULL && s->read32 != NULL && s->write32 != NULL && s->stream_write != NULL &&
-         s->stream_read != NULL && s->stream_reset != NULL && s->now_ns != NULL;
+         s->stream_read != NULL && s->stream_reset != NULL && s->now_ns != NULL &&
+         s->scratch != NULL;
 }
 
 static int dev_ok(const s24_dev_t *dev) { return dev != NULL && dev->is_open; }
@@ -216,25 +218,74 @@ s24_status_t s24_dev_wait(s24_dev_t *dev) {
 
 // ------------------------------------------------------------------------------ weights
 
-void s24_weights_free(s24_weights_t *w) {
-  if (w == NULL) return;
-  free(w->beats);
-  free(w->tile_first);
-  free(w->bpg);
-  free(w->row_sum);
-  free(w->dense);
-  memset(w, 0, sizeof(*w));
+static size_t align_up(size_t v, size_t a) { return (v + a - 1) / a * a; }
+
+// The array weights of a dense m_rows x k matrix run on: the device's own, or its pair mode when
+// allow_pair and THE mode rule (s24_pair_choose, which the cycle model's predictors use too)
+// picks it.
+static s24_status_t weights_array(const s24_dev_t *dev, const int8_t *a, size_t m_rows, size_t k,
+                                  int allow_pair, s24_array_t *arr, int *pair) {
+  const s24_hw_info_t *hw = &dev->hw;
+  *arr = (s24_array_t){hw->rows, hw->cols, hw->sparse_n, hw->sparse_m, 0, hw->pair};
+  *pair = allow_pair && s24_pair_choose(*arr, a, m_rows, k);
+  if (*pair && s24_array_pair(*arr, arr) != S24_OK) return S24_ERR_ARG;
+  return S24_OK;
 }
 
-// Packs a dense m_rows x k matrix into the device's beats (docs/architecture.md section 2).
-// The array: the device's own, or its pair mode when allow_pair and THE mode rule
-// (s24_pair_choose, which the cycle model's predictors use too) picks it.
+// The memory of packed weights, in this order: beats (w_words each), tile_first (row tiles + 1),
+// row_sum (m_rows), bpg (row tiles x groups); *total gets the beats (the planner's pass 1).
+static s24_status_t weights_layout(const s24_dev_t *dev, s24_array_t arr, const int8_t *a,
+                                   size_t m_rows, size_t k, size_t *total, size_t *bytes) {
+  const size_t R = arr.rows, hm = arr.sparse_m;
+  const size_t row_tiles = (m_rows + R - 1) / R, groups = (k + hm - 1) / hm;
+  if (groups > SIZE_MAX / row_tiles) return S24_ERR_NOMEM;
+  size_t sum = 0;
+  for (size_t t = 0; t < row_tiles; t++) {
+    uint64_t tile_beats = 0;
+    s24_status_t st = s24_plan_row_tile(arr, a, m_rows, k, t, NULL, &tile_beats);
+    if (st != S24_OK) return st;
+    if (tile_beats > UINT32_MAX) return S24_ERR_UNSUPPORTED;  // CFG_BEATS is 32 bits
+    if (tile_beats > SIZE_MAX - sum) return S24_ERR_NOMEM;
+    sum += (size_t)tile_beats;
+  }
+  const size_t words = dev->hw.w_words;
+  if (sum > SIZE_MAX / sizeof(uint32_t) / words || row_tiles >= SIZE_MAX / sizeof(size_t) ||
+      m_rows > SIZE_MAX / sizeof(int32_t)) {
+    return S24_ERR_NOMEM;
+  }
+  const size_t parts[4] = {sum * words * sizeof(uint32_t), (row_tiles + 1) * sizeof(size_t),
+                           m_rows * sizeof(int32_t), row_tiles * groups};
+  size_t b = 0;
+  for (int i = 0; i < 4; i++) {
+    if (parts[i] > SIZE_MAX - 16 - b) return S24_ERR_NOMEM;
+    b = align_up(b + parts[i], 16);
+  }
+  *total = sum;
+  *bytes = b;
+  return S24_OK;
+}
+
+static s24_status_t weights_bytes(const s24_dev_t *dev, const int8_t *a, size_t m_rows, size_t k,
+                                  int allow_pair, size_t *bytes) {
+  s24_array_t arr;
+  int pair = 0;
+  size_t total = 0;
+  s24_status_t st = weights_array(dev, a, m_rows, k, allow_pair, &arr, &pair);
+  return st == S24_OK ? weights_layout(dev, arr, a, m_rows, k, &total, bytes) : st;
+}
+
+// Packs a dense m_rows x k matrix into the device's beats (docs/architecture.md section 2) in
+// mem (bytes long, 16-byte aligned: weights_bytes).
 static s24_status_t pack(const s24_dev_t *dev, const int8_t *a, size_t m_rows, size_t k,
-                         s24_weights_t *w, int allow_pair) {
+                         void *mem, size_t bytes, s24_weights_t *w, int allow_pair) {
   const s24_hw_info_t *hw = &dev->hw;
-  s24_array_t arr = {hw->rows, hw->cols, hw->sparse_n, hw->sparse_m, 0, hw->pair};
-  const int pair = allow_pair && s24_pair_choose(arr, a, m_rows, k);
-  if (pair && s24_array_pair(arr, &arr) != S24_OK) return S24_ERR_ARG;
+  s24_array_t arr;
+  int pair = 0;
+  size_t total = 0, need = 0;
+  s24_status_t st = weights_array(dev, a, m_rows, k, allow_pair, &arr, &pair);
+  if (st == S24_OK) st = weights_layout(dev, arr, a, m_rows, k, &total, &need);
+  if (st != S24_OK) return st;
+  if (mem == NULL || bytes < need || ((uintptr_t)mem & 15u) != 0) return S24_ERR_NOMEM;
   const size_t R = arr.rows, hm = arr.sparse_m;
   memset(w, 0, sizeof(*w));
   w->m_rows = m_rows;
@@ -249,61 +300,36 @@ static s24_status_t pack(const s24_dev_t *dev, const int8_t *a, size_t m_rows, s
   w->idx_width = hw->idx_width;
   w->w_words = hw->w_words;
   w->a_words = hw->a_words;
-  if (w->groups > SIZE_MAX / w->row_tiles) return S24_ERR_NOMEM;
-  w->bpg = calloc(w->row_tiles * w->groups, 1);
-  w->tile_first = calloc(w->row_tiles + 1, sizeof(size_t));
-  w->row_sum = calloc(m_rows, sizeof(int32_t));
-  if (w->bpg == NULL || w->tile_first == NULL || w->row_sum == NULL) {
-    s24_weights_free(w);
-    return S24_ERR_NOMEM;
-  }
+  w->bytes = need;
+  uint8_t *p = mem;
+  memset(p, 0, need);
+  w->beats = (uint32_t *)(void *)p;
+  p += align_up(total * hw->w_words * sizeof(uint32_t), 16);
+  w->tile_first = (size_t *)(void *)p;
+  p += align_up((w->row_tiles + 1) * sizeof(size_t), 16);
+  w->row_sum = (int32_t *)(void *)p;
+  p += align_up(m_rows * sizeof(int32_t), 16);
+  w->bpg = p;
   for (size_t r = 0; r < m_rows; r++) {  // the fused layer's zero-point term (s24_linear)
     uint32_t sum = 0;
     for (size_t i = 0; i < k; i++) sum += (uint32_t)(int32_t)a[r * k + i];
     memcpy(&w->row_sum[r], &sum, sizeof(sum));
   }
-  if (pair) {  // kept for s24_linear on a map-1.3 device (no fused pair-mode jobs)
-    w->dense = malloc(m_rows * k);
-    if (w->dense == NULL) {
-      s24_weights_free(w);
-      return S24_ERR_NOMEM;
-    }
-    memcpy(w->dense, a, m_rows * k);
-  }
-  // pass 1: beats per group by the planner (s24_layout.h s24_plan_row_tile), so the
-  // predicted cycles and the packed beats come from one function
-  size_t total = 0;
+  if (pair) w->dense = a;  // for s24_linear on a map-1.3 device (no fused pair-mode jobs)
+  // beats per group by the planner (s24_layout.h s24_plan_row_tile), so the predicted cycles
+  // and the packed beats come from one function
+  size_t sum = 0;
   for (size_t t = 0; t < w->row_tiles; t++) {
     uint64_t tile_beats = 0;
-    s24_status_t st = s24_plan_row_tile(arr, a, m_rows, k, t, w->bpg + t * w->groups,
-                                        &tile_beats);
-    if (st != S24_OK) {
-      s24_weights_free(w);
-      return st;
-    }
-    if (tile_beats > UINT32_MAX) {
-      s24_weights_free(w);
-      return S24_ERR_UNSUPPORTED;  // CFG_BEATS is 32 bits
-    }
-    w->tile_first[t] = total;
-    total += (size_t)tile_beats;
+    st = s24_plan_row_tile(arr, a, m_rows, k, t, w->bpg + t * w->groups, &tile_beats);
+    if (st != S24_OK) return st;
+    w->tile_first[t] = sum;
+    sum += (size_t)tile_beats;
   }
-  w->tile_first[w->row_tiles] = total;
-  if (total > SIZE_MAX / sizeof(uint32_t) / hw->w_words) {
-    s24_weights_free(w);
-    return S24_ERR_NOMEM;
-  }
-  w->beats = calloc(total * hw->w_words, sizeof(uint32_t));
-  if (w->beats == NULL) {
-    s24_weights_free(w);
-    return S24_ERR_NOMEM;
-  }
-  // pass 2: fill, beat by beat (s24_layout.h: each row's nonzeros b*n .. b*n+n-1 of the group)
+  w->tile_first[w->row_tiles] = sum;
+  // fill, beat by beat (s24_layout.h: each row's nonzeros b*n .. b*n+n-1 of the group)
   s24_geom_t geom;
-  if (s24_geom(arr, &geom) != S24_OK) {
-    s24_weights_free(w);
-    return S24_ERR_ARG;
-  }
+  if (s24_geom(arr, &geom) != S24_OK) return S24_ERR_ARG;
   size_t beat = 0;
   for (size_t t = 0; t < w->row_tiles; t++) {
     for (size_t g = 0; g < w->groups; g++) {
@@ -315,44 +341,35 @@ static s24_status_t pack(const s24_dev_t *dev, const int8_t *a, size_t m_rows, s
   return S24_OK;
 }
 
-s24_status_t s24_weights_load_dense(const s24_dev_t *dev, const int8_t *a, size_t m_rows,
-                                    size_t k, s24_weights_t *w) {
-  if (!dev_ok(dev) || a == NULL || w == NULL || m_rows == 0 || k == 0) return S24_ERR_ARG;
-  return pack(dev, a, m_rows, k, w, 1);
+s24_status_t s24_weights_bytes(const s24_dev_t *dev, const int8_t *a, size_t m_rows, size_t k,
+                               size_t *bytes) {
+  if (!dev_ok(dev) || a == NULL || bytes == NULL || m_rows == 0 || k == 0) return S24_ERR_ARG;
+  return weights_bytes(dev, a, m_rows, k, 1, bytes);
 }
 
-s24_status_t s24_weights_load(const s24_dev_t *dev, s24_pattern_t p, const int8_t *values,
-                              const uint8_t *meta, size_t m_rows, size_t k, s24_weights_t *w,
-                              s24_where_t *where) {
-  if (!dev_ok(dev) || values == NULL || meta == NULL || w == NULL || m_rows == 0 || k == 0 ||
-      !s24_pattern_ok(p) || k % p.m != 0) {
-    return S24_ERR_ARG;
-  }
-  s24_where_t dummy;
-  if (where == NULL) where = &dummy;
-  s24_status_t st = s24_meta_validate(p, meta, m_rows, k, where);
-  if (st != S24_OK) return st;  // invalid metadata never reaches the hardware
-  if (m_rows > SIZE_MAX / k) return S24_ERR_NOMEM;
-  int8_t *dense = malloc(m_rows * k);
-  if (dense == NULL) return S24_ERR_NOMEM;
-  st = s24_decompress(p, values, meta, m_rows, k, dense, where);
-  if (st == S24_OK) st = pack(dev, dense, m_rows, k, w, 1);
-  free(dense);
-  return st;
+s24_status_t s24_weights_pack(const s24_dev_t *dev, const int8_t *a, size_t m_rows, size_t k,
+                              void *mem, size_t bytes, s24_weights_t *w) {
+  if (!dev_ok(dev) || a == NULL || w == NULL || m_rows == 0 || k == 0) return S24_ERR_ARG;
+  return pack(dev, a, m_rows, k, mem, bytes, w, 1);
 }
 
 // ------------------------------------------------------------------------------ GEMM
 
-// Activation beats of one column tile for row tile t: each group's beat repeated bpg times.
+// Activation beats of one column tile for row tile t: each group's beat repeated bpg times. B is
+// k x n_cols (s24_a_beat), or with b_t its transpose, n_cols x k (s24_a_beat_t: X of a layer).
 static void build_a(const s24_geom_t *g, const s24_weights_t *w, size_t t, const int8_t *b,
-                    size_t n_cols, size_t j0, uint32_t *out) {
+                    int b_t, size_t n_cols, size_t j0, uint32_t *out) {
   const size_t aw = g->a_words;
   size_t beat = 0;
   for (size_t grp = 0; grp < w->groups; grp++) {
     const uint8_t reps = w->bpg[t * w->groups + grp];
     if (reps == 0) continue;
     uint32_t *first = out + beat * aw;
-    s24_a_beat(g, first, b, w->k, n_cols, grp, j0);
+    if (b_t) {
+      s24_a_beat_t(g, first, b, w->k, n_cols, grp, j0);
+    } else {
+      s24_a_beat(g, first, b, w->k, n_cols, grp, j0);
+    }
     for (uint8_t i = 1; i < reps; i++) memcpy(first + i * aw, first, aw * sizeof(uint32_t));
     beat += reps;
   }
@@ -457,8 +474,48 @@ static s24_status_t epi_setup(s24_dev_t *dev, const s24_weights_t *w, const epi_
   return st;
 }
 
-static s24_status_t run_gemm(s24_dev_t *dev, const s24_weights_t *w, const int8_t *b,
-                             size_t n_cols, const int32_t *c0, int32_t *c, const epi_job_t *epi) {
+// The beats of the largest row tile of w.
+static size_t max_tile_beats(const s24_weights_t *w) {
+  size_t most = 0;
+  for (size_t t = 0; t < w->row_tiles; t++) {
+    const size_t nb = w->tile_first[t + 1] - w->tile_first[t];
+    if (nb > most) most = nb;
+  }
+  return most;
+}
+
+// The scratch a GEMM of w stages its beats in: one result tile (R beats) and its TLAST flags,
+// then a ring of inflight_tiles tiles of activation beats (a tile's beats stay untouched until
+// its results have been read: a seam may stream them from there, DMA). 0 on overflow.
+static size_t gemm_scratch(const s24_dev_t *dev, const s24_weights_t *w, size_t *ring_at,
+                           size_t *slot) {
+  const s24_hw_info_t *hw = &dev->hw;
+  const size_t R = w->rows, beats = max_tile_beats(w);
+  if (beats > SIZE_MAX / sizeof(uint32_t) / hw->a_words || R > SIZE_MAX / 8 / hw->r_words) return 0;
+  const size_t one = align_up(beats * hw->a_words * sizeof(uint32_t), 16);
+  const size_t head = align_up(R * hw->r_words * sizeof(uint32_t), 16) + align_up(R, 16);
+  if (dev->inflight_tiles == 0 || one > (SIZE_MAX - head) / dev->inflight_tiles) return 0;
+  if (ring_at != NULL) *ring_at = head;
+  if (slot != NULL) *slot = one;
+  return head + one * dev->inflight_tiles;
+}
+
+// CFG_BEATS of row tile `first + i` of w (the planner reads them through this).
+typedef struct {
+  const s24_weights_t *w;
+  size_t first;
+} tile_ctx_t;
+
+static uint64_t tile_beats_of(const void *ctx, size_t i) {
+  const tile_ctx_t *c = ctx;
+  return c->w->tile_first[c->first + i + 1] - c->w->tile_first[c->first + i];
+}
+
+// One GEMM (epi NULL) or fused layer of w against B, its beats staged in scratch
+// (gemm_scratch(dev, w) bytes, 16-byte aligned).
+static s24_status_t run_gemm(s24_dev_t *dev, const s24_weights_t *w, const int8_t *b, int b_t,
+                             size_t n_cols, const int32_t *c0, int32_t *c, const epi_job_t *epi,
+                             uint8_t *scratch) {
   if (!dev_ok(dev) || w == NULL || w->beats == NULL || b == NULL || n_cols == 0 ||
       (c == NULL && epi == NULL) || dev->inflight_tiles == 0) {
     return S24_ERR_ARG;
@@ -473,27 +530,10 @@ static s24_status_t run_gemm(s24_dev_t *dev, const s24_weights_t *w, const int8_
   const size_t R = arr.rows;  // tile rows of this GEMM's jobs
   const size_t col_tiles = (n_cols + hw->cols - 1) / hw->cols;
   if (col_tiles > UINT32_MAX) return S24_ERR_UNSUPPORTED;
-  size_t max_beats = 0;
-  for (size_t t = 0; t < w->row_tiles; t++) {
-    size_t nb = w->tile_first[t + 1] - w->tile_first[t];
-    if (nb > max_beats) max_beats = nb;
-  }
-  if (max_beats > SIZE_MAX / sizeof(uint32_t) / hw->a_words ||
-      w->row_tiles > SIZE_MAX / sizeof(uint64_t)) {
-    return S24_ERR_NOMEM;
-  }
-  uint64_t *tile_beats = malloc(w->row_tiles * sizeof(uint64_t));  // CFG_BEATS per row tile
-  uint32_t *abuf = malloc(max_beats * hw->a_words * sizeof(uint32_t));
-  uint32_t *rbuf = malloc(R * hw->r_words * sizeof(uint32_t));
-  uint8_t *last = malloc(R);
-  if (tile_beats == NULL || abuf == NULL || rbuf == NULL || last == NULL) {
-    free(tile_beats);
-    free(abuf);
-    free(rbuf);
-    free(last);
-    return S24_ERR_NOMEM;
-  }
-  for (size_t t = 0; t < w->row_tiles; t++) tile_beats[t] = w->tile_first[t + 1] - w->tile_first[t];
+  size_t ring_at = 0, slot = 0;
+  if (scratch == NULL || gemm_scratch(dev, w, &ring_at, &slot) == 0) return S24_ERR_NOMEM;
+  uint32_t *const rbuf = (uint32_t *)(void *)scratch;
+  uint8_t *const last = scratch + align_up(R * hw->r_words * sizeof(uint32_t), 16);
   memset(&dev->counters, 0, sizeof(dev->counters));
   dev->counters.macs_dense = (uint64_t)w->m_rows * n_cols * w->k;
   dev->counters.pair = w->pair;
@@ -511,7 +551,8 @@ static s24_status_t run_gemm(s24_dev_t *dev, const s24_weights_t *w, const int8_
     if (epi != NULL && left > s24_linear_job_tiles(arr, dev->hw.epi_depth)) {
       left = s24_linear_job_tiles(arr, dev->hw.epi_depth);
     }
-    const size_t job_rows = s24_plan_next_job(arr, tile_beats + first, left, col_tiles);
+    const tile_ctx_t tc = {w, first};
+    const size_t job_rows = s24_plan_next_job_fn(arr, tile_beats_of, &tc, left, col_tiles);
     if (job_rows == 0) {
       st = S24_ERR_ARG;
       break;
@@ -523,7 +564,7 @@ static s24_status_t run_gemm(s24_dev_t *dev, const s24_weights_t *w, const int8_
         break;
       }
     }
-    const size_t nb = (size_t)tile_beats[first];
+    const size_t nb = (size_t)tile_beats_of(&tc, 0);
     const size_t total = job_rows * col_tiles;  // CFG_TILES, < 2^32 by the planning rule
     // keep up to inflight_tiles tiles queued ahead of the results being read (the core drains
     // every tile it took on its own; a larger window only keeps it fed). The first ones are
@@ -537,7 +578,8 @@ static s24_status_t run_gemm(s24_dev_t *dev, const s24_weights_t *w, const int8_
         started = 1;
       } else if (sent < total && sent - got < dev->inflight_tiles) {
         const size_t t = first + sent / col_tiles, j = sent % col_tiles;
-        build_a(&geom, w, t, b, n_cols, j * hw->cols, abuf);
+        uint32_t *abuf = (uint32_t *)(void *)(scratch + ring_at + (sent % dev->inflight_tiles) * slot);
+        build_a(&geom, w, t, b, b_t, n_cols, j * hw->cols, abuf);
         st = dev->seam.stream_write(dev->seam.ctx, S24_PORT_W,
                                     w->beats + w->tile_first[t] * hw->w_words, hw->w_words, nb);
         if (st == S24_OK) {
@@ -561,10 +603,6 @@ static s24_status_t run_gemm(s24_dev_t *dev, const s24_weights_t *w, const int8_
     if (st != S24_OK) (void)fail(dev, st);  // back to idle; keeps the ERR bits seen
     first += job_rows;
   }
-  free(tile_beats);
-  free(abuf);
-  free(rbuf);
-  free(last);
   if (epi != NULL) {  // back to plain GEMMs, also after a failure
     s24_status_t st2 = wr(dev, S24_REG_CFG_EPI, 0);
     if (st == S24_OK) st = st2;
@@ -577,16 +615,81 @@ static s24_status_t run_gemm(s24_dev_t *dev, const s24_weights_t *w, const int8_
   return st;
 }
 
+// The seam's scratch for a GEMM of w (NULL if it has none that large).
+static uint8_t *get_scratch(s24_dev_t *dev, const s24_weights_t *w) {
+  const size_t need = gemm_scratch(dev, w, NULL, NULL);
+  return need != 0 ? dev->seam.scratch(dev->seam.ctx, need) : NULL;
+}
+
+size_t s24_gemm_scratch_bytes(const s24_dev_t *dev, const s24_weights_t *w) {
+  if (!dev_ok(dev) || w == NULL || w->tile_first == NULL) return 0;
+  return gemm_scratch(dev, w, NULL, NULL);
+}
+
+// A map-1.3 device refuses PAIR with CFG_EPI.EN: pair-packed weights are repacked there for the
+// core's own mode, into the seam's scratch, followed by that GEMM's own scratch, bounded
+// without packing by every group at its most beats. *repack gets the repacked weights' bytes.
+static size_t repack_scratch(const s24_dev_t *dev, const s24_weights_t *w, size_t *repack) {
+  const s24_hw_info_t *hw = &dev->hw;
+  const s24_array_t arr = {hw->rows, hw->cols, hw->sparse_n, hw->sparse_m, 0, hw->pair};
+  size_t bytes = 0;
+  if (w->dense == NULL || weights_bytes(dev, w->dense, w->m_rows, w->k, 0, &bytes) != S24_OK) {
+    return 0;
+  }
+  const size_t groups = (w->k + hw->sparse_m - 1) / hw->sparse_m;
+  const size_t beats = groups * s24_group_beats(arr, hw->sparse_m);  // no overflow: < 2 * k
+  const size_t one = align_up(beats * hw->a_words * sizeof(uint32_t), 16);
+  const size_t head = align_up((size_t)hw->rows * hw->r_words * sizeof(uint32_t), 16) +
+                      align_up(hw->rows, 16);
+  if (dev->inflight_tiles == 0 || one > (SIZE_MAX - head) / dev->inflight_tiles) return 0;
+  const size_t gemm = head + one * dev->inflight_tiles;
+  if (gemm > SIZE_MAX - bytes) return 0;
+  *repack = bytes;
+  return bytes + gemm;
+}
+
+static int needs_repack(const s24_dev_t *dev, const s24_weights_t *w) {
+  return w->pair && FIELD(dev->hw.version, VERSION_MINOR) < 4;
+}
+
+size_t s24_linear_scratch_bytes(const s24_dev_t *dev, const s24_weights_t *w) {
+  if (!dev_ok(dev) || w == NULL || w->tile_first == NULL) return 0;
+  size_t repack = 0;
+  return needs_repack(dev, w) ? repack_scratch(dev, w, &repack) : gemm_scratch(dev, w, NULL, NULL);
+}
+
 s24_status_t s24_gemm(s24_dev_t *dev, const s24_weights_t *w, const int8_t *b, size_t n_cols,
                       const int32_t *c0, int32_t *c) {
-  if (c == NULL) return S24_ERR_ARG;
-  return run_gemm(dev, w, b, n_cols, c0, c, NULL);
+  if (c == NULL || b == NULL || n_cols == 0 || !dev_ok(dev) || w == NULL ||
+      w->tile_first == NULL || dev->inflight_tiles == 0) {
+    return S24_ERR_ARG;
+  }
+  uint8_t *scratch = get_scratch(dev, w);
+  if (scratch == NULL) return S24_ERR_NOMEM;
+  return run_gemm(dev, w, b, 0, n_cols, c0, c, NULL, scratch);
+}
+
+s24_status_t s24_dev_probe_epi(s24_dev_t *dev) {
+  if (!dev_ok(dev)) return S24_ERR_ARG;
+  if (dev->hw.epi_depth != 0) return S24_OK;
+  // map 1.1 added the epilogue (HW_EPI, CFG_EPI, EPI_*), 1.2 the programmable clamp (CFG_ACT)
+  if (FIELD(dev->hw.version, VERSION_MINOR) < 2) return S24_ERR_UNSUPPORTED;
+  uint32_t v = 0;
+  s24_status_t st = rd(dev, S24_REG_HW_EPI, &v);
+  if (st != S24_OK) return st;
+  if (FIELD(v, HW_EPI_DEPTH) < dev->hw.rows || FIELD(v, HW_EPI_LANES) == 0) {
+    return S24_ERR_UNSUPPORTED;
+  }
+  dev->hw.epi_depth = FIELD(v, HW_EPI_DEPTH);
+  dev->hw.epi_lanes = FIELD(v, HW_EPI_LANES);
+  return S24_OK;
 }
 
 s24_status_t s24_linear(s24_dev_t *dev, const s24_weights_t *w, const int8_t *x, size_t batch,
                         const s24_linear_params_t *prm, int8_t *y) {
   if (!dev_ok(dev) || w == NULL || w->beats == NULL || w->row_sum == NULL || x == NULL ||
-      batch == 0 || prm == NULL || prm->mult == NULL || prm->shift == NULL || y == NULL) {
+      batch == 0 || prm == NULL || prm->mult == NULL || prm->shift == NULL || y == NULL ||
+      dev->inflight_tiles == 0) {
     return S24_ERR_ARG;
   }
   if (!s24_linear_params_ok(prm->mult, prm->shift, w->m_rows, prm->zi, prm->zo, prm->act_min,
@@ -598,58 +701,25 @@ s24_status_t s24_linear(s24_dev_t *dev, const s24_weights_t *w, const int8_t *x,
   if (prm->round == S24_ROUND_DOUBLE && FIELD(dev->hw.version, VERSION_MINOR) < 3) {
     return S24_ERR_UNSUPPORTED;
   }
-  if (dev->hw.epi_depth == 0) {  // HW_EPI is read on first use
-    // map 1.1 added the epilogue (HW_EPI, CFG_EPI, EPI_*), 1.2 the programmable clamp (CFG_ACT)
-    if (FIELD(dev->hw.version, VERSION_MINOR) < 2) return S24_ERR_UNSUPPORTED;
-    uint32_t v = 0;
-    s24_status_t st = rd(dev, S24_REG_HW_EPI, &v);
-    if (st != S24_OK) return st;
-    dev->hw.epi_depth = FIELD(v, HW_EPI_DEPTH);
-    dev->hw.epi_lanes = FIELD(v, HW_EPI_LANES);
-    if (dev->hw.epi_depth < dev->hw.rows || dev->hw.epi_lanes == 0) return S24_ERR_UNSUPPORTED;
-  }
-  if (batch > SIZE_MAX / w->k) return S24_ERR_NOMEM;
-  int8_t *xt = malloc(batch * w->k);  // B = X^T: k x batch, the core's activation operand
-  if (xt == NULL) return S24_ERR_NOMEM;
-  for (size_t b = 0; b < batch; b++) {
-    for (size_t i = 0; i < w->k; i++) xt[i * batch + b] = x[b * w->k + i];
-  }
+  const s24_status_t pst = s24_dev_probe_epi(dev);  // HW_EPI is read on first use
+  if (pst != S24_OK) return pst;
   const epi_job_t epi = {prm, y};
   // the weights run in the mode they were packed for (THE mode rule, s24_pair_choose, as for a
   // GEMM: map 1.4 takes fused pair-mode jobs); a map-1.3 device refuses PAIR with CFG_EPI.EN,
-  // so there pair-packed weights are repacked for the core's own mode
-  s24_weights_t own = {0};
-  const int repack = w->pair && FIELD(dev->hw.version, VERSION_MINOR) < 4;
-  s24_status_t st = S24_OK;
-  if (repack) {
-    st = w->dense != NULL ? pack(dev, w->dense, w->m_rows, w->k, &own, 0) : S24_ERR_ARG;
+  // so there pair-packed weights are repacked for the core's own mode, into the seam's scratch
+  // behind the GEMM's own (s24_linear_scratch_bytes)
+  if (needs_repack(dev, w)) {
+    size_t repack = 0;
+    const size_t need = repack_scratch(dev, w, &repack);
+    uint8_t *mem = need != 0 ? dev->seam.scratch(dev->seam.ctx, need) : NULL;
+    if (mem == NULL) return S24_ERR_NOMEM;
+    s24_weights_t own;
+    s24_status_t st = pack(dev, w->dense, w->m_rows, w->k, mem, repack, &own, 0);
+    if (st != S24_OK) return st;
+    return run_gemm(dev, &own, x, 1, batch, NULL, NULL, &epi, mem + repack);
   }
-  if (st == S24_OK) st = run_gemm(dev, repack ? &own : w, xt, batch, NULL, NULL, &epi);
-  if (repack) s24_weights_free(&own);
-  free(xt);
-  return st;
-}
-
-s24_status_t s24_gemm_compressed(s24_dev_t *dev, s24_pattern_t p, const int8_t *values,
-                                 const uint8_t *meta, size_t m_rows, size_t k, const int8_t *b,
-                                 size_t n_cols, const int32_t *c0, int32_t *c,
-                                 s24_where_t *where) {
-  if (b == NULL || c == NULL || n_cols == 0) return S24_ERR_ARG;
-  s24_weights_t w;
-  s24_status_t st = s24_weights_load(dev, p, values, meta, m_rows, k, &w, where);
-  if (st != S24_OK) return st;
-  st = s24_gemm(dev, &w, b, n_cols, c0, c);
-  s24_weights_free(&w);
-  return st;
-}
-
-s24_status_t s24_gemm_dense(s24_dev_t *dev, const int8_t *a, size_t m_rows, size_t k,
-                            const int8_t *b, size_t n_cols, const int32_t *c0, int32_t *c) {
-  if (b == NULL || c == NULL || n_cols == 0) return S24_ERR_ARG;
-  s24_weights_t w;
-  s24_status_t st = s24_weights_load_dense(dev, a, m_rows, k, &w);
-  if (st != S24_OK) return st;
-  st = s24_gemm(dev, &w, b, n_cols, c0, c);
-  s24_weights_free(&w);
-  return st;
+  // B = X^T, read in place (s24_a_beat_t): the core's activation operand is X's rows
+  uint8_t *scratch = get_scratch(dev, w);
+  if (scratch == NULL) return S24_ERR_NOMEM;
+  return run_gemm(dev, w, x, 1, batch, NULL, NULL, &epi, scratch);
 }

@@ -1,19 +1,27 @@
 // sparse24 host driver: talks to s24_top through one seam (registers + streams).
 //
-// The driver never touches hardware directly. A backend fills an s24_seam_t:
+// Freestanding C11: it allocates nothing (weights are packed into memory the caller gives,
+// s24_weights_bytes / s24_weights_pack; the beats of a job are staged in the seam's scratch) and
+// does no I/O but through the seam, so the same code builds for a host and for a bare-metal
+// soft CPU. The driver never touches hardware directly. A platform fills an s24_seam_t:
 //   - s24_cosim_*  (sim/s24_cosim.h)   : the Verilated RTL, simulated clock;
 //   - s24_swdev_*  (sim/s24_swdev.h)   : a software device built on the C model's arithmetic;
-//   - s24_uio_*    (driver/s24_uio.h):   mmap of /dev/uioN on a board (untested on hardware);
+//   - s24_uio_*    (driver/linux/s24_uio.h): mmap of /dev/uioN on a Linux board (untested on
+//                                        hardware);
+//   - s24_mmio_*   (driver/baremetal/s24_mmio.h): registers by MMIO and streams by the
+//                                        platform's DMA, for firmware beside the IP;
 //   - a cmocka mock in tests/driver/.
-// The same driver code runs on all of them.
+// The same driver code runs on all of them. On a hosted system, driver/host/s24_drv_host.h adds
+// the conveniences that allocate (s24_weights_load, s24_gemm_compressed, a growing scratch).
 //
-// Typical use:
+// Typical use (freestanding):
 //   s24_dev_t dev;  s24_weights_t w;
 //   s24_dev_open(&dev, &seam);                         // checks ID/version, reads HW params
-//   s24_weights_load(&dev, p, values, meta, M, K, &w, &where);   // validates metadata first
+//   s24_weights_bytes(&dev, A, M, K, &bytes);          // then bytes of 16-byte-aligned memory
+//   s24_weights_pack(&dev, A, M, K, mem, bytes, &w);   // packed once, run many times
 //   s24_gemm(&dev, &w, B, N, C0_or_NULL, C);           // any M, N, K: tiling/padding inside
 //   s24_dev_counters(&dev, &cnt);                      // hardware counters of that GEMM
-//   s24_weights_free(&w);  s24_dev_close(&dev);
+//   s24_dev_close(&dev);
 //
 // How a GEMM maps to hardware (docs/architecture.md): A is cut into row tiles of NumRows rows,
 // B into column tiles of NumCols columns, K into hardware groups of SparseM (zero-padded at the
@@ -32,6 +40,7 @@
 #include <stdint.h>
 
 #include "s24_model.h"
+#include "s24_plan.h"
 #include "s24_regs.h"
 
 #ifdef __cplusplus
@@ -66,6 +75,13 @@ typedef struct {
   s24_status_t (*stream_reset)(void *ctx);
   /** Monotonic hardware time in ns (simulated time in co-simulation); drives every timeout. */
   uint64_t (*now_ns)(void *ctx);
+  /** Memory the driver stages a job's beats in: at least `bytes` bytes, 16-byte aligned, that
+   *  the streams can read (DMA), owned by the seam and valid until the next call or the seam's
+   *  close (contents are not kept across calls). NULL if the seam has none that large
+   *  (S24_ERR_NOMEM). Beats the driver passes to stream_write from here stay untouched until
+   *  the results of their tile have been read, so a seam may stream them in place; a seam that
+   *  can give memory up front (s24_gemm_scratch_bytes) lets the driver run without allocating. */
+  void *(*scratch)(void *ctx, size_t bytes);
 } s24_seam_t;
 
 /** Build parameters read from the HW_* registers. */
@@ -140,8 +156,8 @@ typedef struct {
 #define S24_WAIT_SLACK_NS 1000000ull         /* + 1 ms: register traffic, host reads */
 #define S24_DEFAULT_INFLIGHT_TILES 4u
 
-/** Weights prepared for one device: packed hardware beats of every row tile. Owned by the
- *  caller (the struct) and the driver (its buffers: release with s24_weights_free). */
+/** Weights prepared for one device: packed hardware beats of every row tile, in memory the
+ *  caller gives (s24_weights_pack) and owns; the struct only points into it. */
 typedef struct {
   size_t m_rows;        /**< rows of A */
   size_t k;             /**< reduction length */
@@ -157,9 +173,11 @@ typedef struct {
                              every row at most one nonzero, on a device with it): rows, sparse_n
                              are s24_array_pair's (2 x NumRows, 1) and every job sets
                              CFG_MODE.PAIR */
-  int8_t *dense;        /**< pair only: A itself (m_rows x k), which s24_linear packs again for
-                             the core's own mode on a device whose map is older than 1.4 (it
-                             refuses fused pair-mode jobs) */
+  const int8_t *dense;  /**< pair only: A itself (m_rows x k, the caller's, not copied), which
+                             s24_linear packs again for the core's own mode on a device whose
+                             map is older than 1.4 (it refuses fused pair-mode jobs) */
+  size_t bytes;         /**< bytes of the memory packed into (s24_weights_bytes) */
+  void *own;            /**< the hosted loader's allocation (driver/host), NULL otherwise */
 } s24_weights_t;
 
 /** Opens a device: checks the seam, ID magic and major version, reads the HW parameters,
@@ -191,19 +209,24 @@ uint64_t s24_dev_wait_limit_ns(const s24_dev_t *dev);
  *  last_err set). */
 S24_WARN_UNUSED s24_status_t s24_dev_wait(s24_dev_t *dev);
 
-/** Validates the metadata (s24_meta_validate: nothing invalid is ever sent; *where names the
- *  row and group), then packs the compressed A (pattern p, SPEC §2) into hardware beats. Any
- *  valid pattern runs on any core: groups denser than the core take more beats. */
-S24_WARN_UNUSED s24_status_t s24_weights_load(const s24_dev_t *dev, s24_pattern_t p,
-                                              const int8_t *values, const uint8_t *meta,
-                                              size_t m_rows, size_t k, s24_weights_t *w,
-                                              s24_where_t *where);
-/** Packs a dense int8 A (any values; k any >= 1) into hardware beats. */
-S24_WARN_UNUSED s24_status_t s24_weights_load_dense(const s24_dev_t *dev, const int8_t *a,
-                                                    size_t m_rows, size_t k,
-                                                    s24_weights_t *w);
-/** Frees the buffers of w; safe on a zeroed or freed struct. */
-void s24_weights_free(s24_weights_t *w);
+/** Bytes of 16-byte-aligned memory s24_weights_pack needs for the dense int8 A (m_rows x k,
+ *  any values; k any >= 1) on dev. */
+S24_WARN_UNUSED s24_status_t s24_weights_bytes(const s24_dev_t *dev, const int8_t *a,
+                                               size_t m_rows, size_t k, size_t *bytes);
+/** Packs A into hardware beats in mem (bytes >= s24_weights_bytes, 16-byte aligned; else
+ *  S24_ERR_NOMEM): once, then any number of GEMMs. Any values run on any core: groups denser
+ *  than the core take more beats (s24_plan_row_tile). A must outlive w only when w.pair and the
+ *  device's map is older than 1.4 (w.dense). */
+S24_WARN_UNUSED s24_status_t s24_weights_pack(const s24_dev_t *dev, const int8_t *a, size_t m_rows,
+                                              size_t k, void *mem, size_t bytes,
+                                              s24_weights_t *w);
+
+/** Bytes of seam scratch a GEMM (s24_gemm) of w stages its beats in with the device's current
+ *  in-flight window; 0 for a bad argument or on overflow. */
+size_t s24_gemm_scratch_bytes(const s24_dev_t *dev, const s24_weights_t *w);
+/** The same for a fused layer (s24_linear) of w (more on a device older than map 1.4 whose
+ *  pair-mode weights are repacked). */
+size_t s24_linear_scratch_bytes(const s24_dev_t *dev, const s24_weights_t *w);
 
 /** C = A*B (+ C0) for m_rows x n_cols, B k x n_cols int8 row-major. c0 may be NULL or == c.
  *  On error C is unspecified and the block has been soft-reset. */
@@ -224,6 +247,10 @@ typedef struct {
   s24_round_t round;
 } s24_linear_params_t;
 
+/** Reads HW_EPI (the fused epilogue's parameter RAM depth and lanes) into dev->hw once;
+ *  s24_linear does it on first use. S24_ERR_UNSUPPORTED on a device whose register map is older
+ *  than 1.2 or whose epilogue is smaller than a tile. */
+S24_WARN_UNUSED s24_status_t s24_dev_probe_epi(s24_dev_t *dev);
 /** The fused int8 layer of SPEC §7 in hardware: Y[b][m] (batch x m_rows int8) for X (batch x k
  *  int8, row-major) and the weights W = the loaded A (m_rows x k). Runs as a GEMM with A = W,
  *  B = X^T through the epilogue (docs/architecture.md §4): the driver folds the input zero point
@@ -235,21 +262,11 @@ typedef struct {
  *  (s24_linear_params_ok, or a round that is not an s24_round_t; before any register access),
  *  S24_ERR_UNSUPPORTED on a device whose register map is older than 1.2 (no CFG_ACT), or older
  *  than 1.3 (no CFG_EPI.ROUND) for S24_ROUND_DOUBLE.
+ *  X is read in place (the core's activation operand is X's rows: no transpose, no copy).
  *  Counters as s24_gemm, plus job_cycles. */
 S24_WARN_UNUSED s24_status_t s24_linear(s24_dev_t *dev, const s24_weights_t *w, const int8_t *x,
                                         size_t batch, const s24_linear_params_t *prm,
                                         int8_t *y);
-/** s24_weights_load + s24_gemm + s24_weights_free. */
-S24_WARN_UNUSED s24_status_t s24_gemm_compressed(s24_dev_t *dev, s24_pattern_t p,
-                                                 const int8_t *values, const uint8_t *meta,
-                                                 size_t m_rows, size_t k, const int8_t *b,
-                                                 size_t n_cols, const int32_t *c0, int32_t *c,
-                                                 s24_where_t *where);
-/** s24_weights_load_dense + s24_gemm + s24_weights_free. */
-S24_WARN_UNUSED s24_status_t s24_gemm_dense(s24_dev_t *dev, const int8_t *a, size_t m_rows,
-                                            size_t k, const int8_t *b, size_t n_cols,
-                                            const int32_t *c0, int32_t *c);
-
 #ifdef __cplusplus
 }
 #endif

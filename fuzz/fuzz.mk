@@ -33,14 +33,15 @@ $(FUZZ_DIR)/bin/npy_fuzz.o: tools/npy.c tools/npy.h fuzz/fuzz.mk
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -D_GNU_SOURCE -c tools/npy.c -Dfopen=s24_fuzz_fopen -o $@
 $(FUZZ_DIR)/bin/fuzz_npy $(FUZZ_DIR)/bin/fuzz_linear: $(FUZZ_DIR)/bin/%: fuzz/%.c fuzz/fuzz_file.c fuzz/fuzz_file.h $(FUZZ_DIR)/bin/npy_fuzz.o $(MODEL_SRCS) cmodel/s24_model.h tests/linear/gemmlowp_ref.h
-	$(FUZZ_CC) $(FUZZ_CFLAGS) -D_GNU_SOURCE $< fuzz/fuzz_file.c $(FUZZ_DIR)/bin/npy_fuzz.o $(MODEL_SRCS) -o $@
+	$(FUZZ_CC) $(FUZZ_CFLAGS) $(MODEL_INC) -D_GNU_SOURCE $< fuzz/fuzz_file.c $(FUZZ_DIR)/bin/npy_fuzz.o $(MODEL_SRCS) -o $@
 $(FUZZ_DIR)/bin/fuzz_meta: fuzz/fuzz_meta.c $(MODEL_SRCS) cmodel/s24_model.h fuzz/fuzz.mk
 	@mkdir -p $(@D)
-	$(FUZZ_CC) $(FUZZ_CFLAGS) $< $(MODEL_SRCS) -o $@
-# the .tflite reader alone (it needs only s24_model.h's status codes)
-$(FUZZ_DIR)/bin/fuzz_tflite: fuzz/fuzz_tflite.c runtime/s24_tflite.c runtime/s24_tflite.h cmodel/s24_model.h fuzz/fuzz.mk
+	$(FUZZ_CC) $(FUZZ_CFLAGS) $(MODEL_INC) $< $(MODEL_SRCS) -o $@
+# the .tflite reader, then the network loader over what it read (the checks of every operator,
+# the memory planner) in a bounded arena
+$(FUZZ_DIR)/bin/fuzz_tflite: fuzz/fuzz_tflite.c $(RUNTIME_SRCS) $(MODEL_SRCS) $(DRV_CORE_SRCS) fuzz/fuzz.mk
 	@mkdir -p $(@D)
-	$(FUZZ_CC) $(FUZZ_CFLAGS) -Iruntime $< runtime/s24_tflite.c -o $@
+	$(FUZZ_CC) $(FUZZ_CFLAGS) $(RUNTIME_INC) $< $(RUNTIME_SRCS) $(MODEL_SRCS) $(DRV_CORE_SRCS) -lm -o $@
 
 # $(1) harness, $(2) seconds, $(3) target name
 define FUZZ_RUN

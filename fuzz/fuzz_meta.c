@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "s24_cycles.h"
 #include "s24_model.h"
 
 static const s24_pattern_t kPatterns[] = {
@@ -100,7 +101,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   memset(c, 0x5a, rows * ncols * sizeof *c);
   s24_status_t dst = s24_decompress(p, val, meta, rows, k, dense, &w2);
   s24_status_t gst = s24_gemm_sparse(p, val, meta, rows, k, b, ncols, NULL, c, &w2);
-  s24_status_t yst = s24_gemm_cycles_compressed(hw, p, val, meta, rows, k, ncols, &cy1, &w2);
+  s24_status_t yst = s24_gemm_cycles_compressed(hw, p, val, meta, rows, k, ncols, dense2, &cy1, &w2);
   if (st != S24_OK) {
     if (dst != S24_ERR_META || gst != S24_ERR_META || yst != S24_ERR_META) abort();
     for (size_t i = 0; i < rows * k; i++) if ((uint8_t)dense[i] != 0x5a) abort();

@@ -11,7 +11,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "s24_engine.h"
+#include "s24_net.h"
 #include "s24_tflite.h"
+#include "../tests/common/tfl_heap.h"
 
 static volatile uint32_t g_sink;
 
@@ -90,12 +93,40 @@ static void walk(const s24_tfl_model_t *m, const uint8_t *buf, size_t len) {
   g_sink = sum;
 }
 
+// The network loader over the model (every operator's checks and preparation, the memory
+// planner) on the golden model's engine, in an arena of at most 4 MiB: a load either succeeds
+// with a plan inside it or fails with one line; a failure for room names what it needs.
+static void load(const uint8_t *data, size_t size) {
+  enum { ARENA = 4u << 20 };
+  static _Alignas(16) uint8_t arena[ARENA];
+  s24_engine_t eng;
+  s24_engine_model(&eng);
+  s24_net_t *net = NULL;
+  size_t need = 0;
+  char err[512];
+  err[0] = '\0';
+  const s24_status_t st = s24_net_load(data, size, &eng, arena, ARENA, &net, &need, err, sizeof err);
+  if (st != S24_OK) {
+    check(net == NULL && err[0] != '\0' && strchr(err, '\n') == NULL);
+    for (const char *c = err; *c != '\0'; c++) check((unsigned char)*c >= 0x20 && *c != 0x7f);
+    check(st != S24_ERR_NOMEM || need > ARENA);
+    return;
+  }
+  check(need == s24_net_arena_bytes(net) && need <= ARENA);
+  check(s24_net_activation_bytes(net) <= need);
+  const s24_tfl_model_t *mm = s24_net_model(net);
+  for (size_t i = 0; i < mm->n_ops; i++) {
+    s24_net_op_info_t o;
+    check(s24_net_op_info(net, i, &o) == S24_OK && o.op == i);
+  }
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   s24_tfl_model_t m;
   char err[256];
   memset(&m, 0x5a, sizeof m);
-  s24_status_t st = s24_tfl_parse(data, size, &m, err, sizeof err);
+  s24_status_t st = tfl_parse(data, size, &m, err, sizeof err);
   if (st != S24_OK) {
     check(st == S24_ERR_FORMAT || st == S24_ERR_NOMEM);
     check(err[0] != '\0' && strchr(err, '\n') == NULL);
@@ -105,6 +136,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   }
   check(s24_tfl_is_tflite(data, size));
   walk(&m, data, size);
-  s24_tfl_free(&m);
+  tfl_free(&m);
+  load(data, size);
   return 0;
 }

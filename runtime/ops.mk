@@ -14,9 +14,9 @@ OPS_TEST_DIR := $(BUILD)/tests/net/ops
 OPS_PER_OP   ?= 40
 OPS_SEED     ?= 20261125
 
-$(OPS_TEST_BIN): tests/net/test_ops.c runtime/s24_ops.c runtime/s24_tflite.c $(MODEL_SRCS)
+$(OPS_TEST_BIN): tests/net/test_ops.c $(RUNTIME_SRCS) $(MODEL_SRCS) $(DRV_CORE_SRCS)
 	@mkdir -p $(@D)
-	$(TEST_CC) $(MODEL_INC) -Iruntime $(filter %.c,$^) -lm -o $@
+	$(TEST_CC) $(RUNTIME_INC) $(filter %.c,$^) -lm -o $@
 
 .PHONY: test-ops test-ops-long
 test-ops: $(OPS_TEST_BIN)

@@ -1,9 +1,9 @@
-// sparse24 network runtime: the graph executor (SPEC §8). See s24_net.h.
+// sparse24 network runtime: the graph executor and its memory planner (SPEC §8). See s24_net.h.
 #include "s24_net.h"
 
 #include <math.h>
-#include <stdarg.h>
-#include <stdlib.h>
+#include <stdio.h>  // snprintf only: no FILE
+#include <stdlib.h>  // qsort
 #include <string.h>
 
 #include "s24_layout.h"
@@ -12,23 +12,31 @@
 // An array layer as planned at load time, plus its statistics.
 typedef struct {
   s24_net_layer_t l;
-  int32_t *bias, *mult, *shift;  // owned
-  int8_t *w;                     // owned, aligned copy of the weights (m x k)
+  void *state;                   // the engine's (its prepared weights)
   // CONV_2D geometry (NHWC input, OHWI filter)
   int32_t in_n, in_h, in_w, in_c, kh, kw, out_h, out_w, stride_h, stride_w, dil_h, dil_w,
       pad_top, pad_left;
-  int8_t *cols;                  // im2col buffer (n x k), conv only
+  int8_t *cols;                  // im2col scratch (n x k), conv only: planned with the tensors
   uint64_t cycles, job_cycles;   // measured, summed over the inferences run
 } layer_t;
 
+// Per operator: a host operator's prepared parameters, or an array layer.
+typedef struct {
+  const void *params;
+  layer_t *layer;
+} op_t;
+
 struct s24_net {
   s24_tfl_model_t m;
-  void **data;        // per tensor: aligned constant copy or activation buffer
-  layer_t *layers;    // per operator: NULL-equivalent (opcode 0 with l.w NULL) if host
-  int *is_array;      // per operator
+  const s24_engine_t *engine;
+  void **data;         // per tensor: the constant's bytes in the file, or its planned buffer
+  op_t *ops;
+  size_t arena_bytes;  // the peak of the load: what it needs
+  size_t act_bytes;    // the planned activation region
   uint64_t inferences;
+  s24_net_hook_t hook;
+  void *hook_ctx;
 };
-
 
 const s24_tfl_model_t *s24_net_model(const s24_net_t *net) { return &net->m; }
 const s24_tfl_tensor_t *s24_net_input(const s24_net_t *net) {
@@ -37,17 +45,29 @@ const s24_tfl_tensor_t *s24_net_input(const s24_net_t *net) {
 const s24_tfl_tensor_t *s24_net_output(const s24_net_t *net) {
   return &net->m.tensors[net->m.outputs[0]];
 }
+size_t s24_net_arena_bytes(const s24_net_t *net) { return net != NULL ? net->arena_bytes : 0; }
+size_t s24_net_activation_bytes(const s24_net_t *net) { return net != NULL ? net->act_bytes : 0; }
+uint64_t s24_net_inferences(const s24_net_t *net) { return net != NULL ? net->inferences : 0; }
 
-static int is_array_op(int32_t opcode) {
-  return opcode == S24_OP_FULLY_CONNECTED || opcode == S24_OP_CONV_2D;
+void s24_net_set_hook(s24_net_t *net, s24_net_hook_t hook, void *ctx) {
+  if (net == NULL) return;
+  net->hook = hook;
+  net->hook_ctx = ctx;
 }
 
-// "tensor 12 (name)" into buf
+static int is_array_op(const s24_tfl_op_t *op) {
+  return !op->is_custom &&
+         (op->opcode == S24_OP_FULLY_CONNECTED || op->opcode == S24_OP_CONV_2D);
+}
+
+// "tensor 12 (name)" into buf, the name sanitised (the reader's s24_tfl_tensor_str)
 static const char *tname(const s24_tfl_model_t *m, int32_t t, char *buf, size_t len) {
-  const s24_tfl_tensor_t *x = &m->tensors[t];
-  int nl = x->name_len > 80 ? 80 : (int)x->name_len;
-  snprintf(buf, len, "tensor %d (%.*s)", (int)t, nl, x->name != NULL ? x->name : "");
-  return buf;
+  return s24_tfl_tensor_str(m, t, buf, len);
+}
+
+// "operator 3 (CONV_2D)" of a message
+static const char *op_name(const s24_tfl_op_t *op) {
+  return op->is_custom ? "CUSTOM" : s24_tfl_op_name(op->opcode);
 }
 
 // The sparsest SPEC pattern the rows hold along k (padded with zeros to a multiple of 8).
@@ -91,78 +111,95 @@ static int conv_dim(int32_t padding, int32_t in, int32_t filt, int32_t stride, i
   return 1;
 }
 
-// Checks an array operator and fills its layer. Messages name "operator N (NAME)".
-static s24_status_t plan_array(s24_net_t *net, size_t i, char *err, size_t errlen) {
+// "the arena of N bytes has no room for WHAT (it needs at least M)" as one line; S24_ERR_NOMEM.
+static s24_status_t no_room(const s24_arena_t *a, const char *what, char *err, size_t errlen) {
+  return s24_errorf(S24_ERR_NOMEM, err, errlen,
+                    "the arena of %zu bytes has no room for %s (the model needs at least %zu)",
+                    a->size, what, a->need);
+}
+
+// Checks an array operator and fills its layer (its parameters in the arena, its weights in
+// place, prepared for the engine). Messages name "operator N (NAME)".
+static s24_status_t plan_array(s24_net_t *net, size_t i, s24_arena_t *arena, char *err,
+                               size_t errlen) {
   const s24_tfl_model_t *m = &net->m;
   const s24_tfl_op_t *op = &m->ops[i];
-  layer_t *L = &net->layers[i];
-  const char *nm = s24_tfl_op_name(op->opcode);
+  const char *nm = op_name(op);
   char tb[128];
   if (op->n_in < 2 || op->n_in > 3 || op->n_out != 1 || op->in[0] < 0 || op->in[1] < 0) {
-    return s24_errorf(S24_ERR_FORMAT, err, errlen, "operator %zu (%s): %u inputs and %u outputs", i, nm,
-                (unsigned)op->n_in, (unsigned)op->n_out);
+    return s24_errorf(S24_ERR_FORMAT, err, errlen, "operator %zu (%s): %u inputs and %u outputs",
+                      i, nm, (unsigned)op->n_in, (unsigned)op->n_out);
   }
   const uint8_t want_opt = op->opcode == S24_OP_CONV_2D ? S24_TFL_OPT_CONV_2D
                                                         : S24_TFL_OPT_FULLY_CONNECTED;
   if (op->options_type != S24_TFL_OPT_NONE && op->options_type != want_opt) {
-    return s24_errorf(S24_ERR_FORMAT, err, errlen, "operator %zu (%s): builtin options of type %u, "
-                "expected %u", i, nm, (unsigned)op->options_type, (unsigned)want_opt);
+    return s24_errorf(S24_ERR_FORMAT, err, errlen,
+                      "operator %zu (%s): builtin options of type %u, expected %u", i, nm,
+                      (unsigned)op->options_type, (unsigned)want_opt);
   }
   const s24_tfl_tensor_t *in = &m->tensors[op->in[0]], *w = &m->tensors[op->in[1]],
                          *out = &m->tensors[op->out[0]];
   const s24_tfl_tensor_t *b = op->n_in == 3 && op->in[2] >= 0 ? &m->tensors[op->in[2]] : NULL;
   if (in->type != S24_TFL_INT8 || out->type != S24_TFL_INT8 || w->type != S24_TFL_INT8) {
     return s24_errorf(S24_ERR_UNSUPPORTED, err, errlen,
-                "operator %zu (%s): input, weights and output must be INT8 (are %s, %s, %s)", i,
-                nm, s24_tfl_type_name(in->type), s24_tfl_type_name(w->type),
-                s24_tfl_type_name(out->type));
+                      "operator %zu (%s): input, weights and output must be INT8 (are %s, %s, %s)",
+                      i, nm, s24_tfl_type_name(in->type), s24_tfl_type_name(w->type),
+                      s24_tfl_type_name(out->type));
   }
   if (w->data == NULL) {
-    return s24_errorf(S24_ERR_UNSUPPORTED, err, errlen, "operator %zu (%s): %s: weights are not constant",
-                i, nm, tname(m, op->in[1], tb, sizeof tb));
+    return s24_errorf(S24_ERR_UNSUPPORTED, err, errlen,
+                      "operator %zu (%s): %s: weights are not constant", i, nm,
+                      tname(m, op->in[1], tb, sizeof tb));
   }
   if (!per_tensor(in) || !per_tensor(out)) {
     return s24_errorf(S24_ERR_UNSUPPORTED, err, errlen,
-                "operator %zu (%s): input and output need per-tensor quantization", i, nm);
+                      "operator %zu (%s): input and output need per-tensor quantization", i, nm);
   }
   if (!(in->scale[0] > 0.0f) || !(out->scale[0] > 0.0f) || !isfinite(in->scale[0]) ||
       !isfinite(out->scale[0])) {
-    return s24_errorf(S24_ERR_FORMAT, err, errlen, "operator %zu (%s): input or output scale not > 0",
-                i, nm);
+    return s24_errorf(S24_ERR_FORMAT, err, errlen,
+                      "operator %zu (%s): input or output scale not > 0", i, nm);
   }
   if (in->zero_point[0] < -128 || in->zero_point[0] > 127 || out->zero_point[0] < -128 ||
       out->zero_point[0] > 127) {
-    return s24_errorf(S24_ERR_FORMAT, err, errlen, "operator %zu (%s): zero point outside int8", i, nm);
+    return s24_errorf(S24_ERR_FORMAT, err, errlen, "operator %zu (%s): zero point outside int8",
+                      i, nm);
   }
   if (w->rank < 2 || w->dims[0] <= 0) {
-    return s24_errorf(S24_ERR_FORMAT, err, errlen, "operator %zu (%s): %s: weights of rank %u", i, nm,
-                tname(m, op->in[1], tb, sizeof tb), (unsigned)w->rank);
+    return s24_errorf(S24_ERR_FORMAT, err, errlen, "operator %zu (%s): %s: weights of rank %u", i,
+                      nm, tname(m, op->in[1], tb, sizeof tb), (unsigned)w->rank);
   }
   const size_t oc = (size_t)w->dims[0], k = w->elems / oc;
-  if (k == 0) return s24_errorf(S24_ERR_FORMAT, err, errlen, "operator %zu (%s): empty weights", i, nm);
+  if (k == 0) {
+    return s24_errorf(S24_ERR_FORMAT, err, errlen, "operator %zu (%s): empty weights", i, nm);
+  }
   if (w->n_quant != 1 && !(w->n_quant == oc && w->quant_dim == 0)) {
     return s24_errorf(S24_ERR_UNSUPPORTED, err, errlen,
-                "operator %zu (%s): %s: %zu weight scales, expected 1 or %zu along dimension 0",
-                i, nm, tname(m, op->in[1], tb, sizeof tb), w->n_quant, oc);
+                      "operator %zu (%s): %s: %zu weight scales, expected 1 or %zu along "
+                      "dimension 0",
+                      i, nm, tname(m, op->in[1], tb, sizeof tb), w->n_quant, oc);
   }
   for (size_t c = 0; c < w->n_quant; c++) {
     if (w->zero_point[c] != 0) {
       return s24_errorf(S24_ERR_UNSUPPORTED, err, errlen,
-                  "operator %zu (%s): %s: weight zero point %lld (symmetric weights only)", i, nm,
-                  tname(m, op->in[1], tb, sizeof tb), (long long)w->zero_point[c]);
+                        "operator %zu (%s): %s: weight zero point %lld (symmetric weights only)",
+                        i, nm, tname(m, op->in[1], tb, sizeof tb), (long long)w->zero_point[c]);
     }
     if (!(w->scale[c] > 0.0f) || !isfinite(w->scale[c])) {
-      return s24_errorf(S24_ERR_FORMAT, err, errlen, "operator %zu (%s): weight scale %zu not > 0", i,
-                  nm, c);
+      return s24_errorf(S24_ERR_FORMAT, err, errlen, "operator %zu (%s): weight scale %zu not > 0",
+                        i, nm, c);
     }
   }
   if (b != NULL) {
     if (b->type != S24_TFL_INT32 || b->data == NULL || b->elems != oc) {
       return s24_errorf(S24_ERR_UNSUPPORTED, err, errlen,
-                  "operator %zu (%s): %s: bias must be constant INT32 [%zu]", i, nm,
-                  tname(m, op->in[2], tb, sizeof tb), oc);
+                        "operator %zu (%s): %s: bias must be constant INT32 [%zu]", i, nm,
+                        tname(m, op->in[2], tb, sizeof tb), oc);
     }
   }
+  layer_t *L = s24_arena_alloc(arena, sizeof *L, 0);
+  if (L == NULL) return no_room(arena, "an array layer", err, errlen);
+  net->ops[i].layer = L;
   s24_net_layer_t *l = &L->l;
   l->op = i;
   l->opcode = op->opcode;
@@ -176,23 +213,24 @@ static s24_status_t plan_array(s24_net_t *net, size_t i, char *err, size_t errle
   if (op->opcode == S24_OP_FULLY_CONNECTED) {
     if (op->opt.fc_weights_format != 0 || w->rank != 2) {
       return s24_errorf(S24_ERR_UNSUPPORTED, err, errlen,
-                  "operator %zu (%s): only the default weights format [M, K] is supported", i, nm);
+                        "operator %zu (%s): only the default weights format [M, K] is supported",
+                        i, nm);
     }
     if (in->elems % k != 0) {
       return s24_errorf(S24_ERR_FORMAT, err, errlen,
-                  "operator %zu (%s): input of %zu elements is not rows of K = %zu", i, nm,
-                  in->elems, k);
+                        "operator %zu (%s): input of %zu elements is not rows of K = %zu", i, nm,
+                        in->elems, k);
     }
     l->n = in->elems / k;
     if (out->elems != l->n * oc) {
       return s24_errorf(S24_ERR_FORMAT, err, errlen,
-                  "operator %zu (%s): output has %zu elements, expected %zu x %zu", i, nm,
-                  out->elems, l->n, oc);
+                        "operator %zu (%s): output of %zu elements, expected %zu x %zu", i, nm,
+                        out->elems, l->n, oc);
     }
   } else {  // CONV_2D: input [N, H, W, IC], filter [OC, KH, KW, IC], output [N, OH, OW, OC]
     if (in->rank != 4 || w->rank != 4 || out->rank != 4) {
       return s24_errorf(S24_ERR_FORMAT, err, errlen,
-                  "operator %zu (%s): input, filter and output must have rank 4", i, nm);
+                        "operator %zu (%s): input, filter and output must have rank 4", i, nm);
     }
     L->in_n = in->dims[0];
     L->in_h = in->dims[1];
@@ -202,9 +240,9 @@ static s24_status_t plan_array(s24_net_t *net, size_t i, char *err, size_t errle
     L->kw = w->dims[2];
     if (w->dims[3] != L->in_c) {
       return s24_errorf(S24_ERR_UNSUPPORTED, err, errlen,
-                  "operator %zu (%s): filter has %d input channels, input %d (grouped "
-                  "convolution is not supported)",
-                  i, nm, (int)w->dims[3], (int)L->in_c);
+                        "operator %zu (%s): filter has %d input channels, input %d (grouped "
+                        "convolution is not supported)",
+                        i, nm, (int)w->dims[3], (int)L->in_c);
     }
     L->stride_h = op->opt.stride_h;
     L->stride_w = op->opt.stride_w;
@@ -215,192 +253,328 @@ static s24_status_t plan_array(s24_net_t *net, size_t i, char *err, size_t errle
         !conv_dim(op->opt.padding, L->in_w, L->kw, L->stride_w, L->dil_w, &L->out_w,
                   &L->pad_left)) {
       return s24_errorf(S24_ERR_FORMAT, err, errlen,
-                  "operator %zu (%s): bad padding, stride or dilation for a %dx%d input and a "
-                  "%dx%d filter",
-                  i, nm, (int)L->in_h, (int)L->in_w, (int)L->kh, (int)L->kw);
+                        "operator %zu (%s): bad padding, stride or dilation for a %dx%d input "
+                        "and a %dx%d filter",
+                        i, nm, (int)L->in_h, (int)L->in_w, (int)L->kh, (int)L->kw);
     }
     if (out->dims[0] != L->in_n || out->dims[1] != L->out_h || out->dims[2] != L->out_w ||
         out->dims[3] != (int32_t)oc) {
       return s24_errorf(S24_ERR_FORMAT, err, errlen,
-                  "operator %zu (%s): output shape [%d, %d, %d, %d], expected [%d, %d, %d, %zu]",
-                  i, nm, (int)out->dims[0], (int)out->dims[1], (int)out->dims[2],
-                  (int)out->dims[3], (int)L->in_n, (int)L->out_h, (int)L->out_w, oc);
+                        "operator %zu (%s): output shape [%d, %d, %d, %d], expected [%d, %d, %d, "
+                        "%zu]",
+                        i, nm, (int)out->dims[0], (int)out->dims[1], (int)out->dims[2],
+                        (int)out->dims[3], (int)L->in_n, (int)L->out_h, (int)L->out_w, oc);
     }
     l->n = (size_t)L->in_n * (size_t)L->out_h * (size_t)L->out_w;
-    if (l->n > SIZE_MAX / k) return s24_errorf(S24_ERR_NOMEM, err, errlen, "operator %zu: too large", i);
-    L->cols = malloc(l->n * k);
-    if (L->cols == NULL) return s24_errorf(S24_ERR_NOMEM, err, errlen, "out of memory");
+    if (l->n > SIZE_MAX / k) {
+      return s24_errorf(S24_ERR_NOMEM, err, errlen, "operator %zu (%s): im2col of %zu x %zu bytes "
+                        "is too large", i, nm, l->n, k);
+    }
   }
   int32_t lo, hi;
   if (s24_act_range_i8(op->opt.activation, out->scale[0], l->zo, &lo, &hi) != S24_OK) {
     return s24_errorf(S24_ERR_UNSUPPORTED, err, errlen,
-                "operator %zu (%s): fused activation %d is not supported (NONE, RELU, RELU6, "
-                "RELU_N1_TO_1)",
-                i, nm, (int)op->opt.activation);
+                      "operator %zu (%s): fused activation %d is not supported (NONE, RELU, "
+                      "RELU6, RELU_N1_TO_1)",
+                      i, nm, (int)op->opt.activation);
   }
   l->act_min = lo;
   l->act_max = hi;
-  L->w = malloc(oc * k);
-  L->bias = calloc(oc, sizeof(int32_t));
-  L->mult = malloc(oc * sizeof(int32_t));
-  L->shift = malloc(oc * sizeof(int32_t));
-  if (L->w == NULL || L->bias == NULL || L->mult == NULL || L->shift == NULL) {
-    return s24_errorf(S24_ERR_NOMEM, err, errlen, "out of memory");
+  // the weights in place; the per-channel parameters derived once (the bias copied: the file's
+  // int32 may be unaligned)
+  int32_t *bias = s24_arena_alloc(arena, oc * sizeof(int32_t), 0);
+  int32_t *mult = s24_arena_alloc(arena, oc * sizeof(int32_t), 0);
+  int32_t *shift = s24_arena_alloc(arena, oc * sizeof(int32_t), 0);
+  if (bias == NULL || mult == NULL || shift == NULL) {
+    return no_room(arena, "the layer's parameters", err, errlen);
   }
-  memcpy(L->w, w->data, oc * k);
-  if (b != NULL) memcpy(L->bias, b->data, oc * sizeof(int32_t));
+  if (b != NULL) memcpy(bias, b->data, oc * sizeof(int32_t));
   // TFLite's PopulateConvolutionQuantizationParams / GetQuantizedConvolutionMultipler: the
   // float32 scales as doubles, (s_in * s_w) / s_out, then QuantizeMultiplier
   for (size_t c = 0; c < oc; c++) {
     const double sw = (double)w->scale[w->n_quant == 1 ? 0 : c];
     const double eff = (double)in->scale[0] * sw / (double)out->scale[0];
-    s24_quantize_multiplier(eff, &L->mult[c], &L->shift[c]);
-    if (L->mult[c] < 0 || L->shift[c] < -31 || L->shift[c] > 30) {
+    s24_quantize_multiplier(eff, &mult[c], &shift[c]);
+    if (mult[c] < 0 || shift[c] < -31 || shift[c] > 30) {
       return s24_errorf(S24_ERR_UNSUPPORTED, err, errlen,
-                  "operator %zu (%s): channel %zu's scale ratio %g is out of the "
-                  "requantizer's range",
-                  i, nm, c, eff);
+                        "operator %zu (%s): channel %zu's scale ratio %g is out of the "
+                        "requantizer's range",
+                        i, nm, c, eff);
     }
   }
-  l->w = L->w;
-  l->bias = L->bias;
-  l->mult = L->mult;
-  l->shift = L->shift;
-  l->pattern = weight_pattern(L->w, oc, k);
+  l->w = (const int8_t *)w->data;
+  l->bias = bias;
+  l->mult = mult;
+  l->shift = shift;
+  l->pattern = weight_pattern(l->w, oc, k);
+  // the engine's share: a device packs the weights into its beats here, once
+  const s24_engine_t *e = net->engine;
+  size_t bytes = 0;
+  char msg[256];
+  s24_status_t st = e->layer_bytes != NULL ? e->layer_bytes(e->ctx, l, &bytes) : S24_OK;
+  if (st != S24_OK) {
+    return s24_errorf(st, err, errlen, "operator %zu (%s): the %s engine cannot take it: %s", i,
+                      nm, e->name != NULL ? e->name : "?", s24_strerror(st));
+  }
+  void *mem = NULL;
+  if (bytes > 0 && (mem = s24_arena_alloc(arena, bytes, 0)) == NULL) {
+    return no_room(arena, "the layer's prepared weights", err, errlen);
+  }
+  if (e->prepare != NULL) {
+    msg[0] = '\0';
+    st = e->prepare(e->ctx, l, mem, bytes, &L->state, msg, sizeof msg);
+    if (st != S24_OK) {
+      return s24_errorf(st, err, errlen, "operator %zu (%s): %s", i, nm,
+                        msg[0] != '\0' ? msg : s24_strerror(st));
+    }
+  }
   return S24_OK;
 }
 
-void s24_net_free(s24_net_t *net) {
-  if (net == NULL) return;
-  if (net->data != NULL) {
-    for (size_t t = 0; t < net->m.n_tensors; t++) free(net->data[t]);
-  }
-  if (net->layers != NULL) {
-    for (size_t i = 0; i < net->m.n_ops; i++) {
-      layer_t *L = &net->layers[i];
-      free(L->w);
-      free(L->bias);
-      free(L->mult);
-      free(L->shift);
-      free(L->cols);
-    }
-  }
-  free(net->data);
-  free(net->layers);
-  free(net->is_array);
-  s24_tfl_free(&net->m);
-  free(net);
+// ------------------------------------------------------------------ the memory planner
+// TensorFlow Lite Micro's greedy planner: every buffer (an activation tensor, or a
+// convolution's im2col scratch) lives from the operator that writes it first to the last that
+// reads it; buffers are placed largest first, each at the lowest offset that overlaps no
+// placed buffer whose lifetime overlaps its own.
+
+typedef struct {
+  size_t bytes;       // rounded to S24_ARENA_ALIGN
+  int64_t first, last;  // operator indices (-1: before the first, n_ops: after the last)
+  size_t offset;
+  int32_t tensor;     // or -1 - op for an im2col scratch
+} buf_t;
+
+static int by_size(const void *a, const void *b) {
+  const buf_t *x = a, *y = b;
+  if (x->bytes != y->bytes) return x->bytes > y->bytes ? -1 : 1;
+  if (x->first != y->first) return x->first < y->first ? -1 : 1;
+  return x->tensor < y->tensor ? -1 : x->tensor > y->tensor;
 }
 
-s24_status_t s24_net_load(const uint8_t *buf, size_t len, s24_net_t **out, char *err,
-                          size_t errlen) {
-  if (buf == NULL || out == NULL) return s24_errorf(S24_ERR_ARG, err, errlen, "bad argument");
-  *out = NULL;
-  s24_net_t *net = calloc(1, sizeof *net);
-  if (net == NULL) return s24_errorf(S24_ERR_NOMEM, err, errlen, "out of memory");
-  s24_status_t st = s24_tfl_parse(buf, len, &net->m, err, errlen);
-  if (st != S24_OK) {
-    free(net);
-    return st;
+// Places bufs[0 .. n) (sorted by by_size) and returns the region's bytes; order[] is working
+// memory of n entries (the placed buffers by offset).
+static size_t place(buf_t *bufs, size_t n, size_t *order) {
+  size_t total = 0, placed = 0;
+  for (size_t i = 0; i < n; i++) {
+    buf_t *b = &bufs[i];
+    size_t at = 0;
+    for (size_t j = 0; j < placed; j++) {  // by offset: the first gap that fits
+      const buf_t *o = &bufs[order[j]];
+      if (o->last < b->first || o->first > b->last) continue;  // never live together
+      if (o->offset >= at + b->bytes) break;
+      if (o->offset + o->bytes > at) at = o->offset + o->bytes;
+    }
+    b->offset = at;
+    size_t j = placed++;
+    while (j > 0 && bufs[order[j - 1]].offset > at) {
+      order[j] = order[j - 1];
+      j--;
+    }
+    order[j] = i;
+    if (at + b->bytes > total) total = at + b->bytes;
   }
+  return total;
+}
+
+static size_t round_buf(size_t bytes) {
+  const size_t a = S24_ARENA_ALIGN;
+  return bytes > SIZE_MAX - a ? SIZE_MAX : (bytes + a - 1) / a * a;
+}
+
+// Plans the activation tensors and im2col scratch of the network and points data[] and the
+// layers' cols at their places in one region of the arena.
+static s24_status_t plan_memory(s24_net_t *net, s24_arena_t *arena, char *err, size_t errlen) {
+  const s24_tfl_model_t *m = &net->m;
+  const int64_t n_ops = (int64_t)m->n_ops;
+  int64_t *first = s24_arena_temp(arena, m->n_tensors * sizeof(int64_t));
+  int64_t *last = s24_arena_temp(arena, m->n_tensors * sizeof(int64_t));
+  if (first == NULL || last == NULL) return no_room(arena, "the memory planner", err, errlen);
+  for (size_t t = 0; t < m->n_tensors; t++) first[t] = last[t] = INT64_MIN;  // not used
+  first[m->inputs[0]] = last[m->inputs[0]] = -1;
+  size_t n = 1, n_scratch = 0;
+  for (size_t i = 0; i < m->n_ops; i++) {
+    const s24_tfl_op_t *op = &m->ops[i];
+    for (uint32_t j = 0; j < op->n_in; j++) {
+      const int32_t t = op->in[j];
+      if (t >= 0 && m->tensors[t].data == NULL && first[t] != INT64_MIN) last[t] = (int64_t)i;
+    }
+    for (uint32_t j = 0; j < op->n_out; j++) {
+      const int32_t t = op->out[j];
+      if (first[t] == INT64_MIN) {
+        first[t] = last[t] = (int64_t)i;
+        n++;
+      }
+    }
+    if (net->ops[i].layer != NULL && op->opcode == S24_OP_CONV_2D) n_scratch++;
+  }
+  last[m->outputs[0]] = n_ops;  // read out after the last operator
+  buf_t *bufs = s24_arena_temp(arena, (n + n_scratch) * sizeof(buf_t));
+  size_t *order = s24_arena_temp(arena, (n + n_scratch) * sizeof(size_t));
+  if (bufs == NULL || order == NULL) return no_room(arena, "the memory planner", err, errlen);
+  size_t nb = 0;
+  for (size_t t = 0; t < m->n_tensors; t++) {
+    if (first[t] == INT64_MIN) continue;
+    bufs[nb++] = (buf_t){round_buf(m->tensors[t].bytes ? m->tensors[t].bytes : 1), first[t],
+                         last[t], 0, (int32_t)t};
+  }
+  for (size_t i = 0; i < m->n_ops; i++) {
+    const layer_t *L = net->ops[i].layer;
+    if (L == NULL || m->ops[i].opcode != S24_OP_CONV_2D) continue;
+    bufs[nb++] = (buf_t){round_buf(L->l.n * L->l.k), (int64_t)i, (int64_t)i, 0, -1 - (int32_t)i};
+  }
+  qsort(bufs, nb, sizeof *bufs, by_size);
+  const size_t total = place(bufs, nb, order);
+  // the offsets outlive the working memory: data[] (of a tensor not in the file: NULL before)
+  // and cols hold offset + 1 until the region is there
+  for (size_t i = 0; i < nb; i++) {
+    const int32_t t = bufs[i].tensor;
+    const uintptr_t at = (uintptr_t)bufs[i].offset + 1;
+    if (t >= 0) {
+      net->data[t] = (void *)at;
+    } else {
+      net->ops[-1 - t].layer->cols = (int8_t *)at;
+    }
+  }
+  s24_arena_temp_release(arena);
+  uint8_t *region = s24_arena_alloc(arena, total, 0);
+  if (region == NULL) return no_room(arena, "the activations", err, errlen);
+  for (size_t t = 0; t < m->n_tensors; t++) {
+    if (m->tensors[t].data == NULL && net->data[t] != NULL) {
+      net->data[t] = region + ((uintptr_t)net->data[t] - 1);
+    }
+  }
+  for (size_t i = 0; i < m->n_ops; i++) {
+    layer_t *L = net->ops[i].layer;
+    if (L != NULL && L->cols != NULL) L->cols = (int8_t *)(region + ((uintptr_t)L->cols - 1));
+  }
+  net->act_bytes = total;
+  return S24_OK;
+}
+
+// ------------------------------------------------------------------ load
+
+// The element types an activation tensor of the runtime may have.
+static int activation_type(int32_t type) {
+  return type == S24_TFL_INT8 || type == S24_TFL_INT32 || type == S24_TFL_FLOAT32 ||
+         type == S24_TFL_UINT8 || type == S24_TFL_INT16 || type == S24_TFL_INT64;
+}
+
+static s24_status_t load(s24_net_t *net, s24_arena_t *arena, char *err, size_t errlen) {
   const s24_tfl_model_t *m = &net->m;
   char tb[128];
   if (m->n_inputs != 1 || m->n_outputs != 1) {
-    st = s24_errorf(S24_ERR_UNSUPPORTED, err, errlen,
-              "the model has %zu inputs and %zu outputs (one of each is supported)", m->n_inputs,
-              m->n_outputs);
-    goto fail;
+    return s24_errorf(S24_ERR_UNSUPPORTED, err, errlen,
+                      "the model has %zu inputs and %zu outputs (one of each is supported)",
+                      m->n_inputs, m->n_outputs);
   }
-  // every operator known and checked before anything runs
-  for (size_t i = 0; i < m->n_ops && st == S24_OK; i++) {
+  // every operator known before anything runs
+  for (size_t i = 0; i < m->n_ops; i++) {
     const s24_tfl_op_t *op = &m->ops[i];
-    if (op->is_custom || (!is_array_op(op->opcode) && !s24_op_is_host(op->opcode))) {
-      st = s24_errorf(S24_ERR_UNSUPPORTED, err, errlen, "operator %zu (%s): unsupported operator", i,
-                op->is_custom ? "CUSTOM" : s24_tfl_op_name(op->opcode));
+    if (!is_array_op(op) && (op->is_custom || !s24_op_is_host(op->opcode))) {
+      return s24_errorf(S24_ERR_UNSUPPORTED, err, errlen, "operator %zu (%s): unsupported operator",
+                        i, op_name(op));
     }
   }
-  if (st != S24_OK) goto fail;
   const s24_tfl_tensor_t *tin = &m->tensors[m->inputs[0]], *tout = &m->tensors[m->outputs[0]];
   if ((tin->type != S24_TFL_INT8 && tin->type != S24_TFL_FLOAT32) ||
       (tout->type != S24_TFL_INT8 && tout->type != S24_TFL_FLOAT32)) {
-    st = s24_errorf(S24_ERR_UNSUPPORTED, err, errlen, "input %s and output %s must be INT8 or FLOAT32",
-              s24_tfl_type_name(tin->type), s24_tfl_type_name(tout->type));
-    goto fail;
+    return s24_errorf(S24_ERR_UNSUPPORTED, err, errlen,
+                      "input %s and output %s must be INT8 or FLOAT32",
+                      s24_tfl_type_name(tin->type), s24_tfl_type_name(tout->type));
   }
   if (tin->data != NULL || tin->elems == 0 || tout->elems == 0) {
-    st = s24_errorf(S24_ERR_FORMAT, err, errlen, "the model's input or output tensor is empty or constant");
-    goto fail;
+    return s24_errorf(S24_ERR_FORMAT, err, errlen,
+                      "the model's input or output tensor is empty or constant");
   }
-  net->data = calloc(m->n_tensors, sizeof(void *));
-  net->layers = calloc(m->n_ops ? m->n_ops : 1, sizeof(layer_t));
-  net->is_array = calloc(m->n_ops ? m->n_ops : 1, sizeof(int));
-  int *ready = calloc(m->n_tensors, sizeof(int));  // computed or constant by now
-  if (net->data == NULL || net->layers == NULL || net->is_array == NULL || ready == NULL) {
-    free(ready);
-    st = s24_errorf(S24_ERR_NOMEM, err, errlen, "out of memory");
-    goto fail;
+  net->data = s24_arena_alloc(arena, m->n_tensors * sizeof(void *), 0);
+  net->ops = s24_arena_alloc(arena, (m->n_ops ? m->n_ops : 1) * sizeof(op_t), 0);
+  uint8_t *ready = s24_arena_temp(arena, m->n_tensors);  // computed or constant by now
+  if (net->data == NULL || net->ops == NULL || ready == NULL) {
+    return no_room(arena, "the tensor tables", err, errlen);
   }
-  // buffers: an aligned copy of every constant, one buffer per other tensor
-  for (size_t t = 0; t < m->n_tensors && st == S24_OK; t++) {
-    const s24_tfl_tensor_t *x = &m->tensors[t];
-    if (x->data != NULL) ready[t] = 1;
-    if (x->type != S24_TFL_INT8 && x->type != S24_TFL_INT32 && x->type != S24_TFL_FLOAT32 &&
-        x->type != S24_TFL_UINT8 && x->type != S24_TFL_INT16 && x->type != S24_TFL_INT64) {
-      continue;  // an operator using it is refused by its check
-    }
-    net->data[t] = malloc(x->bytes ? x->bytes : 1);
-    if (net->data[t] == NULL) {
-      st = s24_errorf(S24_ERR_NOMEM, err, errlen, "out of memory for %s",
-                tname(m, (int32_t)t, tb, sizeof tb));
-    } else if (x->data != NULL) {
-      memcpy(net->data[t], x->data, x->bytes);
-    } else {
-      memset(net->data[t], 0, x->bytes ? x->bytes : 1);
+  for (size_t t = 0; t < m->n_tensors; t++) {  // constants are read in place
+    if (m->tensors[t].data != NULL) {
+      net->data[t] = (void *)(uintptr_t)m->tensors[t].data;  // only outputs are written
+      ready[t] = 1;
     }
   }
   ready[m->inputs[0]] = 1;
-  for (size_t i = 0; i < m->n_ops && st == S24_OK; i++) {
+  for (size_t i = 0; i < m->n_ops; i++) {
     const s24_tfl_op_t *op = &m->ops[i];
-    for (uint32_t j = 0; j < op->n_in && st == S24_OK; j++) {
+    for (uint32_t j = 0; j < op->n_in; j++) {
       if (op->in[j] >= 0 && !ready[op->in[j]]) {
-        st = s24_errorf(S24_ERR_FORMAT, err, errlen,
-                  "operator %zu (%s): input %s is not computed before it", i,
-                  s24_tfl_op_name(op->opcode), tname(m, op->in[j], tb, sizeof tb));
+        return s24_errorf(S24_ERR_FORMAT, err, errlen,
+                          "operator %zu (%s): input %s is not computed before it", i,
+                          op_name(op), tname(m, op->in[j], tb, sizeof tb));
       }
     }
-    for (uint32_t j = 0; j < op->n_out && st == S24_OK; j++) {
-      if (op->out[j] < 0 || m->tensors[op->out[j]].data != NULL || op->out[j] == m->inputs[0]) {
-        st = s24_errorf(S24_ERR_FORMAT, err, errlen,
-                  "operator %zu (%s): output %d is missing, constant or the model's input", i,
-                  s24_tfl_op_name(op->opcode), (int)op->out[j]);
-      } else if (net->data[op->out[j]] == NULL) {
-        st = s24_errorf(S24_ERR_UNSUPPORTED, err, errlen, "operator %zu (%s): output %s has type %s", i,
-                  s24_tfl_op_name(op->opcode), tname(m, op->out[j], tb, sizeof tb),
-                  s24_tfl_type_name(m->tensors[op->out[j]].type));
-      } else {
-        ready[op->out[j]] = 1;
+    for (uint32_t j = 0; j < op->n_out; j++) {
+      const int32_t t = op->out[j];
+      if (t < 0 || m->tensors[t].data != NULL || t == m->inputs[0]) {
+        return s24_errorf(S24_ERR_FORMAT, err, errlen,
+                          "operator %zu (%s): output %d is missing, constant or the model's "
+                          "input",
+                          i, op_name(op), (int)t);
       }
+      for (uint32_t q = 0; q < op->n_in; q++) {  // LiteRT refuses it too
+        if (op->in[q] == t) {
+          return s24_errorf(S24_ERR_FORMAT, err, errlen,
+                            "operator %zu (%s): output %s is also its input %u", i, op_name(op),
+                            tname(m, t, tb, sizeof tb), (unsigned)q);
+        }
+      }
+      if (!activation_type(m->tensors[t].type)) {
+        return s24_errorf(S24_ERR_UNSUPPORTED, err, errlen,
+                          "operator %zu (%s): output %s has type %s", i, op_name(op),
+                          tname(m, t, tb, sizeof tb), s24_tfl_type_name(m->tensors[t].type));
+      }
+      ready[t] = 1;
     }
-    if (st != S24_OK) break;
-    if (is_array_op(op->opcode)) {
-      net->is_array[i] = 1;
-      st = plan_array(net, i, err, errlen);
+    s24_status_t st;
+    if (is_array_op(op)) {
+      st = plan_array(net, i, arena, err, errlen);
     } else {
-      st = s24_op_check(m, i, err, errlen);
+      st = s24_op_prepare(m, i, arena, &net->ops[i].params, err, errlen);
+      if (st == S24_ERR_NOMEM) st = no_room(arena, "an operator's parameters", err, errlen);
     }
+    if (st != S24_OK) return st;
   }
-  if (st == S24_OK && !ready[m->outputs[0]]) {
-    st = s24_errorf(S24_ERR_FORMAT, err, errlen, "the model's output %s is never computed",
-              tname(m, m->outputs[0], tb, sizeof tb));
+  if (!ready[m->outputs[0]]) {
+    return s24_errorf(S24_ERR_FORMAT, err, errlen, "the model's output %s is never computed",
+                      tname(m, m->outputs[0], tb, sizeof tb));
   }
-  free(ready);
-  if (st != S24_OK) goto fail;
+  s24_arena_temp_release(arena);
+  return plan_memory(net, arena, err, errlen);
+}
+
+s24_status_t s24_net_load(const uint8_t *buf, size_t len, const s24_engine_t *engine,
+                          void *arena_mem, size_t arena_size, s24_net_t **out, size_t *needed,
+                          char *err, size_t errlen) {
+  if (needed != NULL) *needed = 0;
+  if (buf == NULL || out == NULL || engine == NULL || engine->linear == NULL) {
+    return s24_errorf(S24_ERR_ARG, err, errlen, "bad argument");
+  }
+  *out = NULL;
+  s24_arena_t arena;
+  s24_arena_init(&arena, arena_mem, arena_size);
+  s24_net_t *net = s24_arena_alloc(&arena, sizeof *net, 0);
+  s24_status_t st = S24_OK;
+  if (net == NULL) {
+    st = no_room(&arena, "the network", err, errlen);
+  } else {
+    net->engine = engine;
+    st = s24_tfl_parse(buf, len, &arena, &net->m, err, errlen);
+    if (st == S24_ERR_NOMEM) st = no_room(&arena, "the model's tables", err, errlen);
+    if (st == S24_OK) st = load(net, &arena, err, errlen);
+  }
+  if (needed != NULL) *needed = st == S24_ERR_NOMEM ? arena.need : arena.peak;
+  if (st != S24_OK) return st;
+  net->arena_bytes = arena.peak;
   *out = net;
   return S24_OK;
-fail:
-  s24_net_free(net);
-  return st;
 }
+
+// ------------------------------------------------------------------ run
 
 // im2col of one CONV_2D: row p = output position (n, oy, ox), column = (ky, kx, ic)
 static void im2col(const layer_t *L, const int8_t *x, int8_t *cols) {
@@ -427,175 +601,92 @@ static void im2col(const layer_t *L, const int8_t *x, int8_t *cols) {
   }
 }
 
-s24_status_t s24_net_run(s24_net_t *net, const s24_engine_t *engine, const void *x, void *y,
-                         char *err, size_t errlen) {
-  if (net == NULL || engine == NULL || engine->linear == NULL || x == NULL || y == NULL) {
+s24_status_t s24_net_run(s24_net_t *net, const void *x, void *y, char *err, size_t errlen) {
+  if (net == NULL || x == NULL || y == NULL) {
     return s24_errorf(S24_ERR_ARG, err, errlen, "bad argument");
   }
   const s24_tfl_model_t *m = &net->m;
+  const s24_engine_t *e = net->engine;
   memcpy(net->data[m->inputs[0]], x, m->tensors[m->inputs[0]].bytes);
   for (size_t i = 0; i < m->n_ops; i++) {
     const s24_tfl_op_t *op = &m->ops[i];
+    layer_t *L = net->ops[i].layer;
     s24_status_t st;
-    if (net->is_array[i]) {
-      layer_t *L = &net->layers[i];
+    if (net->hook != NULL) net->hook(net->hook_ctx, i, 0);
+    if (L != NULL) {
       const int8_t *in = net->data[op->in[0]];
       if (op->opcode == S24_OP_CONV_2D) {
         im2col(L, in, L->cols);
         in = L->cols;
       }
       uint64_t cyc = 0, jcyc = 0;
-      st = engine->linear(engine->ctx, &L->l, in, net->data[op->out[0]], &cyc, &jcyc, err,
-                          errlen);
+      st = e->linear(e->ctx, &L->l, L->state, in, net->data[op->out[0]], &cyc, &jcyc, err,
+                     errlen);
       if (st != S24_OK) return st;
       L->cycles += cyc;
       L->job_cycles += jcyc;
     } else {
-      st = s24_op_run(m, i, net->data);
+      st = s24_op_run(m, i, net->ops[i].params, net->data);
       if (st != S24_OK) {
-        return s24_errorf(st, err, errlen, "operator %zu (%s) failed: %s", i,
-                    s24_tfl_op_name(op->opcode), s24_strerror(st));
+        return s24_errorf(st, err, errlen, "operator %zu (%s) failed: %s", i, op_name(op),
+                          s24_strerror(st));
       }
     }
+    if (net->hook != NULL) net->hook(net->hook_ctx, i, 1);
   }
   memcpy(y, net->data[m->outputs[0]], m->tensors[m->outputs[0]].bytes);
   net->inferences++;
   return S24_OK;
 }
 
+// ------------------------------------------------------------------ statistics
+
 // MACs of host operator i (DEPTHWISE_CONV_2D: output elements x filter taps; others 0)
 static uint64_t host_macs(const s24_tfl_model_t *m, size_t i) {
   const s24_tfl_op_t *op = &m->ops[i];
-  if (op->opcode != S24_OP_DEPTHWISE_CONV_2D || op->n_in < 2 || op->in[1] < 0) return 0;
+  if (op->is_custom || op->opcode != S24_OP_DEPTHWISE_CONV_2D || op->n_in < 2 || op->in[1] < 0) {
+    return 0;
+  }
   const s24_tfl_tensor_t *w = &m->tensors[op->in[1]], *o = &m->tensors[op->out[0]];
   if (w->rank != 4) return 0;
   return (uint64_t)o->elems * (uint64_t)w->dims[1] * (uint64_t)w->dims[2];
 }
 
-static s24_status_t layer_predict(const layer_t *L, s24_array_t hw, uint32_t epi_depth,
-                                  uint32_t epi_lanes, uint64_t *cycles) {
+s24_status_t s24_net_op_info(const s24_net_t *net, size_t op, s24_net_op_info_t *out) {
+  if (net == NULL || out == NULL || op >= net->m.n_ops) return S24_ERR_ARG;
+  memset(out, 0, sizeof(*out));
+  out->op = op;
+  out->opcode = net->m.ops[op].is_custom ? -1 : net->m.ops[op].opcode;
+  const layer_t *L = net->ops[op].layer;
+  if (L == NULL) {
+    out->macs = host_macs(&net->m, op);
+    return S24_OK;
+  }
+  out->on_array = 1;
+  out->m = L->l.m;
+  out->k = L->l.k;
+  out->n = L->l.n;
+  out->pattern = L->l.pattern;
+  out->macs = (uint64_t)L->l.m * L->l.k * L->l.n;
+  out->cycles = L->cycles;
+  out->job_cycles = L->job_cycles;
+  return S24_OK;
+}
+
+s24_status_t s24_net_op_predict(const s24_net_t *net, size_t op, s24_array_t hw,
+                                uint32_t epi_depth, uint32_t epi_lanes, uint64_t *cycles) {
+  if (net == NULL || cycles == NULL || op >= net->m.n_ops || net->ops[op].layer == NULL) {
+    return S24_ERR_ARG;
+  }
+  const layer_t *L = net->ops[op].layer;
   s24_gemm_cycles_t c;
   s24_status_t st =
-      s24_linear_cycles(hw, epi_depth, epi_lanes, L->w, L->l.m, L->l.k, L->l.n, &c);
+      s24_linear_cycles(hw, epi_depth, epi_lanes, L->l.w, L->l.m, L->l.k, L->l.n, &c);
   if (st == S24_OK) *cycles = c.busy_cycles;
   return st;
 }
 
-static void pattern_str(s24_pattern_t p, char *buf, size_t len) {
-  if (p.n == p.m) {
-    snprintf(buf, len, "dense");
-  } else {
-    snprintf(buf, len, "%u:%u", (unsigned)p.n, (unsigned)p.m);
-  }
-}
-
-s24_status_t s24_net_totals(const s24_net_t *net, const s24_engine_t *engine,
-                            s24_net_totals_t *out) {
-  if (net == NULL || engine == NULL || out == NULL) return S24_ERR_ARG;
-  memset(out, 0, sizeof *out);
-  const uint64_t inf = net->inferences;
-  out->inferences = inf;
-  for (size_t i = 0; i < net->m.n_ops; i++) {
-    if (net->is_array[i]) {
-      const layer_t *L = &net->layers[i];
-      uint64_t pred = 0;
-      s24_status_t st = layer_predict(L, engine->hw, engine->epi_depth, engine->epi_lanes, &pred);
-      if (st != S24_OK) return st;
-      out->ip_macs += inf * (uint64_t)L->l.m * L->l.k * L->l.n;
-      out->predicted_cycles += inf * pred;
-      out->cycles += L->cycles;
-      out->job_cycles += L->job_cycles;
-    } else {
-      out->host_macs += inf * host_macs(&net->m, i);
-    }
-  }
-  return S24_OK;
-}
-
-s24_status_t s24_net_stats(const s24_net_t *net, const s24_engine_t *engine, FILE *f) {
-  if (net == NULL || engine == NULL || f == NULL) return S24_ERR_ARG;
-  const uint64_t inf = net->inferences;
-  fprintf(f, "backend: %s\n", engine->name != NULL ? engine->name : "?");
-  fprintf(f, "array: %ux%u %u:%u\n", (unsigned)engine->hw.rows, (unsigned)engine->hw.cols,
-          (unsigned)engine->hw.sparse_n, (unsigned)engine->hw.sparse_m);
-  fprintf(f, "inferences: %llu\n", (unsigned long long)inf);
-  for (size_t i = 0; i < net->m.n_ops; i++) {
-    if (!net->is_array[i]) continue;
-    const layer_t *L = &net->layers[i];
-    uint64_t pred = 0;
-    s24_status_t st = layer_predict(L, engine->hw, engine->epi_depth, engine->epi_lanes, &pred);
-    if (st != S24_OK) return st;
-    char pat[16];
-    pattern_str(L->l.pattern, pat, sizeof pat);
-    fprintf(f, "op%zu_name: %s\n", i, s24_tfl_op_name(L->l.opcode));
-    fprintf(f, "op%zu_gemm_mkn: %zux%zux%zu\n", i, L->l.m, L->l.k, L->l.n);
-    fprintf(f, "op%zu_pattern: %s\n", i, pat);
-    if (engine->measures) {
-      fprintf(f, "op%zu_cycles: %llu\n", i, (unsigned long long)L->cycles);
-    }
-    fprintf(f, "op%zu_predicted_cycles: %llu\n", i, (unsigned long long)(inf * pred));
-  }
-  s24_net_totals_t t;
-  s24_status_t st = s24_net_totals(net, engine, &t);
-  if (st != S24_OK) return st;
-  fprintf(f, "ip_macs: %llu\n", (unsigned long long)t.ip_macs);
-  fprintf(f, "host_macs: %llu\n", (unsigned long long)t.host_macs);
-  if (engine->measures) {
-    fprintf(f, "cycles: %llu\n", (unsigned long long)t.cycles);
-    fprintf(f, "job_cycles: %llu\n", (unsigned long long)t.job_cycles);
-  }
-  fprintf(f, "predicted_cycles: %llu\n", (unsigned long long)t.predicted_cycles);
-  const uint64_t c = engine->measures ? t.cycles : t.predicted_cycles;
-  const double peak = (double)engine->hw.rows * engine->hw.cols * engine->hw.sparse_m;
-  fprintf(f, "utilization: %.4f\n", c ? (double)t.ip_macs / ((double)c * peak) : 0.0);
-  fprintf(f, "effective_macs_per_cycle: %.2f\n", c ? (double)t.ip_macs / (double)c : 0.0);
-  return S24_OK;
-}
-
-s24_status_t s24_net_info(const s24_net_t *net, s24_array_t hw, uint32_t epi_depth,
-                          uint32_t epi_lanes, FILE *f) {
-  if (net == NULL || f == NULL) return S24_ERR_ARG;
-  const s24_tfl_model_t *m = &net->m;
-  const s24_tfl_tensor_t *in = s24_net_input(net), *out = s24_net_output(net);
-  fprintf(f, "model: %zu operators, %zu tensors; input %s [", m->n_ops, m->n_tensors,
-          s24_tfl_type_name(in->type));
-  for (uint32_t d = 0; d < in->rank; d++) fprintf(f, d ? ", %d" : "%d", (int)in->dims[d]);
-  fprintf(f, "], output %s [", s24_tfl_type_name(out->type));
-  for (uint32_t d = 0; d < out->rank; d++) fprintf(f, d ? ", %d" : "%d", (int)out->dims[d]);
-  fprintf(f, "]\n");
-  fprintf(f, "cycle model: %ux%u %u:%u array, epilogue depth %u, %u lanes\n", (unsigned)hw.rows,
-          (unsigned)hw.cols, (unsigned)hw.sparse_n, (unsigned)hw.sparse_m, (unsigned)epi_depth,
-          (unsigned)epi_lanes);
-  fprintf(f, "%-4s %-18s %-5s %-16s %-8s %12s %12s\n", "op", "name", "runs", "gemm MxKxN",
-          "pattern", "macs", "cycles");
-  uint64_t ip = 0, host = 0, cyc = 0;
-  for (size_t i = 0; i < m->n_ops; i++) {
-    if (net->is_array[i]) {
-      const layer_t *L = &net->layers[i];
-      uint64_t pred = 0;
-      s24_status_t st = layer_predict(L, hw, epi_depth, epi_lanes, &pred);
-      if (st != S24_OK) return st;
-      const uint64_t macs = (uint64_t)L->l.m * L->l.k * L->l.n;
-      char shape[64], pat[16];
-      snprintf(shape, sizeof shape, "%zux%zux%zu", L->l.m, L->l.k, L->l.n);
-      pattern_str(L->l.pattern, pat, sizeof pat);
-      fprintf(f, "%-4zu %-18s %-5s %-16s %-8s %12llu %12llu\n", i, s24_tfl_op_name(L->l.opcode),
-              "array", shape, pat, (unsigned long long)macs, (unsigned long long)pred);
-      ip += macs;
-      cyc += pred;
-    } else {
-      const uint64_t macs = host_macs(m, i);
-      fprintf(f, "%-4zu %-18s %-5s %-16s %-8s %12llu %12s\n", i,
-              s24_tfl_op_name(m->ops[i].opcode), "host", "-", "-", (unsigned long long)macs,
-              "-");
-      host += macs;
-    }
-  }
-  fprintf(f, "ip_macs: %llu\n", (unsigned long long)ip);
-  fprintf(f, "host_macs: %llu\n", (unsigned long long)host);
-  fprintf(f, "predicted_cycles: %llu\n", (unsigned long long)cyc);
-  return S24_OK;
-}
+// ------------------------------------------------------------------ prune
 
 // SPEC §3 on one row of k values, groups of p.m along it (the last one padded with zeros)
 static void prune_row(s24_pattern_t p, int8_t *row, size_t k) {
@@ -609,22 +700,32 @@ static void prune_row(s24_pattern_t p, int8_t *row, size_t k) {
   }
 }
 
-s24_status_t s24_net_prune(const s24_net_t *net, s24_pattern_t p, uint8_t *out, size_t *pruned,
-                           char *err, size_t errlen) {
-  if (net == NULL || out == NULL || !s24_pattern_ok(p) || p.m > 8) {
+s24_status_t s24_net_prune(const uint8_t *buf, size_t len, s24_pattern_t p, s24_arena_t *arena,
+                           uint8_t *out, size_t *pruned, char *err, size_t errlen) {
+  if (buf == NULL || out == NULL || arena == NULL || !s24_pattern_ok(p) || p.m > 8) {
     return s24_errorf(S24_ERR_ARG, err, errlen, "bad argument");
   }
-  const s24_tfl_model_t *m = &net->m;
-  memcpy(out, m->file, m->file_len);
+  s24_tfl_model_t m;
+  const size_t mark = s24_arena_mark(arena);
+  s24_status_t st = s24_tfl_parse(buf, len, arena, &m, err, errlen);
+  if (st != S24_OK) return st;
+  memcpy(out, buf, len);
   size_t n = 0;
-  for (size_t i = 0; i < m->n_ops; i++) {
-    if (!net->is_array[i]) continue;
-    const s24_tfl_tensor_t *w = &m->tensors[m->ops[i].in[1]];
+  for (size_t i = 0; i < m.n_ops; i++) {
+    const s24_tfl_op_t *op = &m.ops[i];
+    if (!is_array_op(op) || op->n_in < 2 || op->in[1] < 0) continue;
+    const s24_tfl_tensor_t *w = &m.tensors[op->in[1]];
+    // int8 constant weights of one row per output channel; anything else is left as it is
+    if (w->type != S24_TFL_INT8 || w->data == NULL || w->rank < 2 || w->dims[0] <= 0 ||
+        w->elems == 0 || w->data_len != w->elems) {
+      continue;
+    }
     const size_t oc = (size_t)w->dims[0], k = w->elems / oc;
     int8_t *base = (int8_t *)(out + w->data_offset);
     for (size_t r = 0; r < oc; r++) prune_row(p, base + r * k, k);
     n++;
   }
+  s24_arena_rewind(arena, mark);
   if (pruned != NULL) *pruned = n;
   return S24_OK;
 }

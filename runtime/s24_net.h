@@ -1,27 +1,38 @@
 // sparse24 network runtime: runs an int8 .tflite model (SPEC §8) with its FULLY_CONNECTED and
 // CONV_2D layers on the array and every other operator on the host (runtime/s24_ops.h).
 //
-//   s24_net_t *net;
-//   s24_net_load(file, len, &net, err, sizeof err);   // parses, checks every operator first
-//   s24_net_run(net, &engine, x, y, err, sizeof err); // one inference (X, Y: the model's
-//                                                     // input / output tensor bytes)
-//   s24_net_stats(net, &engine, stdout);              // per-layer cycles vs the cycle model
-//   s24_net_free(net);
+// Freestanding C11, TensorFlow Lite Micro's way: a model is loaded into one block of memory the
+// caller gives (the arena), and nothing is allocated after that.
+//
+//   s24_engine_t eng;  s24_engine_model(&eng);        // or s24_engine_device (s24_engine.h)
+//   s24_net_t *net;  size_t need;
+//   s24_net_load(file, len, &eng, arena, arena_size, &net, &need, err, sizeof err);
+//   s24_net_run(net, x, y, err, sizeof err);         // one inference (X, Y: the model's
+//                                                    // input / output tensor bytes)
+//
+// The load parses the file (runtime/s24_tflite.h) and checks every operator before anything runs;
+// constants are read in place from the file's bytes, which must outlive the network; each host
+// operator's parameters are derived once (s24_op_prepare); each array layer's weights are
+// prepared for the engine once (a device packs them into beats); activation tensors and the one
+// im2col scratch of each convolution are placed in the arena by their lifetimes, the way TFLite
+// Micro's greedy memory planner does: a tensor the graph does not use takes no memory, whatever
+// size the file declares.
 //
 // An array layer is the fused int8 layer of SPEC §7: FULLY_CONNECTED with A = the weights and
 // B = the input rows; CONV_2D with A = the weights (one row per output channel, K = kh*kw*ic in
 // OHWI order) and B = the im2col of the input, padded positions holding the input zero point.
-// The engine (s24_engine_t) decides where it runs: the C golden model, or the device through
-// the host driver's s24_linear (epilogue in hardware). Each layer runs as its weights are: a
-// layer whose weights are 2:4-sparse takes one beat per group on a 2:4 core, a dense one two
-// (the driver packs any int8 matrix; cmodel s24_group_beats).
+// The engine decides where it runs: the C golden model, or the device through the host driver's
+// s24_linear (epilogue in hardware). Each layer runs as its weights are: a layer whose weights
+// are 2:4-sparse takes one beat per group on a 2:4 core, a dense one two (cmodel
+// s24_group_beats).
 #ifndef S24_NET_H_
 #define S24_NET_H_
 
 #include <stddef.h>
 #include <stdint.h>
-#include <stdio.h>
 
+#include "s24_arena.h"
+#include "s24_cycles.h"
 #include "s24_model.h"
 #include "s24_tflite.h"
 
@@ -33,10 +44,10 @@ extern "C" {
 typedef struct {
   size_t op;               /**< operator index in the model */
   int32_t opcode;          /**< S24_OP_FULLY_CONNECTED or S24_OP_CONV_2D */
-  const int8_t *w;         /**< m x k int8 weights, row-major (constant data of the model) */
+  const int8_t *w;         /**< m x k int8 weights, row-major (in place in the model's bytes) */
   size_t m, k;             /**< output channels, reduction length */
   size_t n;                /**< GEMM columns of one inference (FC: input rows; conv: oh*ow) */
-  const int32_t *bias;     /**< m int32 */
+  const int32_t *bias;     /**< m int32 (an aligned copy in the arena; zeros without a bias) */
   const int32_t *mult;     /**< m, TFLite's QuantizeMultiplier of s_in * s_w[c] / s_out */
   const int32_t *shift;    /**< m */
   int32_t zi, zo;          /**< input and output zero points */
@@ -48,69 +59,97 @@ typedef struct {
                                 FULLY_CONNECTED) */
 } s24_net_layer_t;
 
-/** Where the array layers run. */
+/** Where the array layers run (s24_engine.h makes the two the project has). */
 typedef struct {
   void *ctx;
+  /** Load time, once per array layer: bytes of arena the engine keeps for it (0: none). */
+  s24_status_t (*layer_bytes)(void *ctx, const s24_net_layer_t *layer, size_t *bytes);
+  /** Load time: prepares the layer in mem (layer_bytes long, 16-byte aligned; NULL when 0), e.g.
+   *  packs its weights into hardware beats; *state gets what linear reads. err: one line. */
+  s24_status_t (*prepare)(void *ctx, const s24_net_layer_t *layer, void *mem, size_t bytes,
+                          void **state, char *err, size_t errlen);
   /** y (n x m int8, row-major) = the SPEC §7 layer on x (n x k int8, row-major). On a device,
    *  *cycles gets the array's busy cycles of the call (CNT_CYCLES summed over its jobs) and
    *  *job_cycles those plus the epilogue's drain; a model leaves both 0. err: one line. */
-  s24_status_t (*linear)(void *ctx, const s24_net_layer_t *layer, const int8_t *x, int8_t *y,
-                         uint64_t *cycles, uint64_t *job_cycles, char *err, size_t errlen);
+  s24_status_t (*linear)(void *ctx, const s24_net_layer_t *layer, void *state, const int8_t *x,
+                         int8_t *y, uint64_t *cycles, uint64_t *job_cycles, char *err,
+                         size_t errlen);
   s24_array_t hw;          /**< the array the cycle model predicts for */
   uint32_t epi_depth;      /**< its epilogue parameter RAM rows (HW_EPI.DEPTH) */
   uint32_t epi_lanes;      /**< its epilogue lanes (HW_EPI.LANES) */
-  int measures;            /**< 1 if linear reports hardware cycles (rtl) */
-  const char *name;        /**< "model" or "rtl" */
+  int measures;            /**< 1 if linear reports hardware cycles (a device) */
+  const char *name;        /**< "model", "rtl", ... */
 } s24_engine_t;
 
 typedef struct s24_net s24_net_t;
 
-/** Parses the .tflite in buf (which must outlive the network) and checks everything before
- *  anything runs: one input and one output tensor, every operator supported (an unsupported
- *  one is named by index and name), its tensors' types, shapes and quantization, operators in
- *  execution order. S24_ERR_FORMAT / S24_ERR_UNSUPPORTED / S24_ERR_NOMEM with one line. */
-S24_WARN_UNUSED s24_status_t s24_net_load(const uint8_t *buf, size_t len, s24_net_t **out,
+/** Loads the .tflite in buf (which must outlive the network: its constants are read in place)
+ *  for engine (which must outlive it too) into arena[0 .. arena_size), and checks everything
+ *  before anything runs: one input and one output tensor, every operator supported (an
+ *  unsupported one is named by index and name), its tensors' types, shapes and quantization,
+ *  operators in execution order, no operator whose output is one of its inputs. *needed (may be
+ *  NULL) gets the arena bytes the network uses (s24_net_arena_bytes) or, with S24_ERR_NOMEM, a
+ *  lower bound of what it needs (call again with at least that much). S24_ERR_FORMAT /
+ *  S24_ERR_UNSUPPORTED / S24_ERR_NOMEM with one line. Allocates nothing else. */
+S24_WARN_UNUSED s24_status_t s24_net_load(const uint8_t *buf, size_t len,
+                                          const s24_engine_t *engine, void *arena,
+                                          size_t arena_size, s24_net_t **out, size_t *needed,
                                           char *err, size_t errlen);
-void s24_net_free(s24_net_t *net);
 /** The model (tensors, operators) behind a loaded network. */
 const s24_tfl_model_t *s24_net_model(const s24_net_t *net);
 /** The input and output tensors. */
 const s24_tfl_tensor_t *s24_net_input(const s24_net_t *net);
 const s24_tfl_tensor_t *s24_net_output(const s24_net_t *net);
+/** Arena bytes the network uses (everything above: tables, parameters, prepared weights,
+ *  activations). */
+size_t s24_net_arena_bytes(const s24_net_t *net);
+/** Of those, the bytes of the activation region planned by lifetimes (tensors and scratch). */
+size_t s24_net_activation_bytes(const s24_net_t *net);
+
+/** Called around every operator of every inference (end 0 before it runs, 1 after), e.g. to
+ *  read a cycle counter; NULL for none. */
+typedef void (*s24_net_hook_t)(void *ctx, size_t op, int end);
+void s24_net_set_hook(s24_net_t *net, s24_net_hook_t hook, void *ctx);
 
 /** One inference: x holds the input tensor's bytes, y receives the output tensor's bytes.
- *  Adds each array layer's cycles (engine->measures) to the network's statistics. */
-S24_WARN_UNUSED s24_status_t s24_net_run(s24_net_t *net, const s24_engine_t *engine,
-                                         const void *x, void *y, char *err, size_t errlen);
+ *  Adds each array layer's cycles (engine->measures) to the network's statistics. Allocates
+ *  nothing. */
+S24_WARN_UNUSED s24_status_t s24_net_run(s24_net_t *net, const void *x, void *y, char *err,
+                                         size_t errlen);
 
-/** Totals of the inferences run so far (and, for info, of the model as planned for hw). */
+/** One operator as info and the statistics show it. */
 typedef struct {
-  uint64_t inferences;
-  uint64_t ip_macs;           /**< dense-equivalent MACs of the array layers */
-  uint64_t host_macs;         /**< MACs of the host layers (DEPTHWISE_CONV_2D) */
-  uint64_t cycles;            /**< measured array busy cycles (0 without a device) */
-  uint64_t job_cycles;        /**< measured, with the epilogue's drain */
-  uint64_t predicted_cycles;  /**< the cycle model's busy cycles for engine->hw */
-} s24_net_totals_t;
+  size_t op;               /**< its index */
+  int32_t opcode;
+  int on_array;            /**< 1: FULLY_CONNECTED or CONV_2D on the array */
+  size_t m, k, n;          /**< array: the GEMM shape of one inference */
+  s24_pattern_t pattern;   /**< array: the sparsest pattern of its weights ({m, m}: dense) */
+  uint64_t macs;           /**< MACs of one inference (array: m*k*n; host: DEPTHWISE_CONV_2D's
+                                output elements x filter taps, 0 for the others) */
+  uint64_t cycles;         /**< array, measuring engine: busy cycles over the inferences run */
+  uint64_t job_cycles;     /**< the same with the epilogue's drain */
+} s24_net_op_info_t;
 
-/** Totals over the inferences run so far with engine (predicted cycles for its hw). */
-S24_WARN_UNUSED s24_status_t s24_net_totals(const s24_net_t *net, const s24_engine_t *engine,
-                                            s24_net_totals_t *out);
-/** `run --stats`: one block of `key: value` lines per array layer (cycles measured, predicted)
- *  and the totals, over the inferences run so far. */
-S24_WARN_UNUSED s24_status_t s24_net_stats(const s24_net_t *net, const s24_engine_t *engine,
-                                           FILE *f);
-/** `info`: one line per operator (index, name, where it runs, GEMM shape MxKxN, pattern found
- *  in the weights, MACs) and the totals, with the cycle model's prediction for hw. */
-S24_WARN_UNUSED s24_status_t s24_net_info(const s24_net_t *net, s24_array_t hw,
-                                          uint32_t epi_depth, uint32_t epi_lanes, FILE *f);
+/** Operator `op` of the network. */
+S24_WARN_UNUSED s24_status_t s24_net_op_info(const s24_net_t *net, size_t op,
+                                             s24_net_op_info_t *out);
+/** The cycle model's busy cycles of one inference of array operator `op` on hw with an
+ *  epilogue of epi_depth rows and epi_lanes lanes (s24_linear_cycles). */
+S24_WARN_UNUSED s24_status_t s24_net_op_predict(const s24_net_t *net, size_t op, s24_array_t hw,
+                                                uint32_t epi_depth, uint32_t epi_lanes,
+                                                uint64_t *cycles);
+/** Inferences run so far. */
+uint64_t s24_net_inferences(const s24_net_t *net);
 
-/** `prune`: a copy of the file (out: len bytes) in which the weights of every
- *  FULLY_CONNECTED and CONV_2D are pruned to pattern p as SPEC §3 says, per output channel
- *  along its flattened K (a last group shorter than m is padded with zeros for the choice);
- *  every other byte unchanged. *pruned gets the number of weight tensors rewritten. */
-S24_WARN_UNUSED s24_status_t s24_net_prune(const s24_net_t *net, s24_pattern_t p, uint8_t *out,
-                                           size_t *pruned, char *err, size_t errlen);
+/** `prune` of a .tflite held in buf (SPEC §8): out (len bytes) receives a copy of the file in
+ *  which the weights of every FULLY_CONNECTED and CONV_2D are pruned to pattern p as SPEC §3
+ *  says, per output channel along its flattened K (a last group shorter than m is padded with
+ *  zeros for the choice); every other byte unchanged. Needs only the reader, whatever other
+ *  operators the model holds: the tables go into arena (S24_ERR_NOMEM with arena->need when
+ *  too small). *pruned gets the number of weight tensors rewritten. */
+S24_WARN_UNUSED s24_status_t s24_net_prune(const uint8_t *buf, size_t len, s24_pattern_t p,
+                                           s24_arena_t *arena, uint8_t *out, size_t *pruned,
+                                           char *err, size_t errlen);
 
 #ifdef __cplusplus
 }

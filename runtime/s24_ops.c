@@ -7,15 +7,16 @@
 // Every operator has one prep_* function that checks the operator completely and derives its
 // parameters (multipliers from the float scales in the order and precision of the TFLite
 // Prepare, the output shape, the activation range), and one run_* that computes from them; its
-// row of kHostOps (at the end) names both. s24_op_check runs prep_* and discards the result;
-// s24_op_run runs it again and then run_*, so the two can never disagree and the kernels rely
-// only on what prep_* has checked.
+// row of kHostOps (at the end) names both. s24_op_prepare runs prep_* once, at load, into the
+// arena (s24_op_check runs it without keeping anything), and s24_op_run runs run_* on what it
+// derived every inference, so the kernels rely only on what prep_* has checked and nothing is
+// derived or allocated twice.
 #include "s24_ops.h"
 
+#include <inttypes.h>
 #include <math.h>
 #include <stdarg.h>
-#include <stdio.h>
-#include <stdlib.h>
+#include <stdio.h>  // snprintf only: no FILE
 #include <string.h>
 
 // ------------------------------------------------------------------------------ messages
@@ -39,13 +40,15 @@ static s24_status_t op_fail(char *err, size_t errlen, size_t index, int32_t opco
   return st;
 }
 
-// The context every prep_* works in: the model, the operator, where errors go.
+// The context every prep_* works in: the model, the operator, where errors go, and the arena
+// it takes per-operator arrays from (NULL for a check only: prep_* then derives no arrays).
 typedef struct {
   const s24_tfl_model_t *m;
   const s24_tfl_op_t *op;
   size_t index;
   char *err;
   size_t errlen;
+  s24_arena_t *arena;
 } ctx_t;
 
 #define FAIL(c, st, ...) op_fail((c)->err, (c)->errlen, (c)->index, (c)->op->opcode, (st), __VA_ARGS__)
@@ -261,12 +264,9 @@ static float rd_f32(const void *p, size_t i) {
 static void wr_i32(void *p, size_t i, int32_t v) { memcpy((uint8_t *)p + 4 * i, &v, 4); }
 static void wr_f32(void *p, size_t i, float v) { memcpy((uint8_t *)p + 4 * i, &v, 4); }
 
-// Tensor name for messages: "12 (conv/w)"
+// Tensor name for messages: "tensor 12 (conv/w)", sanitised by the reader's s24_tfl_tensor_str
 static const char *tname(const ctx_t *c, const s24_tfl_tensor_t *t, char *buf, size_t len) {
-  const size_t idx = (size_t)(t - c->m->tensors);
-  const int nl = t->name_len > 60 ? 60 : (int)t->name_len;
-  snprintf(buf, len, "tensor %zu (%.*s)", idx, nl, t->name != NULL ? t->name : "");
-  return buf;
+  return s24_tfl_tensor_str(c->m, (int32_t)(t - c->m->tensors), buf, len);
 }
 
 // FAIL with "ROLE tensor N (NAME) " before the message ("input tensor 3 (x) is INT16, ...").
@@ -289,12 +289,12 @@ static s24_status_t need_io(const ctx_t *c, uint32_t in_lo, uint32_t in_hi,
                             const s24_tfl_tensor_t **in, const s24_tfl_tensor_t **out) {
   if (c->op->n_in < in_lo || c->op->n_in > in_hi)
     return in_lo == in_hi
-               ? FAIL(c, S24_ERR_FORMAT, "%u inputs, expected %u", c->op->n_in, in_lo)
-               : FAIL(c, S24_ERR_FORMAT, "%u inputs, expected %u to %u", c->op->n_in, in_lo,
+               ? FAIL(c, S24_ERR_FORMAT, "%" PRIu32 " inputs, expected %" PRIu32, c->op->n_in, in_lo)
+               : FAIL(c, S24_ERR_FORMAT, "%" PRIu32 " inputs, expected %" PRIu32 " to %" PRIu32, c->op->n_in, in_lo,
                       in_hi);
-  if (c->op->n_out != 1) return FAIL(c, S24_ERR_FORMAT, "%u outputs, expected 1", c->op->n_out);
+  if (c->op->n_out != 1) return FAIL(c, S24_ERR_FORMAT, "%" PRIu32 " outputs, expected 1", c->op->n_out);
   for (uint32_t i = 0; i < in_lo; ++i)
-    if (c->op->in[i] < 0) return FAIL(c, S24_ERR_FORMAT, "input %u is missing", i);
+    if (c->op->in[i] < 0) return FAIL(c, S24_ERR_FORMAT, "input %" PRIu32 " is missing", i);
   if (c->op->out[0] < 0) return FAIL(c, S24_ERR_FORMAT, "output 0 is missing");
   *in = in_t(c, 0);
   *out = out_t(c, 0);
@@ -364,7 +364,7 @@ static s24_status_t need_shape(const ctx_t *c, const s24_tfl_tensor_t *t, const 
 static s24_status_t need_rank(const ctx_t *c, const s24_tfl_tensor_t *t, const char *role,
                               uint32_t rank) {
   if (t->rank != rank)
-    return fail_tensor(c, S24_ERR_UNSUPPORTED, t, role, "has rank %u, expected %u", t->rank,
+    return fail_tensor(c, S24_ERR_UNSUPPORTED, t, role, "has rank %" PRIu32 ", expected %" PRIu32, t->rank,
                        rank);
   return S24_OK;
 }
@@ -406,6 +406,7 @@ typedef struct {
   int32_t n, ih, iw, ic, kh, kw, oc, oh, ow, depth_mult;
   int32_t sh, sw, dh, dw, ph, pw;
   int32_t in_off, out_off, act_lo, act_hi;
+  int32_t *mult, *shift;  // per output channel (oc entries, in the arena)
 } dw_t;
 
 typedef struct {
@@ -434,6 +435,7 @@ typedef struct {
   int reduced[S24_TFL_MAX_DIMS];  // 1 for a reduced input dimension
   int32_t mult, shift;            // QuantizeMultiplier(s_in / s_out)
   int64_t count;                  // elements per output
+  int32_t *sums;                  // out->elems sums (in the arena)
 } mean_t;
 
 typedef struct {
@@ -480,10 +482,9 @@ typedef union {
 
 // ------------------------------------------------------------------------------ DEPTHWISE_CONV_2D
 
-// The check, and the per-channel multipliers mult[ch], shift[ch] for ch < mult_cap (none when
-// mult is NULL)
-static s24_status_t prep_dw_mult(const ctx_t *c, dw_t *p, int32_t *mult, int32_t *shift,
-                                 size_t mult_cap) {
+// The check, and with an arena the per-channel multipliers p->mult[ch], p->shift[ch]
+static s24_status_t prep_dw(const ctx_t *c, params_t *pp) {
+  dw_t *const p = &pp->dw;
   const s24_tfl_options_t *o = &c->op->opt;
   TRY(need_io(c, 2, 3, &p->in, &p->out));
   p->filter = in_t(c, 1);
@@ -550,13 +551,19 @@ static s24_status_t prep_dw_mult(const ctx_t *c, dw_t *p, int32_t *mult, int32_t
                 "dimension", (int)f->quant_dim);
   const double s_in = (double)p->in->scale[0];
   const double s_out = (double)p->out->scale[0];
+  if (c->arena != NULL) {
+    p->mult = s24_arena_alloc(c->arena, (size_t)p->oc * sizeof(int32_t), 0);
+    p->shift = s24_arena_alloc(c->arena, (size_t)p->oc * sizeof(int32_t), 0);
+    if (p->mult == NULL || p->shift == NULL)
+      return FAIL(c, S24_ERR_NOMEM, "the arena has no room for %d multipliers", (int)p->oc);
+  }
   for (int32_t ch = 0; ch < p->oc; ++ch) {
     const float fs = f->scale[f->n_quant > 1 ? (size_t)ch : 0];
     if (!(fs >= 0.0f) || !isfinite(fs))
       return FAIL(c, S24_ERR_FORMAT, "filter scale %g of channel %d", (double)fs, (int)ch);
-    if (mult != NULL && (size_t)ch < mult_cap) {
+    if (p->mult != NULL) {
       const double eff = s_in * (double)fs / s_out;
-      s24_quantize_multiplier(eff, &mult[ch], &shift[ch]);
+      s24_quantize_multiplier(eff, &p->mult[ch], &p->shift[ch]);
     }
   }
   p->in_off = -(int32_t)p->in->zero_point[0];
@@ -567,12 +574,8 @@ static s24_status_t prep_dw_mult(const ctx_t *c, dw_t *p, int32_t *mult, int32_t
   return S24_OK;
 }
 
-static s24_status_t prep_dw(const ctx_t *c, params_t *pp) {
-  return prep_dw_mult(c, &pp->dw, NULL, NULL, 0);
-}
-
-static void conv_dw(const dw_t *p, const int32_t *mult, const int32_t *shift, const int8_t *x,
-                    const int8_t *w, const void *bias, int8_t *y) {
+static void conv_dw(const dw_t *p, const int8_t *x, const int8_t *w, const void *bias, int8_t *y) {
+  const int32_t *const mult = p->mult, *const shift = p->shift;
   for (int32_t b = 0; b < p->n; ++b)
     for (int32_t oy = 0; oy < p->oh; ++oy)
       for (int32_t ox = 0; ox < p->ow; ++ox)
@@ -602,34 +605,13 @@ static void conv_dw(const dw_t *p, const int32_t *mult, const int32_t *shift, co
           }
 }
 
-// The per-channel multipliers are kept on the stack up to this many channels (on the heap above)
-#define DW_STACK_CH 1024
-
-// Derives the per-channel multipliers (prep_dw_mult on a copy of the parameters), then runs.
 static s24_status_t run_dw(const ctx_t *c, const params_t *pp, void *const *data) {
   const s24_tfl_op_t *op = c->op;
-  dw_t p = pp->dw;
-  int32_t stack_mult[DW_STACK_CH], stack_shift[DW_STACK_CH];
-  int32_t *mult = stack_mult, *shift = stack_shift;
-  const size_t n_ch = (size_t)p.oc;
-  if (n_ch > DW_STACK_CH) {
-    mult = malloc(n_ch * sizeof *mult);
-    shift = malloc(n_ch * sizeof *shift);
-    if (mult == NULL || shift == NULL) {
-      free(mult);
-      free(shift);
-      return S24_ERR_NOMEM;
-    }
-  }
-  s24_status_t st = prep_dw_mult(c, &p, mult, shift, n_ch);
-  if (st == S24_OK)
-    conv_dw(&p, mult, shift, data[op->in[0]], data[op->in[1]],
-            p.bias != NULL ? data[op->in[2]] : NULL, data[op->out[0]]);
-  if (mult != stack_mult) {
-    free(mult);
-    free(shift);
-  }
-  return st;
+  const dw_t *p = &pp->dw;
+  if (p->mult == NULL) return S24_ERR_ARG;  // prepared without an arena
+  conv_dw(p, data[op->in[0]], data[op->in[1]], p->bias != NULL ? data[op->in[2]] : NULL,
+          data[op->out[0]]);
+  return S24_OK;
 }
 
 // ------------------------------------------------------------------------------ ADD
@@ -652,7 +634,7 @@ static s24_status_t prep_add(const ctx_t *c, params_t *pp) {
     const int32_t da = k + ra >= p->rank ? p->a->dims[k + ra - p->rank] : 1;
     const int32_t db = k + rb >= p->rank ? p->b->dims[k + rb - p->rank] : 1;
     if (da != db && da != 1 && db != 1)
-      return FAIL(c, S24_ERR_FORMAT, "input shapes do not broadcast (dimension %u: %d vs %d)",
+      return FAIL(c, S24_ERR_FORMAT, "input shapes do not broadcast (dimension %" PRIu32 ": %d vs %d)",
                   k, (int)da, (int)db);
     p->odims[k] = da == 1 ? db : da;
     p->astr[k] = da == 1 ? 0 : sa;
@@ -813,17 +795,17 @@ static s24_status_t prep_pad(const ctx_t *c, params_t *pp) {
   TRY(need_type(c, pads, "paddings", S24_TFL_INT32));
   TRY(need_const(c, pads, "paddings"));
   p->rank = p->in->rank;
-  if (p->rank > 5) return FAIL(c, S24_ERR_UNSUPPORTED, "input rank %u above 5", p->rank);
+  if (p->rank > 5) return FAIL(c, S24_ERR_UNSUPPORTED, "input rank %" PRIu32 " above 5", p->rank);
   const int32_t pdims[2] = {(int32_t)p->rank, 2};
   TRY(need_shape(c, pads, "paddings", pdims, 2));
   int32_t want[S24_TFL_MAX_DIMS];
   for (uint32_t k = 0; k < p->rank; ++k) {
     const int32_t lo = rd_i32(pads->data, 2 * k), hi = rd_i32(pads->data, 2 * k + 1);
     if (lo < 0 || hi < 0)
-      return FAIL(c, S24_ERR_FORMAT, "negative padding %d, %d in dimension %u", (int)lo,
+      return FAIL(c, S24_ERR_FORMAT, "negative padding %d, %d in dimension %" PRIu32, (int)lo,
                   (int)hi, k);
     const int64_t d = (int64_t)p->in->dims[k] + lo + hi;
-    if (d > INT32_MAX) return FAIL(c, S24_ERR_FORMAT, "padded dimension %u overflows", k);
+    if (d > INT32_MAX) return FAIL(c, S24_ERR_FORMAT, "padded dimension %" PRIu32 " overflows", k);
     p->before[k] = lo;
     want[k] = (int32_t)d;
   }
@@ -876,7 +858,7 @@ static s24_status_t prep_mean(const ctx_t *c, params_t *pp) {
   TRY(need_q8_io(c, p->in, p->out));
   TRY(need_type(c, ax, "axis", S24_TFL_INT32));
   TRY(need_const(c, ax, "axis"));
-  if (ax->rank > 1) return FAIL(c, S24_ERR_FORMAT, "axis has rank %u", ax->rank);
+  if (ax->rank > 1) return FAIL(c, S24_ERR_FORMAT, "axis has rank %" PRIu32, ax->rank);
   const uint32_t r = p->in->rank;
   if (r == 0) return FAIL(c, S24_ERR_UNSUPPORTED, "scalar input");
   memset(p->reduced, 0, sizeof p->reduced);
@@ -884,7 +866,7 @@ static s24_status_t prep_mean(const ctx_t *c, params_t *pp) {
     int32_t a = rd_i32(ax->data, i);
     if (a < 0) a += (int32_t)r;
     if (a < 0 || a >= (int32_t)r)
-      return FAIL(c, S24_ERR_FORMAT, "axis %d out of range for rank %u",
+      return FAIL(c, S24_ERR_FORMAT, "axis %d out of range for rank %" PRIu32,
                   (int)rd_i32(ax->data, i), r);
     p->reduced[a] = 1;
   }
@@ -902,6 +884,11 @@ static s24_status_t prep_mean(const ctx_t *c, params_t *pp) {
   TRY(need_shape(c, p->out, "output", want, wr));
   const double real = (double)p->in->scale[0] / (double)p->out->scale[0];
   s24_quantize_multiplier(real, &p->mult, &p->shift);
+  if (c->arena != NULL) {
+    p->sums = s24_arena_alloc(c->arena, (p->out->elems ? p->out->elems : 1) * sizeof(int32_t), 0);
+    if (p->sums == NULL)
+      return FAIL(c, S24_ERR_NOMEM, "the arena has no room for %zu sums", p->out->elems);
+  }
   return S24_OK;
 }
 
@@ -949,10 +936,8 @@ static void mean_sums(const mean_t *p, const int8_t *x, int8_t *y, int32_t *sums
 
 static s24_status_t run_mean(const ctx_t *c, const params_t *pp, void *const *data) {
   const mean_t *const p = &pp->mean;
-  int32_t *sums = calloc(p->out->elems ? p->out->elems : 1, sizeof *sums);
-  if (sums == NULL) return FAIL(c, S24_ERR_NOMEM, "no memory for %zu sums", p->out->elems);
-  mean_sums(p, data[c->op->in[0]], data[c->op->out[0]], sums);
-  free(sums);
+  if (p->sums == NULL) return S24_ERR_ARG;  // prepared without an arena
+  mean_sums(p, data[c->op->in[0]], data[c->op->out[0]], p->sums);
   return S24_OK;
 }
 
@@ -1117,7 +1102,7 @@ static s24_status_t resolve_shape(const ctx_t *c, const s24_tfl_tensor_t *in, in
       if (stretch >= 0) return FAIL(c, S24_ERR_FORMAT, "two -1 dimensions in the new shape");
       stretch = (int)k;
     } else if (dims[k] < 0) {
-      return FAIL(c, S24_ERR_FORMAT, "new shape dimension %u is %d", k, (int)dims[k]);
+      return FAIL(c, S24_ERR_FORMAT, "new shape dimension %" PRIu32 " is %d", k, (int)dims[k]);
     } else {
       known *= (size_t)dims[k];
     }
@@ -1151,7 +1136,7 @@ static s24_status_t prep_reshape(const ctx_t *c, params_t *pp) {
   uint32_t rank;
   if (sh != NULL && sh->rank == 1 && sh->type == S24_TFL_INT32) {  // GetOutputShapeFromTensor
     if (sh->elems != p->out->rank)
-      return FAIL(c, S24_ERR_FORMAT, "shape input has %zu entries, the output rank is %u",
+      return FAIL(c, S24_ERR_FORMAT, "shape input has %zu entries, the output rank is %" PRIu32,
                   sh->elems, p->out->rank);
     if (sh->data == NULL) {  // computed at run time: checked against the output then
       p->shape = sh;
@@ -1165,7 +1150,7 @@ static s24_status_t prep_reshape(const ctx_t *c, params_t *pp) {
     for (uint32_t k = 0; k < rank; ++k) dims[k] = c->op->opt.new_shape[k];
     if (rank == 1 && dims[0] == 0) rank = 0;
   }
-  if (rank > S24_TFL_MAX_DIMS) return FAIL(c, S24_ERR_UNSUPPORTED, "new shape rank %u", rank);
+  if (rank > S24_TFL_MAX_DIMS) return FAIL(c, S24_ERR_UNSUPPORTED, "new shape rank %" PRIu32, rank);
   TRY(resolve_shape(c, p->in, dims, rank));
   TRY(need_shape(c, p->out, "output", dims, rank));
   return S24_OK;
@@ -1233,7 +1218,7 @@ static s24_status_t prep_slice(const ctx_t *c, params_t *pp) {
   p->rank = p->in->rank;
   const size_t nb = tb->elems;
   if (nb > p->rank)
-    return FAIL(c, S24_ERR_FORMAT, "%zu indices for an input of rank %u", nb, p->rank);
+    return FAIL(c, S24_ERR_FORMAT, "%zu indices for an input of rank %" PRIu32, nb, p->rank);
   int32_t want[S24_TFL_MAX_DIMS];
   uint32_t wr = 0;
   for (uint32_t k = 0; k < p->rank; ++k) {
@@ -1249,7 +1234,7 @@ static s24_status_t prep_slice(const ctx_t *c, params_t *pp) {
       shrink = (o->shrink_axis_mask >> k) & 1;
     }
     if (stride == 0 || stride == INT32_MIN)
-      return FAIL(c, S24_ERR_FORMAT, "stride %d in dimension %u", (int)stride, k);
+      return FAIL(c, S24_ERR_FORMAT, "stride %d in dimension %" PRIu32, (int)stride, k);
     // reference_ops::StartForAxis / EndForAxis (DynamicStridedSliceParams)
     int32_t s = bgn;
     if (s < 0) s += size;
@@ -1258,11 +1243,11 @@ static s24_status_t prep_slice(const ctx_t *c, params_t *pp) {
     int32_t e;
     if (shrink) {
       if (stride < 0)  // the reference loop writes nothing for a shrunk negative stride
-        return FAIL(c, S24_ERR_UNSUPPORTED, "shrunk dimension %u with stride %d", k,
+        return FAIL(c, S24_ERR_UNSUPPORTED, "shrunk dimension %" PRIu32 " with stride %d", k,
                     (int)stride);
       e = s >= size ? s : s + 1;
       if (e == s || s < 0)
-        return FAIL(c, S24_ERR_FORMAT, "shrunk dimension %u: index %d out of range", k,
+        return FAIL(c, S24_ERR_FORMAT, "shrunk dimension %" PRIu32 ": index %d out of range", k,
                     (int)bgn);
     } else {
       e = end;
@@ -1331,17 +1316,17 @@ static s24_status_t prep_pack(const ctx_t *c, params_t *pp) {
   pack_t *const p = &pp->pack;
   const s24_tfl_options_t *o = &c->op->opt;
   if (o->values_count < 1 || (uint32_t)o->values_count != c->op->n_in)
-    return FAIL(c, S24_ERR_FORMAT, "values_count %d with %u inputs", (int)o->values_count,
+    return FAIL(c, S24_ERR_FORMAT, "values_count %d with %" PRIu32 " inputs", (int)o->values_count,
                 c->op->n_in);
   TRY(need_io(c, c->op->n_in, c->op->n_in, &p->in0, &p->out));
   const size_t es = s24_tfl_type_size(p->in0->type);
   if (es == 0 || p->in0->type == S24_TFL_BOOL || p->in0->type == S24_TFL_FLOAT16)
     return FAIL(c, S24_ERR_UNSUPPORTED, "input type %s", s24_tfl_type_name(p->in0->type));
   const uint32_t r = p->in0->rank;
-  if (r + 1 > S24_TFL_MAX_DIMS) return FAIL(c, S24_ERR_UNSUPPORTED, "input rank %u", r);
+  if (r + 1 > S24_TFL_MAX_DIMS) return FAIL(c, S24_ERR_UNSUPPORTED, "input rank %" PRIu32, r);
   p->axis = o->axis < 0 ? o->axis + (int32_t)r + 1 : o->axis;
   if (p->axis < 0 || p->axis > (int32_t)r)
-    return FAIL(c, S24_ERR_FORMAT, "axis %d for inputs of rank %u", (int)o->axis, r);
+    return FAIL(c, S24_ERR_FORMAT, "axis %d for inputs of rank %" PRIu32, (int)o->axis, r);
   for (uint32_t i = 1; i < c->op->n_in; ++i) {
     const s24_tfl_tensor_t *t = in_t(c, i);
     TRY(need_type(c, t, "input", p->in0->type));
@@ -1354,7 +1339,7 @@ static s24_status_t prep_pack(const ctx_t *c, params_t *pp) {
     const int64_t tz = t->n_quant ? t->zero_point[0] : 0;
     const int64_t oz = p->out->n_quant ? p->out->zero_point[0] : 0;
     if (ts != os || tz != oz)
-      return FAIL(c, S24_ERR_FORMAT, "input %u and output quantization differ", i);
+      return FAIL(c, S24_ERR_FORMAT, "input %" PRIu32 " and output quantization differ", i);
   }
   int32_t want[S24_TFL_MAX_DIMS];
   uint32_t j = 0;
@@ -1424,33 +1409,55 @@ static const host_op_t *host_op(int32_t opcode) {
 
 int s24_op_is_host(int32_t opcode) { return host_op(opcode) != NULL; }
 
-static s24_status_t check_or_run(const s24_tfl_model_t *m, size_t index, void *const *data,
-                                 char *err, size_t errlen) {
-  if (m == NULL || index >= m->n_ops || m->ops == NULL) {
-    if (err != NULL && errlen > 0) snprintf(err, errlen, "operator %zu: no such operator", index);
-    return S24_ERR_ARG;
-  }
-  const ctx_t cx = {m, &m->ops[index], index, err, errlen};
-  const ctx_t *c = &cx;
+// The row of the operator, its options table checked, or an error.
+static s24_status_t op_row(const ctx_t *c, const host_op_t **row) {
   const s24_tfl_op_t *op = c->op;
   const host_op_t *h = op->is_custom ? NULL : host_op(op->opcode);
   if (h == NULL) return FAIL(c, S24_ERR_UNSUPPORTED, "not a host operator");
-  if (err != NULL && errlen > 0) err[0] = '\0';
   // the options table must be the opcode's (or absent: the schema's defaults)
   if (h->options >= 0 && op->options_type != S24_TFL_OPT_NONE && op->options_type != h->options)
     return FAIL(c, S24_ERR_FORMAT, "builtin options of type %u, expected %d",
                 (unsigned)op->options_type, (int)h->options);
-  params_t p;
-  memset(&p, 0, sizeof p);
-  TRY(h->prep(c, &p));
-  return data != NULL ? h->run(c, &p, data) : S24_OK;
+  *row = h;
+  return S24_OK;
+}
+
+static int op_index_ok(const s24_tfl_model_t *m, size_t index, char *err, size_t errlen) {
+  if (m != NULL && index < m->n_ops && m->ops != NULL) return 1;
+  if (err != NULL && errlen > 0) snprintf(err, errlen, "operator %zu: no such operator", index);
+  return 0;
 }
 
 s24_status_t s24_op_check(const s24_tfl_model_t *m, size_t index, char *err, size_t errlen) {
-  return check_or_run(m, index, NULL, err, errlen);
+  if (!op_index_ok(m, index, err, errlen)) return S24_ERR_ARG;
+  if (err != NULL && errlen > 0) err[0] = '\0';
+  const ctx_t c = {m, &m->ops[index], index, err, errlen, NULL};
+  const host_op_t *h = NULL;
+  TRY(op_row(&c, &h));
+  params_t p;
+  memset(&p, 0, sizeof p);
+  return h->prep(&c, &p);
 }
 
-s24_status_t s24_op_run(const s24_tfl_model_t *m, size_t index, void *const *data) {
-  if (data == NULL) return S24_ERR_ARG;
-  return check_or_run(m, index, data, NULL, 0);
+s24_status_t s24_op_prepare(const s24_tfl_model_t *m, size_t index, s24_arena_t *arena,
+                            const void **params, char *err, size_t errlen) {
+  if (!op_index_ok(m, index, err, errlen) || arena == NULL || params == NULL) return S24_ERR_ARG;
+  if (err != NULL && errlen > 0) err[0] = '\0';
+  const ctx_t c = {m, &m->ops[index], index, err, errlen, arena};
+  const host_op_t *h = NULL;
+  TRY(op_row(&c, &h));
+  params_t *p = s24_arena_alloc(arena, sizeof *p, 0);
+  if (p == NULL) return FAIL(&c, S24_ERR_NOMEM, "the arena has no room for its parameters");
+  TRY(h->prep(&c, p));
+  *params = p;
+  return S24_OK;
+}
+
+s24_status_t s24_op_run(const s24_tfl_model_t *m, size_t index, const void *params,
+                        void *const *data) {
+  if (!op_index_ok(m, index, NULL, 0) || params == NULL || data == NULL) return S24_ERR_ARG;
+  const ctx_t c = {m, &m->ops[index], index, NULL, 0, NULL};
+  const host_op_t *h = NULL;
+  TRY(op_row(&c, &h));
+  return h->run(&c, params, data);
 }

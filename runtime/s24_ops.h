@@ -6,8 +6,8 @@
 // Handled: DEPTHWISE_CONV_2D, ADD, AVERAGE_POOL_2D, MAX_POOL_2D, PAD, MEAN, RESHAPE, SOFTMAX,
 // QUANTIZE, DEQUANTIZE, SHAPE, STRIDED_SLICE, PACK (int8 activations; float32 only at
 // QUANTIZE's input and DEQUANTIZE's output; int32 for the shape operators).
-// The executor (s24_net.c) calls s24_op_check for every host operator before anything runs,
-// then s24_op_run once per inference.
+// The executor (s24_net.c) calls s24_op_prepare for every host operator at load, before anything
+// runs, then s24_op_run once per inference. Freestanding: no allocation, no I/O.
 #ifndef S24_OPS_H_
 #define S24_OPS_H_
 
@@ -30,19 +30,27 @@ int s24_op_is_host(int32_t opcode);
  *  output's `bytes`), options, quantization parameters (per-tensor where the kernel needs it),
  *  constant inputs where the operator needs them constant. S24_ERR_UNSUPPORTED for an option
  *  or type the kernel does not implement, S24_ERR_FORMAT for an inconsistent model; err gets
- *  one line naming the operator ("operator 7 (ADD): ..."). */
+ *  one line naming the operator ("operator 7 (ADD): ..."). Keeps nothing. */
 S24_WARN_UNUSED s24_status_t s24_op_check(const s24_tfl_model_t *m, size_t index, char *err,
                                           size_t errlen);
 
-/** Runs host operator `index` of m (after a successful s24_op_check) for one inference:
+/** s24_op_check, and what the kernel derives from the model (multipliers from the float scales
+ *  in TFLite's Prepare order and precision, per-channel arrays, shapes, activation ranges) kept
+ *  in the arena: *params gets it, for every s24_op_run of the operator. Done once, at load.
+ *  S24_ERR_NOMEM when the arena is too small. */
+S24_WARN_UNUSED s24_status_t s24_op_prepare(const s24_tfl_model_t *m, size_t index,
+                                            s24_arena_t *arena, const void **params,
+                                            char *err, size_t errlen);
+
+/** Runs host operator `index` of m for one inference with the parameters s24_op_prepare made:
  *  data[t] points to tensor t's data, tensors[t].bytes bytes (the constant data for constant
  *  tensors; the executor's buffers otherwise; no alignment needed). Writes only the operator's
- *  outputs. Fails only where LiteRT's reference kernel aborts on the data: S24_ERR_UNSUPPORTED
- *  for a SOFTMAX row (more than 256 classes) whose exponentials sum to 2^9 or more; and for a
- *  RESHAPE whose shape input is computed in the graph, S24_ERR_FORMAT if that shape is not the
- *  output's declared one. */
+ *  outputs, allocates nothing. Fails only where LiteRT's reference kernel aborts on the data:
+ *  S24_ERR_UNSUPPORTED for a SOFTMAX row (more than 256 classes) whose exponentials sum to 2^9
+ *  or more; and for a RESHAPE whose shape input is computed in the graph, S24_ERR_FORMAT if that
+ *  shape is not the output's declared one. */
 S24_WARN_UNUSED s24_status_t s24_op_run(const s24_tfl_model_t *m, size_t index,
-                                        void *const *data);
+                                        const void *params, void *const *data);
 
 /** TFLite's QuantizeMultiplier (kernels/internal/quantization_util.cc) of a double: *q and
  *  *shift with x ~= q * 2^(shift - 31), 2^30 <= q < 2^31 (0 and 0 for x == 0; a shift above 30

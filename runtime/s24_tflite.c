@@ -19,9 +19,9 @@
 // alignment of the file buffer nor the host's byte order matters.
 #include "s24_tflite.h"
 
+#include <inttypes.h>
 #include <stdarg.h>
-#include <stdio.h>
-#include <stdlib.h>
+#include <stdio.h>  // snprintf only: no FILE
 #include <string.h>
 
 // ---------------------------------------------------------------- schema (schema.fbs field ids)
@@ -125,6 +125,7 @@ typedef struct {
   size_t errlen;
   char where[112];  // the object being read, first words of every message ("tensor 3 (w)")
   size_t quant_total;  // scales copied so far (bounded: see parse_quant)
+  s24_arena_t *arena;  // where the model's tables go
 } rd_t;
 
 static void where(rd_t *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -135,19 +136,41 @@ static void where(rd_t *r, const char *fmt, ...) {
   va_end(ap);
 }
 
-// appends " (NAME)" to where, NAME shortened to 48 bytes and made printable (one-line messages)
+size_t s24_tfl_name_str(const char *name, size_t len, char *out, size_t outlen) {
+  if (out == NULL || outlen == 0) return 0;
+  size_t w = 0;
+  for (size_t i = 0; name != NULL && i < len && i < S24_TFL_NAME_SHOWN && w + 1 < outlen; i++) {
+    const unsigned char c = (unsigned char)name[i];
+    out[w++] = (c >= 0x20 && c < 0x7f) ? (char)c : '?';
+  }
+  if (len > S24_TFL_NAME_SHOWN && w + 4 <= outlen) {
+    memcpy(out + w, "...", 3);
+    w += 3;
+  }
+  out[w] = '\0';
+  return w;
+}
+
+const char *s24_tfl_tensor_str(const s24_tfl_model_t *m, int32_t t, char *buf, size_t len) {
+  if (buf == NULL || len == 0) return "";
+  char name[S24_TFL_NAME_SHOWN + 4];
+  if (m == NULL || t < 0 || (size_t)t >= m->n_tensors) {
+    snprintf(buf, len, "tensor %d", (int)t);
+    return buf;
+  }
+  const s24_tfl_tensor_t *x = &m->tensors[t];
+  s24_tfl_name_str(x->name, x->name_len, name, sizeof name);
+  snprintf(buf, len, "tensor %d (%s)", (int)t, name);
+  return buf;
+}
+
+// appends " (NAME)" to where, NAME as s24_tfl_name_str shows it (one-line messages)
 static void where_name(rd_t *r, const uint8_t *name, size_t len) {
   size_t w = strlen(r->where);
   if (w + 4 >= sizeof r->where) return;
   r->where[w++] = ' ';
   r->where[w++] = '(';
-  for (size_t i = 0; i < len && i < 48 && w + 3 < sizeof r->where; i++) {
-    r->where[w++] = (name[i] >= 0x20 && name[i] < 0x7f) ? (char)name[i] : '?';
-  }
-  if (len > 48 && w + 6 < sizeof r->where) {
-    memcpy(r->where + w, "...", 3);
-    w += 3;
-  }
+  w += s24_tfl_name_str((const char *)name, len, r->where + w, sizeof r->where - w - 1);
   r->where[w++] = ')';
   r->where[w] = '\0';
 }
@@ -170,7 +193,7 @@ static s24_status_t fail(rd_t *r, const char *field, const char *fmt, ...) {
 
 static s24_status_t nomem(rd_t *r, const char *what) {
   if (r->err != NULL && r->errlen > 0) {
-    snprintf(r->err, r->errlen, "%s: out of memory for %s", r->where, what);
+    snprintf(r->err, r->errlen, "%s: the arena has no room for %s", r->where, what);
   }
   return S24_ERR_NOMEM;
 }
@@ -414,15 +437,15 @@ static s24_status_t parse_quant(rd_t *r, const tbl_t *q, s24_tfl_tensor_t *t) {
   }
   t->quant_dim = dim;
   if (scale.n == 0) return S24_OK;
-  if (zp.data == 0) return fail(r, "quantization", "%u scales but no zero_point", scale.n);
+  if (zp.data == 0) return fail(r, "quantization", "%" PRIu32 " scales but no zero_point", scale.n);
   if (zp.n != scale.n) {
-    return fail(r, "quantization", "%u scales but %u zero points", scale.n, zp.n);
+    return fail(r, "quantization", "%" PRIu32 " scales but %" PRIu32 " zero points", scale.n, zp.n);
   }
   if (dim < 0 || (t->rank > 0 && (uint32_t)dim >= t->rank)) {
-    return fail(r, "quantization", "quantized_dimension %d outside [0, %u)", dim, t->rank);
+    return fail(r, "quantization", "quantized_dimension %" PRId32 " outside [0, %" PRIu32 ")", dim, t->rank);
   }
   if (scale.n != 1 && t->rank > 0 && scale.n != (uint32_t)t->dims[dim]) {
-    return fail(r, "quantization", "%u scales for dimension %d of size %d", scale.n, dim,
+    return fail(r, "quantization", "%" PRIu32 " scales for dimension %" PRId32 " of size %" PRId32, scale.n, dim,
                 t->dims[dim]);
   }
   // Many tensors may share one table: copying is bounded by one scale per 4 bytes of the file
@@ -432,8 +455,8 @@ static s24_status_t parse_quant(rd_t *r, const tbl_t *q, s24_tfl_tensor_t *t) {
     return fail(r, "quantization", "the tensors' quantization parameters together hold more "
                 "entries than the file has room for (shared vectors)");
   }
-  t->scale = malloc(scale.n * sizeof *t->scale);
-  t->zero_point = malloc(zp.n * sizeof *t->zero_point);
+  t->scale = s24_arena_alloc(r->arena, scale.n * sizeof *t->scale, 0);
+  t->zero_point = s24_arena_alloc(r->arena, zp.n * sizeof *t->zero_point, 0);
   if (t->scale == NULL || t->zero_point == NULL) return nomem(r, "quantization parameters");
   for (size_t i = 0; i < scale.n; i++) {
     uint32_t u = ld32(r->b + scale.data + 4 * i);
@@ -464,13 +487,13 @@ static s24_status_t parse_tensor(rd_t *r, const ctx_t *c, const vec_t *tensors, 
   }
   if ((st = get_vec(r, &tb, TENSOR_SHAPE, 4, "shape", &shape)) != S24_OK) return st;
   if (shape.n > S24_TFL_MAX_DIMS) {
-    return fail(r, "shape", "rank %u is over %d", shape.n, S24_TFL_MAX_DIMS);
+    return fail(r, "shape", "rank %" PRIu32 " is over %d", shape.n, S24_TFL_MAX_DIMS);
   }
   t->rank = shape.n;
   t->elems = 1;
   for (uint32_t d = 0; d < shape.n; d++) {
     int32_t v = vec_i32(r, &shape, d);
-    if (v < 0) return fail(r, "shape", "dimension %u is negative (%d)", d, v);
+    if (v < 0) return fail(r, "shape", "dimension %" PRIu32 " is negative (%" PRId32 ")", d, v);
     t->dims[d] = v;
     if (v != 0 && t->elems > SIZE_MAX / (size_t)v) {
       return fail(r, "shape", "element count overflows");
@@ -516,12 +539,12 @@ static s24_status_t parse_indices(rd_t *r, const tbl_t *t, unsigned id, const ch
   s24_status_t st = get_vec(r, t, id, 4, field, &v);
   if (st != S24_OK) return st;
   if (v.n > S24_TFL_MAX_OP_IO) {
-    return fail(r, field, "%u tensors, more than %d", v.n, S24_TFL_MAX_OP_IO);
+    return fail(r, field, "%" PRIu32 " tensors, more than %d", v.n, S24_TFL_MAX_OP_IO);
   }
   for (uint32_t k = 0; k < v.n; k++) {
     int32_t x = vec_i32(r, &v, k);
     if (!(x == -1 && optional) && (x < 0 || (size_t)x >= n_tensors)) {
-      return fail(r, field, "tensor index %d out of range (%zu tensors)", x, n_tensors);
+      return fail(r, field, "tensor index %" PRId32 " out of range (%zu tensors)", x, n_tensors);
     }
     out[k] = x;
   }
@@ -588,7 +611,7 @@ static s24_status_t parse_options(rd_t *r, const tbl_t *t, uint8_t type, s24_tfl
     case S24_TFL_OPT_RESHAPE:
       RD(get_vec(r, t, 0, 4, "builtin_options new_shape", &v));
       if (v.n > S24_TFL_MAX_NEW_SHAPE) {
-        return fail(r, "builtin_options new_shape", "%u entries, more than %d", v.n,
+        return fail(r, "builtin_options new_shape", "%" PRIu32 " entries, more than %d", v.n,
                     S24_TFL_MAX_NEW_SHAPE);
       }
       for (uint32_t k = 0; k < v.n; k++) o->new_shape[k] = vec_i32(r, &v, k);
@@ -704,7 +727,7 @@ static s24_status_t parse_model(rd_t *r, s24_tfl_model_t *m) {
     return fail(r, "operators", "%u, more than %d", (unsigned)ops.n, S24_TFL_MAX_OPS);
   }
   if (tensors.n > 0) {
-    m->tensors = calloc(tensors.n, sizeof *m->tensors);
+    m->tensors = s24_arena_alloc(r->arena, tensors.n * sizeof *m->tensors, 0);
     if (m->tensors == NULL) return nomem(r, "the tensors");
   }
   m->n_tensors = tensors.n;
@@ -723,7 +746,7 @@ static s24_status_t parse_model(rd_t *r, s24_tfl_model_t *m) {
 
   where(r, "subgraph 0");
   if (ops.n > 0) {
-    m->ops = calloc(ops.n, sizeof *m->ops);
+    m->ops = s24_arena_alloc(r->arena, ops.n * sizeof *m->ops, 0);
     if (m->ops == NULL) return nomem(r, "the operators");
   }
   m->n_ops = ops.n;
@@ -734,33 +757,25 @@ static s24_status_t parse_model(rd_t *r, s24_tfl_model_t *m) {
 }
 
 // ---------------------------------------------------------------- public
-s24_status_t s24_tfl_parse(const uint8_t *buf, size_t len, s24_tfl_model_t *m, char *err,
-                           size_t errlen) {
+s24_status_t s24_tfl_parse(const uint8_t *buf, size_t len, s24_arena_t *arena, s24_tfl_model_t *m,
+                           char *err, size_t errlen) {
   if (err != NULL && errlen > 0) err[0] = '\0';
-  if (m == NULL || (buf == NULL && len > 0)) {
+  if (m == NULL || arena == NULL || (buf == NULL && len > 0)) {
     if (err != NULL && errlen > 0) snprintf(err, errlen, "s24_tfl_parse: NULL argument");
     return S24_ERR_ARG;
   }
   memset(m, 0, sizeof *m);
   static const uint8_t empty[1];
-  rd_t r = {.b = buf ? buf : empty, .n = buf ? len : 0, .err = err, .errlen = errlen};
+  const size_t mark = s24_arena_mark(arena);
+  rd_t r = {.b = buf ? buf : empty, .n = buf ? len : 0, .err = err, .errlen = errlen,
+            .arena = arena};
   s24_status_t st = parse_model(&r, m);
   if (st != S24_OK) {
-    s24_tfl_free(m);
+    s24_arena_rewind(arena, mark);
+    memset(m, 0, sizeof *m);
     return st;
   }
   m->file = buf;
   m->file_len = len;
   return S24_OK;
-}
-
-void s24_tfl_free(s24_tfl_model_t *m) {
-  if (m == NULL) return;
-  for (size_t i = 0; i < m->n_tensors && m->tensors != NULL; i++) {
-    free(m->tensors[i].scale);
-    free(m->tensors[i].zero_point);
-  }
-  free(m->tensors);
-  free(m->ops);
-  memset(m, 0, sizeof *m);
 }

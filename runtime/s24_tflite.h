@@ -23,6 +23,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "s24_arena.h"
 #include "s24_model.h"
 
 #ifdef __cplusplus
@@ -77,6 +78,7 @@ typedef enum { S24_PAD_SAME = 0, S24_PAD_VALID = 1 } s24_tfl_padding_t;
 #define S24_TFL_MAX_DIMS 6     /**< tensors of higher rank are refused */
 #define S24_TFL_MAX_OP_IO 16   /**< inputs or outputs of one operator; more is refused */
 #define S24_TFL_MAX_NEW_SHAPE 8
+#define S24_TFL_NAME_SHOWN 48      /**< bytes of a name a message shows (s24_tfl_name_str) */
 #define S24_TFL_MAX_TENSORS 65536  /**< tensors of the subgraph; more is refused */
 #define S24_TFL_MAX_OPS 65536      /**< operators of the subgraph; more is refused (these bound
                                         the memory a small file can make the reader allocate:
@@ -104,7 +106,8 @@ typedef struct {
                                absent or empty; a scale vector without a zero_point vector of the
                                same length is refused; n_quant is 1 (per tensor) or dims[quant_dim]
                                (per channel), checked */
-  float *scale;           /**< n_quant entries (copied: the file's floats may be unaligned) */
+  float *scale;           /**< n_quant entries (copied into the arena: the file's floats may be
+                               unaligned) */
   int64_t *zero_point;    /**< n_quant entries */
   int32_t quant_dim;      /**< quantized_dimension (per-channel axis; < rank when n_quant > 0) */
 } s24_tfl_tensor_t;
@@ -176,13 +179,20 @@ typedef struct {
 /** Parses a .tflite file held in buf[0 .. len): identifier "TFL3", exactly one subgraph, every
  *  offset, vector and string inside buf, every tensor/operator/buffer index in range, ranks
  *  <= S24_TFL_MAX_DIMS, non-negative dims whose product fits size_t, constant data exactly the
- *  tensor's size, quantization vectors of equal length. S24_ERR_FORMAT (or S24_ERR_NOMEM) with
- *  one line in err naming what and where ("tensor 12 (conv/w): ..."); on failure *m holds
- *  nothing to free. */
-S24_WARN_UNUSED s24_status_t s24_tfl_parse(const uint8_t *buf, size_t len, s24_tfl_model_t *m,
-                                           char *err, size_t errlen);
-/** Frees what s24_tfl_parse allocated; safe on a zeroed or freed model. */
-void s24_tfl_free(s24_tfl_model_t *m);
+ *  tensor's size, quantization vectors of equal length. The model's tables (tensors, operators,
+ *  quantization parameters) are allocated from arena; names and constant data stay in buf.
+ *  S24_ERR_FORMAT with one line in err naming what and where ("tensor 12 (conv/w): ..."), or
+ *  S24_ERR_NOMEM when the arena is too small (arena->need says how much it needed at least);
+ *  on failure the arena is as it was. */
+S24_WARN_UNUSED s24_status_t s24_tfl_parse(const uint8_t *buf, size_t len, s24_arena_t *arena,
+                                           s24_tfl_model_t *m, char *err, size_t errlen);
+/** The one sanitiser of names from a file, for every message that shows one: at most
+ *  S24_TFL_NAME_SHOWN bytes (then "..."), every byte outside printable ASCII as '?'. Writes a
+ *  NUL-terminated string into out (outlen >= S24_TFL_NAME_SHOWN + 4 holds any) and returns its
+ *  length. */
+size_t s24_tfl_name_str(const char *name, size_t len, char *out, size_t outlen);
+/** "tensor 12 (NAME)" with the name sanitised (s24_tfl_name_str), into buf; returns buf. */
+const char *s24_tfl_tensor_str(const s24_tfl_model_t *m, int32_t t, char *buf, size_t len);
 /** 1 if buf starts like a TFLite flatbuffer (len >= 8, identifier "TFL3" at bytes 4..7). */
 int s24_tfl_is_tflite(const uint8_t *buf, size_t len);
 /** The schema's name of a builtin operator code ("CONV_2D"); "UNKNOWN" outside the table. */

@@ -22,7 +22,8 @@ mnist="${S24_MNIST:-$HOME/.cache/sparse24/mnist}"
 if [ "${1:-}" = "--mnist-path" ]; then echo "$mnist"; exit 0; fi
 
 pkgs=(gcc g++ make python3 python3-venv libcmocka-dev iverilog verilator yosys gtkwave gnuplot-nox
-      z3 clang-14 libclang-rt-14-dev lcov unzip)
+      z3 clang-14 libclang-rt-14-dev lcov unzip
+      gcc-riscv64-unknown-elf binutils-riscv64-unknown-elf picolibc-riscv64-unknown-elf)
 if [ "${1:-}" = "--synth" ]; then
   pkgs+=(nextpnr-ice40 fpga-icestorm)
 fi

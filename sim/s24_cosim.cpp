@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "Vs24_top.h"
+#include "s24_drv_host.h"
 #include "s24_regs.h"
 #include "testb.h"
 
@@ -95,6 +96,7 @@ struct s24_cosim {
   bool w_busy = false, a_busy = false;  // a beat is presented (valid held until accepted)
   std::vector<uint32_t> rbeat;          // the result beat of this cycle
   char error[256] = "";                 // why the last call failed (s24_cosim_error)
+  s24_scratch_t scratch{};              // the seam's scratch (the driver's staging memory)
 
   s24_cosim(const s24_cosim_opts_t &o) : tb(0, nullptr), top(tb.dut()), opts(o), rng(o.seed) {}
 
@@ -263,9 +265,15 @@ s24_status_t cs_stream_reset(void *ctx) {
 
 uint64_t cs_now_ns(void *ctx) { return sim_of(ctx)->tb.cycles() * kNsPerCycle; }
 
+// The streams copy every beat (stream_write): the staging memory is plain heap.
+void *cs_scratch(void *ctx, size_t bytes) {
+  return ctx == nullptr ? nullptr : s24_scratch_get(&sim_of(ctx)->scratch, bytes);
+}
+
 // The seam's functions in s24_seam_t's order; open_reset adds the context.
-const s24_seam_t kCsSeam = {nullptr, cs_read32, cs_write32, cs_stream_write, cs_stream_read,
-                            cs_stream_reset, cs_now_ns};
+const s24_seam_t kCsSeam = {nullptr,        cs_read32,       cs_write32,
+                            cs_stream_write, cs_stream_read, cs_stream_reset,
+                            cs_now_ns,      cs_scratch};
 
 }  // namespace
 
@@ -329,6 +337,7 @@ static s24_status_t open_reset(s24_cosim *s, const s24_cosim_opts_t &o, s24_cosi
 }
 
 extern "C" void s24_cosim_close(s24_cosim_t *sim) {
+  if (sim != nullptr) s24_scratch_free(&sim->scratch);
   try {
     delete sim;  // finishes the trace
   } catch (...) {

@@ -46,6 +46,7 @@ s24_status_t s24_swdev_init(s24_swdev_t *d, uint32_t rows, uint32_t cols, uint32
 
 void s24_swdev_free(s24_swdev_t *d) {
   if (d == NULL) return;
+  s24_scratch_free(&d->scratch);
   for (int i = 0; i < 3; i++) {
     free(d->q[i].words);
     free(d->q[i].last);
@@ -425,9 +426,16 @@ static uint64_t sw_now_ns(void *ctx) {
   return d->time_ns;
 }
 
+// The streams copy every beat: the staging memory is plain heap.
+static void *sw_scratch(void *ctx, size_t bytes) {
+  s24_swdev_t *d = ctx;
+  return d != NULL ? s24_scratch_get(&d->scratch, bytes) : NULL;
+}
+
 // The seam's functions in s24_seam_t's order; s24_swdev_seam adds the context.
-static const s24_seam_t k_sw_seam = {NULL, sw_read32, sw_write32, sw_stream_write,
-                                     sw_stream_read, sw_stream_reset, sw_now_ns};
+static const s24_seam_t k_sw_seam = {NULL,           sw_read32,       sw_write32,
+                                     sw_stream_write, sw_stream_read, sw_stream_reset,
+                                     sw_now_ns,      sw_scratch};
 
 void s24_swdev_seam(s24_swdev_t *d, s24_seam_t *seam) {
   if (seam == NULL) return;

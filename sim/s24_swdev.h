@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "s24_drv.h"
+#include "s24_drv_host.h"
 #include "s24_layout.h"
 
 #ifdef __cplusplus
@@ -51,6 +52,7 @@ typedef struct {
   uint32_t *epi_ram;  // epi_depth x {bias, mult, shift}
   s24_swq_t q[3]; // S24_PORT_W, S24_PORT_A, S24_PORT_R
   uint64_t time_ns;
+  s24_scratch_t scratch;  // the seam's scratch (the driver's staging memory)
 } s24_swdev_t;
 
 /** A device with the given array (as the s24_top parameters NumRows, NumCols, SparseN, SparseM). */

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "s24_layout.h"
+#include "s24_cycles.h"
 #include "s24_model.h"
 
 static uint64_t g_state;

@@ -17,6 +17,7 @@
 
 #include "Vs24_core.h"
 #include "s24_layout.h"
+#include "s24_cycles.h"
 #include "s24_model.h"
 #include "testb.h"
 

@@ -7,9 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "backend.h"
 #include "npy.h"
-#include "s24_model.h"
+#include "sparse24.h"
 
 int s24_cli_fail(int code, const char *what, const char *hint, const char *fmt, ...) {
   va_list ap;
@@ -213,23 +212,32 @@ int s24_cli_parse_u64(const char *t, uint64_t *v) {
 
 int s24_cli_pattern(const s24_cli_args_t *a, s24_pattern_t *p) {
   const char *text = s24_cli_has(a, S24_OPT_PATTERN) ? s24_cli_val(a, S24_OPT_PATTERN) : "2:4";
-  if (s24_pattern_parse(text, p) != S24_OK) {
+  if (s24_api_pattern(text, p, NULL, 0) != S24_OK) {
     return s24_cli_usage(a->cmd, "invalid --pattern '%s' (N:M with M in {2, 4, 8} and 1 <= N <= M)",
                          text);
   }
   return 0;
 }
 
-int s24_cli_backend(const s24_cli_args_t *a, s24_backend_t *b) {
+int s24_cli_backend(const s24_cli_args_t *a, const char **b) {
   const char *name = s24_cli_has(a, S24_OPT_BACKEND) ? s24_cli_val(a, S24_OPT_BACKEND) : "model";
-  if (s24_backend_parse(name, b) != S24_OK) {
-    return s24_cli_usage(a->cmd, "unknown backend '%s' (model or rtl)", name);
-  }
-  char msg[200];
-  if (s24_backend_check(*b, msg, sizeof msg) != S24_OK) {
-    return s24_cli_error(EXIT_USAGE, a->cmd, "%s", msg);
-  }
+  char msg[S24_API_ERRLEN];
+  const s24_status_t st = s24_api_backend_check(name, msg, sizeof msg);
+  if (st == S24_ERR_ARG) return s24_cli_usage(a->cmd, "%s", msg);
+  if (st != S24_OK) return s24_cli_error(EXIT_USAGE, a->cmd, "%s", msg);
+  *b = name;
   return 0;
+}
+
+int s24_cli_api_error(const char *msg, const char *const (*names)[2], size_t n,
+                      const char *fallback) {
+  for (size_t i = 0; i < n; i++) {
+    const size_t len = strlen(names[i][0]);
+    if (strncmp(msg, names[i][0], len) == 0 && msg[len] == ':' && msg[len + 1] == ' ') {
+      return s24_cli_file(names[i][1], "%s", msg + len + 2);
+    }
+  }
+  return s24_cli_file(fallback, "%s", msg);
 }
 
 int s24_cli_load(const char *path, s24_npy_dtype_t want, s24_npy_t *arr) {

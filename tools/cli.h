@@ -6,8 +6,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "backend.h"
 #include "npy.h"
+#include "sparse24.h"
 
 #define EXIT_DATA 1   /* bad data or file (SPEC §5) */
 #define EXIT_USAGE 2  /* bad command line */
@@ -141,8 +141,15 @@ int s24_cli_parse_u64(const char *text, uint64_t *out);
 
 /** --pattern (default 2:4) of a command; 0 or the usage error's exit status. */
 int s24_cli_pattern(const s24_cli_args_t *a, s24_pattern_t *p);
-/** --backend (default model) of a command, checked against this build; 0 or the exit status. */
-int s24_cli_backend(const s24_cli_args_t *a, s24_backend_t *b);
+/** --backend (default model) of a command, checked against this build (*b gets its name); 0 or
+ *  the exit status. */
+int s24_cli_backend(const s24_cli_args_t *a, const char **b);
+
+/** Prints a library message "OPERAND: what" (include/sparse24.h) as "FILE: what", FILE the
+ *  file of the operand: names[] maps operand names to files (n pairs, {operand, file}); a
+ *  message naming no operand in names goes to `fallback`. Returns EXIT_DATA. */
+int s24_cli_api_error(const char *msg, const char *const (*names)[2], size_t n,
+                      const char *fallback);
 
 /** Reads a rank-2 .npy of dtype want; 0, or EXIT_DATA after naming the file and the problem. */
 int s24_cli_load(const char *path, s24_npy_dtype_t want, s24_npy_t *arr);

@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sparse24.h"
+
 // Demo layer: the FFN down-projection of a BERT-mini-sized transformer block (hidden 256,
 // intermediate 1024) over 64 tokens: W (256 x 1024) times X (1024 x 64). The RTL co-simulation
 // runs it (2:4 and dense) in about a second.
@@ -49,16 +51,25 @@ static uint64_t fnv1a_i32(const int32_t *v, size_t n) {
   return h;
 }
 
+// The dense reference Y = W * X (int32 wraparound): the golden model's dense GEMM.
+static s24_status_t dense_ref(const int8_t *w, const int8_t *x, int32_t *y, char *err,
+                              size_t errlen) {
+  s24_api_dev_t *model = NULL;
+  s24_status_t st = s24_api_open("model", &model, err, errlen);
+  if (st == S24_OK) st = s24_api_gemm(model, NULL, w, DEMO_M, DEMO_K, x, DEMO_N, NULL, y, err, errlen);
+  s24_api_close(model);
+  return st;
+}
+
 // The hardware (rtl): prints the numbers of the 2:4 run, then runs the unpruned W as a dense
 // matrix on the same 2:4 hardware (two beats per group), checks it against the dense reference
 // and prints the speedup of the pruned layer.
-static s24_status_t demo_rtl_dense(s24_backend_t backend, const int8_t *w, const int8_t *x,
-                                   const s24_run_stats_t *run, FILE *out, char *err,
+static s24_status_t demo_rtl_dense(s24_api_dev_t *dev, const int8_t *w, const int8_t *x,
+                                   const s24_api_stats_t *run, FILE *out, char *err,
                                    size_t errlen) {
   int32_t *yd = malloc(DEMO_M * DEMO_N * sizeof(int32_t));
   int32_t *refd = malloc(DEMO_M * DEMO_N * sizeof(int32_t));
-  s24_run_stats_t drun = {0};
-  s24_where_t where = {0, 0, 0};
+  s24_api_stats_t drun = {0};
   s24_status_t st = S24_ERR_NOMEM;
   snprintf(err, errlen, "out of memory");
   if (yd == NULL || refd == NULL) goto done;
@@ -68,13 +79,11 @@ static s24_status_t demo_rtl_dense(s24_backend_t backend, const int8_t *w, const
           (double)(DEMO_M * DEMO_K * DEMO_N) / (double)(run->cycles ? run->cycles : 1),
           (unsigned long long)run->stall_w, (unsigned long long)run->stall_a,
           (unsigned long long)run->stall_r);
-  const s24_pattern_t p = {2, 4};
-  s24_gemm_job_t dj = {p, NULL, NULL, DEMO_M, DEMO_K, x, DEMO_N, NULL, yd, w, NULL, &drun, 1};
-  if ((st = s24_backend_gemm(backend, &dj, NULL, &where, err, errlen)) != S24_OK) goto done;
-  if ((st = s24_gemm_dense_ref(w, DEMO_M, DEMO_K, x, DEMO_N, NULL, refd)) != S24_OK) {
-    snprintf(err, errlen, "dense reference failed: %s", s24_strerror(st));
+  if ((st = s24_api_gemm(dev, NULL, w, DEMO_M, DEMO_K, x, DEMO_N, NULL, yd, err, errlen)) != S24_OK ||
+      (st = s24_api_stats(dev, &drun)) != S24_OK) {
     goto done;
   }
+  if ((st = dense_ref(w, x, refd, err, errlen)) != S24_OK) goto done;
   if (memcmp(yd, refd, DEMO_M * DEMO_N * sizeof(int32_t)) != 0) {
     snprintf(err, errlen, "demo: the dense run on the rtl differs from the dense reference");
     st = S24_ERR_HW;
@@ -91,14 +100,15 @@ done:
   return st;
 }
 
-s24_status_t s24_demo_run(s24_backend_t backend, FILE *out, char *err, size_t errlen) {
+s24_status_t s24_demo_run(const char *backend, FILE *out, char *err, size_t errlen) {
   const s24_pattern_t p = {2, 4};
-  const size_t vcols = s24_values_cols(p, DEMO_K), mcols = s24_meta_cols(p, DEMO_K);
+  const size_t vcols = s24_api_values_cols(p, DEMO_K), mcols = s24_api_meta_cols(p, DEMO_K);
   int8_t *w = malloc(DEMO_M * DEMO_K), *wp = malloc(DEMO_M * DEMO_K);
   int8_t *x = malloc(DEMO_K * DEMO_N), *val = malloc(DEMO_M * vcols);
   uint8_t *meta = malloc(DEMO_M * mcols);
   int32_t *y = malloc(DEMO_M * DEMO_N * sizeof(int32_t));
   int32_t *ref = malloc(DEMO_M * DEMO_N * sizeof(int32_t));
+  s24_api_dev_t *dev = NULL;
   s24_status_t st = S24_ERR_NOMEM;
   snprintf(err, errlen, "out of memory");
   if (!w || !wp || !x || !val || !meta || !y || !ref) goto done;
@@ -108,46 +118,40 @@ s24_status_t s24_demo_run(s24_backend_t backend, FILE *out, char *err, size_t er
   for (size_t i = 0; i < DEMO_K * DEMO_N; i++) x[i] = gen_activation(&seed);
 
   fprintf(out, "demo: transformer FFN down-projection (hidden 256, intermediate 1024, 64 tokens), seed 0x%08x, backend %s\n",
-          (unsigned)DEMO_SEED, s24_backend_name(backend));
+          (unsigned)DEMO_SEED, backend);
   fprintf(out, "  W: %d x %d int8 weights, X: %d x %d int8 activations, Y = W*X: %d x %d int32\n",
           DEMO_M, DEMO_K, DEMO_K, DEMO_N, DEMO_M, DEMO_N);
 
   size_t nz_before = 0, nz_after = 0;
   for (size_t i = 0; i < DEMO_M * DEMO_K; i++) nz_before += w[i] != 0;
-  if ((st = s24_prune(p, w, DEMO_M, DEMO_K, wp)) != S24_OK) {
-    snprintf(err, errlen, "prune failed: %s", s24_strerror(st));
-    goto done;
-  }
+  if ((st = s24_api_prune(p, w, DEMO_M, DEMO_K, wp, err, errlen)) != S24_OK) goto done;
   for (size_t i = 0; i < DEMO_M * DEMO_K; i++) nz_after += wp[i] != 0;
   fprintf(out, "  prune 2:4: %zu -> %zu nonzero weights (sparsity %.1f%%)\n", nz_before,
           nz_after, 100.0 * (double)(DEMO_M * DEMO_K - nz_after) / (DEMO_M * DEMO_K));
 
-  s24_where_t where = {0, 0, 0};
-  if ((st = s24_compress(p, wp, DEMO_M, DEMO_K, val, meta, &where)) != S24_OK) {
-    snprintf(err, errlen, "compress failed: %s", s24_strerror(st));
-    goto done;
-  }
+  if ((st = s24_api_compress(p, wp, DEMO_M, DEMO_K, val, meta, err, errlen)) != S24_OK) goto done;
   fprintf(out, "  compress: values %d x %zu int8 + metadata %d x %zu uint8 = %zu bytes (dense %d)\n",
           DEMO_M, vcols, DEMO_M, mcols, DEMO_M * (vcols + mcols), DEMO_M * DEMO_K);
   fprintf(out, "  metadata row 0, first bytes:");
   for (size_t i = 0; i < 8; i++) fprintf(out, " 0x%02x", meta[i]);
   fprintf(out, "\n");
 
-  s24_run_stats_t run = {0};
-  s24_gemm_job_t job = {p, val, meta, DEMO_M, DEMO_K, x, DEMO_N, NULL, y, NULL, NULL, &run, 0};
-  if ((st = s24_backend_gemm(backend, &job, NULL, &where, err, errlen)) != S24_OK) goto done;
-  if ((backend->caps & S24_BACKEND_HW) &&
-      (st = demo_rtl_dense(backend, w, x, &run, out, err, errlen)) != S24_OK) {
+  s24_api_stats_t run = {0};
+  if ((st = s24_api_open(backend, &dev, err, errlen)) != S24_OK) goto done;
+  if ((st = s24_api_gemm_compressed(dev, p, val, meta, DEMO_M, DEMO_K, x, DEMO_N, NULL, y, err,
+                                    errlen)) != S24_OK ||
+      (st = s24_api_stats(dev, &run)) != S24_OK) {
     goto done;
   }
-  if ((st = s24_gemm_dense_ref(wp, DEMO_M, DEMO_K, x, DEMO_N, NULL, ref)) != S24_OK) {
-    snprintf(err, errlen, "dense reference failed: %s", s24_strerror(st));
+  if (s24_api_backend_is_hw(backend) &&
+      (st = demo_rtl_dense(dev, w, x, &run, out, err, errlen)) != S24_OK) {
     goto done;
   }
+  if ((st = dense_ref(wp, x, ref, err, errlen)) != S24_OK) goto done;
   size_t equal = 0;
   for (size_t i = 0; i < DEMO_M * DEMO_N; i++) equal += y[i] == ref[i];
-  fprintf(out, "  gemm (%s): %zu MACs done for %d dense-equivalent MACs\n",
-          s24_backend_name(backend), (size_t)DEMO_M * vcols * DEMO_N, DEMO_M * DEMO_K * DEMO_N);
+  fprintf(out, "  gemm (%s): %zu MACs done for %d dense-equivalent MACs\n", backend,
+          (size_t)DEMO_M * vcols * DEMO_N, DEMO_M * DEMO_K * DEMO_N);
   fprintf(out, "  Y[0][0..7]:");
   for (size_t j = 0; j < 8; j++) fprintf(out, " %d", (int)y[j]);
   fprintf(out, "\n");
@@ -164,6 +168,7 @@ s24_status_t s24_demo_run(s24_backend_t backend, FILE *out, char *err, size_t er
   fprintf(out, "demo: PASS\n");
   st = S24_OK;
 done:
+  s24_api_close(dev);
   free(w);
   free(wp);
   free(x);

@@ -5,7 +5,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "backend.h"
+#include "sparse24.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -13,7 +13,7 @@ extern "C" {
 
 /** Runs the demo (a fixed-seed 2:4 FFN projection) on `backend`, printing to out; checks the
  *  result against the dense reference. S24_OK only if every output matches. */
-S24_WARN_UNUSED s24_status_t s24_demo_run(s24_backend_t backend, FILE *out, char *err,
+S24_WARN_UNUSED s24_status_t s24_demo_run(const char *backend, FILE *out, char *err,
                                           size_t errlen);
 
 #ifdef __cplusplus

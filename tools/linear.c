@@ -1,6 +1,6 @@
 // sparse24 linear: the fused int8 layer of SPEC §7 (TFLite int8 FULLY_CONNECTED, per-channel)
-// on a backend (tools/backend.h: the model's s24_linear_ref, or the Verilated RTL through the
-// driver's s24_linear, where the epilogue runs in hardware and the host receives int8).
+// on a device of the library (include/sparse24.h: the golden model, or the Verilated RTL
+// through the driver, where the epilogue runs in hardware and the host receives int8).
 #include "linear.h"
 
 #include <errno.h>
@@ -8,12 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "backend.h"
 #include "cli.h"
 #include "npy.h"
 #include "outfile.h"
-#include "s24_drv.h"
-#include "s24_model.h"
+#include "sparse24.h"
 
 
 const char s24_linear_usage[] =
@@ -86,9 +84,9 @@ int s24_cmd_linear(const s24_cli_args_t *args) {
   int rc = 0;
   s24_pattern_t p;
   if ((rc = s24_cli_pattern(args, &p)) != 0) return rc;
-  s24_backend_t be;
+  const char *be = NULL;
   if ((rc = s24_cli_backend(args, &be)) != 0) return rc;
-  char msg[256];
+  char msg[S24_API_ERRLEN];
   const int compressed = values || meta_path || k_text;
   if (compressed && !(values && meta_path && k_text)) {
     return s24_cli_usage("linear", "--values, --meta and --k go together");
@@ -109,7 +107,7 @@ int s24_cmd_linear(const s24_cli_args_t *args) {
   }
   // the clamp: --relu keeps its meaning (lo = max(-128, ZO), hi = 127); --act-min/--act-max
   // give any int8 range (TFLite's RELU6, RELU_N1_TO_1)
-  long act_lo = relu ? (zo > -128 ? zo : -128) : -128, act_hi = 127;
+  long act_lo = relu ? s24_api_relu_min((int32_t)zo) : -128, act_hi = 127;
   if (relu && act_min) return s24_cli_usage("linear", "--relu and --act-min exclude each other");
   if (act_min && !parse_int(act_min, -128, 127, &act_lo)) {
     return s24_cli_usage("linear", "--act-min '%s' is not an integer in [-128, 127]", act_min);
@@ -141,15 +139,16 @@ int s24_cmd_linear(const s24_cli_args_t *args) {
     }
   }
   s24_npy_t x = {0}, w = {0}, v = {0}, md = {0}, bias = {0}, mult = {0}, shift = {0};
-  int8_t *wd = NULL, *y = NULL, *vals = NULL;
-  uint8_t *meta = NULL;
+  int8_t *y = NULL;
+  char *stats_buf = NULL;
+  s24_api_dev_t *dev = NULL;
   const char *xpath = args->pos[0];
   const char *wpath = compressed ? values : args->pos[1];
   size_t m = 0, k = 0;
   if ((rc = s24_cli_load(xpath, S24_NPY_I8, &x)) != 0) goto done;
   if (compressed) {
     k = (size_t)kk;
-    const size_t vcols = s24_values_cols(p, k), mcols = s24_meta_cols(p, k);
+    const size_t vcols = s24_api_values_cols(p, k), mcols = s24_api_meta_cols(p, k);
     if ((rc = s24_cli_load(values, S24_NPY_I8, &v)) != 0) goto done;
     if ((rc = s24_cli_load(meta_path, S24_NPY_U8, &md)) != 0) goto done;
     if (v.cols != vcols) {
@@ -163,44 +162,17 @@ int s24_cmd_linear(const s24_cli_args_t *args) {
       goto done;
     }
     m = v.rows;
-    s24_where_t where;
-    s24_status_t st = s24_meta_validate(p, md.data, m, k, &where);
-    if (st == S24_ERR_META && where.count == S24_WHERE_PADDING) {
-      rc = s24_cli_file(meta_path, "row %zu, group %zu: nonzero unused metadata bits after the last "
-                    "index", where.row, where.group);
-      goto done;
-    }
-    if (st == S24_ERR_META) {
-      rc = s24_cli_file(meta_path, "row %zu, group %zu: invalid metadata (indices must strictly increase "
-                    "and be < %u)", where.row, where.group, (unsigned)p.m);
-      goto done;
-    }
-    wd = malloc(m * k);
-    if (wd == NULL || s24_decompress(p, v.data, md.data, m, k, wd, &where) != S24_OK) {
-      rc = s24_cli_file(values, "cannot decompress (out of memory)");
-      goto done;
-    }
-    vals = v.data;
-    meta = md.data;
   } else {
     if ((rc = s24_cli_load(wpath, S24_NPY_I8, &w)) != 0) goto done;
     m = w.rows;
     k = w.cols;
-    if (k % p.m != 0) {
-      rc = s24_cli_file(wpath, "K = %zu is not a multiple of m = %u (pattern %u:%u)", k,
-                    (unsigned)p.m, (unsigned)p.n, (unsigned)p.m);
-      goto done;
-    }
-    s24_where_t where;
-    if (s24_check_pattern(p, w.data, m, k, &where) != S24_OK) {
-      rc = s24_cli_file(wpath,
-                    "row %zu, group %zu (columns %zu..%zu) has %u nonzeros, pattern %u:%u allows "
-                    "%u (run `sparse24 prune` first)",
-                    where.row, where.group, where.group * p.m, where.group * p.m + p.m - 1,
-                    (unsigned)where.count, (unsigned)p.n, (unsigned)p.m, (unsigned)p.n);
-      goto done;
-    }
-    wd = w.data;
+  }
+  // W's pattern (or metadata) by the library's one check, before anything else is read
+  const char *const names[][2] = {{"W metadata", meta_path}, {"W", wpath}};
+  if (compressed ? s24_api_check_meta(p, md.data, m, k, "W metadata", msg, sizeof msg) != S24_OK
+                 : s24_api_check_pattern(p, w.data, m, k, "W", msg, sizeof msg) != S24_OK) {
+    rc = s24_cli_api_error(msg, names, 2, wpath);
+    goto done;
   }
   if (x.cols != k) {
     rc = s24_cli_file(xpath, "shape (%zu, %zu): X needs K = %zu columns to match %s", x.rows, x.cols,
@@ -216,20 +188,25 @@ int s24_cmd_linear(const s24_cli_args_t *args) {
     rc = s24_cli_file(out, "out of memory for a %zu x %zu result", bt, m);
     goto done;
   }
-  char *stats_buf = NULL;
+  const s24_api_linear_params_t prm = {bias_path ? bias.data : NULL, mult.data, shift.data,
+                                       (int32_t)zi, (int32_t)zo, (int32_t)act_lo,
+                                       (int32_t)act_hi};
+  s24_status_t st = s24_api_open(be, &dev, msg, sizeof msg);
+  if (st == S24_OK) {
+    st = compressed ? s24_api_linear_compressed(dev, p, x.data, bt, v.data, md.data, m, k, &prm, y,
+                                                msg, sizeof msg)
+                    : s24_api_linear(dev, &p, x.data, bt, w.data, m, k, &prm, y, msg, sizeof msg);
+  }
   size_t stats_len = 0;
-  FILE *stats = want_stats ? open_memstream(&stats_buf, &stats_len) : NULL;
-  if (want_stats && stats == NULL) {
+  if (st == S24_OK && want_stats &&
+      (s24_api_stats_text(dev, NULL, 0, &stats_len) != S24_OK ||
+       (stats_buf = malloc(stats_len + 1)) == NULL ||
+       s24_api_stats_text(dev, stats_buf, stats_len + 1, NULL) != S24_OK)) {
     rc = s24_cli_file("linear", "cannot buffer statistics");
     goto done;
   }
-  const s24_linear_job_t job = {p, x.data, bt, wd, compressed ? vals : NULL, meta, m, k,
-                                {bias_path ? bias.data : NULL, mult.data, shift.data, (int32_t)zi,
-                                 (int32_t)zo, (int32_t)act_lo, (int32_t)act_hi, S24_ROUND_SINGLE},
-                                y};
-  const s24_status_t st = s24_backend_linear(be, &job, stats, msg, sizeof msg);
   if (st != S24_OK) {
-    rc = s24_cli_file(wpath, "%s", msg);
+    rc = s24_cli_api_error(msg, names, 2, wpath);
   } else {  // all or nothing: staged next to the target, then committed
     char wmsg[512];
     size_t which = 0;
@@ -241,14 +218,11 @@ int s24_cmd_linear(const s24_cli_args_t *args) {
       rc = s24_cli_file(out, "%s", wmsg);
     }
   }
-  if (stats != NULL) {
-    fclose(stats);
-    if (rc == 0) fwrite(stats_buf, 1, stats_len, stdout);
-  }
-  free(stats_buf);
+  if (rc == 0 && stats_buf != NULL) fwrite(stats_buf, 1, stats_len, stdout);
 done:
   s24_outs_abort(&outs);  // removes a staged output after a failure; frees the set
-  if (wd != w.data) free(wd);
+  s24_api_close(dev);
+  free(stats_buf);
   free(y);
   s24_npy_free(&x);
   s24_npy_free(&w);

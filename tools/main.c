@@ -18,7 +18,6 @@
 #include <sys/statvfs.h>
 #include <unistd.h>
 
-#include "backend.h"
 #include "bench.h"
 #include "cli.h"
 #include "demo.h"
@@ -26,7 +25,7 @@
 #include "net.h"
 #include "npy.h"
 #include "outfile.h"
-#include "s24_model.h"
+#include "sparse24.h"
 
 
 static const char kUsageTop[] =
@@ -194,46 +193,11 @@ static int save1(s24_outs_t *o, s24_npy_dtype_t dt, size_t rows, size_t cols, co
   return rc;
 }
 
-static int check_k(const char *file, size_t k, s24_pattern_t p) {
-  if (k % p.m != 0) {
-    return s24_cli_file(file, "K = %zu is not a multiple of m = %u (pattern %u:%u)", k,
-                    (unsigned)p.m, (unsigned)p.n, (unsigned)p.m);
-  }
-  return 0;
-}
-
-static int pattern_error(const char *file, s24_pattern_t p, s24_where_t w) {
-  return s24_cli_file(file,
-                  "row %zu, group %zu (columns %zu..%zu) has %u nonzeros, pattern %u:%u allows "
-                  "%u (run `sparse24 prune` first)",
-                  w.row, w.group, w.group * p.m, w.group * p.m + p.m - 1, (unsigned)w.count,
-                  (unsigned)p.n, (unsigned)p.m, (unsigned)p.n);
-}
-
-static int meta_error(const char *file, s24_pattern_t p, const uint8_t *meta, size_t mcols,
-                      s24_where_t w) {
-  if (w.count == S24_WHERE_PADDING) {
-    return s24_cli_file(file, "row %zu, group %zu: nonzero unused metadata bits after the last index",
-                    w.row, w.group);
-  }
-  const uint8_t *row = meta + w.row * mcols;
-  const size_t slot = w.group * p.n + w.count;
-  const unsigned idx = s24_meta_get(p, row, slot);
-  if (idx >= p.m) {
-    return s24_cli_file(file, "row %zu, group %zu: metadata index %u is out of range (m = %u)", w.row,
-                    w.group, idx, (unsigned)p.m);
-  }
-  const unsigned prev = w.count > 0 ? s24_meta_get(p, row, slot - 1) : 0;
-  return s24_cli_file(file,
-                  "row %zu, group %zu: invalid metadata, index %u follows index %u "
-                  "(indices must strictly increase)",
-                  w.row, w.group, idx, prev);
-}
-
-// A compressed operand from V.npy + MD.npy for reduction length k, fully validated.
+// A compressed operand from V.npy + MD.npy for reduction length k, fully validated (the
+// metadata by the library's one check, its message naming MD.npy).
 static int load_compressed(const char *vpath, const char *mpath, size_t k, s24_pattern_t p,
                            s24_npy_t *v, s24_npy_t *md) {
-  const size_t vcols = s24_values_cols(p, k), mcols = s24_meta_cols(p, k);
+  const size_t vcols = s24_api_values_cols(p, k), mcols = s24_api_meta_cols(p, k);
   int rc = s24_cli_load(vpath, S24_NPY_I8, v);
   if (rc != 0) return rc;
   if ((rc = s24_cli_load(mpath, S24_NPY_U8, md)) != 0) goto fail_v;
@@ -252,14 +216,10 @@ static int load_compressed(const char *vpath, const char *mpath, size_t k, s24_p
     rc = s24_cli_file(mpath, "%zu rows, but %s has %zu", md->rows, vpath, v->rows);
     goto fail;
   }
-  s24_where_t w;
-  s24_status_t st = s24_meta_validate(p, md->data, md->rows, k, &w);
-  if (st == S24_ERR_META) {
-    rc = meta_error(mpath, p, md->data, mcols, w);
-    goto fail;
-  }
-  if (st != S24_OK) {
-    rc = s24_cli_file(mpath, "%s", s24_strerror(st));
+  char msg[S24_API_ERRLEN];
+  if (s24_api_check_meta(p, md->data, md->rows, k, "metadata", msg, sizeof msg) != S24_OK) {
+    const char *const names[][2] = {{"metadata", mpath}};
+    rc = s24_cli_api_error(msg, names, 1, mpath);
     goto fail;
   }
   return 0;
@@ -268,6 +228,14 @@ fail:
 fail_v:
   s24_npy_free(v);
   return rc;
+}
+
+// The library's check of A (pattern and K, naming row, group and count) as file's error.
+static int check_a(const char *file, s24_pattern_t p, const int8_t *a, size_t rows, size_t k) {
+  char msg[S24_API_ERRLEN];
+  if (s24_api_check_pattern(p, a, rows, k, "A", msg, sizeof msg) == S24_OK) return 0;
+  const char *const names[][2] = {{"A", file}};
+  return s24_cli_api_error(msg, names, 1, file);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -293,11 +261,15 @@ static int pattern_and_args(const s24_cli_args_t *a, s24_pattern_t *p, int npos,
 }
 
 static int cmd_prune(const s24_cli_args_t *a) {
-  static const need_t need[] = {{S24_OPT_OUTPUT, "missing -o OUT.npy"}};
   s24_pattern_t p;
-  int rc = pattern_and_args(a, &p, 1, "expected one input file", need, 1);
+  int rc = pattern_and_args(a, &p, 1, "expected one input file", NULL, 0);
   if (rc != 0) return rc;
   const char *in = a->pos[0];
+  // the output's name follows the input's kind: a model is pruned into a model
+  if (!s24_cli_has(a, S24_OPT_OUTPUT)) {
+    return s24_cli_usage("prune", "missing -o %s",
+                         s24_net_file_is_tflite(in) ? "OUT.tflite" : "OUT.npy");
+  }
   s24_outs_t outs;
   const char *names[S24_OUTS_MAX];
   s24_outs_init(&outs);
@@ -309,10 +281,12 @@ static int cmd_prune(const s24_cli_args_t *a) {
   }
   s24_npy_t arr;
   if ((rc = s24_cli_load(in, S24_NPY_I8, &arr)) != 0) goto out;
-  if ((rc = check_k(in, arr.cols, p)) == 0) {
-    s24_status_t st = s24_prune(p, arr.data, arr.rows, arr.cols, arr.data);
-    rc = st != S24_OK ? s24_cli_file(in, "%s", s24_strerror(st))
-                      : save1(&outs, S24_NPY_I8, arr.rows, arr.cols, arr.data);
+  char msg[S24_API_ERRLEN];
+  if (s24_api_prune(p, arr.data, arr.rows, arr.cols, arr.data, msg, sizeof msg) != S24_OK) {
+    const char *const names[][2] = {{"A", in}};
+    rc = s24_cli_api_error(msg, names, 1, in);
+  } else {
+    rc = save1(&outs, S24_NPY_I8, arr.rows, arr.cols, arr.data);
   }
   s24_npy_free(&arr);
 out:
@@ -365,23 +339,22 @@ static int cmd_compress(const s24_cli_args_t *a) {
     return rc;
   }
   s24_npy_t arr = {0};
-  if ((rc = s24_cli_load(in, S24_NPY_I8, &arr)) != 0 || (rc = check_k(in, arr.cols, p)) != 0) {
+  if ((rc = s24_cli_load(in, S24_NPY_I8, &arr)) != 0 ||
+      (rc = check_a(in, p, arr.data, arr.rows, arr.cols)) != 0) {
     s24_npy_free(&arr);
     s24_outs_abort(&outs);
     return rc;
   }
-  const size_t vcols = s24_values_cols(p, arr.cols), mcols = s24_meta_cols(p, arr.cols);
+  const size_t vcols = s24_api_values_cols(p, arr.cols), mcols = s24_api_meta_cols(p, arr.cols);
   int8_t *val = malloc(arr.rows * vcols);
   uint8_t *meta = malloc(arr.rows * mcols);
-  s24_where_t w;
-  s24_status_t st = S24_ERR_NOMEM;
-  if (val != NULL && meta != NULL) {
-    st = s24_compress(p, arr.data, arr.rows, arr.cols, val, meta, &w);
-  }
-  if (st == S24_ERR_PATTERN) {
-    rc = pattern_error(in, p, w);
-  } else if (st != S24_OK) {
-    rc = s24_cli_file(in, "%s", s24_strerror(st));
+  char msg[S24_API_ERRLEN];
+  if (val == NULL || meta == NULL) {
+    rc = s24_cli_file(in, "%s", s24_strerror(S24_ERR_NOMEM));
+  } else if (s24_api_compress(p, arr.data, arr.rows, arr.cols, val, meta, msg, sizeof msg) !=
+             S24_OK) {
+    const char *const names[][2] = {{"A", in}};
+    rc = s24_cli_api_error(msg, names, 1, in);
   } else {
     // Both outputs are staged before either becomes visible; the commit renames the pair
     // under a lock, so concurrent runs leave one run's pair, never a mix.
@@ -428,13 +401,14 @@ static int cmd_decompress(const s24_cli_args_t *a) {
     return rc;
   }
   int8_t *out = v.rows <= SIZE_MAX / k ? malloc(v.rows * k) : NULL;
-  s24_where_t w;
+  char msg[S24_API_ERRLEN];
   if (out == NULL) {  // the output does not fit in memory: nothing wrong with the inputs
     rc = s24_cli_file(opath, "out of memory for a %zu x %zu result", v.rows, k);
+  } else if (s24_api_decompress(p, v.data, md.data, v.rows, k, out, msg, sizeof msg) != S24_OK) {
+    const char *const names[][2] = {{"metadata", a->pos[1]}, {"values", a->pos[0]}};
+    rc = s24_cli_api_error(msg, names, 2, a->pos[1]);
   } else {
-    s24_status_t st = s24_decompress(p, v.data, md.data, v.rows, k, out, &w);
-    rc = st != S24_OK ? s24_cli_file(a->pos[1], "%s", s24_strerror(st))
-                      : save1(&outs, S24_NPY_I8, v.rows, k, out);
+    rc = save1(&outs, S24_NPY_I8, v.rows, k, out);
   }
   s24_outs_abort(&outs);
   free(out);
@@ -522,7 +496,7 @@ static int fst_complete(const char *path, char *why, size_t len) {
 static int cmd_gemm(const s24_cli_args_t *a) {
   int rc = 0;
   s24_pattern_t p;
-  s24_backend_t be;
+  const char *be = NULL;
   if ((rc = s24_cli_pattern(a, &p)) != 0) return rc;
   if ((rc = s24_cli_backend(a, &be)) != 0) return rc;
   const uint64_t va_md_k = S24_OPT(S24_OPT_VALUES) | S24_OPT(S24_OPT_META) | S24_OPT(S24_OPT_K);
@@ -535,7 +509,7 @@ static int cmd_gemm(const s24_cli_args_t *a) {
   }
   if (!compressed && a->npos != 2) return s24_cli_usage("gemm", "expected A.npy and B.npy");
   if (!s24_cli_has(a, S24_OPT_OUTPUT)) return s24_cli_usage("gemm", "missing -o C.npy");
-  if (s24_cli_has(a, S24_OPT_TRACE) && !(be->caps & S24_BACKEND_HW)) {
+  if (s24_cli_has(a, S24_OPT_TRACE) && !s24_api_backend_is_hw(be)) {
     return s24_cli_usage("gemm", "--trace needs --backend rtl");
   }
   if (s24_cli_has(a, S24_OPT_TRACE)) {  // the trace replaces its file after the run: never an input
@@ -570,25 +544,16 @@ static int cmd_gemm(const s24_cli_args_t *a) {
   const char *apath = compressed ? s24_cli_val(a, S24_OPT_VALUES) : a->pos[0];
   const char *bpath = compressed ? a->pos[0] : a->pos[1];
   int32_t *c = NULL;
-  FILE *stats = NULL;
-  char *stats_buf = NULL;
-  size_t stats_len = 0;
+  s24_api_dev_t *dev = NULL;
+  char *stats = NULL;
   if (compressed) {
     if ((rc = load_compressed(apath, s24_cli_val(a, S24_OPT_META), k, p, &va, &md)) != 0) goto done;
   } else {
-    // Dense A: the pattern checked (naming row and group), then A as it is to the backend (no
-    // compressed copy that the driver would only expand again)
+    // Dense A: the pattern checked (naming row and group) before B is read, then A as it is to
+    // the device (no compressed copy that the driver would only expand again)
     if ((rc = s24_cli_load(apath, S24_NPY_I8, &ad)) != 0) goto done;
-    if ((rc = check_k(apath, ad.cols, p)) != 0) goto done;
+    if ((rc = check_a(apath, p, ad.data, ad.rows, ad.cols)) != 0) goto done;
     k = ad.cols;
-    s24_where_t w;
-    const s24_status_t st = s24_check_pattern(p, ad.data, ad.rows, k, &w);
-    if (st == S24_ERR_PATTERN) {
-      rc = pattern_error(apath, p, w);
-    } else if (st != S24_OK) {
-      rc = s24_cli_file(apath, "%s", s24_strerror(st));
-    }
-    if (rc != 0) goto done;
   }
   const size_t m = compressed ? va.rows : ad.rows;
   if ((rc = s24_cli_load(bpath, S24_NPY_I8, &bm)) != 0) goto done;
@@ -612,10 +577,6 @@ static int cmd_gemm(const s24_cli_args_t *a) {
     rc = s24_cli_file(s24_cli_val(a, S24_OPT_OUTPUT), "out of memory for a %zu x %zu result", m, n);
     goto done;
   }
-  if (s24_cli_has(a, S24_OPT_STATS) && (stats = open_memstream(&stats_buf, &stats_len)) == NULL) {
-    rc = s24_cli_file("gemm", "cannot buffer statistics");
-    goto done;
-  }
   // With --trace the outputs are staged before the run (the simulation writes the trace into
   // its temporary); without, only once the run succeeded. Either way a signal during the run
   // leaves nothing behind (tools/outfile.h).
@@ -628,40 +589,54 @@ static int cmd_gemm(const s24_cli_args_t *a) {
              s24_cli_val(a, S24_OPT_TRACE));
     s24_outs_fault_note(line);
   }
-  s24_gemm_job_t job = {p, va.data, md.data, m, k, bm.data, n, c0.data, c, ad.data,
-                        s24_cli_has(a, S24_OPT_TRACE) ? s24_outs_handoff(&outs, 1) : NULL, NULL, 0};
-  s24_where_t w;
-  char msg[256];
-  s24_status_t st = s24_backend_gemm(be, &job, stats, &w, msg, sizeof msg);
+  const s24_api_options_t opts = {be, s24_cli_has(a, S24_OPT_TRACE) ? s24_outs_handoff(&outs, 1)
+                                                                    : NULL};
+  char msg[S24_API_ERRLEN];
+  s24_status_t st = s24_api_open_ex(&opts, &dev, msg, sizeof msg);
+  if (st == S24_OK) {
+    st = compressed ? s24_api_gemm_compressed(dev, p, va.data, md.data, m, k, bm.data, n,
+                                              c0.data, c, msg, sizeof msg)
+                    : s24_api_gemm(dev, &p, ad.data, m, k, bm.data, n, c0.data, c, msg,
+                                   sizeof msg);
+  }
+  size_t stats_len = 0;
+  if (st == S24_OK && s24_cli_has(a, S24_OPT_STATS) &&
+      (s24_api_stats_text(dev, NULL, 0, &stats_len) != S24_OK ||
+       (stats = malloc(stats_len + 1)) == NULL ||
+       s24_api_stats_text(dev, stats, stats_len + 1, NULL) != S24_OK)) {
+    rc = s24_cli_file("gemm", "cannot buffer statistics");
+  }
+  s24_api_close(dev);  // finishes the waveform
+  dev = NULL;
   s24_outs_fault_note(NULL);  // the waveform writer is closed
+  if (rc != 0) goto done;
   if (st == S24_ERR_UNSUPPORTED) {
     rc = s24_cli_error(EXIT_USAGE, "gemm", "%s", msg);
     goto done;
   }
   if (st != S24_OK) {
-    // an I/O failure of the rtl backend is the trace file's; anything else concerns A
-    const int trace_io = st == S24_ERR_IO && job.trace_path != NULL;
+    // an I/O failure of the rtl backend is the trace file's; a message naming an operand goes
+    // to its file; anything else concerns A
+    const int trace_io = st == S24_ERR_IO && opts.trace_path != NULL;
     const char *what = trace_io ? s24_cli_val(a, S24_OPT_TRACE) : st == S24_ERR_NOMEM ? "gemm" : apath;
-    rc = s24_cli_file(what, "%s", msg);
+    const char *const names[][2] = {{"A metadata", s24_cli_val(a, S24_OPT_META)}, {"A", apath},
+                                    {"B", bpath}, {"C0", s24_cli_val(a, S24_OPT_C0)}};
+    rc = trace_io ? s24_cli_file(what, "%s", msg) : s24_cli_api_error(msg, names, 4, what);
     goto done;
   }
   // the waveform writer reports no I/O error (full disk, size limit): check the file it left
-  if (job.trace_path != NULL && !fst_complete(job.trace_path, msg, sizeof msg)) {
+  if (opts.trace_path != NULL && !fst_complete(opts.trace_path, msg, sizeof msg)) {
     rc = s24_cli_file(s24_cli_val(a, S24_OPT_TRACE), "%s", msg);
     goto done;
   }
   if (!s24_cli_has(a, S24_OPT_TRACE) && (rc = out_begin(&outs)) != 0) goto done;
   if ((rc = out_put(&outs, 0, S24_NPY_I32, m, n, c)) != 0) goto done;
   if ((rc = out_commit(&outs)) != 0) goto done;
-  if (stats != NULL) {
-    fclose(stats);
-    stats = NULL;
-    fwrite(stats_buf, 1, stats_len, stdout);
-  }
+  if (stats != NULL) fwrite(stats, 1, stats_len, stdout);
 done:
+  s24_api_close(dev);
   s24_outs_abort(&outs);
-  if (stats != NULL) fclose(stats);
-  free(stats_buf);
+  free(stats);
   free(c);
   s24_npy_free(&va);
   s24_npy_free(&md);
@@ -680,7 +655,7 @@ static int cmd_run(const s24_cli_args_t *a) {
   int rc = 0;
   if (a->npos != 2) return s24_cli_usage("run", "expected MODEL.tflite and X.npy");
   if (!s24_cli_has(a, S24_OPT_OUTPUT)) return s24_cli_usage("run", "missing -o Y.npy");
-  s24_backend_t be;
+  const char *be = NULL;
   if ((rc = s24_cli_backend(a, &be)) != 0) return rc;
   s24_outs_t outs;
   const char *names[S24_OUTS_MAX];
@@ -697,7 +672,7 @@ static int cmd_run(const s24_cli_args_t *a) {
 
 static int cmd_demo(const s24_cli_args_t *a) {
   int rc = 0;
-  s24_backend_t be;
+  const char *be = NULL;
   if ((rc = s24_cli_backend(a, &be)) != 0) return rc;
   char msg[256];
   if (s24_demo_run(be, stdout, msg, sizeof msg) != S24_OK) {

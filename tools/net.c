@@ -1,7 +1,7 @@
 // sparse24 prune/info/run on int8 .tflite networks (SPEC §8): the command's side of the
-// network runtime (runtime/s24_net.h). The array layers run on an engine: the C golden model
-// (s24_linear_ref) or the Verilated RTL through the host driver (s24_linear, epilogue in
-// hardware), opened once for the whole run.
+// library's networks (include/sparse24.h). The array layers run on the network's device: the C
+// golden model or the Verilated RTL through the host driver (the epilogue in hardware), opened
+// once for the whole run.
 #include "net.h"
 
 #include <errno.h>
@@ -10,12 +10,9 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "backend.h"
 #include "cli.h"
 #include "npy.h"
-#include "s24_engine.h"
-#include "s24_layout.h"
-#include "s24_net.h"
+#include "sparse24.h"
 
 // ------------------------------------------------------------------ files
 
@@ -28,7 +25,7 @@ int s24_net_file_is_tflite(const char *path) {
   uint8_t head[8];
   const size_t n = fread(head, 1, sizeof head, f);
   fclose(f);
-  return s24_tfl_is_tflite(head, n);
+  return s24_api_is_tflite(head, n);
 }
 
 // Reads a whole regular file (at most 1 GiB) into *buf; 0 or an exit code.
@@ -64,65 +61,85 @@ static int read_all(const char *path, uint8_t **buf, size_t *len) {
   return 0;
 }
 
-// Loads the model file; 0 or an exit code (the message names the file).
-static int load_net(const char *path, uint8_t **buf, s24_net_t **net) {
+// Loads the model file onto a new device of `backend`; 0 or an exit code (the message names the
+// file, or the command for a device that cannot open).
+static int load_net(const char *cmd, const char *path, const char *backend, uint8_t **buf,
+                    s24_api_dev_t **dev, s24_api_net_t **net) {
   size_t len = 0;
+  *dev = NULL;
+  *net = NULL;
   int rc = read_all(path, buf, &len);
   if (rc != 0) return rc;
-  char msg[512];
-  if (!s24_tfl_is_tflite(*buf, len)) {
+  char msg[S24_API_ERRLEN];
+  if (!s24_api_is_tflite(*buf, len)) {
+    rc = s24_cli_file(path, "not a TFLite model (no TFL3 identifier)");
+  } else if (s24_api_open(backend, dev, msg, sizeof msg) != S24_OK) {
+    rc = s24_cli_error(EXIT_USAGE, cmd, "%s", msg);
+  } else if (s24_api_net_load(*dev, *buf, len, net, msg, sizeof msg) != S24_OK) {
+    rc = s24_cli_file(path, "%s", msg);
+  }
+  if (rc != 0) {
+    s24_api_close(*dev);
+    *dev = NULL;
     free(*buf);
     *buf = NULL;
-    return s24_cli_file(path, "not a TFLite model (no TFL3 identifier)");
   }
-  if (s24_net_load(*buf, len, net, msg, sizeof msg) != S24_OK) {
-    free(*buf);
-    *buf = NULL;
-    return s24_cli_file(path, "%s", msg);
-  }
-  return 0;
+  return rc;
 }
 
-// ------------------------------------------------------------------ engines (api/s24_engine.c)
-
-static const s24_array_t kDefaultArray = S24_DEFAULT_ARRAY;
+// A text of the library (s24_api_net_info, s24_api_net_stats) in a new buffer (*len bytes).
+static char *net_text(const s24_api_net_t *net, int info, size_t *len) {
+  s24_status_t (*get)(const s24_api_net_t *, char *, size_t, size_t *) =
+      info ? s24_api_net_info : s24_api_net_stats;
+  char *text = NULL;
+  if (get(net, NULL, 0, len) == S24_OK && (text = malloc(*len + 1)) != NULL &&
+      get(net, text, *len + 1, NULL) != S24_OK) {
+    free(text);
+    text = NULL;
+  }
+  return text;
+}
 
 int s24_net_cmd_info(const char *model) {
   uint8_t *buf = NULL;
-  s24_net_t *net = NULL;
-  int rc = load_net(model, &buf, &net);
+  s24_api_dev_t *dev = NULL;
+  s24_api_net_t *net = NULL;
+  int rc = load_net("info", model, "model", &buf, &dev, &net);
   if (rc != 0) return rc;
-  if (s24_net_info(net, kDefaultArray, S24_DEFAULT_EPI_DEPTH, S24_DEFAULT_HW_EPI_LANES, stdout) !=
-      S24_OK) {
+  size_t len = 0;
+  char *text = net_text(net, 1, &len);
+  if (text == NULL) {
     rc = s24_cli_file(model, "cannot plan the array layers");
+  } else {
+    fwrite(text, 1, len, stdout);
   }
-  s24_net_free(net);
+  free(text);
+  s24_api_net_free(net);
+  s24_api_close(dev);
   free(buf);
   return rc;
 }
 
 int s24_net_cmd_prune(const char *model, s24_pattern_t p, s24_outs_t *outs) {
   uint8_t *buf = NULL;
-  s24_net_t *net = NULL;
-  int rc = load_net(model, &buf, &net);
+  size_t len = 0;
+  int rc = read_all(model, &buf, &len);
   if (rc != 0) return rc;
-  const s24_tfl_model_t *m = s24_net_model(net);
-  uint8_t *copy = malloc(m->file_len);
-  char msg[512];
+  uint8_t *copy = malloc(len ? len : 1);
+  char msg[S24_API_ERRLEN];
   size_t which = 0, n = 0;
   if (copy == NULL) {
     rc = s24_cli_file(model, "out of memory");
-  } else if (s24_net_prune(net, p, copy, &n, msg, sizeof msg) != S24_OK) {
+  } else if (s24_api_net_prune(buf, len, p, copy, len, &n, msg, sizeof msg) != S24_OK) {
     rc = s24_cli_file(model, "%s", msg);
   } else if (s24_outs_begin(outs, &which, msg, sizeof msg) != S24_OK) {
     rc = s24_cli_file(outs->o[which].path, "%s", msg);
-  } else if (fwrite(copy, 1, m->file_len, s24_outs_file(outs, 0)) != m->file_len) {
+  } else if (fwrite(copy, 1, len, s24_outs_file(outs, 0)) != len) {
     rc = s24_cli_file(outs->o[0].path, "cannot write output: %s", s24_outs_strerror(errno));
   } else if (s24_outs_commit(outs, &which, msg, sizeof msg) != S24_OK) {
     rc = s24_cli_file(outs->o[which].path, "%s", msg);
   }
   free(copy);
-  s24_net_free(net);
   free(buf);
   return rc;
 }
@@ -138,14 +155,14 @@ static void dims_str(const size_t *d, size_t rank, char *buf, size_t len) {
 
 // X's batch B for the model input t (shape t.dims, or B in place of a leading 1); 0 or an
 // exit code.
-static int input_batch(const char *xpath, const s24_npy_t *x, const s24_tfl_tensor_t *t,
+static int input_batch(const char *xpath, const s24_npy_t *x, const s24_api_tensor_t *t,
                        size_t *batch) {
-  const s24_npy_dtype_t want = t->type == S24_TFL_FLOAT32 ? S24_NPY_F32 : S24_NPY_I8;
+  const s24_npy_dtype_t want = t->dtype == S24_API_FLOAT32 ? S24_NPY_F32 : S24_NPY_I8;
   if (x->dtype != want) {
     return s24_cli_file(xpath, "dtype %s, the model's input needs %s", s24_npy_dtype_name(x->dtype),
                         s24_npy_dtype_name(want));
   }
-  size_t md[S24_TFL_MAX_DIMS];
+  size_t md[S24_API_MAX_DIMS];
   for (uint32_t i = 0; i < t->rank; i++) md[i] = (size_t)t->dims[i];
   int ok = x->rank == t->rank && t->rank >= 1;
   for (uint32_t i = 1; ok && i < t->rank; i++) ok = x->dims[i] == md[i];
@@ -162,63 +179,54 @@ static int input_batch(const char *xpath, const s24_npy_t *x, const s24_tfl_tens
   return 0;
 }
 
-int s24_net_cmd_run(const char *model, const char *xpath, s24_outs_t *outs, s24_backend_t be,
+int s24_net_cmd_run(const char *model, const char *xpath, s24_outs_t *outs, const char *backend,
                     int stats) {
   uint8_t *buf = NULL;
-  s24_net_t *net = NULL;
+  s24_api_dev_t *dev = NULL;
+  s24_api_net_t *net = NULL;
   s24_npy_t x = {0};
   uint8_t *y = NULL;
-  char msg[512];
-  int rc = load_net(model, &buf, &net);
+  char *sbuf = NULL;
+  size_t slen = 0;
+  char msg[S24_API_ERRLEN];
+  int rc = load_net("run", model, backend, &buf, &dev, &net);
   if (rc != 0) return rc;
-  const s24_tfl_tensor_t *tin = s24_net_input(net), *tout = s24_net_output(net);
+  s24_api_tensor_t tin, tout;
   size_t batch = 0;
+  if (s24_api_net_io(net, &tin, &tout) != S24_OK) {
+    rc = s24_cli_file(model, "no input or output");
+    goto done;
+  }
   if (s24_npy_read_nd(xpath, &x, msg, sizeof msg) != S24_OK) {
     rc = s24_cli_file(xpath, "%s", msg);
     goto done;
   }
-  if ((rc = input_batch(xpath, &x, tin, &batch)) != 0) goto done;
-  y = tout->bytes <= SIZE_MAX / batch ? malloc(batch * tout->bytes) : NULL;
+  if ((rc = input_batch(xpath, &x, &tin, &batch)) != 0) goto done;
+  y = tout.bytes <= SIZE_MAX / batch ? malloc(batch * tout.bytes) : NULL;
   if (y == NULL) {
     rc = s24_cli_file(model, "out of memory for the output");
     goto done;
   }
-  s24_net_engine_t eng;
-  if (s24_net_engine_open(&eng, be, net, msg, sizeof msg) != S24_OK) {
-    rc = s24_cli_file(model, "%s", msg);
+  if (s24_api_net_run(net, x.data, batch * tin.bytes, batch, y, batch * tout.bytes, msg,
+                      sizeof msg) != S24_OK) {
+    // "inference B: ..." of the library: the command reports the failing inference's message
+    const char *m = msg;
+    if (strncmp(m, "inference ", 10) == 0 && strstr(m, ": ") != NULL) m = strstr(m, ": ") + 2;
+    rc = s24_cli_file(model, "%s", m);
     goto done;
   }
-  const size_t in_bytes = tin->bytes;
-  s24_status_t st = S24_OK;
-  for (size_t b = 0; b < batch && st == S24_OK; b++) {
-    st = s24_net_run(net, &eng.eng, (const uint8_t *)x.data + b * in_bytes, y + b * tout->bytes, msg,
-                     sizeof msg);
-  }
-  char *sbuf = NULL;
-  size_t slen = 0;
-  FILE *sf = NULL;
-  if (st == S24_OK && stats) {
-    sf = open_memstream(&sbuf, &slen);
-    if (sf == NULL || s24_net_engine_stats(&eng, net, sf) != S24_OK) {
-      snprintf(msg, sizeof msg, "cannot compute the statistics");
-      st = S24_ERR_NOMEM;
-    }
-    if (sf != NULL) fclose(sf);
-  }
-  s24_net_engine_close(&eng);
-  if (st != S24_OK) {
-    rc = s24_cli_file(model, "%s", msg);
-    free(sbuf);
+  if (stats && (sbuf = net_text(net, 0, &slen)) == NULL) {
+    rc = s24_cli_file(model, "cannot compute the statistics");
     goto done;
   }
   // Y: the output's shape with B in place of a leading 1 (B prepended otherwise, when B > 1)
   size_t od[S24_NPY_MAX_RANK], orank = 0;
-  if (batch > 1 && !(tout->rank >= 1 && tout->dims[0] == 1)) od[orank++] = batch;
-  for (uint32_t i = 0; i < tout->rank && orank < S24_NPY_MAX_RANK; i++) {
-    od[orank++] = (i == 0 && tout->dims[0] == 1) ? batch : (size_t)tout->dims[i];
+  if (batch > 1 && !(tout.rank >= 1 && tout.dims[0] == 1)) od[orank++] = batch;
+  for (uint32_t i = 0; i < tout.rank && orank < S24_NPY_MAX_RANK; i++) {
+    od[orank++] = (i == 0 && tout.dims[0] == 1) ? batch : (size_t)tout.dims[i];
   }
   if (orank == 0) od[orank++] = batch;  // a scalar output: one value per inference
-  const s24_npy_dtype_t odt = tout->type == S24_TFL_FLOAT32 ? S24_NPY_F32 : S24_NPY_I8;
+  const s24_npy_dtype_t odt = tout.dtype == S24_API_FLOAT32 ? S24_NPY_F32 : S24_NPY_I8;
   size_t which = 0;
   if (s24_outs_begin(outs, &which, msg, sizeof msg) != S24_OK) {
     rc = s24_cli_file(outs->o[which].path, "%s", msg);
@@ -228,11 +236,12 @@ int s24_net_cmd_run(const char *model, const char *xpath, s24_outs_t *outs, s24_
     rc = s24_cli_file(outs->o[which].path, "%s", msg);
   }
   if (rc == 0 && sbuf != NULL) fwrite(sbuf, 1, slen, stdout);
-  free(sbuf);
 done:
+  free(sbuf);
   free(y);
   s24_npy_free(&x);
-  s24_net_free(net);
+  s24_api_net_free(net);
+  s24_api_close(dev);
   free(buf);
   return rc;
 }

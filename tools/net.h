@@ -1,11 +1,10 @@
-// sparse24 command: prune/info/run of int8 .tflite networks (SPEC §8) on the network runtime
-// (runtime/s24_net.h). Option parsing stays in main.c; these take the parsed arguments.
+// sparse24 command: prune/info/run of int8 .tflite networks (SPEC §8) through the library's
+// networks (include/sparse24.h). Option parsing stays in main.c; these take the parsed arguments.
 #ifndef SPARSE24_TOOLS_NET_H_
 #define SPARSE24_TOOLS_NET_H_
 
-#include "backend.h"
 #include "outfile.h"
-#include "s24_model.h"
+#include "sparse24.h"
 
 /** 1 if the file is a regular file that starts with a TFLite flatbuffer's header (identifier
  *  TFL3); 0 for anything else (a pipe is not read, so that its data stays for the .npy reader). */
@@ -16,7 +15,7 @@ int s24_net_cmd_info(const char *model);
  *  code (nothing written on failure). */
 int s24_net_cmd_prune(const char *model, s24_pattern_t p, s24_outs_t *outs);
 /** `sparse24 run MODEL.tflite X.npy -o Y.npy`: 0 or an exit code. */
-int s24_net_cmd_run(const char *model, const char *x, s24_outs_t *outs, s24_backend_t be,
+int s24_net_cmd_run(const char *model, const char *x, s24_outs_t *outs, const char *backend,
                     int stats);
 
 #endif  // SPARSE24_TOOLS_NET_H_

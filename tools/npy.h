@@ -12,7 +12,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "s24_model.h"
+#include "s24_base.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -38,7 +38,7 @@
 #include <stdio.h>
 #include <sys/stat.h>
 
-#include "s24_model.h"
+#include "s24_base.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -14,6 +14,10 @@ the library is called; never converted) and are passed as C-contiguous copies; r
 back as new arrays. Every failure raises sparse24.Error carrying the library's one-line message
 (what is wrong and where) and its status (s24_status_t).
 
+Devices and networks may be shared between threads: the library serialises the calls on a
+handle (it releases the GIL while it works), and close() waits for the calls in flight, after
+which every call raises sparse24.Error.
+
 The library is build/lib/libsparse24.so of the repository this package sits in (make lib), or
 the file named by the environment variable S24_LIB.
 """
@@ -21,20 +25,20 @@ the file named by the environment variable S24_LIB.
 import ctypes
 import os
 import pathlib
+import threading
 
 import numpy as np
 
 __all__ = [
     "Error", "Device", "Network", "gemm", "gemm_compressed", "linear", "linear_compressed",
-    "prune", "compress", "decompress", "values_cols", "meta_cols", "library_path",
+    "prune", "prune_model", "compress", "decompress", "values_cols", "meta_cols", "library_path",
 ]
 
-# s24_status_t (cmodel/s24_model.h)
+# s24_status_t (include/s24_base.h): the names the library gives (s24_status_name), set as module
+# constants (S24_OK, S24_ERR_ARG, ...) the first time the library is loaded; the ones used before
+# that (an Error raised while finding the library) are its fixed values
 S24_OK = 0
 S24_ERR_ARG = -1
-S24_ERR_PATTERN = -2
-S24_ERR_META = -3
-S24_ERR_FORMAT = -5
 S24_ERR_UNSUPPORTED = -9
 
 _ERRLEN = 512  # S24_API_ERRLEN
@@ -73,7 +77,8 @@ class _Stats(ctypes.Structure):
 
 class _LinearParams(ctypes.Structure):
     _fields_ = [("bias", ctypes.c_void_p), ("mult", ctypes.c_void_p), ("shift", ctypes.c_void_p),
-                ("zi", ctypes.c_int32), ("zo", ctypes.c_int32), ("relu", ctypes.c_int)]
+                ("zi", ctypes.c_int32), ("zo", ctypes.c_int32), ("act_min", ctypes.c_int32),
+                ("act_max", ctypes.c_int32)]
 
 
 class _Tensor(ctypes.Structure):
@@ -83,7 +88,8 @@ class _Tensor(ctypes.Structure):
 
 class _NetTotals(ctypes.Structure):
     _fields_ = [(name, ctypes.c_uint64) for name in (
-        "inferences", "ip_macs", "host_macs", "cycles", "job_cycles", "predicted_cycles")]
+        "inferences", "ip_macs", "host_macs", "cycles", "job_cycles", "predicted_cycles",
+        "arena_bytes", "activation_bytes")]
 
 
 _lib = None
@@ -102,10 +108,12 @@ def _load():
     st = ctypes.c_int
     sigs = {
         "s24_strerror": (Z, [I]),
+        "s24_status_name": (Z, [I]),
         "s24_api_version": (ctypes.c_uint32, []),
         "s24_api_open": (st, [Z, ctypes.POINTER(P), Z, S]),
         "s24_api_close": (None, [P]),
         "s24_api_backend": (Z, [P]),
+        "s24_api_relu_min": (ctypes.c_int32, [ctypes.c_int32]),
         "s24_api_stats": (st, [P, ctypes.POINTER(_Stats)]),
         "s24_api_stats_text": (st, [P, Z, S, ctypes.POINTER(S)]),
         "s24_api_gemm": (st, [P, ctypes.POINTER(_Pattern), P, S, S, P, S, P, P, Z, S]),
@@ -120,20 +128,27 @@ def _load():
         "s24_api_prune": (st, [_Pattern, P, S, S, P, Z, S]),
         "s24_api_compress": (st, [_Pattern, P, S, S, P, P, Z, S]),
         "s24_api_decompress": (st, [_Pattern, P, P, S, S, P, Z, S]),
-        "s24_api_net_load": (st, [P, S, ctypes.POINTER(P), Z, S]),
+        "s24_api_net_load": (st, [P, P, S, ctypes.POINTER(P), Z, S]),
         "s24_api_net_free": (None, [P]),
         "s24_api_net_io": (st, [P, ctypes.POINTER(_Tensor), ctypes.POINTER(_Tensor)]),
-        "s24_api_net_run": (st, [P, P, P, S, S, P, S, Z, S]),
+        "s24_api_net_run": (st, [P, P, S, S, P, S, Z, S]),
         "s24_api_net_totals": (st, [P, ctypes.POINTER(_NetTotals)]),
         "s24_api_net_stats": (st, [P, Z, S, ctypes.POINTER(S)]),
         "s24_api_net_info": (st, [P, Z, S, ctypes.POINTER(S)]),
-        "s24_api_net_file_len": (S, [P]),
-        "s24_api_net_prune": (st, [P, _Pattern, P, S, ctypes.POINTER(S), Z, S]),
+        "s24_api_net_prune": (st, [P, S, _Pattern, P, S, ctypes.POINTER(S), Z, S]),
     }
     for name, (res, args) in sigs.items():
         fn = getattr(lib, name)
         fn.restype = res
         fn.argtypes = args
+    # the status codes, by the library's own names (one source: include/s24_base.h)
+    code = 0
+    while True:
+        name = lib.s24_status_name(code)
+        if not name:
+            break
+        globals()[name.decode()] = code
+        code -= 1
     _lib = lib
     return lib
 
@@ -258,18 +273,33 @@ def _zero_point(what, z):
 
 class _Handle:
     """A library object (self._h) freed by close(), on leaving a with block, or when
-    collected; _free(h) is the library's call and _what names the object in messages."""
+    collected; _free(h) is the library's call and _what names the object in messages.
+    Shared between threads: every call holds the handle for its duration (_use), close() marks
+    it closed, waits for the calls in flight, then frees it; a call after close() raises."""
 
     _h = None
     _what = "handle"
+    _cond = None
+    _busy = 0
+
+    def _init_handle(self, h):
+        self._cond = threading.Condition()
+        self._busy = 0
+        self._h = h
 
     def _free(self, h):
         raise NotImplementedError
 
     def close(self):
-        if self._h:
-            self._free(self._h)
-            self._h = None
+        cond = self._cond
+        if cond is None:
+            return
+        with cond:
+            h, self._h = self._h, None
+            while self._busy:
+                cond.wait()
+        if h:
+            self._free(h)
 
     def __del__(self):
         self.close()
@@ -280,10 +310,30 @@ class _Handle:
     def __exit__(self, *exc):
         self.close()
 
-    def _handle(self):
-        if not self._h:
-            raise Error(f"the {self._what} is closed")
-        return self._h
+    class _Use:
+        def __init__(self, owner):
+            self.owner = owner
+
+        def __enter__(self):
+            o = self.owner
+            if o._cond is None:
+                raise Error(f"the {o._what} is closed")
+            with o._cond:
+                if not o._h:
+                    raise Error(f"the {o._what} is closed")
+                o._busy += 1
+                return o._h
+
+        def __exit__(self, *exc):
+            o = self.owner
+            with o._cond:
+                o._busy -= 1
+                if not o._busy:
+                    o._cond.notify_all()
+
+    def _use(self):
+        """with self._use() as h: a call on the handle (Error if it is closed)."""
+        return _Handle._Use(self)
 
 
 # ------------------------------------------------------------------ devices
@@ -298,7 +348,7 @@ class Device(_Handle):
             raise Error(f"backend {backend!r}: expected 'model' or 'rtl'")
         h = ctypes.c_void_p()
         _call(lib.s24_api_open, backend.encode(), ctypes.byref(h))
-        self._h = h
+        self._init_handle(h)
         self.backend = backend
 
     _what = "device"
@@ -307,14 +357,17 @@ class Device(_Handle):
         _load().s24_api_close(h)
 
     def stats(self):
-        """Numbers of the last gemm/linear: the s24_api_stats_t fields, and for a gemm the
-        `key: value` lines of `sparse24 gemm --stats`."""
+        """Numbers of the last gemm/linear: the `key: value` lines of `sparse24 gemm --stats` /
+        `sparse24 linear --stats`, and the s24_api_stats_t fields."""
         lib = _load()
         s = _Stats()
-        if lib.s24_api_stats(self._handle(), ctypes.byref(s)) != S24_OK:
-            raise Error("no statistics")
-        out = {name: getattr(s, name) for name, _ in _Stats._fields_}
-        out.update(_kv(_text(lib.s24_api_stats_text, self._handle())))
+        with self._use() as h:
+            if lib.s24_api_stats(h, ctypes.byref(s)) != S24_OK:
+                raise Error("no statistics")
+            out = _kv(_text(lib.s24_api_stats_text, h))
+            # the numbers of s24_api_stats_t win over the text's lines of the same name (a
+            # linear's text calls its job_cycles "cycles")
+            out.update({name: getattr(s, name) for name, _ in _Stats._fields_})
         return out
 
     def gemm(self, a, b, pattern="2:4", c0=None):
@@ -329,8 +382,8 @@ class Device(_Handle):
         c0 = self._c0(c0, m, n)
         c = np.empty((m, n), np.int32)
         p = None if pattern is None else ctypes.byref(_pattern(pattern))
-        _call(_load().s24_api_gemm, self._handle(), p, _ptr(a), m, k, _ptr(b), n, _ptr(c0),
-              _ptr(c))
+        with self._use() as h:
+            _call(_load().s24_api_gemm, h, p, _ptr(a), m, k, _ptr(b), n, _ptr(c0), _ptr(c))
         return c
 
     def gemm_compressed(self, values, meta, k, b, pattern="2:4", c0=None):
@@ -343,8 +396,9 @@ class Device(_Handle):
         n = b.shape[1]
         c0 = self._c0(c0, m, n)
         c = np.empty((m, n), np.int32)
-        _call(_load().s24_api_gemm_compressed, self._handle(), p, _ptr(values), _ptr(meta), m,
-              int(k), _ptr(b), n, _ptr(c0), _ptr(c))
+        with self._use() as h:
+            _call(_load().s24_api_gemm_compressed, h, p, _ptr(values), _ptr(meta), m, int(k),
+                  _ptr(b), n, _ptr(c0), _ptr(c))
         return c
 
     @staticmethod
@@ -357,42 +411,52 @@ class Device(_Handle):
         return c0
 
     @staticmethod
-    def _params(m, mult, shift, bias, zi, zo, relu):
+    def _params(m, mult, shift, bias, zi, zo, relu, act_min, act_max):
         mult = _channel("MULT", mult, m)
         shift = _channel("SHIFT", shift, m)
         bias = None if bias is None else _channel("BIAS", bias, m)
-        prm = _LinearParams(_ptr(bias), _ptr(mult), _ptr(shift), _zero_point("ZI", zi),
-                            _zero_point("ZO", zo), 1 if relu else 0)
+        zi, zo = _zero_point("ZI", zi), _zero_point("ZO", zo)
+        if relu and act_min is not None:
+            raise Error("relu and act_min exclude each other")
+        lo = _zero_point("act_min", act_min) if act_min is not None else \
+            (_load().s24_api_relu_min(zo) if relu else -128)
+        hi = _zero_point("act_max", act_max) if act_max is not None else 127
+        prm = _LinearParams(_ptr(bias), _ptr(mult), _ptr(shift), zi, zo, lo, hi)
         return prm, (mult, shift, bias)  # the arrays stay alive for the call
 
-    def linear(self, x, w, mult, shift, bias=None, zi=0, zo=0, relu=False, pattern="2:4"):
+    def linear(self, x, w, mult, shift, bias=None, zi=0, zo=0, relu=False, pattern="2:4",
+               act_min=None, act_max=None):
         """The fused int8 layer of SPEC §7: X int8 (B, K), W int8 (M, K) (N:M sparse for
-        pattern, None: any values), MULT, SHIFT, BIAS int32 (M,) -> Y int8 (B, M)."""
+        pattern, None: any values), MULT, SHIFT, BIAS int32 (M,) -> Y int8 (B, M). The clamp:
+        [act_min, act_max] (default -128, 127; relu: max(-128, zo), 127), the fused
+        activation's int8 range (RELU6, RELU_N1_TO_1 as TFLite computes it)."""
         x = _array("X", x, np.int8, 2)
         w = _array("W", w, np.int8, 2)
         m, k = w.shape
         if x.shape[1] != k:
             raise Error(f"X: shape {x.shape}: X needs K = {k} columns to match W {w.shape}")
-        prm, keep = self._params(m, mult, shift, bias, zi, zo, relu)
+        prm, keep = self._params(m, mult, shift, bias, zi, zo, relu, act_min, act_max)
         y = np.empty((x.shape[0], m), np.int8)
         p = None if pattern is None else ctypes.byref(_pattern(pattern))
-        _call(_load().s24_api_linear, self._handle(), p, _ptr(x), x.shape[0], _ptr(w), m, k,
-              ctypes.byref(prm), _ptr(y))
+        with self._use() as h:
+            _call(_load().s24_api_linear, h, p, _ptr(x), x.shape[0], _ptr(w), m, k,
+                  ctypes.byref(prm), _ptr(y))
         del keep
         return y
 
     def linear_compressed(self, x, values, meta, k, mult, shift, bias=None, zi=0, zo=0,
-                          relu=False, pattern="2:4"):
+                          relu=False, pattern="2:4", act_min=None, act_max=None):
         """The fused int8 layer with W compressed (values, meta, K = k)."""
         p, values, meta = _compressed("W", values, meta, k, pattern)
         x = _array("X", x, np.int8, 2)
         m = values.shape[0]
         if x.shape[1] != k:
             raise Error(f"X: shape {x.shape}: X needs K = {k} columns")
-        prm, keep = self._params(m, mult, shift, bias, zi, zo, relu)
+        prm, keep = self._params(m, mult, shift, bias, zi, zo, relu, act_min, act_max)
         y = np.empty((x.shape[0], m), np.int8)
-        _call(_load().s24_api_linear_compressed, self._handle(), p, _ptr(x), x.shape[0],
-              _ptr(values), _ptr(meta), m, int(k), ctypes.byref(prm), _ptr(y))
+        with self._use() as h:
+            _call(_load().s24_api_linear_compressed, h, p, _ptr(x), x.shape[0], _ptr(values),
+                  _ptr(meta), m, int(k), ctypes.byref(prm), _ptr(y))
         del keep
         return y
 
@@ -413,17 +477,17 @@ def gemm_compressed(values, meta, k, b, pattern="2:4", c0=None, backend="model")
 
 
 def linear(x, w, mult, shift, bias=None, zi=0, zo=0, relu=False, pattern="2:4",
-           backend="model"):
+           backend="model", act_min=None, act_max=None):
     """The fused int8 layer of SPEC §7 on a backend; see Device.linear."""
     return _on(backend, "linear", x, w, mult, shift, bias=bias, zi=zi, zo=zo, relu=relu,
-               pattern=pattern)
+               pattern=pattern, act_min=act_min, act_max=act_max)
 
 
 def linear_compressed(x, values, meta, k, mult, shift, bias=None, zi=0, zo=0, relu=False,
-                      pattern="2:4", backend="model"):
+                      pattern="2:4", backend="model", act_min=None, act_max=None):
     """The fused int8 layer with W compressed; see Device.linear_compressed."""
     return _on(backend, "linear_compressed", x, values, meta, k, mult, shift, bias=bias, zi=zi,
-               zo=zo, relu=relu, pattern=pattern)
+               zo=zo, relu=relu, pattern=pattern, act_min=act_min, act_max=act_max)
 
 
 # ------------------------------------------------------------------ prune / compress
@@ -465,8 +529,9 @@ _DTYPES = {0: np.dtype(np.int8), 1: np.dtype(np.float32)}
 
 
 class Network(_Handle):
-    """An int8 .tflite network (SPEC §8): model is the file's bytes or a path. run(x) runs
-    inferences on the backend's array layers (the rest on the host) as `sparse24 run` does."""
+    """An int8 .tflite network (SPEC §8) loaded onto a device of its own: model is the file's
+    bytes or a path. run(x) runs inferences with the array layers on the backend (the rest on
+    the host) as `sparse24 run` does; the library plans the network's memory once, at load."""
 
     def __init__(self, model, backend="model"):
         lib = _load()
@@ -479,15 +544,18 @@ class Network(_Handle):
                 data = pathlib.Path(self.name).read_bytes()
             except OSError as e:
                 raise Error(f"{self.name}: cannot read: {e.strerror}", -4) from None
+        self._data = data
+        self.device = Device(backend)
         buf = ctypes.create_string_buffer(data, len(data))
         h = ctypes.c_void_p()
         try:
-            _call(lib.s24_api_net_load, ctypes.cast(buf, ctypes.c_void_p), len(data),
-                  ctypes.byref(h))
+            with self.device._use() as dh:
+                _call(lib.s24_api_net_load, dh, ctypes.cast(buf, ctypes.c_void_p), len(data),
+                      ctypes.byref(h))
         except Error as e:
+            self.device.close()
             raise Error(f"{self.name}: {e.message}", e.status) from None
-        self._h = h
-        self.device = Device(backend)
+        self._init_handle(h)
         tin, tout = _Tensor(), _Tensor()
         lib.s24_api_net_io(h, ctypes.byref(tin), ctypes.byref(tout))
         self.input_dtype = _DTYPES[tin.dtype]
@@ -503,7 +571,7 @@ class Network(_Handle):
         _load().s24_api_net_free(h)
 
     def close(self):
-        super().close()
+        super().close()  # the network first: it runs on the device
         if self.device is not None:
             self.device.close()
 
@@ -534,18 +602,18 @@ class Network(_Handle):
         else:
             oshape = (batch,)
         y = np.empty(oshape, self.output_dtype)
-        _call(_load().s24_api_net_run, self.device._handle(), self._handle(), _ptr(x), x.nbytes,
-              batch, _ptr(y), y.nbytes)
+        with self._use() as h:
+            _call(_load().s24_api_net_run, h, _ptr(x), x.nbytes, batch, _ptr(y), y.nbytes)
         return y
 
     def stats(self):
-        """The last run's `sparse24 run --stats` lines as a dict (per layer opN_name,
+        """The `sparse24 run --stats` lines of the runs so far as a dict (per layer opN_name,
         opN_gemm_mkn, opN_pattern, opN_cycles (rtl), opN_predicted_cycles; then the totals)."""
         return _kv(self.stats_text())
 
     def layers(self):
-        """The last run's array layers: {operator index: {"name", "gemm_mkn", "pattern",
-        "cycles" (rtl), "predicted_cycles"}}, from the opN_* lines of stats()."""
+        """The array layers of the runs so far: {operator index: {"name", "gemm_mkn",
+        "pattern", "cycles" (rtl), "predicted_cycles"}}, from the opN_* lines of stats()."""
         out = {}
         for key, value in self.stats().items():
             op, sep, field = key.partition("_")
@@ -554,26 +622,42 @@ class Network(_Handle):
         return out
 
     def stats_text(self):
-        return _text(_load().s24_api_net_stats, self._handle())
+        with self._use() as h:
+            return _text(_load().s24_api_net_stats, h)
 
     def totals(self):
-        """Totals of the last run: inferences, ip_macs, host_macs, cycles, job_cycles (rtl),
-        predicted_cycles."""
+        """Totals of the runs so far: inferences, ip_macs, host_macs, cycles, job_cycles (rtl),
+        predicted_cycles; and the network's memory: arena_bytes, activation_bytes."""
         t = _NetTotals()
-        _load().s24_api_net_totals(self._handle(), ctypes.byref(t))
+        with self._use() as h:
+            _load().s24_api_net_totals(h, ctypes.byref(t))
         return {name: getattr(t, name) for name, _ in _NetTotals._fields_}
 
     def info(self):
         """The table of `sparse24 info`."""
-        return _text(_load().s24_api_net_info, self._handle())
+        with self._use() as h:
+            return _text(_load().s24_api_net_info, h)
 
     def prune(self, pattern="2:4"):
         """The .tflite bytes of `sparse24 prune`: every FULLY_CONNECTED and CONV_2D weight
         tensor pruned to pattern, every other byte unchanged."""
-        lib = _load()
-        n = lib.s24_api_net_file_len(self._handle())
-        out = ctypes.create_string_buffer(n)
-        pruned = ctypes.c_size_t(0)
-        _call(lib.s24_api_net_prune, self._handle(), _pattern(pattern),
-              ctypes.cast(out, ctypes.c_void_p), n, ctypes.byref(pruned))
-        return out.raw
+        return prune_model(self._data, pattern)
+
+
+def prune_model(model, pattern="2:4"):
+    """`sparse24 prune` of a .tflite model (its bytes or a path), whatever operators it holds:
+    the bytes of a copy whose FULLY_CONNECTED and CONV_2D int8 weights are pruned to pattern."""
+    lib = _load()
+    if isinstance(model, (bytes, bytearray, memoryview)):
+        data = bytes(model)
+    else:
+        try:
+            data = pathlib.Path(os.fspath(model)).read_bytes()
+        except OSError as e:
+            raise Error(f"{os.fspath(model)}: cannot read: {e.strerror}", -4) from None
+    buf = ctypes.create_string_buffer(data, len(data))
+    out = ctypes.create_string_buffer(max(len(data), 1))
+    pruned = ctypes.c_size_t(0)
+    _call(lib.s24_api_net_prune, ctypes.cast(buf, ctypes.c_void_p), len(data), _pattern(pattern),
+          ctypes.cast(out, ctypes.c_void_p), len(data), ctypes.byref(pruned))
+    return out.raw[:len(data)]

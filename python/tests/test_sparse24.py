@@ -286,7 +286,8 @@ class TestNetwork(Base):
         self.assertEqual(net.totals()["inferences"], 3)
         # one inference at a time gives the same bytes
         np.testing.assert_array_equal(net.run(x[1:2]), y[1:2])
-        self.assertEqual(net.stats()["inferences"], 1)  # stats are the last run's
+        self.assertEqual(net.stats()["inferences"], 4)  # the statistics add up the runs
+        self.assertGreater(net.totals()["arena_bytes"], net.totals()["activation_bytes"])
 
     @needs_rtl
     def test_kws_rtl_like_command(self):
@@ -397,6 +398,70 @@ class TestErrors(Base):
                          "(or a batch B in place of the leading 1)", net.run,
                          np.zeros((1, 49, 10, 1), np.float32))
         self.assertError(-4, "cannot read", sparse24.Network, self.dir / "missing.tflite")
+
+
+class TestThreads(Base):
+    """Handles shared between threads (issue 50: two threads on one Network aborted the
+    interpreter): 8 threads x 200 calls on one network and on one device, bit-exact, and close()
+    while other threads run: they finish or raise sparse24.Error, nothing aborts."""
+
+    THREADS, CALLS = 8, 200
+
+    def test_network_and_device_shared(self):
+        import threading
+        model = models_dir() / "kws.tflite"
+        net = sparse24.Network(model)
+        dev = sparse24.Device("model")
+        xs = [self.rng.normal(0, 3, (1, 50, 10, 1)).astype(np.float32) for _ in range(4)]
+        ys = [sparse24.Network(model).run(x) for x in xs]
+        a = prune_ref(rand_i8(self.rng, (16, 32)), 2, 4)
+        b = rand_i8(self.rng, (32, 8))
+        c = a.astype(np.int32) @ b.astype(np.int32)
+        bad = []
+
+        def work(t):
+            for i in range(self.CALLS):
+                j = (t + i) % len(xs)
+                if not np.array_equal(net.run(xs[j]).view(np.uint32), ys[j].view(np.uint32)):
+                    bad.append(("net", t, i))
+                if not np.array_equal(dev.gemm(a, b), c):
+                    bad.append(("dev", t, i))
+
+        threads = [threading.Thread(target=work, args=(t,)) for t in range(self.THREADS)]
+        for th in threads:
+            th.start()
+        for th in threads:
+            th.join()
+        self.assertEqual(bad, [])
+        self.assertEqual(net.totals()["inferences"], self.THREADS * self.CALLS)
+        net.close()
+        dev.close()
+
+    def test_close_during_run(self):
+        import threading
+        model = models_dir() / "kws.tflite"
+        for _ in range(3):
+            net = sparse24.Network(model)
+            x = np.zeros((1, 50, 10, 1), np.float32)
+            outcomes = []
+
+            def work():
+                try:
+                    for _ in range(50):
+                        net.run(x)
+                    outcomes.append("done")
+                except sparse24.Error as e:
+                    outcomes.append("closed" if "closed" in e.message else e.message)
+
+            threads = [threading.Thread(target=work) for _ in range(4)]
+            for th in threads:
+                th.start()
+            net.close()  # waits for the calls in flight; later calls raise
+            for th in threads:
+                th.join()
+            self.assertEqual(len(outcomes), 4)
+            self.assertTrue(all(o in ("done", "closed") for o in outcomes), outcomes)
+            self.assertError(-1, "the network is closed", net.run, x)
 
 
 if __name__ == "__main__":

@@ -11,7 +11,9 @@
 #include <string.h>
 #include <time.h>
 
+#include "s24_cycles.h"
 #include "s24_drv.h"
+#include "s24_drv_host.h"
 #include "s24_layout.h"
 #include "s24_model.h"
 #ifdef S24_E2E_RTL
@@ -119,8 +121,12 @@ static void run_case(s24_dev_t *dev, uint64_t seed, int i, tally_t *t) {
              // bound under stream gaps and backpressure; the beats are exact either way
     const s24_array_t hw = s24_dev_array(dev);
     s24_gemm_cycles_t pred;
-    s24_status_t ps = dense ? s24_gemm_cycles_dense(hw, a, m, k, n, &pred)
-                            : s24_gemm_cycles_compressed(hw, p, vals, meta, m, k, n, &pred, &where);
+    int8_t *scratch = malloc(m * k);  // the compressed predictor decompresses into it
+    s24_status_t ps = scratch == NULL ? S24_ERR_NOMEM
+                      : dense ? s24_gemm_cycles_dense(hw, a, m, k, n, &pred)
+                              : s24_gemm_cycles_compressed(hw, p, vals, meta, m, k, n, scratch,
+                                                           &pred, &where);
+    free(scratch);
     const uint64_t cyc = dev->counters.cycles;
     if (ps != S24_OK || dev->counters.beats != pred.beats ||
         (g_ideal_streams && fed ? cyc != pred.busy_cycles : cyc < pred.busy_cycles)) {

@@ -9,7 +9,9 @@
 #include <time.h>
 
 #include "s24_cosim.h"
+#include "s24_cycles.h"
 #include "s24_drv.h"
+#include "s24_drv_host.h"
 #include "s24_model.h"
 
 static int g_pass, g_fail;

@@ -11,7 +11,9 @@
 
 #include <cmocka.h>
 
+#include "s24_cycles.h"
 #include "s24_drv.h"
+#include "s24_drv_host.h"
 #include "s24_layout.h"
 #include "s24_swdev.h"
 #include "s24_uio.h"
@@ -114,8 +116,17 @@ static uint64_t m_now_ns(void *ctx) {
   return g.now += g.now_step;
 }
 
-static const s24_seam_t kSeam = {&g, m_read32, m_write32, m_stream_write, m_stream_read,
-                                 m_stream_reset, m_now_ns};
+// The staging memory of the mock: fixed, as a firmware's (requests above its size fail)
+static _Alignas(16) uint8_t g_scratch[1u << 20];
+static size_t g_scratch_len = sizeof g_scratch;
+
+static void *m_scratch(void *ctx, size_t bytes) {
+  assert_ptr_equal(ctx, &g);
+  return bytes <= g_scratch_len ? g_scratch : NULL;
+}
+
+static const s24_seam_t kSeam = {&g,           m_read32, m_write32, m_stream_write, m_stream_read,
+                                 m_stream_reset, m_now_ns, m_scratch};
 
 // A 2x2 2:4 device: W beat 2*2*(8+2) = 40 bits = 2 words, A 2*4*8 = 64 bits = 2 words, R 2.
 static void mock_device(uint32_t rows, uint32_t cols) {

@@ -17,7 +17,9 @@
 
 #include "gemmlowp_ref.h"
 #include "s24_cosim.h"
+#include "s24_cycles.h"
 #include "s24_drv.h"
+#include "s24_drv_host.h"
 #include "s24_layout.h"
 #include "s24_model.h"
 #include "s24_swdev.h"

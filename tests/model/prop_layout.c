@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "s24_layout.h"
+#include "s24_cycles.h"
 #include "s24_model.h"
 
 #include "../common/prop.h"  // g_state, rnd, rnd_below, g_why, CHECK (tests/common/)
@@ -106,8 +107,12 @@ static int run_case(uint64_t seed, int *cmp_beats, int *exact) {
   if (k % data.m == 0) {
     s24_where_t w;
     CHECK(s24_compress(data, a, mr, k, vals, meta, &w) == S24_OK, "compress failed");
-    CHECK(s24_gemm_cycles_compressed(hw, data, vals, meta, mr, k, nc, &fromcomp, &w) == S24_OK,
+    int8_t *scratch = malloc(mr * k);  // the compressed predictor decompresses into it
+    CHECK(scratch != NULL &&
+              s24_gemm_cycles_compressed(hw, data, vals, meta, mr, k, nc, scratch, &fromcomp,
+                                         &w) == S24_OK,
           "compressed predictor failed");
+    free(scratch);
     CHECK(same_totals(&fromdense, &fromcomp), "compressed predictor != dense predictor");
   }
   {  // busy cycles are the sum of s24_core_cycles over the jobs (equal beats: one per cap), on

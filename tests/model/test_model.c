@@ -12,6 +12,7 @@
 #include <cmocka.h>
 
 #include "s24_layout.h"
+#include "s24_cycles.h"
 #include "s24_model.h"
 #include "../common/cmocka_run.h"  // S24_RUN_TESTS (tests/common/)
 

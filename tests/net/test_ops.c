@@ -15,8 +15,28 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "s24_arena.h"
 #include "s24_ops.h"
 #include "s24_tflite.h"
+#include "../common/tfl_heap.h"
+
+// s24_op_prepare into an arena of the size it needs, then s24_op_run: one inference of host
+// operator i as the executor runs it (the parameters prepared once, here for every call).
+static s24_status_t run_op(const s24_tfl_model_t *m, size_t i, void *const *data) {
+  size_t size = 4096;
+  for (;;) {
+    void *mem = aligned_alloc(16, size);
+    if (mem == NULL) return S24_ERR_NOMEM;
+    s24_arena_t a;
+    s24_arena_init(&a, mem, size);
+    const void *params = NULL;
+    s24_status_t st = s24_op_prepare(m, i, &a, &params, NULL, 0);
+    if (st == S24_OK) st = s24_op_run(m, i, params, data);
+    free(mem);
+    if (st != S24_ERR_NOMEM || a.need <= size) return st;
+    size = (a.need + 15) / 16 * 16;
+  }
+}
 
 #define MAX_RANK 8
 
@@ -166,7 +186,7 @@ static void run_case(const char *dir) {
   snprintf(path, sizeof path, "%s/model.tflite", dir);
   file = read_file(path, &flen);
   if (file == NULL) FAILF("cannot read %s", path);
-  if (s24_tfl_parse(file, flen, &m, err, sizeof err) != S24_OK) FAILF("parse: %s", err);
+  if (tfl_parse(file, flen, &m, err, sizeof err) != S24_OK) FAILF("parse: %s", err);
   snprintf(path, sizeof path, "%s/X.npy", dir);
   if (npy_read(path, &x) != 0) FAILF("cannot read %s", path);
   snprintf(path, sizeof path, "%s/Y.npy", dir);
@@ -196,7 +216,7 @@ static void run_case(const char *dir) {
   for (size_t b = 0; b < x.dims[0]; ++b) {
     memcpy(data[m.inputs[0]], x.data + b * isz, isz);
     for (size_t i = 0; i < m.n_ops; ++i) {
-      const s24_status_t st = s24_op_run(&m, i, data);
+      const s24_status_t st = run_op(&m, i, data);
       if (st != S24_OK) FAILF("s24_op_run of operator %zu: %s", i, s24_strerror(st));
     }
     const uint8_t *got = data[m.outputs[0]], *want = y.data + b * osz;
@@ -277,7 +297,7 @@ out:
       if (m.tensors[t].data == NULL) free(data[t]);
     free(data);
   }
-  s24_tfl_free(&m);
+  tfl_free(&m);
   free(file);
   free(x.data);
   free(y.data);
@@ -293,7 +313,7 @@ static void check_model(const char *path) {
   char err[512];
   size_t n_host = 0;
   if (file == NULL) FAILF("cannot read");
-  if (s24_tfl_parse(file, flen, &m, err, sizeof err) != S24_OK) FAILF("parse: %s", err);
+  if (tfl_parse(file, flen, &m, err, sizeof err) != S24_OK) FAILF("parse: %s", err);
   for (size_t i = 0; i < m.n_ops; ++i) {
     if (!s24_op_is_host(m.ops[i].opcode)) continue;
     ++n_host;
@@ -302,7 +322,7 @@ static void check_model(const char *path) {
   }
   printf("ok   %s (%zu host operators of %zu checked)\n", name, n_host, m.n_ops);
 out:
-  s24_tfl_free(&m);
+  tfl_free(&m);
   free(file);
 }
 
@@ -425,7 +445,7 @@ static void mutate_case(const char *dir, int n) {
   snprintf(path, sizeof path, "%s/model.tflite", dir);
   uint8_t *file = read_file(path, &flen);
   if (file == NULL) FAILF("cannot read %s", path);
-  if (s24_tfl_parse(file, flen, &m, err, sizeof err) != S24_OK) FAILF("parse: %s", err);
+  if (tfl_parse(file, flen, &m, err, sizeof err) != S24_OK) FAILF("parse: %s", err);
   for (int k = 0; k < n; ++k) {
     const size_t i = rnd() % m.n_ops;
     undo_t u;
@@ -452,7 +472,7 @@ static void mutate_case(const char *dir, int n) {
         }
       }
       ++n_accepted;
-      const s24_status_t st = s24_op_run(&m, i, data);
+      const s24_status_t st = run_op(&m, i, data);
       (void)st;  // may refuse data-dependent cases (SOFTMAX, RESHAPE); must not overrun
       for (size_t q = 0; q < n_own; ++q) free(own[q]);
     } else if (++n_refused, strncmp(err, "operator ", 9) != 0 || strchr(err, '\n') != NULL) {
@@ -463,7 +483,7 @@ static void mutate_case(const char *dir, int n) {
   }
   printf("ok   %s (%d mutations)\n", name, n);
 out:
-  s24_tfl_free(&m);
+  tfl_free(&m);
   free(file);
 }
 

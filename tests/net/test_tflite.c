@@ -30,6 +30,7 @@
 #include <cmocka.h>
 
 #include "s24_tflite.h"
+#include "../common/tfl_heap.h"
 
 // ---------------------------------------------------------------- expectations (from LiteRT)
 // What LiteRT 2.3.0 reports for the four models, read at startup from argv[2] (else
@@ -483,7 +484,7 @@ static s24_status_t parse_exact(const uint8_t *buf, size_t len, s24_tfl_model_t 
   assert_non_null(c);
   if (len > 0) memcpy(c, buf, len);
   memset(m, 0x5a, sizeof *m);
-  s24_status_t st = s24_tfl_parse(c, len, m, err, errlen);
+  s24_status_t st = tfl_parse(c, len, m, err, errlen);
   if (st == S24_OK) {
     check_invariants(m, c, len);
     *copy = c;
@@ -505,7 +506,7 @@ static void expect_refused(const uint8_t *buf, size_t len, const char *want) {
   uint8_t *c;
   s24_status_t st = parse_exact(buf, len, &m, err, sizeof err, &c);
   if (st == S24_OK) {
-    s24_tfl_free(&m);
+    tfl_free(&m);
     free(c);
     fail_msg("parsed, expected an error containing \"%s\"", want);
   }
@@ -562,7 +563,7 @@ static void check_model(const exp_model_t *e) {
   s24_tfl_model_t m;
   char err[512];
   assert_true(s24_tfl_is_tflite(buf, len));
-  s24_status_t st = s24_tfl_parse(buf, len, &m, err, sizeof err);
+  s24_status_t st = tfl_parse(buf, len, &m, err, sizeof err);
   if (st != S24_OK) fail_msg("%s: %s", e->name, err);
   assert_string_equal(err, "");
   check_invariants(&m, buf, len);
@@ -593,9 +594,9 @@ static void check_model(const exp_model_t *e) {
     assert_int_equal(o->opt.activation, x->opt.activation);
     assert_memory_equal(&o->opt, &x->opt, sizeof o->opt);
   }
-  s24_tfl_free(&m);
+  tfl_free(&m);
   assert_true(is_zero(&m, sizeof m));
-  s24_tfl_free(&m);  // again: safe
+  tfl_free(&m);  // again: safe
   free(buf);
 }
 
@@ -611,7 +612,7 @@ static void test_model_kws(void **state) {
   uint8_t *buf = load("kws", &len);
   s24_tfl_model_t m;
   char err[256];
-  assert_int_equal(s24_tfl_parse(buf, len, &m, err, sizeof err), S24_OK);
+  assert_int_equal(tfl_parse(buf, len, &m, err, sizeof err), S24_OK);
   assert_int_equal(m.n_ops, 15);
   const s24_tfl_op_t *conv = &m.ops[1];
   assert_int_equal(conv->opcode, S24_OP_CONV_2D);
@@ -646,7 +647,7 @@ static void test_model_kws(void **state) {
   assert_true(m.ops[13].opt.beta == 1.0f);
   assert_int_equal(m.tensors[m.inputs[0]].type, S24_TFL_FLOAT32);
   assert_int_equal(m.tensors[m.outputs[0]].dims[1], 12);
-  s24_tfl_free(&m);
+  tfl_free(&m);
   free(buf);
 }
 
@@ -917,7 +918,7 @@ static void parse_ok(const spec_t *s, s24_tfl_model_t *m, uint8_t **copy) {
 }
 
 static void done(s24_tfl_model_t *m, uint8_t *copy) {
-  s24_tfl_free(m);
+  tfl_free(m);
   free(copy);
 }
 
@@ -986,11 +987,11 @@ static void test_unaligned(void **state) {
   memcpy(raw + 1, f.b, n);
   s24_tfl_model_t m;
   char err[256];
-  if (s24_tfl_parse(raw + 1, n, &m, err, sizeof err) != S24_OK) fail_msg("%s", err);
+  if (tfl_parse(raw + 1, n, &m, err, sizeof err) != S24_OK) fail_msg("%s", err);
   check_invariants(&m, raw + 1, n);
   assert_true(m.tensors[1].scale[1] == 1.0f);
   assert_int_equal(m.tensors[0].zero_point[0], -3);
-  s24_tfl_free(&m);
+  tfl_free(&m);
   free(raw);
 }
 
@@ -1287,14 +1288,14 @@ static void test_kws_byte_flips(void **state) {
   // the structure's bytes: everything but the constant data
   s24_tfl_model_t m;
   char err[256];
-  assert_int_equal(s24_tfl_parse(buf, len, &m, err, sizeof err), S24_OK);
+  assert_int_equal(tfl_parse(buf, len, &m, err, sizeof err), S24_OK);
   uint8_t *is_data = calloc(len, 1);
   assert_non_null(is_data);
   for (size_t i = 0; i < m.n_tensors; i++) {
     const s24_tfl_tensor_t *t = &m.tensors[i];
     if (t->data != NULL) memset(is_data + t->data_offset, 1, t->data_len);
   }
-  s24_tfl_free(&m);
+  tfl_free(&m);
   size_t *meta = malloc(len * sizeof *meta), n_meta = 0;
   assert_non_null(meta);
   for (size_t i = 0; i < len; i++) if (!is_data[i]) meta[n_meta++] = i;
@@ -1335,7 +1336,7 @@ static void test_kws_targeted(void **state) {
   uint8_t *buf = load("kws", &len);
   s24_tfl_model_t m;
   char err[256];
-  assert_int_equal(s24_tfl_parse(buf, len, &m, err, sizeof err), S24_OK);
+  assert_int_equal(tfl_parse(buf, len, &m, err, sizeof err), S24_OK);
   const s24_tfl_tensor_t w = m.tensors[17];  // model/conv2d/Conv2D, int8 64x10x4x1
   uint32_t w_scale_len_at = 0;
   {
@@ -1350,7 +1351,7 @@ static void test_kws_targeted(void **state) {
     free(pat);
     assert_true(w_scale_len_at != 0);
   }
-  s24_tfl_free(&m);
+  tfl_free(&m);
 
   // the constant data's vector length of tensor 17 becomes 0x7fffffff
   uint8_t save[4];
@@ -1453,8 +1454,8 @@ static void test_kws_targeted(void **state) {
     put32(buf + at[i] + 16, 1);
   }
   assert_int_equal(refused, 1);  // tensor 35, FLOAT32
-  assert_int_equal(s24_tfl_parse(buf, len, &m, err, sizeof err), S24_OK);  // all restored
-  s24_tfl_free(&m);
+  assert_int_equal(tfl_parse(buf, len, &m, err, sizeof err), S24_OK);  // all restored
+  tfl_free(&m);
   free(buf);
 }
 
@@ -1495,25 +1496,25 @@ static void test_arguments(void **state) {
   s24_tfl_model_t m;
   char err[64];
   uint8_t one = 0;
-  assert_int_equal(s24_tfl_parse(&one, 1, NULL, err, sizeof err), S24_ERR_ARG);
-  assert_int_equal(s24_tfl_parse(NULL, 8, &m, err, sizeof err), S24_ERR_ARG);
-  assert_int_equal(s24_tfl_parse(NULL, 0, &m, err, sizeof err), S24_ERR_FORMAT);
+  assert_int_equal(tfl_parse(&one, 1, NULL, err, sizeof err), S24_ERR_ARG);
+  assert_int_equal(tfl_parse(NULL, 8, &m, err, sizeof err), S24_ERR_ARG);
+  assert_int_equal(tfl_parse(NULL, 0, &m, err, sizeof err), S24_ERR_FORMAT);
   assert_true(is_zero(&m, sizeof m));
-  assert_int_equal(s24_tfl_parse(NULL, 0, &m, NULL, 0), S24_ERR_FORMAT);  // no message wanted
+  assert_int_equal(tfl_parse(NULL, 0, &m, NULL, 0), S24_ERR_FORMAT);  // no message wanted
   // a short message buffer: cut, NUL-terminated
   size_t len;
   uint8_t *buf = load("kws", &len);
   buf[4] = 'X';
   memset(err, '#', sizeof err);
-  assert_int_equal(s24_tfl_parse(buf, len, &m, err, 10), S24_ERR_FORMAT);
+  assert_int_equal(tfl_parse(buf, len, &m, err, 10), S24_ERR_FORMAT);
   assert_int_equal(strlen(err), 9);
   assert_int_equal(err[10], '#');
-  assert_int_equal(s24_tfl_parse(buf, len, &m, err, 1), S24_ERR_FORMAT);
+  assert_int_equal(tfl_parse(buf, len, &m, err, 1), S24_ERR_FORMAT);
   assert_string_equal(err, "");
   free(buf);
-  s24_tfl_free(NULL);
+  tfl_free(NULL);
   memset(&m, 0, sizeof m);
-  s24_tfl_free(&m);
+  tfl_free(&m);
 }
 
 int main(int argc, char **argv) {

@@ -13,7 +13,9 @@
 #include <time.h>
 
 #include "s24_cosim.h"
+#include "s24_cycles.h"
 #include "s24_drv.h"
+#include "s24_drv_host.h"
 #include "s24_model.h"
 
 #include "../common/rand.h"  // rng_t, rnd, below, rnd_i8 (tests/common/)
@@ -83,7 +85,11 @@ static void run_case(s24_dev_t *dev, uint64_t seed, int i, int stress, tally_t *
   // prediction (both routes must agree when both apply), reference result, then the hardware
   if (st == S24_OK) st = s24_gemm_cycles_dense(hw, a, m, k, n, &pred);
   if (st == S24_OK && is_sparse) {
-    st = s24_gemm_cycles_compressed(hw, p, (int8_t *)vals, meta, m, k, n, &pred2, &where);
+    int8_t *scratch = malloc(m * k);  // the compressed predictor decompresses into it
+    st = scratch == NULL ? S24_ERR_NOMEM
+                         : s24_gemm_cycles_compressed(hw, p, (int8_t *)vals, meta, m, k, n,
+                                                      scratch, &pred2, &where);
+    free(scratch);
     if (st == S24_OK && memcmp(&pred, &pred2, sizeof pred) != 0) {
       snprintf(detail, sizeof detail, "compressed prediction %" PRIu64 " != dense %" PRIu64,
                pred2.busy_cycles, pred.busy_cycles);

@@ -1,4 +1,5 @@
 // sparse24 UIO backend: the driver seam on a real board through Linux UIO (untested on hardware).
+// A platform part beside the freestanding driver: it needs Linux (mmap, sysfs, clock_gettime).
 //
 // UNTESTED ON HARDWARE: this backend compiles and is unit-tested against a mock of its register
 // windows (tests/driver/test_drv.c), but it has never run on an FPGA. Treat it as a documented
@@ -25,6 +26,7 @@
 #include <stdint.h>
 
 #include "s24_drv.h"
+#include "s24_drv_host.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -55,6 +57,7 @@ typedef struct {
   int fd;                     /**< the /dev/uioN descriptor, -1 with a mock */
   volatile uint32_t *win[4];  /**< mapped windows */
   size_t win_len[4];
+  s24_scratch_t scratch;      /**< the driver's staging memory (the seam's scratch) */
 } s24_uio_t;
 
 /** Opens /dev/uioN and maps its four windows (sizes from /sys/class/uio/uioN/maps/mapI/size),

@@ -1,18 +1,15 @@
-// sparse24 command: the rtl backend of a build without the Verilated model (make S24_RTL=no):
+// sparse24 library: the rtl backend of a build without the Verilated model (make S24_RTL=no):
 // every entry point refuses, so `--backend rtl` fails with one clear message.
-#include "backend.h"
+#include "s24_backend.h"
 
 #define NO_RTL "this build has no rtl backend (rebuild without S24_RTL=no)"
 
 static s24_status_t nortl_check(char *err, size_t errlen) {
-  if (err != NULL && errlen > 0) snprintf(err, errlen, NO_RTL);
-  return S24_ERR_UNSUPPORTED;
+  return s24_errorf(S24_ERR_UNSUPPORTED, err, errlen, NO_RTL);
 }
 
-static s24_status_t nortl_open(s24_bdev_t *d, const char *trace, size_t k_max, char *err,
-                               size_t errlen) {
+static s24_status_t nortl_open(s24_bdev_t *d, const char *trace, char *err, size_t errlen) {
   (void)trace;
-  (void)k_max;
   d->ops = &s24_backend_rtl;
   d->sim = NULL;
   return nortl_check(err, errlen);
@@ -33,16 +30,22 @@ static s24_status_t nortl_linear(s24_bdev_t *d, const s24_linear_job_t *job, cha
   return nortl_check(err, errlen);
 }
 
-static void nortl_stats(const s24_bdev_t *d, FILE *f) {
+static s24_status_t nortl_engine(s24_bdev_t *d, s24_engine_t *e, char *err, size_t errlen) {
   (void)d;
-  (void)f;
+  (void)e;
+  return nortl_check(err, errlen);
+}
+
+static uint64_t nortl_sim_cycles(const s24_bdev_t *d) {
+  (void)d;
+  return 0;
 }
 
 static void nortl_close(s24_bdev_t *d) { (void)d; }
 
 const s24_backend_ops_t s24_backend_rtl = {
-    "rtl", S24_BACKEND_HW, nortl_check, nortl_open, nortl_gemm, nortl_linear, nortl_stats,
-    nortl_close,
+    "rtl",        S24_BACKEND_HW, nortl_check,      nortl_open, nortl_gemm, nortl_linear,
+    nortl_engine, nortl_sim_cycles, nortl_close,
 };
 
 uint64_t s24_rtl_sim_cycles(const s24_cosim_t *sim) {
@@ -57,10 +60,9 @@ const char *s24_rtl_error(const s24_cosim_t *sim) {
   return "";
 }
 
-s24_status_t s24_rtl_open(const char *trace_path, size_t k_max, s24_cosim_t **sim,
-                          s24_dev_t *dev, char *err, size_t errlen) {
+s24_status_t s24_rtl_open(const char *trace_path, s24_cosim_t **sim, s24_dev_t *dev, char *err,
+                          size_t errlen) {
   (void)trace_path;
-  (void)k_max;
   (void)dev;
   if (sim != NULL) *sim = NULL;
   return nortl_check(err, errlen);

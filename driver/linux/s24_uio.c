@@ -90,6 +90,7 @@ void s24_uio_close(s24_uio_t *u) {
     if (u->fd >= 0 && u->win[i] != NULL) munmap((void *)u->win[i], u->win_len[i]);
   }
   if (u->fd >= 0) close(u->fd);
+  s24_scratch_free(&u->scratch);
   reset_state(u);
 }
 
@@ -192,9 +193,16 @@ static uint64_t uio_now_ns(void *ctx) {
   return u->now(u->ctx);
 }
 
+// The FIFOs copy every word: the staging memory is plain heap
+static void *uio_scratch(void *ctx, size_t bytes) {
+  s24_uio_t *u = ctx;
+  return u != NULL ? s24_scratch_get(&u->scratch, bytes) : NULL;
+}
+
 // The seam's functions in s24_seam_t's order; s24_uio_seam adds the context.
-static const s24_seam_t k_uio_seam = {NULL, uio_read32, uio_write32, uio_stream_write,
-                                      uio_stream_read, uio_stream_reset, uio_now_ns};
+static const s24_seam_t k_uio_seam = {NULL,           uio_read32,       uio_write32,
+                                      uio_stream_write, uio_stream_read, uio_stream_reset,
+                                      uio_now_ns,     uio_scratch};
 
 void s24_uio_seam(s24_uio_t *u, s24_seam_t *seam) {
   if (seam == NULL) return;

@@ -1,5 +1,7 @@
 // sparse24 command: `sparse24 bench` in all its modes: the issue-6 performance benchmark,
-// --linear and --model-speed (see bench.h).
+// --linear and --model-speed (see bench.h). The one part of the command that reaches below the
+// public API (the library's backends, the driver, the cycle model): it compares what the
+// hardware measured with what the cycle model predicted, job by job.
 #include "bench.h"
 
 #include <errno.h>
@@ -11,10 +13,12 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "backend.h"
 #include "cli.h"
 #include "outfile.h"
+#include "s24_backend.h"
+#include "s24_cycles.h"
 #include "s24_drv.h"
+#include "s24_drv_host.h"
 #include "s24_layout.h"
 #include "s24_model.h"
 
@@ -153,10 +157,10 @@ static int run_rtl(s24_bdev_t *rtl, s24_array_t hw, const shape_t *sm,
   int8_t *a = malloc(M * K), *sp = malloc(M * K), *vals = malloc(M * K);
   int8_t *sp1 = malloc(M * K), *vals1 = malloc(M * K);
   uint8_t *meta = malloc(M * K), *meta1 = malloc(M * K);
-  int8_t *b = malloc(K * N);
+  int8_t *b = malloc(K * N), *scratch = malloc(M * K);
   int32_t *want = malloc(M * N * sizeof(int32_t)), *got = malloc(M * N * sizeof(int32_t));
   int rc = 0;
-  if (!a || !sp || !vals || !meta || !sp1 || !vals1 || !meta1 || !b || !want || !got) {
+  if (!a || !sp || !vals || !meta || !sp1 || !vals1 || !meta1 || !b || !want || !got || !scratch) {
     rc = s24_cli_error(EXIT_DATA, "bench", "out of memory for the %zux%zux%zu run", sm->m, sm->k, sm->n);
     goto out;
   }
@@ -185,7 +189,7 @@ static int run_rtl(s24_bdev_t *rtl, s24_array_t hw, const shape_t *sm,
     s24_gemm_cycles_t pred, shape_pred;
     const uint64_t sim0 = s24_rtl_sim_cycles(rtl->sim);
     st = dense ? s24_gemm_cycles_dense(hw, a, M, K, N, &pred)
-               : s24_gemm_cycles_compressed(hw, p, v, md, M, K, N, &pred, &where);
+               : s24_gemm_cycles_compressed(hw, p, v, md, M, K, N, scratch, &pred, &where);
     if (st == S24_OK) {
       st = s24_gemm_cycles_shape(hw, dense ? kDense : p, M, K, N, &shape_pred);
     }
@@ -227,6 +231,7 @@ static int run_rtl(s24_bdev_t *rtl, s24_array_t hw, const shape_t *sm,
   res->rtl_done = 1;
 out:
   free(a);
+  free(scratch);
   free(sp);
   free(vals);
   free(meta);
@@ -440,8 +445,7 @@ int s24_bench_perf_check(s24_opt_t opt, const char *v) {
   char tail = 0;
   switch (opt) {
     case S24_OPT_BACKEND: {
-      s24_backend_t b;
-      if (v == NULL || s24_backend_parse(v, &b) != S24_OK) {
+      if (v == NULL || s24_backend_find(v) == NULL) {
         return s24_cli_error(EXIT_USAGE, "bench", "invalid --backend '%s' (model or rtl)", v ? v : "");
       }
       return 0;
@@ -477,13 +481,11 @@ int s24_bench_perf_run(const s24_cli_args_t *a) {
   const char *dir = s24_cli_val(a, S24_OPT_OUT_DIR);
   uint64_t first = NUM_SHAPES, seed = 1;
   s24_array_t arr = S24_DEFAULT_ARRAY;  // the default RTL build
-  s24_backend_t be = NULL;  // the value was checked as it was parsed (s24_bench_perf_check)
-  if (s24_cli_has(a, S24_OPT_BACKEND) &&
-      s24_backend_parse(s24_cli_val(a, S24_OPT_BACKEND), &be) != S24_OK) {
-    be = NULL;
-  }
-  const int model_only = s24_cli_has(a, S24_OPT_MODEL_ONLY) || be == S24_BACKEND_MODEL;
-  const int backend_rtl = be == S24_BACKEND_RTL;
+  // the value was checked as it was parsed (s24_bench_perf_check)
+  const s24_backend_t be =
+      s24_cli_has(a, S24_OPT_BACKEND) ? s24_backend_find(s24_cli_val(a, S24_OPT_BACKEND)) : NULL;
+  const int model_only = s24_cli_has(a, S24_OPT_MODEL_ONLY) || be == &s24_backend_model;
+  const int backend_rtl = be == &s24_backend_rtl;
   const int have_array = s24_cli_has(a, S24_OPT_ARRAY);
   // the values were checked as they were parsed (s24_bench_perf_check)
   if (s24_cli_has(a, S24_OPT_FIRST)) (void)s24_cli_parse_u64(s24_cli_val(a, S24_OPT_FIRST), &first);
@@ -516,10 +518,12 @@ int s24_bench_perf_run(const s24_cli_args_t *a) {
       if (sm.k > k_max) k_max = sm.k;
     }
     char msg[256];
-    if (S24_BACKEND_RTL->open(&rtl, NULL, k_max, msg, sizeof msg) != S24_OK) {
+    if (s24_backend_rtl.open(&rtl, NULL, msg, sizeof msg) != S24_OK) {
+      s24_backend_rtl.close(&rtl);
       s24_outs_abort(&outs);
       return s24_cli_error(EXIT_DATA, "bench", "%s", msg);
     }
+    rtl.dev.timeout_ns = s24_rtl_timeout_ns(&rtl.dev, k_max);
     hw = s24_dev_array(&rtl.dev);
   }
   printf("sparse24 bench: %ux%u %u:%u core, %" PRIu64 " shapes, full size: cycle model; "
@@ -529,7 +533,7 @@ int s24_bench_perf_run(const s24_cli_args_t *a) {
          seed);
   result_t *res = calloc(first, sizeof(result_t));
   if (res == NULL) {
-    S24_BACKEND_RTL->close(&rtl);
+    s24_backend_rtl.close(&rtl);
     s24_outs_abort(&outs);
     return s24_cli_error(EXIT_DATA, "bench", "out of memory");
   }
@@ -573,7 +577,7 @@ int s24_bench_perf_run(const s24_cli_args_t *a) {
     printf("\n");
     fflush(stdout);
   }
-  S24_BACKEND_RTL->close(&rtl);
+  s24_backend_rtl.close(&rtl);
   // all three files or none
   if (rc == 0 && !outs_added) rc = add_outs(dir, 3, out_paths, &outs);
   if (rc == 0) {
@@ -780,15 +784,17 @@ int s24_bench_linear_run(const s24_cli_args_t *a) {
   }
   s24_bdev_t rtl;
   char msg[256];
-  if (S24_BACKEND_RTL->open(&rtl, NULL, k_max, msg, sizeof msg) != S24_OK) {
+  if (s24_backend_rtl.open(&rtl, NULL, msg, sizeof msg) != S24_OK) {
+    s24_backend_rtl.close(&rtl);
     s24_outs_abort(&outs);
     return s24_cli_error(EXIT_DATA, "bench", "%s", msg);
   }
+  rtl.dev.timeout_ns = s24_rtl_timeout_ns(&rtl.dev, k_max);
   char *csv_buf = NULL;
   size_t csv_len = 0;
   FILE *csv = open_memstream(&csv_buf, &csv_len);
   if (csv == NULL) {
-    S24_BACKEND_RTL->close(&rtl);
+    s24_backend_rtl.close(&rtl);
     s24_outs_abort(&outs);
     return s24_cli_error(EXIT_DATA, "bench", "out of memory");
   }
@@ -906,7 +912,7 @@ int s24_bench_linear_run(const s24_cli_args_t *a) {
     free(want);
   }
   const uint32_t lanes = dev->hw.epi_lanes, depth = dev->hw.epi_depth, rows = dev->hw.rows;
-  S24_BACKEND_RTL->close(&rtl);
+  s24_backend_rtl.close(&rtl);
   if (fclose(csv) != 0 && rc == 0) rc = s24_cli_error(EXIT_DATA, "bench", "out of memory");
   if (rc == 0 && !added) rc = add_outs(dir, 1, paths, &outs);
   if (rc == 0) {
@@ -1001,14 +1007,21 @@ static s24_status_t speed_run(s24_backend_t backend, s24_pattern_t p, size_t m, 
     snprintf(err, errlen, "preparing the benchmark failed: %s", s24_strerror(st));
     goto done;
   }
-  s24_gemm_job_t job = {p, val, meta, m, k, b, n, NULL, c, NULL, NULL, NULL, 0};
+  s24_gemm_job_t job = {p, val, meta, m, k, b, n, NULL, c, NULL, 0};
   double best = 0;
   for (unsigned r = 0; r < reps; r++) {
     if (backend->caps & S24_BACKEND_HW) {  // minutes per run: say what is running
       fprintf(stderr, "[%u/%u] %zux%zux%zu rtl ...\n", r + 1, reps, m, k, n);
     }
     double t0 = now_s();
-    if ((st = s24_backend_gemm(backend, &job, NULL, &where, err, errlen)) != S24_OK) goto done;
+    s24_bdev_t d;  // each run from reset: the backend's open is part of the time
+    st = backend->open(&d, NULL, err, errlen);
+    if (st == S24_OK) {
+      if (backend->caps & S24_BACKEND_HW) d.dev.timeout_ns = s24_rtl_timeout_ns(&d.dev, k);
+      st = backend->gemm(&d, &job, &where, err, errlen);
+    }
+    backend->close(&d);
+    if (st != S24_OK) goto done;
     double t = now_s() - t0;
     fprintf(out, "bench: run %u/%u: %.3f s\n", r + 1, reps, t);
     if (r == 0 || t < best) best = t;
@@ -1017,7 +1030,7 @@ static s24_status_t speed_run(s24_backend_t backend, s24_pattern_t p, size_t m, 
   const double done_macs = (double)m * (double)vcols * (double)n;
   fprintf(out, "bench: backend %s, pattern %u:%u, %zux%zux%zu (MxKxN): best %.3f s, "
           "%.2f G dense-equivalent MAC/s, %.2f G MAC/s done\n",
-          s24_backend_name(backend), (unsigned)p.n, (unsigned)p.m, m, k, n, best,
+          backend->name, (unsigned)p.n, (unsigned)p.m, m, k, n, best,
           dense / best * 1e-9, done_macs / best * 1e-9);
   st = S24_OK;
 done:
@@ -1034,12 +1047,13 @@ int s24_bench_speed_run(const s24_cli_args_t *a) {
   int rc;
   const int model_only = s24_cli_has(a, S24_OPT_MODEL_ONLY);
   s24_pattern_t p;
-  s24_backend_t be;
+  const char *be_name = NULL;
   if ((rc = s24_cli_pattern(a, &p)) != 0) return rc;
-  if ((rc = s24_cli_backend(a, &be)) != 0) return rc;
-  if (model_only && be != S24_BACKEND_MODEL) {
+  if ((rc = s24_cli_backend(a, &be_name)) != 0) return rc;
+  const s24_backend_t be = s24_backend_find(be_name);
+  if (model_only && be != &s24_backend_model) {
     return s24_cli_usage("bench", "--model-only and --backend %s contradict each other",
-                     s24_backend_name(be));
+                     be->name);
   }
   size_t dims[3] = {1024, 4096, 1024};
   if (s24_cli_has(a, S24_OPT_SHAPE)) {

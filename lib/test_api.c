@@ -1,6 +1,6 @@
 // Tests of the public C API (include/sparse24.h) as a C front end sees it: built against
 // libsparse24.a (the archive is self-contained) and from the sources with the sanitizers
-// (api/api.mk, make test-api). GEMM and the fused layer on the model and rtl backends against
+// (lib/lib.mk, make test-api). GEMM and the fused layer on the model and rtl backends against
 // plain loops of SPEC §1/§7 written here, the messages of bad input, the text buffers, and a
 // network: kws.tflite (argv[1]) run on the model, every 61st truncation refused with a message.
 #include <stdint.h>
@@ -127,7 +127,7 @@ static void test_linear(const char *backend) {
   char err[S24_API_ERRLEN];
   s24_api_dev_t *dev = NULL;
   if (!open_dev(backend, &dev)) return;
-  s24_api_linear_params_t prm = {bias, mult, shift, zi, zo, 1};
+  s24_api_linear_params_t prm = {bias, mult, shift, zi, zo, s24_api_relu_min(zo), 127};
   s24_status_t st = s24_api_linear(dev, NULL, x, B, w, M, K, &prm, y, err, sizeof err);
   CHECK(st == S24_OK && memcmp(y, ref, sizeof y) == 0, "%s linear: %d %s", backend, st, err);
   shift[7] = 31;
@@ -153,36 +153,37 @@ static void test_net(const char *path) {
   fclose(f);
   char err[S24_API_ERRLEN];
   s24_api_net_t *net = NULL;
+  s24_api_dev_t *dev = NULL;
+  CHECK(s24_api_open("model", &dev, err, sizeof err) == S24_OK, "%s", err);
   for (size_t cut = 0; cut < len; cut += 61) {  // every truncation is refused with a message
     err[0] = '\0';
-    s24_status_t st = s24_api_net_load(file, cut, &net, err, sizeof err);
+    s24_status_t st = s24_api_net_load(dev, file, cut, &net, err, sizeof err);
     CHECK(st != S24_OK && net == NULL && err[0] != '\0', "truncated at %zu: %d", cut, st);
     if (st == S24_OK) s24_api_net_free(net);
   }
-  if (s24_api_net_load(file, len, &net, err, sizeof err) != S24_OK) {
+  if (s24_api_net_load(dev, file, len, &net, err, sizeof err) != S24_OK) {
     CHECK(0, "load %s: %s", path, err);
+    s24_api_close(dev);
     return;
   }
   s24_api_tensor_t in, out;
   CHECK(s24_api_net_io(net, &in, &out) == S24_OK && in.dtype == S24_API_FLOAT32 && in.rank == 4,
         "io");
   float *x = calloc(2, in.bytes), *y = calloc(2, out.bytes);
-  s24_api_dev_t *dev = NULL;
-  CHECK(s24_api_open("model", &dev, err, sizeof err) == S24_OK, "%s", err);
-  s24_status_t st = s24_api_net_run(dev, net, x, 2 * in.bytes, 2, y, 2 * out.bytes, err,
-                                    sizeof err);
+  s24_status_t st = s24_api_net_run(net, x, 2 * in.bytes, 2, y, 2 * out.bytes, err, sizeof err);
   CHECK(st == S24_OK, "run: %s", err);
   s24_api_net_totals_t t;
-  CHECK(s24_api_net_totals(net, &t) == S24_OK && t.inferences == 2 && t.predicted_cycles > 0,
+  CHECK(s24_api_net_totals(net, &t) == S24_OK && t.inferences == 2 && t.predicted_cycles > 0 &&
+            t.arena_bytes > t.activation_bytes && t.activation_bytes > 0,
         "totals");
   char text[64];
   CHECK(s24_api_net_stats(net, text, sizeof text, NULL) == S24_OK &&
             strncmp(text, "backend: model\n", 15) == 0,
         "%s", text);
-  st = s24_api_net_run(dev, net, x, in.bytes, 2, y, 2 * out.bytes, err, sizeof err);
+  st = s24_api_net_run(net, x, in.bytes, 2, y, 2 * out.bytes, err, sizeof err);
   CHECK(st == S24_ERR_ARG && strstr(err, "X holds"), "%s", err);
-  s24_api_close(dev);
   s24_api_net_free(net);
+  s24_api_close(dev);
   free(x);
   free(y);
 }

@@ -1,0 +1,69 @@
+// sparse24 bare-metal seam (s24_mmio.h): volatile register accesses and the platform's streams.
+#include "s24_mmio.h"
+
+#include <string.h>
+
+s24_status_t s24_mmio_init(s24_mmio_t *m, uintptr_t base, const s24_mmio_platform_t *platform) {
+  if (m == NULL || platform == NULL || base == 0 || (base & 3u) != 0 ||
+      platform->stream_write == NULL || platform->stream_read == NULL ||
+      platform->stream_reset == NULL || platform->now_ns == NULL ||
+      ((uintptr_t)platform->scratch & 15u) != 0) {
+    return S24_ERR_ARG;
+  }
+  memset(m, 0, sizeof(*m));
+  m->regs = (volatile uint32_t *)base;
+  m->platform = *platform;
+  return S24_OK;
+}
+
+static s24_status_t mm_read32(void *ctx, uint32_t addr, uint32_t *value) {
+  const s24_mmio_t *m = ctx;
+  if (m == NULL || value == NULL || (addr & 3u) != 0) return S24_ERR_ARG;
+  *value = m->regs[addr / 4];
+  return S24_OK;
+}
+
+static s24_status_t mm_write32(void *ctx, uint32_t addr, uint32_t value) {
+  s24_mmio_t *m = ctx;
+  if (m == NULL || (addr & 3u) != 0) return S24_ERR_ARG;
+  m->regs[addr / 4] = value;
+  return S24_OK;
+}
+
+static s24_status_t mm_stream_write(void *ctx, s24_port_t port, const uint32_t *beats,
+                                    size_t words, size_t n) {
+  s24_mmio_t *m = ctx;
+  return m->platform.stream_write(m->platform.ctx, port, beats, words, n);
+}
+
+static s24_status_t mm_stream_read(void *ctx, s24_port_t port, uint32_t *beats, size_t words,
+                                   size_t n, uint8_t *last, uint64_t timeout_ns) {
+  s24_mmio_t *m = ctx;
+  return m->platform.stream_read(m->platform.ctx, port, beats, words, n, last, timeout_ns);
+}
+
+static s24_status_t mm_stream_reset(void *ctx) {
+  s24_mmio_t *m = ctx;
+  return m->platform.stream_reset(m->platform.ctx);
+}
+
+static uint64_t mm_now_ns(void *ctx) {
+  s24_mmio_t *m = ctx;
+  return m->platform.now_ns(m->platform.ctx);
+}
+
+static void *mm_scratch(void *ctx, size_t bytes) {
+  s24_mmio_t *m = ctx;
+  return bytes <= m->platform.scratch_len ? m->platform.scratch : NULL;
+}
+
+// The seam's functions in s24_seam_t's order; s24_mmio_seam adds the context.
+static const s24_seam_t k_mmio_seam = {NULL,            mm_read32,      mm_write32,
+                                       mm_stream_write, mm_stream_read, mm_stream_reset,
+                                       mm_now_ns,       mm_scratch};
+
+void s24_mmio_seam(s24_mmio_t *m, s24_seam_t *seam) {
+  if (seam == NULL) return;
+  *seam = k_mmio_seam;
+  seam->ctx = m;
+}

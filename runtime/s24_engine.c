@@ -1,0 +1,122 @@
+// sparse24 network runtime: the model and device engines (s24_engine.h).
+#include "s24_engine.h"
+
+#include <stdio.h>  // snprintf only: no FILE
+#include <string.h>
+
+#include "s24_layout.h"
+
+// ------------------------------------------------------------------ the golden model
+
+static s24_status_t model_linear(void *ctx, const s24_net_layer_t *l, void *state,
+                                 const int8_t *x, int8_t *y, uint64_t *cycles,
+                                 uint64_t *job_cycles, char *err, size_t errlen) {
+  (void)ctx;
+  (void)state;
+  *cycles = 0;
+  *job_cycles = 0;
+  const s24_status_t st =
+      s24_linear_ref(x, l->n, l->w, l->m, l->k, l->bias, l->mult, l->shift, l->zi, l->zo,
+                     l->act_min, l->act_max, l->round, y);
+  if (st != S24_OK) {
+    return s24_errorf(st, err, errlen, "operator %zu: model linear failed: %s", l->op,
+                      s24_strerror(st));
+  }
+  return S24_OK;
+}
+
+void s24_engine_model(s24_engine_t *e) {
+  if (e == NULL) return;
+  const s24_array_t hw = S24_DEFAULT_ARRAY;
+  *e = (s24_engine_t){NULL,
+                      NULL,
+                      NULL,
+                      model_linear,
+                      hw,
+                      S24_DEFAULT_EPI_DEPTH,
+                      S24_DEFAULT_HW_EPI_LANES,
+                      0,
+                      "model"};
+}
+
+// ------------------------------------------------------------------ a device
+
+static s24_status_t dev_layer_bytes(void *ctx, const s24_net_layer_t *l, size_t *bytes) {
+  s24_engine_dev_t *d = ctx;
+  size_t b = 0;
+  s24_status_t st = s24_weights_bytes(d->dev, l->w, l->m, l->k, &b);
+  if (st != S24_OK) return st;
+  if (b > SIZE_MAX - sizeof(s24_weights_t) - 16) return S24_ERR_NOMEM;
+  *bytes = (sizeof(s24_weights_t) + 15) / 16 * 16 + b;  // the struct, then its beats
+  return S24_OK;
+}
+
+static s24_status_t dev_prepare(void *ctx, const s24_net_layer_t *l, void *mem, size_t bytes,
+                                void **state, char *err, size_t errlen) {
+  s24_engine_dev_t *d = ctx;
+  const size_t head = (sizeof(s24_weights_t) + 15) / 16 * 16;
+  if (mem == NULL || bytes < head) return s24_errorf(S24_ERR_ARG, err, errlen, "no memory");
+  s24_weights_t *w = mem;
+  s24_status_t st =
+      s24_weights_pack(d->dev, l->w, l->m, l->k, (uint8_t *)mem + head, bytes - head, w);
+  if (st != S24_OK) {
+    return s24_errorf(st, err, errlen, "cannot pack the weights: %s", s24_strerror(st));
+  }
+  // the seam's staging memory for the largest layer, asked for now: a seam that grows it
+  // allocates at load, and a fixed one (firmware) says at load that it is too small
+  const size_t need = s24_linear_scratch_bytes(d->dev, w);
+  if (need == 0) return s24_errorf(S24_ERR_NOMEM, err, errlen, "the layer's beats overflow");
+  if (need > d->scratch) {
+    if (d->dev->seam.scratch(d->dev->seam.ctx, need) == NULL) {
+      return s24_errorf(S24_ERR_NOMEM, err, errlen,
+                        "the device has no %zu bytes of staging memory for its beats", need);
+    }
+    d->scratch = need;
+  }
+  *state = w;
+  return S24_OK;
+}
+
+// The message of a failed layer on the device.
+static s24_status_t dev_failed(const s24_dev_t *dev, const s24_net_layer_t *l, s24_status_t st,
+                               char *err, size_t errlen) {
+  if (st == S24_ERR_HW) {
+    char bits[96];
+    return s24_errorf(st, err, errlen, "operator %zu: device linear failed: hardware error (ERR = %s)",
+                      l->op, s24_err_bits_str(dev->last_err, bits, sizeof bits));
+  }
+  return s24_errorf(st, err, errlen, "operator %zu: device linear failed: %s", l->op,
+                    s24_strerror(st));
+}
+
+static s24_status_t dev_linear(void *ctx, const s24_net_layer_t *l, void *state,
+                               const int8_t *x, int8_t *y, uint64_t *cycles,
+                               uint64_t *job_cycles, char *err, size_t errlen) {
+  s24_engine_dev_t *d = ctx;
+  const s24_linear_params_t prm = {l->bias,   l->mult,    l->shift,   l->zi,
+                                   l->zo,     l->act_min, l->act_max, l->round};
+  const s24_status_t st = s24_linear(d->dev, state, x, l->n, &prm, y);
+  if (st != S24_OK) return dev_failed(d->dev, l, st, err, errlen);
+  *cycles = d->dev->counters.cycles;
+  *job_cycles = d->dev->counters.job_cycles;
+  return S24_OK;
+}
+
+s24_status_t s24_engine_device(s24_engine_t *e, s24_engine_dev_t *state, s24_dev_t *dev,
+                               const char *name) {
+  if (e == NULL || state == NULL || dev == NULL || !dev->is_open) return S24_ERR_ARG;
+  const s24_status_t st = s24_dev_probe_epi(dev);
+  if (st != S24_OK) return st;
+  memset(state, 0, sizeof(*state));
+  state->dev = dev;
+  *e = (s24_engine_t){state,
+                      dev_layer_bytes,
+                      dev_prepare,
+                      dev_linear,
+                      s24_dev_array(dev),
+                      dev->hw.epi_depth,
+                      dev->hw.epi_lanes,
+                      1,
+                      name != NULL ? name : "device"};
+  return S24_OK;
+}
