@@ -80,16 +80,20 @@ static s24_status_t check_pattern_k(s24_pattern_t p, size_t k, const char *what,
 
 // ------------------------------------------------------------------ the checks (one place)
 
-s24_status_t s24_api_check_pattern(s24_pattern_t p, const int8_t *a, size_t rows, size_t k,
-                                   const char *what, char *err, size_t errlen) {
-  if (what == NULL) what = "A";
+// The one check of an N:M operand: the pattern, K a multiple of its m, then the dense matrix
+// against the pattern (a != NULL) or the compressed one's metadata (meta != NULL), each failure
+// one line naming row, group and fault.
+static s24_status_t check_operand(s24_pattern_t p, const int8_t *a, const uint8_t *meta,
+                                  size_t rows, size_t k, const char *what, char *err,
+                                  size_t errlen) {
   s24_status_t st = check_pattern_k(p, k, what, err, errlen);
   if (st != S24_OK) return st;
-  if (a == NULL || rows == 0 || k == 0) {
-    return s24_errorf(S24_ERR_ARG, err, errlen, "%s: no matrix", what);
+  if ((a == NULL && meta == NULL) || rows == 0 || k == 0) {
+    return s24_errorf(S24_ERR_ARG, err, errlen, "%s: nothing to check", what);
   }
   s24_where_t w;
-  st = s24_check_pattern(p, a, rows, k, &w);
+  st = a != NULL ? s24_check_pattern(p, a, rows, k, &w) : s24_meta_validate(p, meta, rows, k, &w);
+  if (st == S24_OK) return S24_OK;
   if (st == S24_ERR_PATTERN) {
     return s24_errorf(st, err, errlen,
                       "%s: row %zu, group %zu (columns %zu..%zu) has %u nonzeros, pattern %u:%u "
@@ -97,22 +101,7 @@ s24_status_t s24_api_check_pattern(s24_pattern_t p, const int8_t *a, size_t rows
                       what, w.row, w.group, w.group * p.m, w.group * p.m + p.m - 1,
                       (unsigned)w.count, (unsigned)p.n, (unsigned)p.m, (unsigned)p.n);
   }
-  return st == S24_OK ? S24_OK : s24_errorf(st, err, errlen, "%s: %s", what, s24_strerror(st));
-}
-
-s24_status_t s24_api_check_meta(s24_pattern_t p, const uint8_t *meta, size_t rows, size_t k,
-                                const char *what, char *err, size_t errlen) {
-  if (what == NULL) what = "metadata";
-  s24_status_t st = check_pattern_k(p, k, what, err, errlen);
-  if (st != S24_OK) return st;
-  if (meta == NULL || rows == 0 || k == 0) {
-    return s24_errorf(S24_ERR_ARG, err, errlen, "%s: no metadata", what);
-  }
-  s24_where_t w;
-  st = s24_meta_validate(p, meta, rows, k, &w);
-  if (st != S24_ERR_META) {
-    return st == S24_OK ? S24_OK : s24_errorf(st, err, errlen, "%s: %s", what, s24_strerror(st));
-  }
+  if (st != S24_ERR_META) return s24_errorf(st, err, errlen, "%s: %s", what, s24_strerror(st));
   if (w.count == S24_WHERE_PADDING) {
     return s24_errorf(st, err, errlen,
                       "%s: row %zu, group %zu: nonzero unused metadata bits after the last index",
@@ -130,6 +119,20 @@ s24_status_t s24_api_check_meta(s24_pattern_t p, const uint8_t *meta, size_t row
                     "%s: row %zu, group %zu: invalid metadata, index %u follows index %u "
                     "(indices must strictly increase)",
                     what, w.row, w.group, idx, w.count > 0 ? s24_meta_get(p, row, slot - 1) : 0u);
+}
+
+s24_status_t s24_api_check_pattern(s24_pattern_t p, const int8_t *a, size_t rows, size_t k,
+                                   const char *what, char *err, size_t errlen) {
+  if (a == NULL) return s24_errorf(S24_ERR_ARG, err, errlen, "%s is NULL", what ? what : "A");
+  return check_operand(p, a, NULL, rows, k, what ? what : "A", err, errlen);
+}
+
+s24_status_t s24_api_check_meta(s24_pattern_t p, const uint8_t *meta, size_t rows, size_t k,
+                                const char *what, char *err, size_t errlen) {
+  if (meta == NULL) {
+    return s24_errorf(S24_ERR_ARG, err, errlen, "%s is NULL", what ? what : "metadata");
+  }
+  return check_operand(p, NULL, meta, rows, k, what ? what : "metadata", err, errlen);
 }
 
 int32_t s24_api_relu_min(int32_t zo) { return zo > -128 ? zo : -128; }
@@ -501,23 +504,26 @@ s24_status_t s24_api_prune(s24_pattern_t p, const int8_t *a, size_t rows, size_t
 s24_status_t s24_api_compress(s24_pattern_t p, const int8_t *a, size_t rows, size_t k,
                               int8_t *values, uint8_t *meta, char *err, size_t errlen) {
   s24_status_t st = check_matrix(p, a, rows, k, values, "A", err, errlen);
-  if (st != S24_OK) return st;
-  if (meta == NULL) return s24_errorf(S24_ERR_ARG, err, errlen, "the metadata output is NULL");
-  if ((st = s24_api_check_pattern(p, a, rows, k, "A", err, errlen)) != S24_OK) return st;
+  if (st == S24_OK && meta == NULL) {
+    st = s24_errorf(S24_ERR_ARG, err, errlen, "the metadata output is NULL");
+  }
+  if (st == S24_OK) st = s24_api_check_pattern(p, a, rows, k, "A", err, errlen);
   s24_where_t w;
-  st = s24_compress(p, a, rows, k, values, meta, &w);
-  return st == S24_OK ? st : s24_errorf(st, err, errlen, "A: %s", s24_strerror(st));
+  if (st == S24_OK && (st = s24_compress(p, a, rows, k, values, meta, &w)) != S24_OK) {
+    s24_errorf(st, err, errlen, "A: %s", s24_strerror(st));
+  }
+  return st;
 }
 
 s24_status_t s24_api_decompress(s24_pattern_t p, const int8_t *values, const uint8_t *meta,
                                 size_t rows, size_t k, int8_t *out, char *err, size_t errlen) {
   s24_status_t st = check_matrix(p, values, rows, k, out, "values", err, errlen);
-  if (st != S24_OK) return st;
-  if (meta == NULL) return s24_errorf(S24_ERR_ARG, err, errlen, "the metadata is NULL");
-  if ((st = s24_api_check_meta(p, meta, rows, k, "metadata", err, errlen)) != S24_OK) return st;
+  if (st == S24_OK) st = s24_api_check_meta(p, meta, rows, k, "metadata", err, errlen);
   s24_where_t w;
-  st = s24_decompress(p, values, meta, rows, k, out, &w);
-  return st == S24_OK ? st : s24_errorf(st, err, errlen, "values: %s", s24_strerror(st));
+  if (st == S24_OK && (st = s24_decompress(p, values, meta, rows, k, out, &w)) != S24_OK) {
+    s24_errorf(st, err, errlen, "values: %s", s24_strerror(st));
+  }
+  return st;
 }
 
 // ------------------------------------------------------------------ networks
@@ -604,6 +610,16 @@ s24_status_t s24_api_net_io(const s24_api_net_t *net, s24_api_tensor_t *in,
   return S24_OK;
 }
 
+// A buffer of len bytes for `batch` inferences of a tensor of `one` bytes.
+static s24_status_t check_bytes(const char *what, const char *tensor, size_t len, size_t batch,
+                                size_t one, char *err, size_t errlen) {
+  const int fits = batch <= SIZE_MAX / one;
+  if (fits && len == batch * one) return S24_OK;
+  return s24_errorf(S24_ERR_ARG, err, errlen,
+                    "%s holds %zu bytes; %zu inferences of the %s tensor (%zu bytes each) need %zu",
+                    what, len, batch, tensor, one, fits ? batch * one : 0);
+}
+
 s24_status_t s24_api_net_run(s24_api_net_t *net, const void *x, size_t x_len, size_t batch,
                              void *y, size_t y_len, char *err, size_t errlen) {
   if (net == NULL) return s24_errorf(S24_ERR_ARG, err, errlen, "no network");
@@ -613,20 +629,9 @@ s24_status_t s24_api_net_run(s24_api_net_t *net, const void *x, size_t x_len, si
   const s24_tfl_tensor_t *tin = s24_net_input(net->heap.net);
   const s24_tfl_tensor_t *tout = s24_net_output(net->heap.net);
   if (batch == 0) return s24_errorf(S24_ERR_ARG, err, errlen, "batch 0: nothing to run");
-  if (batch > SIZE_MAX / tin->bytes || x_len != batch * tin->bytes) {
-    return s24_errorf(S24_ERR_ARG, err, errlen,
-                      "X holds %zu bytes; %zu inferences of the input tensor (%zu bytes each) "
-                      "need %zu",
-                      x_len, batch, tin->bytes,
-                      batch <= SIZE_MAX / tin->bytes ? batch * tin->bytes : 0);
-  }
-  if (batch > SIZE_MAX / tout->bytes || y_len != batch * tout->bytes) {
-    return s24_errorf(S24_ERR_ARG, err, errlen,
-                      "Y holds %zu bytes; %zu inferences of the output tensor (%zu bytes each) "
-                      "need %zu",
-                      y_len, batch, tout->bytes,
-                      batch <= SIZE_MAX / tout->bytes ? batch * tout->bytes : 0);
-  }
+  s24_status_t st = check_bytes("X", "input", x_len, batch, tin->bytes, err, errlen);
+  if (st == S24_OK) st = check_bytes("Y", "output", y_len, batch, tout->bytes, err, errlen);
+  if (st != S24_OK) return st;
   pthread_mutex_lock(&net->lock);
   s24_api_dev_t *dev = net->dev;
   pthread_mutex_lock(&dev->lock);
@@ -634,7 +639,6 @@ s24_status_t s24_api_net_run(s24_api_net_t *net, const void *x, size_t x_len, si
   if (dev->bdev.ops->caps & S24_BACKEND_HW) {
     dev->bdev.dev.timeout_ns = s24_rtl_timeout_ns(&dev->bdev.dev, net->k_max ? net->k_max : 1);
   }
-  s24_status_t st = S24_OK;
   char msg[S24_API_ERRLEN];
   for (size_t b = 0; b < batch && st == S24_OK; b++) {
     msg[0] = '\0';

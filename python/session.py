@@ -37,7 +37,7 @@ SESSION = [
     "np.array_equal(sparse24.gemm_compressed(values, meta, 8, b), c)   # model, compressed A",
     "dev = sparse24.Device('rtl')",
     "c = dev.gemm(a, b)",
-    "{k: dev.stats()[k] for k in ('cycles', 'utilization', 'stall_a_cycles', 'sim_cycles')}",
+    "{k: dev.stats()[k] for k in ('cycles', 'stall_a_cycles', 'sim_cycles')}, round(dev.stats()['utilization'], 4)",
     "def err(f, *args, **kw):\n    try:\n        f(*args, **kw)\n"
     "    except sparse24.Error as e:\n        return e.status, e.message\n",
     "err(sparse24.gemm, np.ones((4, 8), np.int8), b)",
@@ -62,9 +62,10 @@ SESSION = [
     f"ad = sparse24.Network('{MODELS}/ad.tflite', backend='rtl')",
     "y = ad.run(np.random.default_rng(3).normal(0, 1, (1, 5, 128, 1)).astype(np.float32))",
     "{k: ad.stats()[k] for k in ('cycles', 'predicted_cycles', 'utilization', 'sim_cycles')}",
+    "{k: ad.totals()[k] for k in ('arena_bytes', 'activation_bytes')}",
     "list(ad.layers().items())[:2]",
-    "pruned = sparse24.Network(net.prune('2:4'))",
-    "pruned.stats_text() == '', len(net.prune('2:4'))",
+    f"pruned = sparse24.Network(sparse24.prune_model('{MODELS}/kws.tflite', '2:4'))",
+    "pruned.stats()['inferences'], len(net.prune('2:4'))",
     "pruned.run(np.zeros((1, 50, 10, 1), np.float32)).shape",
     "pruned.stats()['op3_pattern'], pruned.stats()['op3_predicted_cycles']",
 ]

@@ -432,13 +432,9 @@ static void *sw_scratch(void *ctx, size_t bytes) {
   return d != NULL ? s24_scratch_get(&d->scratch, bytes) : NULL;
 }
 
-// The seam's functions in s24_seam_t's order; s24_swdev_seam adds the context.
-static const s24_seam_t k_sw_seam = {NULL,           sw_read32,       sw_write32,
-                                     sw_stream_write, sw_stream_read, sw_stream_reset,
-                                     sw_now_ns,      sw_scratch};
-
 void s24_swdev_seam(s24_swdev_t *d, s24_seam_t *seam) {
-  if (seam == NULL) return;
-  *seam = k_sw_seam;
-  seam->ctx = d;
+  if (seam != NULL) {
+    *seam = (s24_seam_t){d, sw_read32, sw_write32, sw_stream_write, sw_stream_read,
+                         sw_stream_reset, sw_now_ns, sw_scratch};
+  }
 }

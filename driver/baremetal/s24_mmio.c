@@ -58,12 +58,11 @@ static void *mm_scratch(void *ctx, size_t bytes) {
 }
 
 // The seam's functions in s24_seam_t's order; s24_mmio_seam adds the context.
-static const s24_seam_t k_mmio_seam = {NULL,            mm_read32,      mm_write32,
-                                       mm_stream_write, mm_stream_read, mm_stream_reset,
-                                       mm_now_ns,       mm_scratch};
+static const s24_seam_t k_mmio_seam = {
+    .read32 = mm_read32,           .write32 = mm_write32,          .stream_write = mm_stream_write,
+    .stream_read = mm_stream_read, .stream_reset = mm_stream_reset, .now_ns = mm_now_ns,
+    .scratch = mm_scratch};
 
 void s24_mmio_seam(s24_mmio_t *m, s24_seam_t *seam) {
-  if (seam == NULL) return;
-  *seam = k_mmio_seam;
-  seam->ctx = m;
+  if (seam != NULL) *seam = k_mmio_seam, seam->ctx = m;
 }

@@ -199,13 +199,10 @@ static void *uio_scratch(void *ctx, size_t bytes) {
   return u != NULL ? s24_scratch_get(&u->scratch, bytes) : NULL;
 }
 
-// The seam's functions in s24_seam_t's order; s24_uio_seam adds the context.
-static const s24_seam_t k_uio_seam = {NULL,           uio_read32,       uio_write32,
-                                      uio_stream_write, uio_stream_read, uio_stream_reset,
-                                      uio_now_ns,     uio_scratch};
-
 void s24_uio_seam(s24_uio_t *u, s24_seam_t *seam) {
   if (seam == NULL) return;
-  *seam = k_uio_seam;
-  seam->ctx = u;
+  *seam = (s24_seam_t){.ctx = u, .read32 = uio_read32, .write32 = uio_write32,
+                       .stream_write = uio_stream_write, .stream_read = uio_stream_read,
+                       .stream_reset = uio_stream_reset, .now_ns = uio_now_ns,
+                       .scratch = uio_scratch};
 }

@@ -222,6 +222,9 @@ static void open_rejects_bad_args_and_incomplete_seam(void **state) {
   s = kSeam;
   s.now_ns = NULL;
   assert_int_equal(s24_dev_open(&dev, &s), S24_ERR_ARG);
+  s = kSeam;
+  s.scratch = NULL;  // the driver stages beats in the seam's memory: a seam must give some
+  assert_int_equal(s24_dev_open(&dev, &s), S24_ERR_ARG);
   assert_int_equal(g.nlog, 0);  // nothing touched the hardware
 }
 
@@ -558,6 +561,41 @@ static void bad_arguments_touch_nothing(void **state) {
   assert_int_equal(s24_dev_counters(&dev, NULL), S24_ERR_ARG);
   assert_int_equal(g.nlog, 0);
   s24_weights_free(&w);
+}
+
+// The freestanding driver allocates nothing: weights go into the caller's memory (exactly
+// s24_weights_bytes, 16-byte aligned), a job's beats into the seam's scratch; too little of
+// either is S24_ERR_NOMEM before any register access.
+static void memory_comes_from_the_caller_and_the_seam(void **state) {
+  (void)state;
+  s24_dev_t dev;
+  open_dev(&dev);
+  size_t bytes = 0;
+  assert_int_equal(s24_weights_bytes(&dev, kA, 2, 4, &bytes), S24_OK);
+  assert_true(bytes > 0 && bytes % 16 == 0);
+  static _Alignas(16) uint8_t mem[4096];
+  s24_weights_t w;
+  assert_int_equal(s24_weights_pack(&dev, kA, 2, 4, mem, bytes - 16, &w), S24_ERR_NOMEM);
+  assert_int_equal(s24_weights_pack(&dev, kA, 2, 4, mem + 8, bytes, &w), S24_ERR_NOMEM);
+  assert_int_equal(s24_weights_pack(&dev, kA, 2, 4, NULL, bytes, &w), S24_ERR_NOMEM);
+  assert_int_equal(s24_weights_pack(&dev, kA, 2, 4, mem, bytes, &w), S24_OK);
+  assert_ptr_equal(w.beats, (uint32_t *)(void *)mem);
+  assert_true((uint8_t *)w.bpg + w.row_tiles * w.groups <= mem + bytes);
+  assert_null(w.own);
+  const size_t need = s24_gemm_scratch_bytes(&dev, &w);
+  assert_true(need > 0 && need <= sizeof g_scratch);
+  assert_int_equal(s24_linear_scratch_bytes(&dev, &w), need);
+  int32_t c[4];
+  g_scratch_len = need - 1;  // a seam with too little staging memory
+  assert_int_equal(s24_gemm(&dev, &w, kB, 2, NULL, c), S24_ERR_NOMEM);
+  assert_int_equal(g.nlog, 0);
+  g_scratch_len = need;
+  zero_results(0);
+  assert_int_equal(s24_gemm(&dev, &w, kB, 2, NULL, c), S24_OK);
+  assert_true(g.nlog > 0);
+  g_scratch_len = sizeof g_scratch;
+  s24_weights_free(&w);  // clears a caller-packed struct, frees nothing
+  assert_null(w.beats);
 }
 
 static void start_rejected_reports_err_bits_and_resets(void **state) {
@@ -1071,6 +1109,7 @@ int main(void) {
       cmocka_unit_test(dense_group_takes_two_beats_sharing_the_activation),
       cmocka_unit_test(invalid_metadata_is_never_sent),
       cmocka_unit_test(bad_arguments_touch_nothing),
+      cmocka_unit_test(memory_comes_from_the_caller_and_the_seam),
       cmocka_unit_test(start_rejected_reports_err_bits_and_resets),
       cmocka_unit_test(error_bit_at_done_is_hw_error),
       cmocka_unit_test(result_timeout_and_status_timeout),

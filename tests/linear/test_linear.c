@@ -68,11 +68,8 @@ typedef struct {
 } layer_t;
 
 static void layer_free(layer_t *L) {
-  free(L->x);
-  free(L->w);
-  free(L->bias);
-  free(L->mult);
-  free(L->shift);
+  void *const own[] = {L->x, L->w, L->bias, L->mult, L->shift};
+  for (size_t i = 0; i < sizeof own / sizeof own[0]; i++) free(own[i]);
   memset(L, 0, sizeof(*L));
 }
 

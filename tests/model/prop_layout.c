@@ -188,6 +188,25 @@ static int run_case(uint64_t seed, int *cmp_beats, int *exact) {
     }
   }
 
+  // activation packers: from B (k x nc) and from its transpose (a layer's X, nc x k) alike,
+  // for every group and column tile, one tile past the matrix too
+  {
+    int8_t *bm = prop_calloc(k * nc, 1), *bt = prop_calloc(k * nc, 1);
+    uint32_t *a1 = prop_calloc(geom.a_words, 4), *a2 = prop_calloc(geom.a_words, 4);
+    CHECK(bm != NULL && bt != NULL && a1 != NULL && a2 != NULL, "out of memory");
+    for (size_t i = 0; i < k; i++) {
+      for (size_t j = 0; j < nc; j++) bt[j * k + i] = bm[i * nc + j] = (int8_t)(rnd() & 0xFF);
+    }
+    for (size_t j0 = 0; j0 < nc + hw.cols; j0 += hw.cols) {
+      for (size_t g = 0; g < (k + hw.sparse_m - 1) / hw.sparse_m; g++) {
+        s24_a_beat(&geom, a1, bm, k, nc, g, j0);
+        s24_a_beat_t(&geom, a2, bt, k, nc, g, j0);
+        CHECK(memcmp(a1, a2, geom.a_words * 4) == 0,
+              "activation beat of columns %zu.. group %zu: B and B^T packers differ", j0, g);
+      }
+    }
+  }
+
   // bias folding: the zero point moves into the bias exactly (uint32 wraparound)
   {
     const int32_t zi = (int32_t)rnd_below(256) - 128;

@@ -438,6 +438,19 @@ static int out_dir_begin(const char **dir, char *dir_buf, const char *const *nam
   return rc;
 }
 
+// Opens the rtl backend with every wait bounded for reduction lengths up to k_max; 0, or the exit
+// status after the error (the outputs discarded).
+static int open_rtl(s24_bdev_t *rtl, size_t k_max, s24_outs_t *outs) {
+  char msg[256];
+  if (s24_backend_rtl.open(rtl, NULL, msg, sizeof msg) != S24_OK) {
+    s24_backend_rtl.close(rtl);
+    s24_outs_abort(outs);
+    return s24_cli_error(EXIT_DATA, "bench", "%s", msg);
+  }
+  rtl->dev.timeout_ns = s24_rtl_timeout_ns(&rtl->dev, k_max);
+  return 0;
+}
+
 // `sparse24 bench`'s option values, checked as they are met (the BENCH dialect of tools/cli.h).
 int s24_bench_perf_check(s24_opt_t opt, const char *v) {
   uint64_t x;
@@ -517,13 +530,8 @@ int s24_bench_perf_run(const s24_cli_args_t *a) {
       const shape_t sm = scaled(kShapes[i]);
       if (sm.k > k_max) k_max = sm.k;
     }
-    char msg[256];
-    if (s24_backend_rtl.open(&rtl, NULL, msg, sizeof msg) != S24_OK) {
-      s24_backend_rtl.close(&rtl);
-      s24_outs_abort(&outs);
-      return s24_cli_error(EXIT_DATA, "bench", "%s", msg);
-    }
-    rtl.dev.timeout_ns = s24_rtl_timeout_ns(&rtl.dev, k_max);
+    const int orc2 = open_rtl(&rtl, k_max, &outs);
+    if (orc2 != 0) return orc2;
     hw = s24_dev_array(&rtl.dev);
   }
   printf("sparse24 bench: %ux%u %u:%u core, %" PRIu64 " shapes, full size: cycle model; "
@@ -783,13 +791,8 @@ int s24_bench_linear_run(const s24_cli_args_t *a) {
     if (k > k_max) k_max = k;
   }
   s24_bdev_t rtl;
-  char msg[256];
-  if (s24_backend_rtl.open(&rtl, NULL, msg, sizeof msg) != S24_OK) {
-    s24_backend_rtl.close(&rtl);
-    s24_outs_abort(&outs);
-    return s24_cli_error(EXIT_DATA, "bench", "%s", msg);
-  }
-  rtl.dev.timeout_ns = s24_rtl_timeout_ns(&rtl.dev, k_max);
+  const int orc2 = open_rtl(&rtl, k_max, &outs);
+  if (orc2 != 0) return orc2;
   char *csv_buf = NULL;
   size_t csv_len = 0;
   FILE *csv = open_memstream(&csv_buf, &csv_len);
