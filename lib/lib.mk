@@ -66,3 +66,22 @@ test-api: $(API_TEST_DIR)/test_api_static $(API_TEST_DIR)/test_api_san
 	$(API_TEST_DIR)/test_api_san $(TFLITE_MODELS)/kws.tflite
 
 TESTS += test-api
+
+# Handles shared between threads (lib/test_threads.c): 8 threads x 200 calls on one network and
+# one device of the model backend, under ThreadSanitizer and under AddressSanitizer, both built
+# from the library's sources (the model backend only: the co-simulation is not in them)
+API_THREAD_SRCS := lib/s24_api.c lib/s24_text.c lib/s24_backend.c lib/s24_backend_nortl.c \
+                   $(MODEL_SRCS) $(DRV_SRCS) $(RUNTIME_SRCS)
+$(API_TEST_DIR)/test_threads_tsan: lib/test_threads.c $(API_THREAD_SRCS)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -fsanitize=thread $(API_INC) $(filter %.c,$^) -lm -pthread -o $@
+$(API_TEST_DIR)/test_threads_asan: lib/test_threads.c $(API_THREAD_SRCS)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(SANFLAGS) $(API_INC) $(filter %.c,$^) -lm -pthread -o $@
+
+.PHONY: test-threads
+test-threads: $(API_TEST_DIR)/test_threads_tsan $(API_TEST_DIR)/test_threads_asan
+	TSAN_OPTIONS=halt_on_error=1 $(API_TEST_DIR)/test_threads_tsan $(TFLITE_MODELS)/ad.tflite
+	$(API_TEST_DIR)/test_threads_asan $(TFLITE_MODELS)/ad.tflite
+
+TESTS += test-threads

@@ -37,5 +37,11 @@ test-networks-long: $(BUILD)/sparse24
 test-net-cli: $(CLI_SAN_BIN)
 	tests/net/cli.sh $(CLI_SAN_BIN) $(BUILD)/tests/net/cli $(VPYTHON) $(TFLITE_MODELS)
 
-TESTS      += test-networks test-net-cli
+# Hostile models and inputs (issue 50): a declared-but-unused 3 GiB tensor within 256 MiB of
+# address space, names with control characters, what LiteRT refuses at load, shapes as in the file
+.PHONY: test-net-hostile
+test-net-hostile: $(CLI_SAN_BIN) $(BUILD)/sparse24
+	tests/net/hostile.sh $(CLI_SAN_BIN) $(BUILD)/sparse24 $(BUILD)/tests/net/hostile $(VPYTHON) $(TFLITE_MODELS)
+
+TESTS      += test-networks test-net-cli test-net-hostile
 LONG_TESTS += test-networks-long

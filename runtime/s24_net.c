@@ -248,6 +248,17 @@ static s24_status_t plan_array(s24_net_t *net, size_t i, s24_arena_t *arena, cha
     L->stride_w = op->opt.stride_w;
     L->dil_h = op->opt.dilation_h;
     L->dil_w = op->opt.dilation_w;
+    // LiteRT keeps strides and dilations in int16 (ConvParams) and refuses larger ones, as the
+    // depthwise kernel's check does (s24_ops.c)
+    if (L->stride_h <= 0 || L->stride_w <= 0 || L->stride_h > INT16_MAX || L->stride_w > INT16_MAX) {
+      return s24_errorf(S24_ERR_FORMAT, err, errlen, "operator %zu (%s): stride %dx%d out of range",
+                        i, nm, (int)L->stride_h, (int)L->stride_w);
+    }
+    if (L->dil_h <= 0 || L->dil_w <= 0 || L->dil_h > INT16_MAX || L->dil_w > INT16_MAX) {
+      return s24_errorf(S24_ERR_FORMAT, err, errlen,
+                        "operator %zu (%s): dilation %dx%d out of range", i, nm, (int)L->dil_h,
+                        (int)L->dil_w);
+    }
     if (!conv_dim(op->opt.padding, L->in_h, L->kh, L->stride_h, L->dil_h, &L->out_h,
                   &L->pad_top) ||
         !conv_dim(op->opt.padding, L->in_w, L->kw, L->stride_w, L->dil_w, &L->out_w,

@@ -282,6 +282,27 @@ static uint32_t le_u32(const unsigned char *p, size_t n) {
   return v;
 }
 
+// The array's shape as the file has it, "(2, 50, 10, 1)", "(8,)" (rows and cols for a matrix).
+static const char *shape_str(const s24_npy_t *a, char *buf, size_t len) {
+  size_t d[S24_NPY_MAX_RANK], rank = a->rank;
+  if (rank >= 3 && rank <= S24_NPY_MAX_RANK) {
+    for (size_t i = 0; i < rank; i++) d[i] = a->dims[i];
+  } else if (rank == 1) {
+    d[0] = a->cols;
+  } else {
+    rank = 2;
+    d[0] = a->rows;
+    d[1] = a->cols;
+  }
+  size_t o = 0;
+  o += (size_t)snprintf(buf + o, len - o, "(");
+  for (size_t i = 0; i < rank && o < len; i++) {
+    o += (size_t)snprintf(buf + o, len - o, i ? ", %zu" : "%zu", d[i]);
+  }
+  if (o < len) snprintf(buf + o, len - o, rank == 1 ? ",)" : ")");
+  return buf;
+}
+
 void s24_npy_free(s24_npy_t *a) {
   if (a == NULL) return;
   free(a->data);
@@ -339,9 +360,10 @@ static s24_status_t read_body(FILE *f, size_t want_rank, s24_npy_t *out, char *e
     long long have = (long long)sb.st_size - offset;
     if (have < 0) have = 0;
     if ((unsigned long long)have < (unsigned long long)need) {
+      char shp[S24_NPY_MAX_RANK * 22 + 4];
       return s24_errorf(S24_ERR_FORMAT, err, errlen,
-                  "truncated data: shape (%zu, %zu) needs %zu bytes, file has %lld", a.rows,
-                  a.cols, need, have);
+                  "truncated data: shape %s needs %zu bytes, file has %lld", shape_str(&a, shp, sizeof shp),
+                  need, have);
     }
     if ((unsigned long long)have > (unsigned long long)need) {
       const unsigned long long extra = (unsigned long long)have - (unsigned long long)need;
@@ -373,9 +395,10 @@ static s24_status_t read_body(FILE *f, size_t want_rank, s24_npy_t *out, char *e
   if (dgot != need) {
     free(a.data);
     if (ferror(f)) return s24_errorf(S24_ERR_IO, err, errlen, "read error: %s", strerror(errno));
+    char shp[S24_NPY_MAX_RANK * 22 + 4];
     return s24_errorf(S24_ERR_FORMAT, err, errlen,
-                "truncated data: shape (%zu, %zu) needs %zu bytes, file has %zu", a.rows,
-                a.cols, need, dgot);
+                "truncated data: shape %s needs %zu bytes, file has %zu", shape_str(&a, shp, sizeof shp),
+                need, dgot);
   }
   if (fgetc(f) != EOF) {
     free(a.data);
