@@ -10,7 +10,7 @@
 
 OPS_TEST_BIN := $(BUILD)/tests/net/test_ops
 OPS_TEST_DIR := $(BUILD)/tests/net/ops
-# random cases per operator (13 operator kinds), and the seed (any seed: make test-ops OPS_SEED=N)
+# random cases per operator (26 operator kinds), and the seed (any seed: make test-ops OPS_SEED=N)
 OPS_PER_OP   ?= 40
 OPS_SEED     ?= 20261125
 

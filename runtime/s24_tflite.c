@@ -533,6 +533,7 @@ static void default_options(s24_tfl_options_t *o) {
   memset(o, 0, sizeof *o);
   o->dilation_w = 1;  // the schema's defaults; every other field defaults to 0
   o->dilation_h = 1;
+  o->pot_scale_int16 = 1;
 }
 
 // padding, stride_w and stride_h: fields 0 to 2 of Conv2DOptions, DepthwiseConv2DOptions and
@@ -552,6 +553,7 @@ static s24_status_t parse_options(rd_t *r, const tbl_t *t, uint8_t type, s24_tfl
   const char *f = "builtin_options";
   s24_status_t st = S24_OK;
   vec_t v;
+  uint64_t u;
 #define RD(call) \
   do {                                 \
     if ((st = (call)) != S24_OK) return st; \
@@ -582,8 +584,37 @@ static s24_status_t parse_options(rd_t *r, const tbl_t *t, uint8_t type, s24_tfl
     case S24_TFL_OPT_SOFTMAX:
       RD(get_f32(r, t, 0, f, &o->beta));
       break;
-    case S24_TFL_OPT_ADD:
+    case S24_TFL_OPT_MUL:  // MulOptions { fused_activation_function 0 }
       RD(get_i8(r, t, 0, f, &o->activation));
+      break;
+    case S24_TFL_OPT_ADD:  // AddOptions and SubOptions { fused_activation_function 0,
+    case S24_TFL_OPT_SUB:  //                             pot_scale_int16 1 }
+      RD(get_i8(r, t, 0, f, &o->activation));
+      RD(get_uint(r, t, 1, 1, 1, f, &u));  // a bool whose default is true
+      o->pot_scale_int16 = u != 0;
+      break;
+    case S24_TFL_OPT_CONCATENATION:  // ConcatenationOptions { axis 0, activation 1 }
+      RD(get_i32(r, t, 0, 0, f, &o->axis));
+      RD(get_i8(r, t, 1, f, &o->activation));
+      break;
+    case S24_TFL_OPT_SPLIT:  // SplitOptions { num_splits 0 }
+      RD(get_i32(r, t, 0, 0, f, &o->num_splits));
+      break;
+    case S24_TFL_OPT_SQUEEZE:  // SqueezeOptions { squeeze_dims 0 }
+      RD(get_vec(r, t, 0, 4, "builtin_options squeeze_dims", &v));
+      if (v.n > S24_TFL_MAX_SQUEEZE_DIMS) {
+        return fail(r, "builtin_options squeeze_dims", "%u entries, more than %d", v.n,
+                    S24_TFL_MAX_SQUEEZE_DIMS);
+      }
+      for (uint32_t k = 0; k < v.n; k++) o->squeeze_dims[k] = vec_i32(r, &v, k);
+      o->n_squeeze_dims = v.n;
+      break;
+    case S24_TFL_OPT_RESIZE_NEAREST_NEIGHBOR:  // { align_corners 0, half_pixel_centers 1 }
+      RD(get_bool(r, t, 0, f, &o->align_corners));
+      RD(get_bool(r, t, 1, f, &o->half_pixel_centers));
+      break;
+    case S24_TFL_OPT_LEAKY_RELU:  // LeakyReluOptions { alpha 0 }
+      RD(get_f32(r, t, 0, f, &o->alpha));
       break;
     case S24_TFL_OPT_RESHAPE:
       RD(get_vec(r, t, 0, 4, "builtin_options new_shape", &v));
@@ -609,7 +640,9 @@ static s24_status_t parse_options(rd_t *r, const tbl_t *t, uint8_t type, s24_tfl
     case S24_TFL_OPT_REDUCER:
       RD(get_bool(r, t, 0, f, &o->keep_dims));
       break;
-    case S24_TFL_OPT_PAD:  // PadOptions has no fields
+    case S24_TFL_OPT_PAD:         // PadOptions, TransposeOptions, HardSwishOptions: no fields
+    case S24_TFL_OPT_TRANSPOSE:
+    case S24_TFL_OPT_HARD_SWISH:
     default:       // options of operators the runtime does not run: not read
       break;
   }

@@ -4,13 +4,15 @@
 // batch element of X, and the output compared byte for byte with Y. Then s24_op_check must
 // refuse, with one line naming the operator, the model changed in one place: the first
 // operator's declared output shape (last dimension + 1), an operator's first input made INT16,
-// its builtin options of a foreign type, a TANH fused activation.
+// its builtin options of a foreign type (for the operators that have an options table), a TANH
+// fused activation (for those with one).
 //
 // usage: test_ops CASES_DIR   (the directory with cases.txt)
 //        test_ops CASE_DIR... (single cases)
 //        test_ops --models MODEL.tflite...  (s24_op_check on every host operator of each)
 //        test_ops --mutate N SEED CASES_DIR (N random changes of each case's model: every one
 //        s24_op_check accepts runs in buffers of exactly the tensor sizes, under ASan)
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -140,6 +142,23 @@ static int failures = 0;
     goto out;                       \
   } while (0)
 
+// 1 for the host operators whose builtin options type s24_op_check checks (the others have no
+// options table in the schema: an options table of any type is ignored, as LiteRT ignores it)
+static int has_options(int32_t opcode) {
+  switch (opcode) {
+    case S24_OP_QUANTIZE:
+    case S24_OP_DEQUANTIZE:
+    case S24_OP_SHAPE:
+    case S24_OP_LOGISTIC:
+    case S24_OP_TANH:
+    case S24_OP_RELU:
+    case S24_OP_RELU6:
+      return 0;
+    default:
+      return 1;
+  }
+}
+
 // The model input/output must be [1, ...] and the file [B, ...] of the same dtype.
 static int io_matches(const s24_tfl_tensor_t *t, const npy_t *a) {
   if (strcmp(a->descr, descr_of(t->type)) != 0 || t->rank != a->rank || t->rank == 0 ||
@@ -251,8 +270,7 @@ static void run_case(const char *dir) {
       if (st == S24_OK) FAILF("operator %zu: an INT16 input was accepted", i);
       if (strncmp(err, prefix, strlen(prefix)) != 0) FAILF("message '%s'", err);
     }
-    if (op->opcode != S24_OP_QUANTIZE && op->opcode != S24_OP_DEQUANTIZE &&
-        op->opcode != S24_OP_SHAPE) {
+    if (has_options(op->opcode)) {
       const uint8_t old = op->options_type;
       op->options_type = 99;
       const s24_status_t st = s24_op_check(&m, i, err, sizeof err);
@@ -261,7 +279,9 @@ static void run_case(const char *dir) {
       if (strncmp(err, prefix, strlen(prefix)) != 0) FAILF("message '%s'", err);
     }
     if (op->opcode == S24_OP_DEPTHWISE_CONV_2D || op->opcode == S24_OP_ADD ||
-        op->opcode == S24_OP_AVERAGE_POOL_2D || op->opcode == S24_OP_MAX_POOL_2D) {
+        op->opcode == S24_OP_SUB || op->opcode == S24_OP_MUL ||
+        op->opcode == S24_OP_CONCATENATION || op->opcode == S24_OP_AVERAGE_POOL_2D ||
+        op->opcode == S24_OP_MAX_POOL_2D) {
       const int32_t old = op->opt.activation;
       op->opt.activation = S24_ACT_TANH;
       const s24_status_t st = s24_op_check(&m, i, err, sizeof err);
@@ -399,9 +419,16 @@ static void mutate(s24_tfl_model_t *m, size_t i, undo_t *u) {
                       &o->dilation_h, &o->depth_multiplier, &o->filter_w, &o->filter_h,
                       &o->activation, &o->keep_dims, &o->begin_mask, &o->end_mask,
                       &o->shrink_axis_mask, &o->values_count, &o->axis, &o->new_shape[0],
-                      &o->new_shape[1], &o->ellipsis_mask};
+                      &o->new_shape[1], &o->ellipsis_mask, &o->num_splits,
+                      &o->squeeze_dims[0], &o->squeeze_dims[1], &o->align_corners,
+                      &o->half_pixel_centers};
       *f[rnd() % (sizeof f / sizeof f[0])] = rnd_small();
       if (rnd() % 4 == 0) o->n_new_shape = rnd() % 4;
+      if (rnd() % 4 == 0) o->n_squeeze_dims = rnd() % 4;
+      if (rnd() % 8 == 0) {  // LEAKY_RELU's alpha: small, large, negative, not finite
+        static const float alphas[] = {0.0f, 0.1f, -0.5f, 3.0f, 1e30f, -1e30f, 1e-30f};
+        o->alpha = rnd() % 8 == 0 ? (float)NAN : alphas[rnd() % 7];
+      }
       break;
     }
   }
