@@ -8,7 +8,9 @@
 # GEMM and cycle model of a compressed operand, cmodel/), fuzz_linear (`sparse24 linear`'s
 # per-channel parameter loader, tools/npy.c, and the fused layer's arithmetic it feeds, cmodel/),
 # fuzz_tflite (the .tflite reader, runtime/s24_tflite.c: every pointer of a parsed model read in
-# full, the header's invariants checked). Seeds: fuzz/corpus/<h>/.
+# full, the header's invariants checked). Seeds: fuzz/corpus/<h>/ (fuzz_tflite's
+# ops_all_options*.tflite, an operator of every options table the reader parses, are written by
+# fuzz/tflite_seeds.py).
 
 FUZZ_DIR      := $(BUILD)/fuzz
 FUZZ_CC       := clang-14

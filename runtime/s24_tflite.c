@@ -533,7 +533,6 @@ static void default_options(s24_tfl_options_t *o) {
   memset(o, 0, sizeof *o);
   o->dilation_w = 1;  // the schema's defaults; every other field defaults to 0
   o->dilation_h = 1;
-  o->pot_scale_int16 = 1;
 }
 
 // padding, stride_w and stride_h: fields 0 to 2 of Conv2DOptions, DepthwiseConv2DOptions and
@@ -553,7 +552,6 @@ static s24_status_t parse_options(rd_t *r, const tbl_t *t, uint8_t type, s24_tfl
   const char *f = "builtin_options";
   s24_status_t st = S24_OK;
   vec_t v;
-  uint64_t u;
 #define RD(call) \
   do {                                 \
     if ((st = (call)) != S24_OK) return st; \
@@ -584,14 +582,10 @@ static s24_status_t parse_options(rd_t *r, const tbl_t *t, uint8_t type, s24_tfl
     case S24_TFL_OPT_SOFTMAX:
       RD(get_f32(r, t, 0, f, &o->beta));
       break;
-    case S24_TFL_OPT_MUL:  // MulOptions { fused_activation_function 0 }
+    case S24_TFL_OPT_ADD:  // AddOptions, SubOptions { fused_activation_function 0, ... },
+    case S24_TFL_OPT_SUB:  // MulOptions { fused_activation_function 0 } (pot_scale_int16, field
+    case S24_TFL_OPT_MUL:  // 1 of the first two, is for int16 only: not read)
       RD(get_i8(r, t, 0, f, &o->activation));
-      break;
-    case S24_TFL_OPT_ADD:  // AddOptions and SubOptions { fused_activation_function 0,
-    case S24_TFL_OPT_SUB:  //                             pot_scale_int16 1 }
-      RD(get_i8(r, t, 0, f, &o->activation));
-      RD(get_uint(r, t, 1, 1, 1, f, &u));  // a bool whose default is true
-      o->pot_scale_int16 = u != 0;
       break;
     case S24_TFL_OPT_CONCATENATION:  // ConcatenationOptions { axis 0, activation 1 }
       RD(get_i32(r, t, 0, 0, f, &o->axis));

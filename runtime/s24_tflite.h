@@ -168,7 +168,6 @@ typedef struct {
   int32_t axis;                /**< Pack, Concatenation */
   uint32_t n_new_shape;        /**< Reshape's new_shape (<= S24_TFL_MAX_NEW_SHAPE) */
   int32_t new_shape[S24_TFL_MAX_NEW_SHAPE];
-  int32_t pot_scale_int16;     /**< Add, Sub (default 1) */
   int32_t num_splits;          /**< Split */
   uint32_t n_squeeze_dims;     /**< Squeeze's squeeze_dims (<= S24_TFL_MAX_SQUEEZE_DIMS) */
   int32_t squeeze_dims[S24_TFL_MAX_SQUEEZE_DIMS];
