@@ -4,7 +4,8 @@
 # runs them through s24_op_check/s24_op_run (ASan/UBSan) and compares byte for byte, then
 # changes each model at random (dimensions, ranks, types, quantization, constant bytes, options)
 # and runs every change s24_op_check accepts in buffers of exactly the tensors' sizes.
-# Also s24_op_check on every host operator of the four MLPerf Tiny models.
+# Also s24_op_check on every host operator of the four MLPerf Tiny models, and s24_op_version_ok
+# on every operator of the cases and of those models.
 # Uses TEST_CC (tests/tests.mk), TFLITE_MODELS (runtime/tflite.mk), both expanded when the recipe
 # runs, MODEL_SRCS, MODEL_INC (cmodel/), VPYTHON (the venv with LiteRT).
 
@@ -14,7 +15,7 @@ OPS_TEST_DIR := $(BUILD)/tests/net/ops
 OPS_PER_OP   ?= 40
 OPS_SEED     ?= 20261125
 
-$(OPS_TEST_BIN): tests/net/test_ops.c runtime/s24_ops.c runtime/s24_tflite.c $(MODEL_SRCS)
+$(OPS_TEST_BIN): tests/net/test_ops.c runtime/s24_ops.c runtime/s24_tflite.c runtime/s24_op_versions.c $(MODEL_SRCS)
 	@mkdir -p $(@D)
 	$(TEST_CC) $(MODEL_INC) -Iruntime $(filter %.c,$^) -lm -o $@
 
@@ -44,6 +45,12 @@ test-ops-run: $(BUILD)/tools/sparse24-san
 	rm -rf $(OPS_TEST_DIR)-run
 	$(VPYTHON) tests/net/run_ops.py $< $(OPS_TEST_DIR)-run --generate --seed $(OPS_SEED) --per-op 20
 
+# The operator versions LiteRT 2.3.0's BUILTIN_REF registers, probed again (tests/net/op_versions.py:
+# one single-operator model per operator and version) and compared with the committed table
+# runtime/s24_op_versions_table.h (regenerate: $(VPYTHON) tests/net/op_versions.py --write FILE)
+.PHONY: test-op-versions
+test-op-versions:
+	$(VPYTHON) tests/net/op_versions.py --check runtime/s24_op_versions_table.h
 
-TESTS      += test-ops test-ops-run
+TESTS      += test-ops test-ops-run test-op-versions
 LONG_TESTS += test-ops-long

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "s24_op_versions.h"
 #include "s24_ops.h"
 #include "s24_tflite.h"
 
@@ -197,6 +198,9 @@ static void run_case(const char *dir) {
     FAILF("X.npy / Y.npy do not fit the model's input / output");
   for (size_t i = 0; i < m.n_ops; ++i) {
     if (!s24_op_is_host(m.ops[i].opcode)) FAILF("operator %zu is not a host operator", i);
+    if (!s24_op_version_ok(m.ops[i].opcode, m.ops[i].version))
+      FAILF("operator %zu (%s) version %d: LiteRT registers it, s24_op_version_ok says no", i,
+            s24_tfl_op_name(m.ops[i].opcode), (int)m.ops[i].version);
     const s24_status_t st = s24_op_check(&m, i, err, sizeof err);
     if (st != S24_OK) FAILF("s24_op_check: %s (%s)", err, s24_strerror(st));
   }
@@ -315,6 +319,9 @@ static void check_model(const char *path) {
   if (file == NULL) FAILF("cannot read");
   if (s24_tfl_parse(file, flen, &m, err, sizeof err) != S24_OK) FAILF("parse: %s", err);
   for (size_t i = 0; i < m.n_ops; ++i) {
+    if (!s24_op_version_ok(m.ops[i].opcode, m.ops[i].version))
+      FAILF("operator %zu (%s) version %d: LiteRT runs the model, s24_op_version_ok says no", i,
+            s24_tfl_op_name(m.ops[i].opcode), (int)m.ops[i].version);
     if (!s24_op_is_host(m.ops[i].opcode)) continue;
     ++n_host;
     const s24_status_t st = s24_op_check(&m, i, err, sizeof err);
@@ -536,6 +543,19 @@ int main(int argc, char **argv) {
     return failures == 0 && ran > 0 ? 0 : 1;
   }
   if (argc >= 2 && strcmp(argv[1], "--models") == 0) {
+    // the versions table: every host operator and the two array ones have a row; version 0 and
+    // 32 are never registered; an operator the runtime does not handle has no version
+    static const int32_t handled[] = {S24_OP_FULLY_CONNECTED, S24_OP_CONV_2D};
+    for (int32_t op = 0; op < 256; ++op) {
+      const int known = s24_op_is_host(op) || op == handled[0] || op == handled[1];
+      if (known != s24_op_version_ok(op, 1) || s24_op_version_ok(op, 0) ||
+          s24_op_version_ok(op, 32) || s24_op_version_ok(op, -1)) {
+        printf("FAIL s24_op_version_ok: operator %d (%s) versions 1, 0, 32, -1: %d %d %d %d\n",
+               (int)op, s24_tfl_op_name(op), s24_op_version_ok(op, 1), s24_op_version_ok(op, 0),
+               s24_op_version_ok(op, 32), s24_op_version_ok(op, -1));
+        ++failures;
+      }
+    }
     for (int i = 2; i < argc; ++i) check_model(argv[i]);
     printf("test_ops --models: %d models, %d failed\n", argc - 2, failures);
     return failures == 0 && argc > 2 ? 0 : 1;
