@@ -318,12 +318,14 @@ static s24_status_t need_io(const ctx_t *c, uint32_t in_lo, uint32_t in_hi,
                             const s24_tfl_tensor_t **in, const s24_tfl_tensor_t **out) {
   if (c->op->n_in < in_lo || c->op->n_in > in_hi)
     return in_lo == in_hi
-               ? FAIL(c, S24_ERR_FORMAT, "%u inputs, expected %u", c->op->n_in, in_lo)
-               : FAIL(c, S24_ERR_FORMAT, "%u inputs, expected %u to %u", c->op->n_in, in_lo,
-                      in_hi);
-  if (c->op->n_out != 1) return FAIL(c, S24_ERR_FORMAT, "%u outputs, expected 1", c->op->n_out);
+               ? FAIL(c, S24_ERR_FORMAT, "%u inputs, expected %u", (unsigned)c->op->n_in,
+                      (unsigned)in_lo)
+               : FAIL(c, S24_ERR_FORMAT, "%u inputs, expected %u to %u",
+                      (unsigned)c->op->n_in, (unsigned)in_lo, (unsigned)in_hi);
+  if (c->op->n_out != 1) return FAIL(c, S24_ERR_FORMAT, "%u outputs, expected 1",
+                                     (unsigned)c->op->n_out);
   for (uint32_t i = 0; i < in_lo; ++i)
-    if (c->op->in[i] < 0) return FAIL(c, S24_ERR_FORMAT, "input %u is missing", i);
+    if (c->op->in[i] < 0) return FAIL(c, S24_ERR_FORMAT, "input %u is missing", (unsigned)i);
   if (c->op->out[0] < 0) return FAIL(c, S24_ERR_FORMAT, "output 0 is missing");
   *in = in_t(c, 0);
   *out = out_t(c, 0);
@@ -393,8 +395,8 @@ static s24_status_t need_shape(const ctx_t *c, const s24_tfl_tensor_t *t, const 
 static s24_status_t need_rank(const ctx_t *c, const s24_tfl_tensor_t *t, const char *role,
                               uint32_t rank) {
   if (t->rank != rank)
-    return fail_tensor(c, S24_ERR_UNSUPPORTED, t, role, "has rank %u, expected %u", t->rank,
-                       rank);
+    return fail_tensor(c, S24_ERR_UNSUPPORTED, t, role, "has rank %u, expected %u",
+                       (unsigned)t->rank, (unsigned)rank);
   return S24_OK;
 }
 
@@ -974,7 +976,8 @@ static s24_status_t prep_pad(const ctx_t *c, params_t *pp) {
   TRY(need_type(c, pads, "paddings", S24_TFL_INT32));
   TRY(need_const(c, pads, "paddings"));
   p->rank = p->in->rank;
-  if (p->rank > 5) return FAIL(c, S24_ERR_UNSUPPORTED, "input rank %u above 5", p->rank);
+  if (p->rank > 5) return FAIL(c, S24_ERR_UNSUPPORTED, "input rank %u above 5",
+                                        (unsigned)p->rank);
   const int32_t pdims[2] = {(int32_t)p->rank, 2};
   TRY(need_shape(c, pads, "paddings", pdims, 2));
   int32_t want[S24_TFL_MAX_DIMS];
@@ -982,9 +985,10 @@ static s24_status_t prep_pad(const ctx_t *c, params_t *pp) {
     const int32_t lo = rd_i32(pads->data, 2 * k), hi = rd_i32(pads->data, 2 * k + 1);
     if (lo < 0 || hi < 0)
       return FAIL(c, S24_ERR_FORMAT, "negative padding %d, %d in dimension %u", (int)lo,
-                  (int)hi, k);
+                  (int)hi, (unsigned)k);
     const int64_t d = (int64_t)p->in->dims[k] + lo + hi;
-    if (d > INT32_MAX) return FAIL(c, S24_ERR_FORMAT, "padded dimension %u overflows", k);
+    if (d > INT32_MAX) return FAIL(c, S24_ERR_FORMAT, "padded dimension %u overflows",
+                                          (unsigned)k);
     p->before[k] = lo;
     want[k] = (int32_t)d;
   }
@@ -1037,7 +1041,8 @@ static s24_status_t prep_mean(const ctx_t *c, params_t *pp) {
   TRY(need_q8_io(c, p->in, p->out));
   TRY(need_type(c, ax, "axis", S24_TFL_INT32));
   TRY(need_const(c, ax, "axis"));
-  if (ax->rank > 1) return FAIL(c, S24_ERR_FORMAT, "axis has rank %u", ax->rank);
+  if (ax->rank > 1) return FAIL(c, S24_ERR_FORMAT, "axis has rank %u",
+                                          (unsigned)ax->rank);
   const uint32_t r = p->in->rank;
   if (r == 0) return FAIL(c, S24_ERR_UNSUPPORTED, "scalar input");
   memset(p->reduced, 0, sizeof p->reduced);
@@ -1046,7 +1051,7 @@ static s24_status_t prep_mean(const ctx_t *c, params_t *pp) {
     if (a < 0) a += (int32_t)r;
     if (a < 0 || a >= (int32_t)r)
       return FAIL(c, S24_ERR_FORMAT, "axis %d out of range for rank %u",
-                  (int)rd_i32(ax->data, i), r);
+                  (int)rd_i32(ax->data, i), (unsigned)r);
     p->reduced[a] = 1;
   }
   int32_t want[S24_TFL_MAX_DIMS];
@@ -1278,7 +1283,8 @@ static s24_status_t resolve_shape(const ctx_t *c, const s24_tfl_tensor_t *in, in
       if (stretch >= 0) return FAIL(c, S24_ERR_FORMAT, "two -1 dimensions in the new shape");
       stretch = (int)k;
     } else if (dims[k] < 0) {
-      return FAIL(c, S24_ERR_FORMAT, "new shape dimension %u is %d", k, (int)dims[k]);
+      return FAIL(c, S24_ERR_FORMAT, "new shape dimension %u is %d", (unsigned)k,
+                  (int)dims[k]);
     } else {
       known *= (size_t)dims[k];
     }
@@ -1313,7 +1319,7 @@ static s24_status_t prep_reshape(const ctx_t *c, params_t *pp) {
   if (sh != NULL && sh->rank == 1 && sh->type == S24_TFL_INT32) {  // GetOutputShapeFromTensor
     if (sh->elems != p->out->rank)
       return FAIL(c, S24_ERR_FORMAT, "shape input has %zu entries, the output rank is %u",
-                  sh->elems, p->out->rank);
+                  sh->elems, (unsigned)p->out->rank);
     if (sh->data == NULL) {  // computed at run time: checked against the output then
       p->shape = sh;
       return S24_OK;
@@ -1326,7 +1332,8 @@ static s24_status_t prep_reshape(const ctx_t *c, params_t *pp) {
     for (uint32_t k = 0; k < rank; ++k) dims[k] = c->op->opt.new_shape[k];
     if (rank == 1 && dims[0] == 0) rank = 0;
   }
-  if (rank > S24_TFL_MAX_DIMS) return FAIL(c, S24_ERR_UNSUPPORTED, "new shape rank %u", rank);
+  if (rank > S24_TFL_MAX_DIMS) return FAIL(c, S24_ERR_UNSUPPORTED, "new shape rank %u",
+                                                       (unsigned)rank);
   TRY(resolve_shape(c, p->in, dims, rank));
   TRY(need_shape(c, p->out, "output", dims, rank));
   return S24_OK;
@@ -1394,7 +1401,8 @@ static s24_status_t prep_slice(const ctx_t *c, params_t *pp) {
   p->rank = p->in->rank;
   const size_t nb = tb->elems;
   if (nb > p->rank)
-    return FAIL(c, S24_ERR_FORMAT, "%zu indices for an input of rank %u", nb, p->rank);
+    return FAIL(c, S24_ERR_FORMAT, "%zu indices for an input of rank %u", nb,
+                (unsigned)p->rank);
   int32_t want[S24_TFL_MAX_DIMS];
   uint32_t wr = 0;
   for (uint32_t k = 0; k < p->rank; ++k) {
@@ -1410,7 +1418,8 @@ static s24_status_t prep_slice(const ctx_t *c, params_t *pp) {
       shrink = (o->shrink_axis_mask >> k) & 1;
     }
     if (stride == 0 || stride == INT32_MIN)
-      return FAIL(c, S24_ERR_FORMAT, "stride %d in dimension %u", (int)stride, k);
+      return FAIL(c, S24_ERR_FORMAT, "stride %d in dimension %u", (int)stride,
+                  (unsigned)k);
     // reference_ops::StartForAxis / EndForAxis (DynamicStridedSliceParams)
     int32_t s = bgn;
     if (s < 0) s += size;
@@ -1419,12 +1428,12 @@ static s24_status_t prep_slice(const ctx_t *c, params_t *pp) {
     int32_t e;
     if (shrink) {
       if (stride < 0)  // the reference loop writes nothing for a shrunk negative stride
-        return FAIL(c, S24_ERR_UNSUPPORTED, "shrunk dimension %u with stride %d", k,
-                    (int)stride);
+        return FAIL(c, S24_ERR_UNSUPPORTED, "shrunk dimension %u with stride %d",
+                    (unsigned)k, (int)stride);
       e = s >= size ? s : s + 1;
       if (e == s || s < 0)
-        return FAIL(c, S24_ERR_FORMAT, "shrunk dimension %u: index %d out of range", k,
-                    (int)bgn);
+        return FAIL(c, S24_ERR_FORMAT, "shrunk dimension %u: index %d out of range",
+                    (unsigned)k, (int)bgn);
     } else {
       e = end;
       if (e < 0) e += size;
@@ -1493,16 +1502,18 @@ static s24_status_t prep_pack(const ctx_t *c, params_t *pp) {
   const s24_tfl_options_t *o = &c->op->opt;
   if (o->values_count < 1 || (uint32_t)o->values_count != c->op->n_in)
     return FAIL(c, S24_ERR_FORMAT, "values_count %d with %u inputs", (int)o->values_count,
-                c->op->n_in);
+                (unsigned)c->op->n_in);
   TRY(need_io(c, c->op->n_in, c->op->n_in, &p->in0, &p->out));
   const size_t es = s24_tfl_type_size(p->in0->type);
   if (es == 0 || p->in0->type == S24_TFL_BOOL || p->in0->type == S24_TFL_FLOAT16)
     return FAIL(c, S24_ERR_UNSUPPORTED, "input type %s", s24_tfl_type_name(p->in0->type));
   const uint32_t r = p->in0->rank;
-  if (r + 1 > S24_TFL_MAX_DIMS) return FAIL(c, S24_ERR_UNSUPPORTED, "input rank %u", r);
+  if (r + 1 > S24_TFL_MAX_DIMS) return FAIL(c, S24_ERR_UNSUPPORTED, "input rank %u",
+                                                   (unsigned)r);
   p->axis = o->axis < 0 ? o->axis + (int32_t)r + 1 : o->axis;
   if (p->axis < 0 || p->axis > (int32_t)r)
-    return FAIL(c, S24_ERR_FORMAT, "axis %d for inputs of rank %u", (int)o->axis, r);
+    return FAIL(c, S24_ERR_FORMAT, "axis %d for inputs of rank %u", (int)o->axis,
+                (unsigned)r);
   for (uint32_t i = 1; i < c->op->n_in; ++i) {
     const s24_tfl_tensor_t *t = in_t(c, i);
     TRY(need_type(c, t, "input", p->in0->type));
@@ -1515,7 +1526,8 @@ static s24_status_t prep_pack(const ctx_t *c, params_t *pp) {
     const int64_t tz = t->n_quant ? t->zero_point[0] : 0;
     const int64_t oz = p->out->n_quant ? p->out->zero_point[0] : 0;
     if (ts != os || tz != oz)
-      return FAIL(c, S24_ERR_FORMAT, "input %u and output quantization differ", i);
+      return FAIL(c, S24_ERR_FORMAT, "input %u and output quantization differ",
+                  (unsigned)i);
   }
   int32_t want[S24_TFL_MAX_DIMS];
   uint32_t j = 0;
