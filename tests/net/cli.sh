@@ -24,9 +24,9 @@ expect_err garbage 1 'garbage.tflite: ' 'keep.npy' "$S24" run bad/garbage.tflite
 expect_err wrong_identifier 1 'wrongid.tflite: not a TFLite model' 'keep.npy' "$S24" run bad/wrongid.tflite bad/x_ok.npy -o keep.npy
 expect_err offset_oob 1 'oob.tflite: ' 'keep.npy' "$S24" run bad/oob.tflite bad/x_ok.npy -o keep.npy
 expect_err vector_length 1 'veclen.tflite: ' 'keep.npy' "$S24" run bad/veclen.tflite bad/x_ok.npy -o keep.npy
-expect_err unsupported_op 1 'operator 0 (TANH): unsupported operator' 'keep.npy' "$S24" run bad/unsupported.tflite bad/x_ok.npy -o keep.npy
-expect_err unsupported_info 1 'operator 0 (TANH)' '' "$S24" info bad/unsupported.tflite
-expect_err unsupported_prune 1 'operator 0 (TANH)' 'keep.npy' "$S24" prune bad/unsupported.tflite -o keep.npy
+expect_err unsupported_op 1 'operator 0 (EMBEDDING_LOOKUP): unsupported operator' 'keep.npy' "$S24" run bad/unsupported.tflite bad/x_ok.npy -o keep.npy
+expect_err unsupported_info 1 'operator 0 (EMBEDDING_LOOKUP)' '' "$S24" info bad/unsupported.tflite
+expect_err unsupported_prune 1 'operator 0 (EMBEDDING_LOOKUP)' 'keep.npy' "$S24" prune bad/unsupported.tflite -o keep.npy
 expect_err x_dtype 1 "x_i8.npy: dtype int8 (|i1), the model's input needs float32 (<f4)" 'keep.npy' "$S24" run "$KWS" bad/x_i8.npy -o keep.npy
 expect_err x_shape 1 "x_badshape.npy: shape (1, 50, 10, 2), the model's input needs (1, 50, 10, 1)" 'keep.npy' "$S24" run "$KWS" bad/x_badshape.npy -o keep.npy
 expect_err x_missing 1 'nope.npy: cannot open' 'keep.npy' "$S24" run "$KWS" nope.npy -o keep.npy
