@@ -1,7 +1,8 @@
 # runtime/ops.mk: the host kernels of the network runtime (runtime/s24_ops.c, SPEC §8) against
 # LiteRT's BUILTIN_REF kernels: tests/net/ops_models.py writes random single-operator (and small
 # multi-operator) int8 models of every host operator with LiteRT's outputs, tests/net/test_ops.c
-# runs them through s24_op_check/s24_op_run (ASan/UBSan) and compares byte for byte, then
+# runs them through s24_op_check/s24_op_run (ASan/UBSan) and compares byte for byte (and checks
+# that s24_op_check refuses the models LiteRT refuses, the "refused" kind), then
 # changes each model at random (dimensions, ranks, types, quantization, constant bytes, options)
 # and runs every change s24_op_check accepts in buffers of exactly the tensors' sizes.
 # Also s24_op_check on every host operator of the four MLPerf Tiny models, and s24_op_version_ok
@@ -11,7 +12,7 @@
 
 OPS_TEST_BIN := $(BUILD)/tests/net/test_ops
 OPS_TEST_DIR := $(BUILD)/tests/net/ops
-# random cases per operator (26 operator kinds), and the seed (any seed: make test-ops OPS_SEED=N)
+# random cases per kind (26 operator kinds and "refused", models LiteRT refuses), and the seed (any seed: make test-ops OPS_SEED=N)
 OPS_PER_OP   ?= 40
 OPS_SEED     ?= 20261125
 

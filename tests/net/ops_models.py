@@ -11,10 +11,16 @@ cases sweeping all 256 int8 inputs), SUB, MUL (broadcasting both ways), CONCATEN
 (one output, or all of them concatenated back), SQUEEZE, TRANSPOSE, RESIZE_NEAREST_NEIGHBOR (the
 data-movement ones on INT8 and sometimes FLOAT32).
 
+Also models LiteRT refuses (the "refused" cases: int8 CONCATENATION of differing quantization
+or with an activation, LOGISTIC's output scale, HARD_SWISH's output exponent, MUL/SUB shapes
+that do not broadcast, an uneven SPLIT, SQUEEZE of a dimension not of size 1, a TRANSPOSE entry
+out of range, RESIZE_NEAREST_NEIGHBOR's size or rank), which the runtime must refuse too.
+
 usage: ops_models.py OUTDIR [--seed S] [--per-op N] [--batch B]
 Writes OUTDIR/<case>/model.tflite, X.npy (the batch [B, ...] of inputs, the model's input being
-[1, ...]) and Y.npy (LiteRT's BUILTIN_REF output of each batch element, stacked), and
-OUTDIR/cases.txt (one case name a line). Prints the seed and the number of cases.
+[1, ...]) and Y.npy (LiteRT's BUILTIN_REF output of each batch element, stacked), or for a
+refused case refused.txt (LiteRT's message) instead of Y.npy, and OUTDIR/cases.txt (one case
+name a line). Prints the seed and the number of cases.
 """
 import argparse
 import os
@@ -734,6 +740,169 @@ def case_resize(rng, B):
     return m.finish(x, y), data_x(rng, B, (1, h, w, c), tt)
 
 
+# ------------------------------------------------------------------------------ refusals
+# Models LiteRT's reference kernels refuse (at AllocateTensors): the runtime must refuse each
+# too, naming the operator (SPEC §8). Each returns (model bytes, X) as the cases above.
+
+def refuse_concat_quant(rng, B):
+    """CONCATENATION of int8 tensors whose scale or zero point differ from the output's."""
+    shape = rand_shape(rng, 2, 4)
+    sc, z = scale(rng), zp(rng)
+    s2, z2 = (float(np.float32(sc * 1.5)), z) if rng.integers(0, 2) else (sc, (z + 1) % 128)
+    m = Model()
+    x = m.tensor("x", shape, TT.INT8, sc, z)
+    c = m.tensor("c", shape, TT.INT8, s2, z2, i8(rng, shape))
+    out = list(shape)
+    out[-1] *= 2
+    y = m.tensor("y", out, TT.INT8, sc, z)
+    o = sch.ConcatenationOptionsT()
+    o.axis = len(shape) - 1
+    m.op(OP.CONCATENATION, [x, c] if rng.integers(0, 2) else [c, x], [y],
+         OPT.ConcatenationOptions, o, version=2)
+    return m.finish(x, y), i8(rng, [B] + shape[1:])
+
+
+def refuse_concat_act(rng, B):
+    """CONCATENATION with a fused activation (LiteRT takes NONE only)."""
+    shape = rand_shape(rng, 2, 4)
+    sc, z = scale(rng), zp(rng)
+    m = Model()
+    x = m.tensor("x", shape, TT.INT8, sc, z)
+    c = m.tensor("c", shape, TT.INT8, sc, z, i8(rng, shape))
+    out = list(shape)
+    out[-1] *= 2
+    y = m.tensor("y", out, TT.INT8, sc, z)
+    o = sch.ConcatenationOptionsT()
+    o.axis, o.fusedActivationFunction = len(shape) - 1, int(rng.integers(1, 4))
+    m.op(OP.CONCATENATION, [x, c], [y], OPT.ConcatenationOptions, o, version=2)
+    return m.finish(x, y), i8(rng, [B] + shape[1:])
+
+
+def refuse_logistic_scale(rng, B):
+    """LOGISTIC whose output scale is not 1/256."""
+    s_out = float(np.float32(rng.choice([1.0 / 128, 1.0 / 255, 1.0 / 257, scale(rng)])))
+    shape = rand_shape(rng)
+    m = Model()
+    x = m.tensor("x", shape, TT.INT8, scale(rng), zp(rng))
+    y = m.tensor("y", shape, TT.INT8, s_out, -128)
+    m.op(OP.LOGISTIC, [x], [y], version=2)
+    return m.finish(x, y), i8(rng, [B] + shape[1:])
+
+
+def refuse_hard_swish_exponent(rng, B):
+    """HARD_SWISH whose output scale is below s_in / 128 (a positive output exponent)."""
+    s_in = scale(rng)
+    shape = rand_shape(rng)
+    m = Model()
+    x = m.tensor("x", shape, TT.INT8, s_in, zp(rng))
+    y = m.tensor("y", shape, TT.INT8, float(np.float32(s_in / 128 * rng.uniform(0.01, 0.45))),
+                 zp(rng))
+    m.op(OP.HARD_SWISH, [x], [y], OPT.HardSwishOptions, sch.HardSwishOptionsT())
+    return m.finish(x, y), i8(rng, [B] + shape[1:])
+
+
+def refuse_binary_shapes(rng, B):
+    """MUL or SUB of shapes that do not broadcast."""
+    shape = rand_shape(rng, 2, 4)
+    other = list(shape)
+    k = int(rng.integers(1, len(shape)))
+    shape[k] = int(rng.integers(2, 5))
+    other[k] = shape[k] + int(rng.integers(1, 3))
+    code, ot, o = ((OP.MUL, OPT.MulOptions, sch.MulOptionsT()) if rng.integers(0, 2)
+                   else (OP.SUB, OPT.SubOptions, sch.SubOptionsT()))
+    m = Model()
+    x = m.tensor("x", shape, TT.INT8, scale(rng), zp(rng))
+    c = m.tensor("c", other, TT.INT8, scale(rng), zp(rng), i8(rng, other))
+    y = m.tensor("y", other, TT.INT8, scale(rng), zp(rng))
+    m.op(code, [x, c], [y], ot, o, version=2)
+    return m.finish(x, y), i8(rng, [B] + shape[1:])
+
+
+def refuse_split_uneven(rng, B):
+    """SPLIT of a dimension num_splits does not divide."""
+    n = int(rng.integers(2, 5))
+    d = n * int(rng.integers(1, 4)) + int(rng.integers(1, n))
+    m = Model()
+    x = m.tensor("x", [1, d], TT.INT8, scale(rng), zp(rng))
+    ax = m.tensor("axis", (), TT.INT32, data=np.asarray(1, "<i4"))
+    outs = [m.tensor(f"y{i}", [1, d // n], TT.INT8, scale(rng), zp(rng)) for i in range(n)]
+    so = sch.SplitOptionsT()
+    so.numSplits = n
+    m.op(OP.SPLIT, [ax, x], outs, OPT.SplitOptions, so, version=2)
+    return m.finish(x, outs[0]), i8(rng, [B, d])
+
+
+def refuse_squeeze_dim(rng, B):
+    """SQUEEZE naming a dimension whose size is not 1, or one outside the rank."""
+    shape = rand_shape(rng, 2, 4)
+    k = int(rng.integers(1, len(shape)))
+    shape[k] = int(rng.integers(2, 5))
+    dim = k if rng.integers(0, 2) else len(shape) + int(rng.integers(0, 3))
+    sc, z = scale(rng), zp(rng)
+    m = Model()
+    x = m.tensor("x", shape, TT.INT8, sc, z)
+    y = m.tensor("y", shape, TT.INT8, sc, z)
+    o = sch.SqueezeOptionsT()
+    o.squeezeDims = [dim]
+    m.op(OP.SQUEEZE, [x], [y], OPT.SqueezeOptions, o)
+    return m.finish(x, y), i8(rng, [B] + shape[1:])
+
+
+def refuse_transpose_perm(rng, B):
+    """TRANSPOSE with a permutation entry outside [-rank, rank)."""
+    shape = rand_shape(rng, 2, 4)
+    r = len(shape)
+    perm = list(range(r))
+    perm[int(rng.integers(1, r))] = int(rng.choice([r, r + 1, -r - 1]))
+    sc, z = scale(rng), zp(rng)
+    m = Model()
+    x = m.tensor("x", shape, TT.INT8, sc, z)
+    p = m.tensor("perm", (r,), TT.INT32, data=np.asarray(perm, "<i4"))
+    y = m.tensor("y", shape, TT.INT8, sc, z)
+    m.op(OP.TRANSPOSE, [x, p], [y], OPT.TransposeOptions, sch.TransposeOptionsT(), version=2)
+    return m.finish(x, y), i8(rng, [B] + shape[1:])
+
+
+def refuse_resize_size(rng, B):
+    """RESIZE_NEAREST_NEIGHBOR whose size has 1 or 3 entries, or an input not 4-D."""
+    sc, z = scale(rng), zp(rng)
+    m = Model()
+    if rng.integers(0, 2):
+        x = m.tensor("x", (1, 3, 3, 2), TT.INT8, sc, z)
+        n = int(rng.choice([1, 3]))
+        size = m.tensor("size", (n,), TT.INT32, data=np.full(n, 4, "<i4"))
+        y = m.tensor("y", (1, 4, 4, 2), TT.INT8, sc, z)
+        xs = i8(rng, (B, 3, 3, 2))
+    else:
+        x = m.tensor("x", (1, 3, 3), TT.INT8, sc, z)
+        size = m.tensor("size", (2,), TT.INT32, data=np.asarray([4, 4], "<i4"))
+        y = m.tensor("y", (1, 4, 4), TT.INT8, sc, z)
+        xs = i8(rng, (B, 3, 3))
+    m.op(OP.RESIZE_NEAREST_NEIGHBOR, [x, size], [y], OPT.ResizeNearestNeighborOptions,
+         sch.ResizeNearestNeighborOptionsT(), version=2)
+    return m.finish(x, y), xs
+
+
+REFUSALS = [refuse_concat_quant, refuse_concat_act, refuse_logistic_scale,
+            refuse_hard_swish_exponent, refuse_binary_shapes, refuse_split_uneven,
+            refuse_squeeze_dim, refuse_transpose_perm, refuse_resize_size]
+
+
+def case_refused(rng, B):
+    """One of REFUSALS, in turn."""
+    case_refused.n = getattr(case_refused, "n", -1) + 1
+    return REFUSALS[case_refused.n % len(REFUSALS)](rng, B)
+
+
+def litert_refusal(model_bytes):
+    """LiteRT's message refusing the model at AllocateTensors; None if it takes it."""
+    try:
+        tflbuild.ref_outputs(model_bytes, np.zeros((0,), np.int8))
+    except (RuntimeError, ValueError) as e:
+        return str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
+    return None
+
+
 CASES = [
     ("depthwise", case_depthwise), ("add", case_add), ("avgpool", case_avgpool),
     ("maxpool", case_maxpool), ("pad", case_pad), ("mean", case_mean),
@@ -744,6 +913,7 @@ CASES = [
     ("leakyrelu", case_leaky_relu), ("hardswish", case_hard_swish), ("sub", case_sub),
     ("mul", case_mul), ("concat", case_concat), ("split", case_split),
     ("squeeze", case_squeeze), ("transpose", case_transpose), ("resize", case_resize),
+    ("refused", case_refused),
 ]
 
 
@@ -767,17 +937,29 @@ def main():
         for i in range(args.per_op):
             name = f"{op}_{i:03d}"
             model, x = fn(rng, args.batch)
-            try:
-                y = run_ref(model, x)
-            except Exception as e:  # a generator bug: the model must be valid for LiteRT
-                print(f"ops_models.py: {name}: LiteRT refused the model: {e}", file=sys.stderr)
-                return 1
+            refusal = None
+            if fn is case_refused:
+                refusal = litert_refusal(model)
+                if refusal is None:  # a generator bug: LiteRT must refuse these
+                    print(f"ops_models.py: {name}: LiteRT took the model", file=sys.stderr)
+                    return 1
+            else:
+                try:
+                    y = run_ref(model, x)
+                except Exception as e:  # a generator bug: the model must be valid for LiteRT
+                    print(f"ops_models.py: {name}: LiteRT refused the model: {e}",
+                          file=sys.stderr)
+                    return 1
             d = os.path.join(args.outdir, name)
             os.makedirs(d, exist_ok=True)
             with open(os.path.join(d, "model.tflite"), "wb") as f:
                 f.write(model)
             np.save(os.path.join(d, "X.npy"), x)
-            np.save(os.path.join(d, "Y.npy"), y)
+            if refusal is None:
+                np.save(os.path.join(d, "Y.npy"), y)
+            else:
+                with open(os.path.join(d, "refused.txt"), "w") as f:
+                    f.write(refusal + "\n")
             names.append(name)
     with open(os.path.join(args.outdir, "cases.txt"), "w") as f:
         f.write("".join(n + "\n" for n in names))

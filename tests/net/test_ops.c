@@ -8,7 +8,8 @@
 // fused activation (for those with one).
 //
 // usage: test_ops CASES_DIR   (the directory with cases.txt)
-//        test_ops CASE_DIR... (single cases)
+//        test_ops CASE_DIR... (single cases; a case with refused.txt instead of Y.npy is a
+//        model LiteRT refuses: s24_op_check must refuse one of its operators)
 //        test_ops --models MODEL.tflite...  (s24_op_check on every host operator of each)
 //        test_ops --mutate N SEED CASES_DIR (N random changes of each case's model: every one
 //        s24_op_check accepts runs in buffers of exactly the tensor sizes, under ASan)
@@ -170,7 +171,41 @@ static int io_matches(const s24_tfl_tensor_t *t, const npy_t *a) {
   return 1;
 }
 
+// A case LiteRT refuses (refused.txt instead of Y.npy): s24_op_check must refuse one of its
+// operators, with one line naming it; returns 1 if dir is such a case.
+static int refused_case(const char *dir) {
+  const char *name = dir;
+  char path[8192], err[512];
+  snprintf(path, sizeof path, "%s/refused.txt", dir);
+  FILE *f = fopen(path, "r");
+  if (f == NULL) return 0;
+  fclose(f);
+  size_t flen = 0;
+  s24_tfl_model_t m;
+  memset(&m, 0, sizeof m);
+  snprintf(path, sizeof path, "%s/model.tflite", dir);
+  uint8_t *file = read_file(path, &flen);
+  size_t bad = 0;
+  if (file == NULL) FAILF("cannot read %s", path);
+  if (s24_tfl_parse(file, flen, &m, err, sizeof err) != S24_OK) FAILF("parse: %s", err);
+  for (bad = 0; bad < m.n_ops; ++bad) {
+    err[0] = '\0';
+    if (s24_op_check(&m, bad, err, sizeof err) != S24_OK) break;
+  }
+  if (bad == m.n_ops) FAILF("LiteRT refuses the model, s24_op_check takes every operator");
+  char prefix[32];
+  snprintf(prefix, sizeof prefix, "operator %zu (", bad);
+  if (strncmp(err, prefix, strlen(prefix)) != 0 || strchr(err, '\n') != NULL)
+    FAILF("refusal message '%s'", err);
+  printf("ok   %s (refused: %s)\n", name, err);
+out:
+  s24_tfl_free(&m);
+  free(file);
+  return 1;
+}
+
 static void run_case(const char *dir) {
+  if (refused_case(dir)) return;
   const char *name = dir;
   char path[8192];
   size_t flen = 0;
