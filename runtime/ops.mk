@@ -12,7 +12,8 @@
 
 OPS_TEST_BIN := $(BUILD)/tests/net/test_ops
 OPS_TEST_DIR := $(BUILD)/tests/net/ops
-# random cases per kind (26 operator kinds and "refused", models LiteRT refuses), and the seed (any seed: make test-ops OPS_SEED=N)
+# random cases per kind (26 operator kinds and "refused", models LiteRT refuses), and the seed
+# (any seed: make test-ops OPS_SEED=N)
 OPS_PER_OP   ?= 40
 OPS_SEED     ?= 20261125
 
