@@ -926,6 +926,7 @@ static s24_status_t run_pool(const ctx_t *c, const params_t *pp, void *const *da
   const int is_max = c->op->opcode == S24_OP_MAX_POOL_2D;
   const int8_t *x = data[c->op->in[0]];
   int8_t *y = data[c->op->out[0]];
+  if (p->out->elems == 0) return S24_OK;  // (n x oh x ow may be large with 0 channels)
   for (int32_t b = 0; b < p->n; ++b)
     for (int32_t oy = 0; oy < p->oh; ++oy)
       for (int32_t ox = 0; ox < p->ow; ++ox)
@@ -1553,6 +1554,7 @@ static s24_status_t run_pack(const ctx_t *c, const params_t *pp, void *const *da
   const pack_t *const p = &pp->pack;
   uint8_t *y = data[c->op->out[0]];
   const size_t n = c->op->n_in;
+  if (p->out->bytes == 0) return S24_OK;  // (outer may be large when a later dimension is 0)
   for (size_t a = 0; a < p->outer; ++a)
     for (size_t i = 0; i < n; ++i) {
       const uint8_t *x = data[c->op->in[i]];
@@ -1889,6 +1891,7 @@ static s24_status_t prep_concat(const ctx_t *c, params_t *pp) {
 static s24_status_t run_concat(const ctx_t *c, const params_t *pp, void *const *data) {
   const concat_t *const p = &pp->concat;
   uint8_t *y = data[c->op->out[0]];
+  if (p->out->bytes == 0) return S24_OK;  // (outer may be large when a later dimension is 0)
   for (size_t a = 0; a < p->outer; ++a)
     for (uint32_t i = 0; i < c->op->n_in; ++i) {
       const uint8_t *x = data[c->op->in[i]];
@@ -1950,6 +1953,7 @@ static s24_status_t prep_split(const ctx_t *c, params_t *pp) {
 static s24_status_t run_split(const ctx_t *c, const params_t *pp, void *const *data) {
   const split_t *const p = &pp->split;
   const uint8_t *x = data[c->op->in[1]];
+  if (p->in->bytes == 0) return S24_OK;  // (outer may be large when a later dimension is 0)
   for (size_t a = 0; a < p->outer; ++a)
     for (uint32_t j = 0; j < c->op->n_out; ++j) {
       uint8_t *y = data[c->op->out[j]];
@@ -2104,6 +2108,7 @@ static s24_status_t run_resize(const ctx_t *c, const params_t *pp, void *const *
   const resize_t *const p = &pp->resize;
   const uint8_t *x = data[c->op->in[0]];
   uint8_t *y = data[c->op->out[0]];
+  if (p->out->bytes == 0) return S24_OK;  // (n x oh x ow may be large with 0 channels)
   for (int32_t b = 0; b < p->n; ++b)
     for (int32_t oy = 0; oy < p->oh; ++oy) {
       const size_t iy = (size_t)nearest(p, oy, p->ih, p->scale_h);
