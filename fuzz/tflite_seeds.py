@@ -1,10 +1,15 @@
-"""Seeds of fuzz_tflite (fuzz/corpus/fuzz_tflite/): one model with an operator of every builtin
-options table the .tflite reader parses (runtime/s24_tflite.c, parse_options), each table with
-non-default values in every field, and a truncation of it. The model needs no meaning for LiteRT
-(its tensors are placeholders): it is there so that the fuzzer starts from bytes that reach
-every case of parse_options.
+"""Seeds of fuzz_tflite and fuzz_ops (fuzz/corpus/<harness>/).
 
-usage: tflite_seeds.py OUTDIR    (writes ops_all_options.tflite and ops_all_options_cut*.tflite)
+fuzz_tflite: one model with an operator of every builtin options table the .tflite reader parses
+(runtime/s24_tflite.c, parse_options), each table with non-default values in every field, and a
+truncation of it. The model needs no meaning for LiteRT (its tensors are placeholders): it is
+there so that the fuzzer starts from bytes that reach every case of parse_options.
+
+fuzz_ops: one valid model of each kind of tests/net/ops_models.py (every host operator, and the
+refused kind), fixed seed, so that the fuzzer starts from models s24_op_check accepts.
+
+usage: tflite_seeds.py CORPUS_DIR    (e.g. fuzz/corpus: writes fuzz_tflite/ops_all_options.tflite,
+       fuzz_tflite/ops_all_options_cut*.tflite and fuzz_ops/<kind>.tflite)
 Run with the venv's python (LiteRT's schema): $(scripts/deps.sh --venv-path)/bin/python.
 """
 import os
@@ -88,7 +93,7 @@ def options():
 def main():
     if len(sys.argv) != 2:
         sys.exit(__doc__)
-    outdir = sys.argv[1]
+    outdir = os.path.join(sys.argv[1], "fuzz_tflite")
     m = tflbuild.Builder("sparse24 fuzz seed: every options table the reader parses")
     x = m.tensor("x", (1, 4, 4, 2), TT.INT8, [0.05], [-3])
     w = m.tensor("w", (2, 1, 1, 2), TT.INT8, [0.01, 0.02], [0, 0], 0,
@@ -107,6 +112,17 @@ def main():
         f.write(model[:cut])
     print(f"tflite_seeds.py: ops_all_options.tflite ({len(model)} bytes, {len(options())} "
           f"operators) and a cut at {cut} bytes in {outdir}")
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests",
+                                    "net"))
+    import ops_models  # noqa: E402
+    opsdir = os.path.join(sys.argv[1], "fuzz_ops")
+    os.makedirs(opsdir, exist_ok=True)
+    rng = np.random.default_rng(50)
+    for kind, fn in ops_models.CASES:
+        model, _ = fn(rng, 1)
+        with open(os.path.join(opsdir, f"{kind}.tflite"), "wb") as f:
+            f.write(model)
+    print(f"tflite_seeds.py: {len(ops_models.CASES)} models in {opsdir}")
 
 
 if __name__ == "__main__":
