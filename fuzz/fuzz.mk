@@ -8,11 +8,15 @@
 # GEMM and cycle model of a compressed operand, cmodel/), fuzz_linear (`sparse24 linear`'s
 # per-channel parameter loader, tools/npy.c, and the fused layer's arithmetic it feeds, cmodel/),
 # fuzz_tflite (the .tflite reader, runtime/s24_tflite.c: every pointer of a parsed model read in
-# full, the header's invariants checked). Seeds: fuzz/corpus/<h>/.
+# full, the header's invariants checked), fuzz_ops (the host kernels, runtime/s24_ops.c, on every
+# parsed model: s24_op_check on each host operator, s24_op_run in exact-size buffers on each one
+# it accepts). Seeds: fuzz/corpus/<h>/ (fuzz_tflite's ops_all_options*.tflite, an operator of
+# every options table the reader parses, and fuzz_ops' one model per host operator kind, are
+# written by fuzz/tflite_seeds.py).
 
 FUZZ_DIR      := $(BUILD)/fuzz
 FUZZ_CC       := clang-14
-FUZZ_HARNESSES := fuzz_npy fuzz_meta fuzz_linear fuzz_tflite
+FUZZ_HARNESSES := fuzz_npy fuzz_meta fuzz_linear fuzz_tflite fuzz_ops
 FUZZ_SECONDS  ?= 330
 FUZZ_SMOKE_SECONDS ?= 3
 FUZZ_CFLAGS := -std=c11 -D_POSIX_C_SOURCE=200809L
@@ -27,6 +31,7 @@ FUZZ_RUN_OPTS := -print_final_stats=1 -timeout=10 -rss_limit_mb=1024
 # longest input per harness (FUZZ_MAX_LEN_<h> overrides): .tflite seeds are up to 8 KB
 FUZZ_MAX_LEN  := 4096
 FUZZ_MAX_LEN_fuzz_tflite := 16384
+FUZZ_MAX_LEN_fuzz_ops := 16384
 
 # the .npy reader opens the fuzz input from memory (s24_fuzz_fopen, fuzz/fuzz_file.c)
 $(FUZZ_DIR)/bin/npy_fuzz.o: tools/npy.c tools/npy.h fuzz/fuzz.mk
@@ -40,6 +45,10 @@ $(FUZZ_DIR)/bin/fuzz_meta: fuzz/fuzz_meta.c $(MODEL_SRCS) cmodel/s24_model.h fuz
 # the .tflite reader, then the network loader over what it read (the checks of every operator,
 # the memory planner) in a bounded arena
 $(FUZZ_DIR)/bin/fuzz_tflite: fuzz/fuzz_tflite.c $(RUNTIME_SRCS) $(MODEL_SRCS) $(DRV_CORE_SRCS) fuzz/fuzz.mk
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) $(RUNTIME_INC) $< $(RUNTIME_SRCS) $(MODEL_SRCS) $(DRV_CORE_SRCS) -lm -o $@
+# the host kernels over the reader
+$(FUZZ_DIR)/bin/fuzz_ops: fuzz/fuzz_ops.c $(RUNTIME_SRCS) $(MODEL_SRCS) $(DRV_CORE_SRCS) fuzz/fuzz.mk
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) $(RUNTIME_INC) $< $(RUNTIME_SRCS) $(MODEL_SRCS) $(DRV_CORE_SRCS) -lm -o $@
 

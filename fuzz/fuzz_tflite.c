@@ -88,6 +88,15 @@ static void walk(const s24_tfl_model_t *m, const uint8_t *buf, size_t len) {
     check(o->is_custom == (o->opcode == 32));
     check(o->opt.n_new_shape <= S24_TFL_MAX_NEW_SHAPE);
     for (uint32_t k = 0; k < o->opt.n_new_shape; k++) sum += (uint32_t)o->opt.new_shape[k];
+    check(o->opt.n_squeeze_dims <= S24_TFL_MAX_SQUEEZE_DIMS);
+    for (uint32_t k = 0; k < o->opt.n_squeeze_dims; k++) sum += (uint32_t)o->opt.squeeze_dims[k];
+    // the scalar options of the tables read (SPLIT, CONCATENATION, RESIZE_NEAREST_NEIGHBOR,
+    // LEAKY_RELU, ...): bools are 0 or 1
+    check(o->opt.align_corners == 0 || o->opt.align_corners == 1);
+    check(o->opt.half_pixel_centers == 0 || o->opt.half_pixel_centers == 1);
+    uint32_t alpha_bits;
+    memcpy(&alpha_bits, &o->opt.alpha, sizeof alpha_bits);
+    sum += (uint32_t)o->opt.num_splits + (uint32_t)o->opt.axis + alpha_bits;
     sum += (uint8_t)s24_tfl_op_name(o->opcode)[0];
   }
   g_sink = sum;

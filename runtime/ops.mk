@@ -1,16 +1,19 @@
 # runtime/ops.mk: the host kernels of the network runtime (runtime/s24_ops.c, SPEC §8) against
 # LiteRT's BUILTIN_REF kernels: tests/net/ops_models.py writes random single-operator (and small
 # multi-operator) int8 models of every host operator with LiteRT's outputs, tests/net/test_ops.c
-# runs them through s24_op_check/s24_op_run (ASan/UBSan) and compares byte for byte, then
+# runs them through s24_op_check/s24_op_run (ASan/UBSan) and compares byte for byte (and checks
+# that s24_op_check refuses the models LiteRT refuses, the "refused" kind), then
 # changes each model at random (dimensions, ranks, types, quantization, constant bytes, options)
 # and runs every change s24_op_check accepts in buffers of exactly the tensors' sizes.
-# Also s24_op_check on every host operator of the four MLPerf Tiny models.
+# Also s24_op_check on every host operator of the four MLPerf Tiny models, and s24_op_version_ok
+# on every operator of the cases and of those models.
 # Uses TEST_CC (tests/tests.mk), TFLITE_MODELS (runtime/tflite.mk), both expanded when the recipe
 # runs, MODEL_SRCS, MODEL_INC (cmodel/), VPYTHON (the venv with LiteRT).
 
 OPS_TEST_BIN := $(BUILD)/tests/net/test_ops
 OPS_TEST_DIR := $(BUILD)/tests/net/ops
-# random cases per operator (13 operator kinds), and the seed (any seed: make test-ops OPS_SEED=N)
+# random cases per kind (26 operator kinds and "refused", models LiteRT refuses), and the seed
+# (any seed: make test-ops OPS_SEED=N)
 OPS_PER_OP   ?= 40
 OPS_SEED     ?= 20261125
 
@@ -44,6 +47,12 @@ test-ops-run: $(BUILD)/tools/sparse24-san
 	rm -rf $(OPS_TEST_DIR)-run
 	$(VPYTHON) tests/net/run_ops.py $< $(OPS_TEST_DIR)-run --generate --seed $(OPS_SEED) --per-op 20
 
+# The operator versions LiteRT 2.3.0's BUILTIN_REF registers, probed again (tests/net/op_versions.py:
+# one single-operator model per operator and version) and compared with the committed table
+# runtime/s24_op_versions_table.h (regenerate: $(VPYTHON) tests/net/op_versions.py --write FILE)
+.PHONY: test-op-versions
+test-op-versions:
+	$(VPYTHON) tests/net/op_versions.py --check runtime/s24_op_versions_table.h
 
-TESTS      += test-ops test-ops-run
+TESTS      += test-ops test-ops-run test-op-versions
 LONG_TESTS += test-ops-long

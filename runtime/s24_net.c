@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "s24_layout.h"
+#include "s24_op_versions.h"
 #include "s24_ops.h"
 
 // An array layer as planned at load time, plus its statistics.
@@ -485,6 +486,11 @@ static s24_status_t load(s24_net_t *net, s24_arena_t *arena, char *err, size_t e
       return s24_errorf(S24_ERR_UNSUPPORTED, err, errlen, "operator %zu (%s): unsupported operator",
                         i, op_name(op));
     }
+    if (!s24_op_version_ok(op->opcode, op->version)) {
+      return s24_errorf(S24_ERR_UNSUPPORTED, err, errlen,
+                        "operator %zu (%s): version %ld is not one LiteRT's reference kernels "
+                        "register", i, op_name(op), (long)op->version);
+    }
   }
   const s24_tfl_tensor_t *tin = &m->tensors[m->inputs[0]], *tout = &m->tensors[m->outputs[0]];
   if ((tin->type != S24_TFL_INT8 && tin->type != S24_TFL_FLOAT32) ||
@@ -506,6 +512,8 @@ static s24_status_t load(s24_net_t *net, s24_arena_t *arena, char *err, size_t e
   for (size_t t = 0; t < m->n_tensors; t++) {  // constants are read in place
     if (m->tensors[t].data != NULL) {
       net->data[t] = (void *)(uintptr_t)m->tensors[t].data;  // only outputs are written
+      ready[t] = 1;
+    } else if (m->tensors[t].bytes == 0) {  // no bytes to compute (none stored in the file)
       ready[t] = 1;
     }
   }
@@ -555,7 +563,12 @@ static s24_status_t load(s24_net_t *net, s24_arena_t *arena, char *err, size_t e
                       tname(m, m->outputs[0], tb, sizeof tb));
   }
   s24_arena_temp_release(arena);
-  return plan_memory(net, arena, err, errlen);
+  const s24_status_t st = plan_memory(net, arena, err, errlen);
+  static const uint64_t kEmpty = 0;  // where a tensor of no bytes that nothing computes points
+  for (size_t t = 0; st == S24_OK && t < m->n_tensors; t++) {
+    if (net->data[t] == NULL && m->tensors[t].bytes == 0) net->data[t] = (void *)(uintptr_t)&kEmpty;
+  }
+  return st;
 }
 
 s24_status_t s24_net_load(const uint8_t *buf, size_t len, const s24_engine_t *engine,

@@ -190,6 +190,35 @@ static int32_t mbqm(int32_t x, int32_t q, int shift) {
 #endif
 }
 
+// QuantizeMultiplier (quantization_util.cc) as the double-rounding build runs it, for the new
+// kernels: no saturation of a shift above 30 (that build has none), so a multiplier of 2^30 or
+// more, whose left shift by 31 the kernels' int32 arithmetic cannot do, is refused, as is a
+// non-finite one and (for a negative multiplier: LEAKY_RELU's alpha) a q of -2^31.
+static s24_status_t quant_mult(const ctx_t *c, double x, int32_t *q, int32_t *shift,
+                               const char *what) {
+  *q = 0;
+  *shift = 0;
+  if (!isfinite(x))
+    return FAIL(c, S24_ERR_UNSUPPORTED, "%s %g is not finite", what, x);
+  if (x == 0.0) return S24_OK;
+  int e = 0;
+  const double frac = frexp(x, &e);
+  int64_t qf = (int64_t)round(frac * (double)(1LL << 31));
+  if (qf == (1LL << 31)) {
+    qf /= 2;
+    ++e;
+  }
+  if (e < -31) {  // flushed to zero, as TFLite does
+    e = 0;
+    qf = 0;
+  }
+  if (e > 30 || qf <= INT32_MIN)
+    return FAIL(c, S24_ERR_UNSUPPORTED, "%s %g out of the kernel's range (|x| < 2^30)", what, x);
+  *q = (int32_t)qf;
+  *shift = e;
+  return S24_OK;
+}
+
 // exp(a) for a in [-1/4, 0), Q0.31 in and out
 static int32_t exp_quarter(int32_t a) {
   const int32_t constant_term = 1895147668;    // exp(-1/8)
@@ -289,12 +318,14 @@ static s24_status_t need_io(const ctx_t *c, uint32_t in_lo, uint32_t in_hi,
                             const s24_tfl_tensor_t **in, const s24_tfl_tensor_t **out) {
   if (c->op->n_in < in_lo || c->op->n_in > in_hi)
     return in_lo == in_hi
-               ? FAIL(c, S24_ERR_FORMAT, "%" PRIu32 " inputs, expected %" PRIu32, c->op->n_in, in_lo)
-               : FAIL(c, S24_ERR_FORMAT, "%" PRIu32 " inputs, expected %" PRIu32 " to %" PRIu32, c->op->n_in, in_lo,
-                      in_hi);
-  if (c->op->n_out != 1) return FAIL(c, S24_ERR_FORMAT, "%" PRIu32 " outputs, expected 1", c->op->n_out);
+               ? FAIL(c, S24_ERR_FORMAT, "%u inputs, expected %u", (unsigned)c->op->n_in,
+                      (unsigned)in_lo)
+               : FAIL(c, S24_ERR_FORMAT, "%u inputs, expected %u to %u",
+                      (unsigned)c->op->n_in, (unsigned)in_lo, (unsigned)in_hi);
+  if (c->op->n_out != 1) return FAIL(c, S24_ERR_FORMAT, "%u outputs, expected 1",
+                                     (unsigned)c->op->n_out);
   for (uint32_t i = 0; i < in_lo; ++i)
-    if (c->op->in[i] < 0) return FAIL(c, S24_ERR_FORMAT, "input %" PRIu32 " is missing", i);
+    if (c->op->in[i] < 0) return FAIL(c, S24_ERR_FORMAT, "input %u is missing", (unsigned)i);
   if (c->op->out[0] < 0) return FAIL(c, S24_ERR_FORMAT, "output 0 is missing");
   *in = in_t(c, 0);
   *out = out_t(c, 0);
@@ -364,8 +395,8 @@ static s24_status_t need_shape(const ctx_t *c, const s24_tfl_tensor_t *t, const 
 static s24_status_t need_rank(const ctx_t *c, const s24_tfl_tensor_t *t, const char *role,
                               uint32_t rank) {
   if (t->rank != rank)
-    return fail_tensor(c, S24_ERR_UNSUPPORTED, t, role, "has rank %" PRIu32 ", expected %" PRIu32, t->rank,
-                       rank);
+    return fail_tensor(c, S24_ERR_UNSUPPORTED, t, role, "has rank %u, expected %u",
+                       (unsigned)t->rank, (unsigned)rank);
   return S24_OK;
 }
 
@@ -398,8 +429,10 @@ static s24_status_t need_padding(const ctx_t *c, int32_t padding) {
 // ------------------------------------------------------------------------------ parameters
 
 // What each operator's prep_* derives and its run_* reads: one struct per operator (QUANTIZE and
-// DEQUANTIZE share one, SHAPE needs none), all in one union, params_t, that check_or_run zeroes
-// and hands to the prep_* and run_* of the operator's row of kHostOps.
+// DEQUANTIZE share one, as do ADD and SUB, LOGISTIC and TANH, RELU and RELU6; SHAPE needs none),
+// all in one union, params_t, that check_or_run zeroes and hands to the prep_* and run_* of the
+// operator's row of kHostOps. The largest member is lut_t (a 256-byte table); none holds
+// pointers to storage of its own.
 
 typedef struct {
   const s24_tfl_tensor_t *in, *filter, *bias, *out;
@@ -409,14 +442,79 @@ typedef struct {
   int32_t *mult, *shift;  // per output channel (oc entries, in the arena)
 } dw_t;
 
+// The broadcast of two inputs a and b (CalculateShapeForBroadcast): the output's index in
+// odims, last dimension fastest, and the strides of a and b along each output dimension
 typedef struct {
-  const s24_tfl_tensor_t *a, *b, *out;
   uint32_t rank;  // of the output (ranks of a and b aligned at the end)
   int32_t odims[S24_TFL_MAX_DIMS];
   size_t astr[S24_TFL_MAX_DIMS], bstr[S24_TFL_MAX_DIMS];  // 0 along broadcast dims
+} bcast_t;
+
+typedef struct {  // ADD and SUB
+  const s24_tfl_tensor_t *a, *b, *out;
+  bcast_t bc;
+  int sub;  // SUB: a - b
   int32_t a_off, b_off, out_off, left_shift;
   int32_t a_mult, a_shift, b_mult, b_shift, out_mult, out_shift, act_lo, act_hi;
 } add_t;
+
+typedef struct {
+  const s24_tfl_tensor_t *a, *b, *out;
+  bcast_t bc;
+  int32_t a_off, b_off, out_off, mult, shift, act_lo, act_hi;
+} mul_t;
+
+typedef struct {  // LOGISTIC, TANH: LiteRT's int8 lookup table, built in Prepare
+  const s24_tfl_tensor_t *in, *out;
+  int8_t lut[256];  // indexed by the input byte (uint8_t)x
+} lut_t;
+
+typedef struct {  // RELU, RELU6 (ReluX)
+  const s24_tfl_tensor_t *in, *out;
+  int32_t in_zp, out_zp, mult, shift, act_lo, act_hi;
+} relu_t;
+
+typedef struct {
+  const s24_tfl_tensor_t *in, *out;
+  int32_t in_zp, out_zp, mult_alpha, shift_alpha, mult_id, shift_id;
+} leaky_t;
+
+typedef struct {  // HardSwishParams
+  const s24_tfl_tensor_t *in, *out;
+  int32_t in_zp, out_zp;
+  int16_t out_mult, relu_mult;  // Q0.15
+  int32_t out_exp, relu_exp;
+} hswish_t;
+
+typedef struct {  // CONCATENATION: each input's slab of bytes per outer index, in order
+  const s24_tfl_tensor_t *out;
+  size_t outer;
+  size_t chunk[S24_TFL_MAX_OP_IO];
+} concat_t;
+
+typedef struct {  // SPLIT: the input cut into n_out equal slabs per outer index
+  const s24_tfl_tensor_t *in;
+  size_t outer, chunk;
+} split_t;
+
+typedef struct {  // SQUEEZE: a copy
+  const s24_tfl_tensor_t *in, *out;
+} squeeze_t;
+
+typedef struct {
+  const s24_tfl_tensor_t *in, *out;
+  uint32_t rank;
+  size_t esize;
+  size_t istr[S24_TFL_MAX_DIMS];  // input stride (elements) along each output dimension
+} transpose_t;
+
+typedef struct {
+  const s24_tfl_tensor_t *in, *out;
+  int32_t n, ih, iw, oh, ow;
+  size_t pixel;  // bytes per pixel (channels x element size)
+  float scale_h, scale_w;
+  int align_corners, half_pixel_centers;
+} resize_t;
 
 typedef struct {
   const s24_tfl_tensor_t *in, *out;
@@ -470,6 +568,16 @@ typedef struct {
 typedef union {
   dw_t dw;
   add_t add;
+  mul_t mul;
+  lut_t lut;
+  relu_t relu;
+  leaky_t leaky;
+  hswish_t hswish;
+  concat_t concat;
+  split_t split;
+  squeeze_t squeeze;
+  transpose_t transpose;
+  resize_t resize;
   pool_t pool;
   pad_t pad;
   mean_t mean;
@@ -614,36 +722,63 @@ static s24_status_t run_dw(const ctx_t *c, const params_t *pp, void *const *data
   return S24_OK;
 }
 
-// ------------------------------------------------------------------------------ ADD
+// ------------------------------------------------------------------------------ ADD, SUB, MUL
 
+// CalculateShapeForBroadcast of inputs a and b, checked against the declared output
+static s24_status_t prep_bcast(const ctx_t *c, const s24_tfl_tensor_t *a,
+                               const s24_tfl_tensor_t *b, const s24_tfl_tensor_t *out,
+                               bcast_t *bc) {
+  const uint32_t ra = a->rank, rb = b->rank;
+  bc->rank = ra > rb ? ra : rb;
+  size_t sa = 1, sb = 1;
+  for (uint32_t k = bc->rank; k-- > 0;) {
+    const int32_t da = k + ra >= bc->rank ? a->dims[k + ra - bc->rank] : 1;
+    const int32_t db = k + rb >= bc->rank ? b->dims[k + rb - bc->rank] : 1;
+    if (da != db && da != 1 && db != 1)
+      return FAIL(c, S24_ERR_FORMAT, "input shapes do not broadcast (dimension %u: %d vs %d)",
+                  (unsigned)k, (int)da, (int)db);
+    bc->odims[k] = da == 1 ? db : da;
+    bc->astr[k] = da == 1 ? 0 : sa;
+    bc->bstr[k] = db == 1 ? 0 : sb;
+    sa *= (size_t)da;
+    sb *= (size_t)db;
+  }
+  return need_shape(c, out, "output", bc->odims, bc->rank);
+}
+
+// The next output index of the broadcast (idx[rank], last dimension fastest) and the elements
+// *ia, *ib of a and b it reads
+static void bcast_next(const bcast_t *bc, size_t *idx, size_t *ia, size_t *ib) {
+  for (uint32_t k = bc->rank; k-- > 0;) {
+    ++idx[k];
+    *ia += bc->astr[k];
+    *ib += bc->bstr[k];
+    if (idx[k] < (size_t)bc->odims[k]) return;
+    *ia -= bc->astr[k] * idx[k];
+    *ib -= bc->bstr[k] * idx[k];
+    idx[k] = 0;
+  }
+}
+
+// Both inputs and the output INT8 with per-tensor quantization
+static s24_status_t need_q8_binary(const ctx_t *c, const s24_tfl_tensor_t *a,
+                                   const s24_tfl_tensor_t *b, const s24_tfl_tensor_t *out) {
+  TRY(need_type(c, a, "input 1", S24_TFL_INT8));
+  TRY(need_type(c, b, "input 2", S24_TFL_INT8));
+  TRY(need_type(c, out, "output", S24_TFL_INT8));
+  TRY(need_q8(c, a, "input 1"));
+  TRY(need_q8(c, b, "input 2"));
+  return need_q8(c, out, "output");
+}
+
+// add.cc and sub.cc Prepare, 8-bit path (PrepareGeneralSubOp is ADD's arithmetic)
 static s24_status_t prep_add(const ctx_t *c, params_t *pp) {
   add_t *const p = &pp->add;
   TRY(need_io(c, 2, 2, &p->a, &p->out));
   p->b = in_t(c, 1);
-  TRY(need_type(c, p->a, "input 1", S24_TFL_INT8));
-  TRY(need_type(c, p->b, "input 2", S24_TFL_INT8));
-  TRY(need_type(c, p->out, "output", S24_TFL_INT8));
-  TRY(need_q8(c, p->a, "input 1"));
-  TRY(need_q8(c, p->b, "input 2"));
-  TRY(need_q8(c, p->out, "output"));
-  // CalculateShapeForBroadcast
-  const uint32_t ra = p->a->rank, rb = p->b->rank;
-  p->rank = ra > rb ? ra : rb;
-  size_t sa = 1, sb = 1;
-  for (uint32_t k = p->rank; k-- > 0;) {
-    const int32_t da = k + ra >= p->rank ? p->a->dims[k + ra - p->rank] : 1;
-    const int32_t db = k + rb >= p->rank ? p->b->dims[k + rb - p->rank] : 1;
-    if (da != db && da != 1 && db != 1)
-      return FAIL(c, S24_ERR_FORMAT, "input shapes do not broadcast (dimension %" PRIu32 ": %d vs %d)",
-                  k, (int)da, (int)db);
-    p->odims[k] = da == 1 ? db : da;
-    p->astr[k] = da == 1 ? 0 : sa;
-    p->bstr[k] = db == 1 ? 0 : sb;
-    sa *= (size_t)da;
-    sb *= (size_t)db;
-  }
-  TRY(need_shape(c, p->out, "output", p->odims, p->rank));
-  // add.cc Prepare, 8-bit path
+  p->sub = c->op->opcode == S24_OP_SUB;
+  TRY(need_q8_binary(c, p->a, p->b, p->out));
+  TRY(prep_bcast(c, p->a, p->b, p->out, &p->bc));
   p->a_off = -(int32_t)p->a->zero_point[0];
   p->b_off = -(int32_t)p->b->zero_point[0];
   p->out_off = (int32_t)p->out->zero_point[0];
@@ -653,10 +788,12 @@ static s24_status_t prep_add(const ctx_t *c, params_t *pp) {
   const double ra_m = (double)sa_f / twice_max;
   const double rb_m = (double)sb_f / twice_max;
   const double ro_m = twice_max / (double)((float)(1 << p->left_shift) * so_f);
+  // a multiplier of 1 or more aborts (QuantizeMultiplierSmallerThanOneExp) or, for SUB, takes
+  // the double-rounding kernel's right shift by a negative amount
   if (!(ro_m < 1.0) || !(ro_m > 0.0) || !isfinite(twice_max))
     return FAIL(c, S24_ERR_UNSUPPORTED, "output scale %g too small for input scales %g, %g "
-                "(the 8-bit ADD needs 2*max(s1,s2) < 2^20*s_out)", (double)so_f,
-                (double)sa_f, (double)sb_f);
+                "(the 8-bit %s needs 2*max(s1,s2) < 2^20*s_out)", (double)so_f,
+                (double)sa_f, (double)sb_f, p->sub ? "SUB" : "ADD");
   s24_quantize_multiplier(ra_m, &p->a_mult, &p->a_shift);
   s24_quantize_multiplier(rb_m, &p->b_mult, &p->b_shift);
   s24_quantize_multiplier(ro_m, &p->out_mult, &p->out_shift);
@@ -666,12 +803,13 @@ static s24_status_t prep_add(const ctx_t *c, params_t *pp) {
   return S24_OK;
 }
 
+// reference_integer_ops::AddElementwise, reference_ops::SubElementwise
 static int8_t add_one(const add_t *p, int8_t x, int8_t y) {
   const int32_t a = (p->a_off + x) * (1 << p->left_shift);
   const int32_t b = (p->b_off + y) * (1 << p->left_shift);
   const int32_t sa = mbqm(a, p->a_mult, p->a_shift);
   const int32_t sb = mbqm(b, p->b_mult, p->b_shift);
-  int32_t r = mbqm(sa + sb, p->out_mult, p->out_shift) + p->out_off;
+  int32_t r = mbqm(p->sub ? sa - sb : sa + sb, p->out_mult, p->out_shift) + p->out_off;
   if (r < p->act_lo) r = p->act_lo;
   if (r > p->act_hi) r = p->act_hi;
   return (int8_t)r;
@@ -682,20 +820,45 @@ static s24_status_t run_add(const ctx_t *c, const params_t *pp, void *const *dat
   const int8_t *x = data[c->op->in[0]], *y = data[c->op->in[1]];
   int8_t *z = data[c->op->out[0]];
   size_t idx[S24_TFL_MAX_DIMS] = {0};
-  const size_t total = p->out->elems;
   size_t ia = 0, ib = 0;
-  for (size_t o = 0; o < total; ++o) {
+  for (size_t o = 0; o < p->out->elems; ++o) {
     z[o] = add_one(p, x[ia], y[ib]);
-    // odometer over the output index, last dimension fastest
-    for (uint32_t k = p->rank; k-- > 0;) {
-      ++idx[k];
-      ia += p->astr[k];
-      ib += p->bstr[k];
-      if (idx[k] < (size_t)p->odims[k]) break;
-      ia -= p->astr[k] * idx[k];
-      ib -= p->bstr[k] * idx[k];
-      idx[k] = 0;
-    }
+    bcast_next(&p->bc, idx, &ia, &ib);
+  }
+  return S24_OK;
+}
+
+// mul.cc Prepare: the multiplier s1 * s2 / s_out computed in float, as the kernel does
+static s24_status_t prep_mul(const ctx_t *c, params_t *pp) {
+  mul_t *const p = &pp->mul;
+  TRY(need_io(c, 2, 2, &p->a, &p->out));
+  p->b = in_t(c, 1);
+  TRY(need_q8_binary(c, p->a, p->b, p->out));
+  TRY(prep_bcast(c, p->a, p->b, p->out, &p->bc));
+  p->a_off = -(int32_t)p->a->zero_point[0];
+  p->b_off = -(int32_t)p->b->zero_point[0];
+  p->out_off = (int32_t)p->out->zero_point[0];
+  if (s24_act_range_i8(c->op->opt.activation, p->out->scale[0], p->out_off, &p->act_lo,
+                       &p->act_hi) != S24_OK)
+    return FAIL(c, S24_ERR_UNSUPPORTED, "fused activation %d", (int)c->op->opt.activation);
+  const float real = p->a->scale[0] * p->b->scale[0] / p->out->scale[0];
+  return quant_mult(c, (double)real, &p->mult, &p->shift, "scale ratio s1*s2/s_out");
+}
+
+// reference_integer_ops::MulElementwise / BroadcastMul6DSlow
+static s24_status_t run_mul(const ctx_t *c, const params_t *pp, void *const *data) {
+  const mul_t *const p = &pp->mul;
+  const int8_t *x = data[c->op->in[0]], *y = data[c->op->in[1]];
+  int8_t *z = data[c->op->out[0]];
+  size_t idx[S24_TFL_MAX_DIMS] = {0};
+  size_t ia = 0, ib = 0;
+  for (size_t o = 0; o < p->out->elems; ++o) {
+    const int32_t prod = (p->a_off + x[ia]) * (p->b_off + y[ib]);
+    int32_t r = p->out_off + mbqm(prod, p->mult, p->shift);
+    if (r < p->act_lo) r = p->act_lo;
+    if (r > p->act_hi) r = p->act_hi;
+    z[o] = (int8_t)r;
+    bcast_next(&p->bc, idx, &ia, &ib);
   }
   return S24_OK;
 }
@@ -745,6 +908,7 @@ static s24_status_t run_pool(const ctx_t *c, const params_t *pp, void *const *da
   const int is_max = c->op->opcode == S24_OP_MAX_POOL_2D;
   const int8_t *x = data[c->op->in[0]];
   int8_t *y = data[c->op->out[0]];
+  if (p->out->elems == 0) return S24_OK;  // (n x oh x ow may be large with 0 channels)
   for (int32_t b = 0; b < p->n; ++b)
     for (int32_t oy = 0; oy < p->oh; ++oy)
       for (int32_t ox = 0; ox < p->ow; ++ox)
@@ -795,17 +959,19 @@ static s24_status_t prep_pad(const ctx_t *c, params_t *pp) {
   TRY(need_type(c, pads, "paddings", S24_TFL_INT32));
   TRY(need_const(c, pads, "paddings"));
   p->rank = p->in->rank;
-  if (p->rank > 5) return FAIL(c, S24_ERR_UNSUPPORTED, "input rank %" PRIu32 " above 5", p->rank);
+  if (p->rank > 5) return FAIL(c, S24_ERR_UNSUPPORTED, "input rank %u above 5",
+                                        (unsigned)p->rank);
   const int32_t pdims[2] = {(int32_t)p->rank, 2};
   TRY(need_shape(c, pads, "paddings", pdims, 2));
   int32_t want[S24_TFL_MAX_DIMS];
   for (uint32_t k = 0; k < p->rank; ++k) {
     const int32_t lo = rd_i32(pads->data, 2 * k), hi = rd_i32(pads->data, 2 * k + 1);
     if (lo < 0 || hi < 0)
-      return FAIL(c, S24_ERR_FORMAT, "negative padding %d, %d in dimension %" PRIu32, (int)lo,
-                  (int)hi, k);
+      return FAIL(c, S24_ERR_FORMAT, "negative padding %d, %d in dimension %u", (int)lo,
+                  (int)hi, (unsigned)k);
     const int64_t d = (int64_t)p->in->dims[k] + lo + hi;
-    if (d > INT32_MAX) return FAIL(c, S24_ERR_FORMAT, "padded dimension %" PRIu32 " overflows", k);
+    if (d > INT32_MAX) return FAIL(c, S24_ERR_FORMAT, "padded dimension %u overflows",
+                                          (unsigned)k);
     p->before[k] = lo;
     want[k] = (int32_t)d;
   }
@@ -858,7 +1024,8 @@ static s24_status_t prep_mean(const ctx_t *c, params_t *pp) {
   TRY(need_q8_io(c, p->in, p->out));
   TRY(need_type(c, ax, "axis", S24_TFL_INT32));
   TRY(need_const(c, ax, "axis"));
-  if (ax->rank > 1) return FAIL(c, S24_ERR_FORMAT, "axis has rank %" PRIu32, ax->rank);
+  if (ax->rank > 1) return FAIL(c, S24_ERR_FORMAT, "axis has rank %u",
+                                          (unsigned)ax->rank);
   const uint32_t r = p->in->rank;
   if (r == 0) return FAIL(c, S24_ERR_UNSUPPORTED, "scalar input");
   memset(p->reduced, 0, sizeof p->reduced);
@@ -866,8 +1033,8 @@ static s24_status_t prep_mean(const ctx_t *c, params_t *pp) {
     int32_t a = rd_i32(ax->data, i);
     if (a < 0) a += (int32_t)r;
     if (a < 0 || a >= (int32_t)r)
-      return FAIL(c, S24_ERR_FORMAT, "axis %d out of range for rank %" PRIu32,
-                  (int)rd_i32(ax->data, i), r);
+      return FAIL(c, S24_ERR_FORMAT, "axis %d out of range for rank %u",
+                  (int)rd_i32(ax->data, i), (unsigned)r);
     p->reduced[a] = 1;
   }
   int32_t want[S24_TFL_MAX_DIMS];
@@ -1102,7 +1269,8 @@ static s24_status_t resolve_shape(const ctx_t *c, const s24_tfl_tensor_t *in, in
       if (stretch >= 0) return FAIL(c, S24_ERR_FORMAT, "two -1 dimensions in the new shape");
       stretch = (int)k;
     } else if (dims[k] < 0) {
-      return FAIL(c, S24_ERR_FORMAT, "new shape dimension %" PRIu32 " is %d", k, (int)dims[k]);
+      return FAIL(c, S24_ERR_FORMAT, "new shape dimension %u is %d", (unsigned)k,
+                  (int)dims[k]);
     } else {
       known *= (size_t)dims[k];
     }
@@ -1136,8 +1304,8 @@ static s24_status_t prep_reshape(const ctx_t *c, params_t *pp) {
   uint32_t rank;
   if (sh != NULL && sh->rank == 1 && sh->type == S24_TFL_INT32) {  // GetOutputShapeFromTensor
     if (sh->elems != p->out->rank)
-      return FAIL(c, S24_ERR_FORMAT, "shape input has %zu entries, the output rank is %" PRIu32,
-                  sh->elems, p->out->rank);
+      return FAIL(c, S24_ERR_FORMAT, "shape input has %zu entries, the output rank is %u",
+                  sh->elems, (unsigned)p->out->rank);
     if (sh->data == NULL) {  // computed at run time: checked against the output then
       p->shape = sh;
       return S24_OK;
@@ -1150,7 +1318,8 @@ static s24_status_t prep_reshape(const ctx_t *c, params_t *pp) {
     for (uint32_t k = 0; k < rank; ++k) dims[k] = c->op->opt.new_shape[k];
     if (rank == 1 && dims[0] == 0) rank = 0;
   }
-  if (rank > S24_TFL_MAX_DIMS) return FAIL(c, S24_ERR_UNSUPPORTED, "new shape rank %" PRIu32, rank);
+  if (rank > S24_TFL_MAX_DIMS) return FAIL(c, S24_ERR_UNSUPPORTED, "new shape rank %u",
+                                                       (unsigned)rank);
   TRY(resolve_shape(c, p->in, dims, rank));
   TRY(need_shape(c, p->out, "output", dims, rank));
   return S24_OK;
@@ -1218,7 +1387,8 @@ static s24_status_t prep_slice(const ctx_t *c, params_t *pp) {
   p->rank = p->in->rank;
   const size_t nb = tb->elems;
   if (nb > p->rank)
-    return FAIL(c, S24_ERR_FORMAT, "%zu indices for an input of rank %" PRIu32, nb, p->rank);
+    return FAIL(c, S24_ERR_FORMAT, "%zu indices for an input of rank %u", nb,
+                (unsigned)p->rank);
   int32_t want[S24_TFL_MAX_DIMS];
   uint32_t wr = 0;
   for (uint32_t k = 0; k < p->rank; ++k) {
@@ -1234,7 +1404,8 @@ static s24_status_t prep_slice(const ctx_t *c, params_t *pp) {
       shrink = (o->shrink_axis_mask >> k) & 1;
     }
     if (stride == 0 || stride == INT32_MIN)
-      return FAIL(c, S24_ERR_FORMAT, "stride %d in dimension %" PRIu32, (int)stride, k);
+      return FAIL(c, S24_ERR_FORMAT, "stride %d in dimension %u", (int)stride,
+                  (unsigned)k);
     // reference_ops::StartForAxis / EndForAxis (DynamicStridedSliceParams)
     int32_t s = bgn;
     if (s < 0) s += size;
@@ -1243,12 +1414,12 @@ static s24_status_t prep_slice(const ctx_t *c, params_t *pp) {
     int32_t e;
     if (shrink) {
       if (stride < 0)  // the reference loop writes nothing for a shrunk negative stride
-        return FAIL(c, S24_ERR_UNSUPPORTED, "shrunk dimension %" PRIu32 " with stride %d", k,
-                    (int)stride);
+        return FAIL(c, S24_ERR_UNSUPPORTED, "shrunk dimension %u with stride %d",
+                    (unsigned)k, (int)stride);
       e = s >= size ? s : s + 1;
       if (e == s || s < 0)
-        return FAIL(c, S24_ERR_FORMAT, "shrunk dimension %" PRIu32 ": index %d out of range", k,
-                    (int)bgn);
+        return FAIL(c, S24_ERR_FORMAT, "shrunk dimension %u: index %d out of range",
+                    (unsigned)k, (int)bgn);
     } else {
       e = end;
       if (e < 0) e += size;
@@ -1316,17 +1487,19 @@ static s24_status_t prep_pack(const ctx_t *c, params_t *pp) {
   pack_t *const p = &pp->pack;
   const s24_tfl_options_t *o = &c->op->opt;
   if (o->values_count < 1 || (uint32_t)o->values_count != c->op->n_in)
-    return FAIL(c, S24_ERR_FORMAT, "values_count %d with %" PRIu32 " inputs", (int)o->values_count,
-                c->op->n_in);
+    return FAIL(c, S24_ERR_FORMAT, "values_count %d with %u inputs", (int)o->values_count,
+                (unsigned)c->op->n_in);
   TRY(need_io(c, c->op->n_in, c->op->n_in, &p->in0, &p->out));
   const size_t es = s24_tfl_type_size(p->in0->type);
   if (es == 0 || p->in0->type == S24_TFL_BOOL || p->in0->type == S24_TFL_FLOAT16)
     return FAIL(c, S24_ERR_UNSUPPORTED, "input type %s", s24_tfl_type_name(p->in0->type));
   const uint32_t r = p->in0->rank;
-  if (r + 1 > S24_TFL_MAX_DIMS) return FAIL(c, S24_ERR_UNSUPPORTED, "input rank %" PRIu32, r);
+  if (r + 1 > S24_TFL_MAX_DIMS) return FAIL(c, S24_ERR_UNSUPPORTED, "input rank %u",
+                                                   (unsigned)r);
   p->axis = o->axis < 0 ? o->axis + (int32_t)r + 1 : o->axis;
   if (p->axis < 0 || p->axis > (int32_t)r)
-    return FAIL(c, S24_ERR_FORMAT, "axis %d for inputs of rank %" PRIu32, (int)o->axis, r);
+    return FAIL(c, S24_ERR_FORMAT, "axis %d for inputs of rank %u", (int)o->axis,
+                (unsigned)r);
   for (uint32_t i = 1; i < c->op->n_in; ++i) {
     const s24_tfl_tensor_t *t = in_t(c, i);
     TRY(need_type(c, t, "input", p->in0->type));
@@ -1339,7 +1512,8 @@ static s24_status_t prep_pack(const ctx_t *c, params_t *pp) {
     const int64_t tz = t->n_quant ? t->zero_point[0] : 0;
     const int64_t oz = p->out->n_quant ? p->out->zero_point[0] : 0;
     if (ts != os || tz != oz)
-      return FAIL(c, S24_ERR_FORMAT, "input %" PRIu32 " and output quantization differ", i);
+      return FAIL(c, S24_ERR_FORMAT, "input %u and output quantization differ",
+                  (unsigned)i);
   }
   int32_t want[S24_TFL_MAX_DIMS];
   uint32_t j = 0;
@@ -1365,10 +1539,570 @@ static s24_status_t run_pack(const ctx_t *c, const params_t *pp, void *const *da
   const pack_t *const p = &pp->pack;
   uint8_t *y = data[c->op->out[0]];
   const size_t n = c->op->n_in;
+  if (p->out->bytes == 0) return S24_OK;  // (outer may be large when a later dimension is 0)
   for (size_t a = 0; a < p->outer; ++a)
     for (size_t i = 0; i < n; ++i) {
       const uint8_t *x = data[c->op->in[i]];
       memcpy(y + (a * n + i) * p->inner_bytes, x + a * p->inner_bytes, p->inner_bytes);
+    }
+  return S24_OK;
+}
+
+// ------------------------------------------------------------------------------ LOGISTIC, TANH
+
+// One element type of every tensor of an elementwise int8 operator: input and output INT8 with
+// per-tensor quantization, the output shaped as the input
+static s24_status_t need_q8_unary(const ctx_t *c, const s24_tfl_tensor_t **in,
+                                  const s24_tfl_tensor_t **out) {
+  TRY(need_io(c, 1, 1, in, out));
+  TRY(need_q8_io(c, *in, *out));
+  return need_shape(c, *out, "output", (*in)->dims, (*in)->rank);
+}
+
+// The transforms of the int8 tables, in float and with the C library's expf and tanhf, as the
+// lambdas of activations.cc (std::exp and std::tanh of a float)
+static float logistic_f(float v) { return 1.0f / (1.0f + expf(-v)); }
+static float tanh_f(float v) { return tanhf(v); }
+
+// LUTPopulate<int8_t> (kernels/internal/common.h, detail::LUTPopulateInt8): the table is built
+// in float, entry (uint8_t)val = clamp((int32_t)(TfLiteRound(f(s_in * (val - zp_in)) / s_out)
+// + zp_out)), the division being a multiplication by 1 / s_out
+static void lut_populate(float s_in, int32_t zp_in, float s_out, int32_t zp_out,
+                         float (*f)(float), int8_t *lut) {
+  const float inverse_scale = 1.0f / s_out;
+  for (int32_t val = -128; val <= 127; ++val) {
+    const float dequantized = s_in * (float)(val - zp_in);
+    const float transformed = f(dequantized);
+    const float rescaled = round_f(transformed * inverse_scale);
+    int32_t q = f2i_trunc(rescaled + (float)zp_out);
+    if (q > 127) q = 127;
+    if (q < -128) q = -128;
+    lut[(uint8_t)(int8_t)val] = (int8_t)q;
+  }
+}
+
+// activations.cc SigmoidPrepare / TanhPrepare, kReference, int8: a lookup table (the
+// fixed-point Logistic16bitPrecision / Tanh16bitPrecision are the kFixedPointOptimized kernels,
+// not the reference). LOGISTIC needs the output scale 1/256 exactly (any zero point); TANH
+// takes any output quantization.
+static s24_status_t prep_lut(const ctx_t *c, params_t *pp) {
+  lut_t *const p = &pp->lut;
+  TRY(need_q8_unary(c, &p->in, &p->out));
+  const int logistic = c->op->opcode == S24_OP_LOGISTIC;
+  if (logistic && (double)p->out->scale[0] != 1.0 / 256)
+    return fail_tensor(c, S24_ERR_FORMAT, p->out, "output", "has scale %g, expected 1/256",
+                       (double)p->out->scale[0]);
+  lut_populate(p->in->scale[0], (int32_t)p->in->zero_point[0], p->out->scale[0],
+               (int32_t)p->out->zero_point[0], logistic ? logistic_f : tanh_f, p->lut);
+  return S24_OK;
+}
+
+// optimized_integer_ops::LookupTable (what the reference Eval calls for int8)
+static s24_status_t run_lut(const ctx_t *c, const params_t *pp, void *const *data) {
+  const lut_t *const p = &pp->lut;
+  const uint8_t *x = data[c->op->in[0]];
+  int8_t *y = data[c->op->out[0]];
+  for (size_t i = 0; i < p->in->elems; ++i) y[i] = p->lut[x[i]];
+  return S24_OK;
+}
+
+// ------------------------------------------------------------------------------ RELU, RELU6
+
+// int32 to int8 as static_cast<int8_t> does (the low byte)
+static int8_t low_byte(int32_t v) {
+  const uint8_t b = (uint8_t)((uint32_t)v & 0xffu);
+  return b < 0x80 ? (int8_t)b : (int8_t)((int32_t)b - 256);
+}
+
+// activations.cc ReluPrepare: QuantizeMultiplier(s_in / s_out), the ratio in float; the bounds
+// of QuantizedReluX: max(-128, zp + (int)roundf(0 / s)), and for RELU6
+// min(127, zp + (int)roundf(6 / s)) (converted and added as x86-64 does, so a scale too small
+// for int32 gives what LiteRT gives)
+static s24_status_t prep_relu(const ctx_t *c, params_t *pp) {
+  relu_t *const p = &pp->relu;
+  TRY(need_q8_unary(c, &p->in, &p->out));
+  p->in_zp = (int32_t)p->in->zero_point[0];
+  p->out_zp = (int32_t)p->out->zero_point[0];
+  const float s_out = p->out->scale[0];
+  const float ratio = p->in->scale[0] / s_out;
+  TRY(quant_mult(c, (double)ratio, &p->mult, &p->shift, "scale ratio s_in/s_out"));
+  const int32_t lo = wrap_add(p->out_zp, f2i_trunc(round_f(0.0f / s_out)));
+  p->act_lo = lo > -128 ? lo : -128;
+  p->act_hi = 127;
+  if (c->op->opcode == S24_OP_RELU6) {
+    const int32_t hi = wrap_add(p->out_zp, f2i_trunc(round_f(6.0f / s_out)));
+    p->act_hi = hi < 127 ? hi : 127;
+  }
+  return S24_OK;
+}
+
+// reference_ops::ReluX (ReluParams): requantize, then max(lo), min(hi), then the low byte
+static s24_status_t run_relu(const ctx_t *c, const params_t *pp, void *const *data) {
+  const relu_t *const p = &pp->relu;
+  const int8_t *x = data[c->op->in[0]];
+  int8_t *y = data[c->op->out[0]];
+  for (size_t i = 0; i < p->in->elems; ++i) {
+    int32_t v = p->out_zp + mbqm((int32_t)x[i] - p->in_zp, p->mult, p->shift);
+    if (v < p->act_lo) v = p->act_lo;
+    if (v > p->act_hi) v = p->act_hi;
+    y[i] = low_byte(v);
+  }
+  return S24_OK;
+}
+
+// ------------------------------------------------------------------------------ LEAKY_RELU
+
+// activations.cc LeakyReluPrepare: two multipliers, s_in * alpha / s_out and s_in / s_out,
+// each computed in float
+static s24_status_t prep_leaky(const ctx_t *c, params_t *pp) {
+  leaky_t *const p = &pp->leaky;
+  TRY(need_q8_unary(c, &p->in, &p->out));
+  p->in_zp = (int32_t)p->in->zero_point[0];
+  p->out_zp = (int32_t)p->out->zero_point[0];
+  const float s_in = p->in->scale[0], s_out = p->out->scale[0];
+  const float alpha_m = s_in * c->op->opt.alpha / s_out;
+  const float identity_m = s_in / s_out;
+  TRY(quant_mult(c, (double)alpha_m, &p->mult_alpha, &p->shift_alpha,
+                 "multiplier s_in*alpha/s_out"));
+  return quant_mult(c, (double)identity_m, &p->mult_id, &p->shift_id, "scale ratio s_in/s_out");
+}
+
+// reference_ops::QuantizeLeakyRelu: the identity multiplier from 0 up, alpha's below 0 (a
+// negative alpha multiplier is applied by its magnitude and the result negated)
+static s24_status_t run_leaky(const ctx_t *c, const params_t *pp, void *const *data) {
+  const leaky_t *const p = &pp->leaky;
+  const int8_t *x = data[c->op->in[0]];
+  int8_t *y = data[c->op->out[0]];
+  const int neg = p->mult_alpha < 0;
+  const int32_t alpha_mag = neg ? -p->mult_alpha : p->mult_alpha;
+  for (size_t i = 0; i < p->in->elems; ++i) {
+    const int32_t v = (int32_t)x[i] - p->in_zp;
+    int32_t r = p->out_zp;
+    if (v >= 0) {
+      r += mbqm(v, p->mult_id, p->shift_id);
+    } else {
+      const int32_t a = mbqm(v, alpha_mag, p->shift_alpha);
+      r += neg ? -a : a;
+    }
+    if (r < -128) r = -128;
+    if (r > 127) r = 127;
+    y[i] = (int8_t)r;
+  }
+  return S24_OK;
+}
+
+// ------------------------------------------------------------------------------ HARD_SWISH
+
+// int32 to int16 as static_cast<int16_t> does (the low 16 bits)
+static int16_t low16(int32_t v) {
+  const uint16_t u = (uint16_t)((uint32_t)v & 0xffffu);
+  return u < 0x8000 ? (int16_t)u : (int16_t)((int32_t)u - 65536);
+}
+
+// gemmlowp's SaturatingRoundingDoublingHighMul<int16_t>
+static int16_t srdhm16(int16_t a, int16_t b) {
+  if (a == b && a == INT16_MIN) return INT16_MAX;
+  const int32_t ab = (int32_t)a * (int32_t)b;
+  const int32_t nudge = ab >= 0 ? (1 << 14) : (1 - (1 << 14));
+  return (int16_t)((ab + nudge) / (1 << 15));  // C division truncates, as in C++
+}
+
+// reference_ops::SaturatingDoublingHighMul (hard_swish.h): the same, truncating
+static int16_t sdhm16(int16_t a, int16_t b) {
+  if (a == b && a == INT16_MIN) return INT16_MAX;
+  return (int16_t)(((int32_t)a * (int32_t)b) / (1 << 15));
+}
+
+// gemmlowp's RoundingDivideByPOT<int16_t> for exponent 0 to 31, every intermediate an int16 as
+// there: from 16 on the mask (2^e - 1) is all ones as an int16
+static int16_t rdbpot16(int16_t x, int exponent) {
+  const int16_t mask = low16((int32_t)((1LL << exponent) - 1));
+  const int16_t remainder = (int16_t)(x & mask);
+  const int16_t threshold = low16(low16(mask >> 1) + (x < 0 ? 1 : 0));
+  return low16(low16(x >> exponent) + (remainder > threshold ? 1 : 0));
+}
+
+// reference_ops::SaturatingLeftShift (hard_swish.h), amount 0 to 30
+static int16_t sat_shl16(int16_t v, int amount) {
+  int64_t r = (int64_t)v * ((int64_t)1 << amount);
+  if (r > INT16_MAX) r = INT16_MAX;
+  if (r < INT16_MIN) r = INT16_MIN;
+  return (int16_t)r;
+}
+
+// DownScaleInt32ToInt16Multiplier (kernels/internal/common.h)
+static int16_t downscale_mult(int32_t m) {
+  if (m >= INT32_MAX - (1 << 15)) return INT16_MAX;
+  return (int16_t)((m + (1 << 15)) >> 16);
+}
+
+// activations.cc HardSwishPrepare: both multipliers from float ratios (hires input scale
+// s_in / 128; "reluish" scale 3 / 32768), QuantizeMultiplier'd, then cut to 16 bits; the output
+// exponent must not be positive (LiteRT refuses the model otherwise)
+static s24_status_t prep_hswish(const ctx_t *c, params_t *pp) {
+  hswish_t *const p = &pp->hswish;
+  TRY(need_q8_unary(c, &p->in, &p->out));
+  p->in_zp = (int32_t)p->in->zero_point[0];
+  p->out_zp = (int32_t)p->out->zero_point[0];
+  const float hires_input_scale = (1.0f / 128.0f) * p->in->scale[0];
+  const float reluish_scale = 3.0f / 32768.0f;
+  const float output_multiplier = hires_input_scale / p->out->scale[0];
+  const float reluish_multiplier = hires_input_scale / reluish_scale;
+  int32_t q = 0;
+  TRY(quant_mult(c, (double)output_multiplier, &q, &p->out_exp, "scale ratio s_in/128/s_out"));
+  p->out_mult = downscale_mult(q);
+  if (p->out_exp > 0)
+    return FAIL(c, S24_ERR_FORMAT, "output scale %g: s_in/128/s_out = %g is 1 or more (LiteRT "
+                "needs a non-positive output exponent)", (double)p->out->scale[0],
+                (double)output_multiplier);
+  TRY(quant_mult(c, (double)reluish_multiplier, &q, &p->relu_exp, "scale ratio s_in*256/3"));
+  p->relu_mult = downscale_mult(q);
+  return S24_OK;
+}
+
+// reference_ops::HardSwish<int8_t> (hard_swish.h), in int16 fixed point
+static int8_t hswish_one(const hswish_t *p, int8_t x) {
+  const int16_t input_value = (int16_t)((int32_t)x - p->in_zp);
+  const int16_t hires = (int16_t)(input_value * (1 << 7));
+  const int16_t preshift = srdhm16(hires, p->out_mult);
+  int16_t reluish = hires;
+  if (p->relu_exp > 0) reluish = sat_shl16(reluish, p->relu_exp - 1);
+  reluish = srdhm16(reluish, p->relu_mult);
+  if (p->relu_exp > 0) reluish = sat_shl16(reluish, 1);
+  if (p->relu_exp < 0) reluish = rdbpot16(reluish, -p->relu_exp);
+  reluish = (int16_t)((reluish + (1 << 15)) >> 1);
+  const int16_t pre_out = sdhm16(reluish, preshift);
+  int16_t out = rdbpot16(pre_out, -p->out_exp);
+  out = low16(out + p->out_zp);
+  if (out > 127) out = 127;
+  if (out < -128) out = -128;
+  return (int8_t)out;
+}
+
+static s24_status_t run_hswish(const ctx_t *c, const params_t *pp, void *const *data) {
+  const hswish_t *const p = &pp->hswish;
+  const int8_t *x = data[c->op->in[0]];
+  int8_t *y = data[c->op->out[0]];
+  for (size_t i = 0; i < p->in->elems; ++i) y[i] = hswish_one(p, x[i]);
+  return S24_OK;
+}
+
+// ------------------------------------------------------------------------------ data movement
+
+// The element types the data-movement operators take (CONCATENATION, SPLIT, SQUEEZE,
+// TRANSPOSE, RESIZE_NEAREST_NEIGHBOR): INT8 activations, INT32 shapes, FLOAT32; all byte copies
+// in LiteRT (UINT8 is not: CONCATENATION rescales it)
+static s24_status_t need_movable(const ctx_t *c, const s24_tfl_tensor_t *t, const char *role) {
+  if (t->type != S24_TFL_INT8 && t->type != S24_TFL_INT32 && t->type != S24_TFL_FLOAT32)
+    return fail_tensor(c, S24_ERR_UNSUPPORTED, t, role, "is %s, expected INT8, INT32 or FLOAT32",
+                       s24_tfl_type_name(t->type));
+  return S24_OK;
+}
+
+// A constant INT32 vector input (perm, size, axis)
+static s24_status_t need_const_i32(const ctx_t *c, const s24_tfl_tensor_t *t, const char *role) {
+  TRY(need_type(c, t, role, S24_TFL_INT32));
+  TRY(need_const(c, t, role));
+  return S24_OK;
+}
+
+// Per-tensor scale and zero point of an INT8 tensor as LiteRT's TfLiteTensor.params holds them
+// (0 and 0 when it is not quantized)
+static int same_params(const s24_tfl_tensor_t *a, const s24_tfl_tensor_t *b) {
+  const float sa = a->n_quant ? a->scale[0] : 0.0f, sb = b->n_quant ? b->scale[0] : 0.0f;
+  const int64_t za = a->n_quant ? a->zero_point[0] : 0, zb = b->n_quant ? b->zero_point[0] : 0;
+  return sa == sb && za == zb;
+}
+
+// concatenation.cc Prepare: inputs of one type and rank (above 0: scalars only when all are
+// constant, not handled here), equal dimensions but along axis, activation NONE; for INT8 every
+// input's scale and zero point equal to the output's (the reference kernel does not rescale)
+static s24_status_t prep_concat(const ctx_t *c, params_t *pp) {
+  concat_t *const p = &pp->concat;
+  const s24_tfl_options_t *o = &c->op->opt;
+  const s24_tfl_tensor_t *t0 = NULL;
+  TRY(need_io(c, 1, S24_TFL_MAX_OP_IO, &t0, &p->out));
+  const uint32_t n = c->op->n_in;
+  for (uint32_t i = 1; i < n; ++i)
+    if (c->op->in[i] < 0) return FAIL(c, S24_ERR_FORMAT, "input %u is missing", (unsigned)i);
+  const uint32_t r = t0->rank;
+  int32_t axis = o->axis;
+  if (axis < 0) axis += (int32_t)r;
+  if (r == 0) return FAIL(c, S24_ERR_UNSUPPORTED, "scalar inputs");
+  if (axis < 0 || axis >= (int32_t)r)
+    return FAIL(c, S24_ERR_FORMAT, "axis %d for inputs of rank %u", (int)o->axis, (unsigned)r);
+  if (o->activation != S24_ACT_NONE)
+    return FAIL(c, S24_ERR_UNSUPPORTED, "fused activation %d (LiteRT takes NONE only)",
+                (int)o->activation);
+  TRY(need_movable(c, t0, "input"));
+  int32_t want[S24_TFL_MAX_DIMS];
+  int64_t sum = 0;
+  for (uint32_t i = 0; i < n; ++i) {
+    const s24_tfl_tensor_t *t = in_t(c, i);
+    TRY(need_type(c, t, "input", t0->type));
+    if (t->rank != r) return fail_tensor(c, S24_ERR_FORMAT, t, "input", "has rank %u, input 0 "
+                                         "%u", (unsigned)t->rank, (unsigned)r);
+    for (uint32_t k = 0; k < r; ++k)
+      if ((int32_t)k != axis && t->dims[k] != t0->dims[k])
+        return fail_tensor(c, S24_ERR_FORMAT, t, "input", "differs from input 0 in dimension "
+                           "%u", (unsigned)k);
+    sum += t->dims[axis];
+  }
+  if (sum > INT32_MAX) return FAIL(c, S24_ERR_FORMAT, "the concatenated dimension overflows");
+  for (uint32_t k = 0; k < r; ++k) want[k] = (int32_t)k == axis ? (int32_t)sum : t0->dims[k];
+  TRY(need_type(c, p->out, "output", t0->type));
+  TRY(need_shape(c, p->out, "output", want, r));
+  if (t0->type == S24_TFL_INT8) {
+    for (uint32_t i = 0; i < n; ++i) {
+      const s24_tfl_tensor_t *t = in_t(c, i);
+      if (t->n_quant > 1) return fail_tensor(c, S24_ERR_UNSUPPORTED, t, "input", "is quantized "
+                                             "per channel");
+      if (!same_params(t, p->out))
+        return fail_tensor(c, S24_ERR_FORMAT, t, "input", "and the output differ in scale or "
+                           "zero point (LiteRT's int8 CONCATENATION does not rescale)");
+    }
+  }
+  size_t inner = s24_tfl_type_size(t0->type);
+  p->outer = 1;
+  for (uint32_t k = 0; k < r; ++k) {
+    if ((int32_t)k < axis) p->outer *= (size_t)t0->dims[k];
+    if ((int32_t)k > axis) inner *= (size_t)t0->dims[k];
+  }
+  for (uint32_t i = 0; i < n; ++i) p->chunk[i] = (size_t)in_t(c, i)->dims[axis] * inner;
+  return S24_OK;
+}
+
+// reference_ops::Concatenation: for each outer index, each input's slab in turn
+static s24_status_t run_concat(const ctx_t *c, const params_t *pp, void *const *data) {
+  const concat_t *const p = &pp->concat;
+  uint8_t *y = data[c->op->out[0]];
+  if (p->out->bytes == 0) return S24_OK;  // (outer may be large when a later dimension is 0)
+  for (size_t a = 0; a < p->outer; ++a)
+    for (uint32_t i = 0; i < c->op->n_in; ++i) {
+      const uint8_t *x = data[c->op->in[i]];
+      memcpy(y, x + a * p->chunk[i], p->chunk[i]);
+      y += p->chunk[i];
+    }
+  return S24_OK;
+}
+
+// split.cc Prepare: inputs (axis, value), num_splits outputs (the option and the count must
+// agree), the axis a constant (a computed one makes LiteRT's outputs dynamic: not handled) read
+// from its first element, the dimension divisible by num_splits; every output of the input's
+// type (LiteRT sets it) and shape but along axis. The copy ignores quantization, as LiteRT's.
+static s24_status_t prep_split(const ctx_t *c, params_t *pp) {
+  split_t *const p = &pp->split;
+  const s24_tfl_op_t *op = c->op;
+  if (op->n_in != 2)
+    return FAIL(c, S24_ERR_FORMAT, "%u inputs, expected 2", (unsigned)op->n_in);
+  if (op->in[0] < 0 || op->in[1] < 0) return FAIL(c, S24_ERR_FORMAT, "an input is missing");
+  if (op->opt.num_splits < 1 || (uint32_t)op->opt.num_splits != op->n_out)
+    return FAIL(c, S24_ERR_FORMAT, "num_splits %d with %u outputs", (int)op->opt.num_splits,
+                (unsigned)op->n_out);
+  for (uint32_t j = 0; j < op->n_out; ++j)
+    if (op->out[j] < 0) return FAIL(c, S24_ERR_FORMAT, "output %u is missing", (unsigned)j);
+  const s24_tfl_tensor_t *ax = in_t(c, 0);
+  p->in = in_t(c, 1);
+  TRY(need_const_i32(c, ax, "axis"));
+  if (ax->elems < 1) return FAIL(c, S24_ERR_FORMAT, "empty axis");
+  TRY(need_movable(c, p->in, "input"));
+  const uint32_t r = p->in->rank;
+  int32_t axis = rd_i32(ax->data, 0);
+  if (axis < 0) axis += (int32_t)r;
+  if (axis < 0 || axis >= (int32_t)r)
+    return FAIL(c, S24_ERR_FORMAT, "axis %d for an input of rank %u", (int)rd_i32(ax->data, 0),
+                (unsigned)r);
+  const int32_t n = op->opt.num_splits;
+  if (p->in->dims[axis] % n != 0)
+    return FAIL(c, S24_ERR_FORMAT, "dimension %d of size %d does not split in %d", (int)axis,
+                (int)p->in->dims[axis], (int)n);
+  int32_t want[S24_TFL_MAX_DIMS] = {0};
+  for (uint32_t k = 0; k < r; ++k) want[k] = p->in->dims[k];
+  want[axis] /= n;
+  for (uint32_t j = 0; j < op->n_out; ++j) {
+    const s24_tfl_tensor_t *t = out_t(c, j);
+    TRY(need_type(c, t, "output", p->in->type));
+    TRY(need_shape(c, t, "output", want, r));
+  }
+  size_t inner = s24_tfl_type_size(p->in->type);
+  p->outer = 1;
+  for (uint32_t k = 0; k < r; ++k) {
+    if ((int32_t)k < axis) p->outer *= (size_t)p->in->dims[k];
+    if ((int32_t)k > axis) inner *= (size_t)p->in->dims[k];
+  }
+  p->chunk = (size_t)want[axis] * inner;
+  return S24_OK;
+}
+
+// reference_ops::Split
+static s24_status_t run_split(const ctx_t *c, const params_t *pp, void *const *data) {
+  const split_t *const p = &pp->split;
+  const uint8_t *x = data[c->op->in[1]];
+  if (p->in->bytes == 0) return S24_OK;  // (outer may be large when a later dimension is 0)
+  for (size_t a = 0; a < p->outer; ++a)
+    for (uint32_t j = 0; j < c->op->n_out; ++j) {
+      uint8_t *y = data[c->op->out[j]];
+      memcpy(y + a * p->chunk, x, p->chunk);
+      x += p->chunk;
+    }
+  return S24_OK;
+}
+
+// squeeze.cc Prepare: the dimensions squeeze_dims names (each of size 1; negative from the
+// end), or every dimension of size 1 when it names none, dropped; the copy is byte for byte
+static s24_status_t prep_squeeze(const ctx_t *c, params_t *pp) {
+  squeeze_t *const p = &pp->squeeze;
+  const s24_tfl_options_t *o = &c->op->opt;
+  TRY(need_io(c, 1, 1, &p->in, &p->out));
+  TRY(need_movable(c, p->in, "input"));
+  TRY(need_type(c, p->out, "output", p->in->type));
+  const uint32_t r = p->in->rank;
+  int squeeze[S24_TFL_MAX_DIMS] = {0};
+  if (o->n_squeeze_dims == 0) {
+    for (uint32_t k = 0; k < r; ++k) squeeze[k] = p->in->dims[k] == 1;
+  } else {
+    if (o->n_squeeze_dims > S24_TFL_MAX_SQUEEZE_DIMS)
+      return FAIL(c, S24_ERR_FORMAT, "%u squeeze_dims", (unsigned)o->n_squeeze_dims);
+    for (uint32_t i = 0; i < o->n_squeeze_dims; ++i) {
+      const int32_t d = o->squeeze_dims[i];
+      const int64_t k = d < 0 ? (int64_t)d + r : d;
+      if (k < 0 || k >= (int64_t)r || p->in->dims[k] != 1)
+        return FAIL(c, S24_ERR_FORMAT, "squeeze_dims entry %d is not a dimension of size 1 "
+                    "(input rank %u)", (int)d, (unsigned)r);
+      squeeze[k] = 1;
+    }
+  }
+  int32_t want[S24_TFL_MAX_DIMS];
+  uint32_t wr = 0;
+  for (uint32_t k = 0; k < r; ++k)
+    if (!squeeze[k]) want[wr++] = p->in->dims[k];
+  return need_shape(c, p->out, "output", want, wr);
+}
+
+static s24_status_t run_squeeze(const ctx_t *c, const params_t *pp, void *const *data) {
+  const squeeze_t *const p = &pp->squeeze;
+  if (data[c->op->out[0]] != data[c->op->in[0]])
+    memmove(data[c->op->out[0]], data[c->op->in[0]], p->in->bytes);
+  return S24_OK;
+}
+
+// transpose.cc Prepare: perm a constant INT32 vector of the input's rank (1 to 6 here), each
+// entry in [-rank, rank), negative ones from the end; LiteRT does not check that perm is a
+// permutation (a repeated entry makes its kernel read outside the input), so that is refused
+static s24_status_t prep_transpose(const ctx_t *c, params_t *pp) {
+  transpose_t *const p = &pp->transpose;
+  TRY(need_io(c, 2, 2, &p->in, &p->out));
+  const s24_tfl_tensor_t *perm = in_t(c, 1);
+  TRY(need_movable(c, p->in, "input"));
+  TRY(need_type(c, p->out, "output", p->in->type));
+  TRY(need_const_i32(c, perm, "perm"));
+  p->rank = p->in->rank;
+  if (p->rank == 0) return FAIL(c, S24_ERR_UNSUPPORTED, "scalar input");
+  if (perm->rank != 1 || perm->elems != p->rank)
+    return FAIL(c, S24_ERR_FORMAT, "perm has %zu entries for an input of rank %u", perm->elems,
+                (unsigned)p->rank);
+  size_t istr[S24_TFL_MAX_DIMS];
+  size_t st = 1;
+  for (uint32_t k = p->rank; k-- > 0;) {
+    istr[k] = st;
+    st *= (size_t)p->in->dims[k];
+  }
+  int used[S24_TFL_MAX_DIMS] = {0};
+  int32_t want[S24_TFL_MAX_DIMS];
+  for (uint32_t k = 0; k < p->rank; ++k) {
+    const int32_t v = rd_i32(perm->data, k);
+    if (v < -(int32_t)p->rank || v >= (int32_t)p->rank)
+      return FAIL(c, S24_ERR_FORMAT, "perm entry %d out of range for rank %u", (int)v,
+                  (unsigned)p->rank);
+    const uint32_t d = (uint32_t)(v < 0 ? v + (int32_t)p->rank : v);
+    if (used[d]++) return FAIL(c, S24_ERR_FORMAT, "perm repeats dimension %u", (unsigned)d);
+    want[k] = p->in->dims[d];
+    p->istr[k] = istr[d];
+  }
+  p->esize = s24_tfl_type_size(p->in->type);
+  return need_shape(c, p->out, "output", want, p->rank);
+}
+
+// reference_ops::Transpose: the output in order, each element from its permuted input index
+static s24_status_t run_transpose(const ctx_t *c, const params_t *pp, void *const *data) {
+  const transpose_t *const p = &pp->transpose;
+  const uint8_t *x = data[c->op->in[0]];
+  uint8_t *y = data[c->op->out[0]];
+  size_t idx[S24_TFL_MAX_DIMS] = {0};
+  size_t i = 0;
+  for (size_t o = 0; o < p->out->elems; ++o) {
+    memcpy(y + o * p->esize, x + i * p->esize, p->esize);
+    for (uint32_t k = p->rank; k-- > 0;) {
+      ++idx[k];
+      i += p->istr[k];
+      if (idx[k] < (size_t)p->out->dims[k]) break;
+      i -= p->istr[k] * idx[k];
+      idx[k] = 0;
+    }
+  }
+  return S24_OK;
+}
+
+// resize_nearest_neighbor.cc Prepare: a 4-D input, size a constant INT32 vector of 2 entries
+// (a computed one makes LiteRT's output dynamic: not handled); output [n, size[0], size[1], c].
+// The scales of GetNearestNeighbor are computed here, in float as there.
+static s24_status_t prep_resize(const ctx_t *c, params_t *pp) {
+  resize_t *const p = &pp->resize;
+  TRY(need_io(c, 2, 2, &p->in, &p->out));
+  const s24_tfl_tensor_t *size = in_t(c, 1);
+  TRY(need_rank(c, p->in, "input", 4));
+  TRY(need_movable(c, p->in, "input"));
+  TRY(need_type(c, p->out, "output", p->in->type));
+  TRY(need_const_i32(c, size, "size"));
+  if (size->rank != 1 || size->elems != 2)
+    return FAIL(c, S24_ERR_FORMAT, "size has %zu entries, expected 2", size->elems);
+  const int32_t oh = rd_i32(size->data, 0), ow = rd_i32(size->data, 1);
+  if (oh < 0 || ow < 0)
+    return FAIL(c, S24_ERR_FORMAT, "size %d x %d", (int)oh, (int)ow);
+  p->n = p->in->dims[0];
+  p->ih = p->in->dims[1];
+  p->iw = p->in->dims[2];
+  p->oh = oh;
+  p->ow = ow;
+  const int32_t want[4] = {p->n, oh, ow, p->in->dims[3]};
+  TRY(need_shape(c, p->out, "output", want, 4));
+  if ((p->ih == 0 && oh > 0) || (p->iw == 0 && ow > 0))
+    return FAIL(c, S24_ERR_FORMAT, "an empty input resized to a nonempty output");
+  p->pixel = (size_t)p->in->dims[3] * s24_tfl_type_size(p->in->type);
+  p->align_corners = c->op->opt.align_corners;
+  p->half_pixel_centers = c->op->opt.half_pixel_centers;
+  p->scale_h = p->align_corners && oh > 1 ? (float)(p->ih - 1) / (float)(oh - 1)
+                                          : (float)p->ih / (float)oh;
+  p->scale_w = p->align_corners && ow > 1 ? (float)(p->iw - 1) / (float)(ow - 1)
+                                          : (float)p->iw / (float)ow;
+  return S24_OK;
+}
+
+// reference_ops::GetNearestNeighbor (float, as there)
+static int32_t nearest(const resize_t *p, int32_t out_index, int32_t in_size, float scale) {
+  const float offset = p->half_pixel_centers ? 0.5f : 0.0f;
+  const float v = ((float)out_index + offset) * scale;
+  int32_t r = f2i_trunc(p->align_corners ? round_f(v) : floorf(v));
+  if (r > in_size - 1) r = in_size - 1;
+  if (p->half_pixel_centers && r < 0) r = 0;
+  return r;
+}
+
+// reference_ops::ResizeNearestNeighbor
+static s24_status_t run_resize(const ctx_t *c, const params_t *pp, void *const *data) {
+  const resize_t *const p = &pp->resize;
+  const uint8_t *x = data[c->op->in[0]];
+  uint8_t *y = data[c->op->out[0]];
+  if (p->out->bytes == 0) return S24_OK;  // (n x oh x ow may be large with 0 channels)
+  for (int32_t b = 0; b < p->n; ++b)
+    for (int32_t oy = 0; oy < p->oh; ++oy) {
+      const size_t iy = (size_t)nearest(p, oy, p->ih, p->scale_h);
+      for (int32_t ox = 0; ox < p->ow; ++ox) {
+        const size_t ix = (size_t)nearest(p, ox, p->iw, p->scale_w);
+        memcpy(y, x + (((size_t)b * (size_t)p->ih + iy) * (size_t)p->iw + ix) * p->pixel,
+               p->pixel);
+        y += p->pixel;
+      }
     }
   return S24_OK;
 }
@@ -1398,6 +2132,20 @@ static const host_op_t kHostOps[] = {
     {S24_OP_SHAPE, -1, prep_shape, run_shape},
     {S24_OP_STRIDED_SLICE, S24_TFL_OPT_STRIDED_SLICE, prep_slice, run_slice},
     {S24_OP_PACK, S24_TFL_OPT_PACK, prep_pack, run_pack},
+    {S24_OP_SUB, S24_TFL_OPT_SUB, prep_add, run_add},
+    {S24_OP_MUL, S24_TFL_OPT_MUL, prep_mul, run_mul},
+    {S24_OP_LOGISTIC, -1, prep_lut, run_lut},
+    {S24_OP_TANH, -1, prep_lut, run_lut},
+    {S24_OP_RELU, -1, prep_relu, run_relu},
+    {S24_OP_RELU6, -1, prep_relu, run_relu},
+    {S24_OP_LEAKY_RELU, S24_TFL_OPT_LEAKY_RELU, prep_leaky, run_leaky},
+    {S24_OP_HARD_SWISH, S24_TFL_OPT_HARD_SWISH, prep_hswish, run_hswish},
+    {S24_OP_CONCATENATION, S24_TFL_OPT_CONCATENATION, prep_concat, run_concat},
+    {S24_OP_SPLIT, S24_TFL_OPT_SPLIT, prep_split, run_split},
+    {S24_OP_SQUEEZE, S24_TFL_OPT_SQUEEZE, prep_squeeze, run_squeeze},
+    {S24_OP_TRANSPOSE, S24_TFL_OPT_TRANSPOSE, prep_transpose, run_transpose},
+    {S24_OP_RESIZE_NEAREST_NEIGHBOR, S24_TFL_OPT_RESIZE_NEAREST_NEIGHBOR, prep_resize,
+     run_resize},
 };
 
 // The row of opcode in kHostOps; NULL for any other operator.

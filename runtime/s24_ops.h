@@ -3,9 +3,14 @@
 // kernels/internal/reference/ sources and the Prepare steps of kernels/*.cc are the
 // specification, ported here in plain C11 with no global state.
 //
-// Handled: DEPTHWISE_CONV_2D, ADD, AVERAGE_POOL_2D, MAX_POOL_2D, PAD, MEAN, RESHAPE, SOFTMAX,
-// QUANTIZE, DEQUANTIZE, SHAPE, STRIDED_SLICE, PACK (int8 activations; float32 only at
-// QUANTIZE's input and DEQUANTIZE's output; int32 for the shape operators).
+// Handled: DEPTHWISE_CONV_2D, ADD, SUB, MUL, AVERAGE_POOL_2D, MAX_POOL_2D, PAD, MEAN, RESHAPE,
+// SQUEEZE, CONCATENATION, SPLIT, TRANSPOSE, RESIZE_NEAREST_NEIGHBOR, SOFTMAX, LOGISTIC, TANH,
+// RELU, RELU6, LEAKY_RELU, HARD_SWISH, QUANTIZE, DEQUANTIZE, SHAPE, STRIDED_SLICE, PACK (int8
+// activations; float32 only at QUANTIZE's input and DEQUANTIZE's output and in the
+// data-movement operators; int32 for the shape operators and the data-movement ones).
+// LOGISTIC and TANH use the 256-entry int8 table LiteRT's reference kernels build in Prepare
+// (in float, with the C library's expf and tanhf: a libm whose results differ from glibc's by
+// an ulp could change an entry).
 // The executor (s24_net.c) calls s24_op_prepare for every host operator at load, before anything
 // runs, then s24_op_run once per inference. Freestanding: no allocation, no I/O.
 #ifndef S24_OPS_H_

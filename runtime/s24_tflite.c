@@ -437,16 +437,19 @@ static s24_status_t parse_quant(rd_t *r, const tbl_t *q, s24_tfl_tensor_t *t) {
   }
   t->quant_dim = dim;
   if (scale.n == 0) return S24_OK;
-  if (zp.data == 0) return fail(r, "quantization", "%" PRIu32 " scales but no zero_point", scale.n);
+  if (zp.data == 0) return fail(r, "quantization", "%u scales but no zero_point",
+                                     (unsigned)scale.n);
   if (zp.n != scale.n) {
-    return fail(r, "quantization", "%" PRIu32 " scales but %" PRIu32 " zero points", scale.n, zp.n);
+    return fail(r, "quantization", "%u scales but %u zero points", (unsigned)scale.n,
+                (unsigned)zp.n);
   }
   if (dim < 0 || (t->rank > 0 && (uint32_t)dim >= t->rank)) {
-    return fail(r, "quantization", "quantized_dimension %" PRId32 " outside [0, %" PRIu32 ")", dim, t->rank);
+    return fail(r, "quantization", "quantized_dimension %d outside [0, %u)", (int)dim,
+                (unsigned)t->rank);
   }
   if (scale.n != 1 && t->rank > 0 && scale.n != (uint32_t)t->dims[dim]) {
-    return fail(r, "quantization", "%" PRIu32 " scales for dimension %" PRId32 " of size %" PRId32, scale.n, dim,
-                t->dims[dim]);
+    return fail(r, "quantization", "%u scales for dimension %d of size %d",
+                (unsigned)scale.n, (int)dim, (int)t->dims[dim]);
   }
   // Many tensors may share one table: copying is bounded by one scale per 4 bytes of the file
   // (what unshared vectors take), so no file makes the copies outgrow it more than 3 times
@@ -487,13 +490,14 @@ static s24_status_t parse_tensor(rd_t *r, const ctx_t *c, const vec_t *tensors, 
   }
   if ((st = get_vec(r, &tb, TENSOR_SHAPE, 4, "shape", &shape)) != S24_OK) return st;
   if (shape.n > S24_TFL_MAX_DIMS) {
-    return fail(r, "shape", "rank %" PRIu32 " is over %d", shape.n, S24_TFL_MAX_DIMS);
+    return fail(r, "shape", "rank %u is over %d", (unsigned)shape.n, S24_TFL_MAX_DIMS);
   }
   t->rank = shape.n;
   t->elems = 1;
   for (uint32_t d = 0; d < shape.n; d++) {
     int32_t v = vec_i32(r, &shape, d);
-    if (v < 0) return fail(r, "shape", "dimension %" PRIu32 " is negative (%" PRId32 ")", d, v);
+    if (v < 0) return fail(r, "shape", "dimension %u is negative (%d)", (unsigned)d,
+                               (int)v);
     t->dims[d] = v;
     if (v != 0 && t->elems > SIZE_MAX / (size_t)v) {
       return fail(r, "shape", "element count overflows");
@@ -539,12 +543,13 @@ static s24_status_t parse_indices(rd_t *r, const tbl_t *t, unsigned id, const ch
   s24_status_t st = get_vec(r, t, id, 4, field, &v);
   if (st != S24_OK) return st;
   if (v.n > S24_TFL_MAX_OP_IO) {
-    return fail(r, field, "%" PRIu32 " tensors, more than %d", v.n, S24_TFL_MAX_OP_IO);
+    return fail(r, field, "%u tensors, more than %d", (unsigned)v.n, S24_TFL_MAX_OP_IO);
   }
   for (uint32_t k = 0; k < v.n; k++) {
     int32_t x = vec_i32(r, &v, k);
     if (!(x == -1 && optional) && (x < 0 || (size_t)x >= n_tensors)) {
-      return fail(r, field, "tensor index %" PRId32 " out of range (%zu tensors)", x, n_tensors);
+      return fail(r, field, "tensor index %d out of range (%zu tensors)", (int)x,
+                  n_tensors);
     }
     out[k] = x;
   }
@@ -605,14 +610,39 @@ static s24_status_t parse_options(rd_t *r, const tbl_t *t, uint8_t type, s24_tfl
     case S24_TFL_OPT_SOFTMAX:
       RD(get_f32(r, t, 0, f, &o->beta));
       break;
-    case S24_TFL_OPT_ADD:
+    case S24_TFL_OPT_ADD:  // AddOptions, SubOptions { fused_activation_function 0, ... },
+    case S24_TFL_OPT_SUB:  // MulOptions { fused_activation_function 0 } (pot_scale_int16, field
+    case S24_TFL_OPT_MUL:  // 1 of the first two, is for int16 only: not read)
       RD(get_i8(r, t, 0, f, &o->activation));
+      break;
+    case S24_TFL_OPT_CONCATENATION:  // ConcatenationOptions { axis 0, activation 1 }
+      RD(get_i32(r, t, 0, 0, f, &o->axis));
+      RD(get_i8(r, t, 1, f, &o->activation));
+      break;
+    case S24_TFL_OPT_SPLIT:  // SplitOptions { num_splits 0 }
+      RD(get_i32(r, t, 0, 0, f, &o->num_splits));
+      break;
+    case S24_TFL_OPT_SQUEEZE:  // SqueezeOptions { squeeze_dims 0 }
+      RD(get_vec(r, t, 0, 4, "builtin_options squeeze_dims", &v));
+      if (v.n > S24_TFL_MAX_SQUEEZE_DIMS) {
+        return fail(r, "builtin_options squeeze_dims", "%u entries, more than %d",
+                    (unsigned)v.n, S24_TFL_MAX_SQUEEZE_DIMS);
+      }
+      for (uint32_t k = 0; k < v.n; k++) o->squeeze_dims[k] = vec_i32(r, &v, k);
+      o->n_squeeze_dims = v.n;
+      break;
+    case S24_TFL_OPT_RESIZE_NEAREST_NEIGHBOR:  // { align_corners 0, half_pixel_centers 1 }
+      RD(get_bool(r, t, 0, f, &o->align_corners));
+      RD(get_bool(r, t, 1, f, &o->half_pixel_centers));
+      break;
+    case S24_TFL_OPT_LEAKY_RELU:  // LeakyReluOptions { alpha 0 }
+      RD(get_f32(r, t, 0, f, &o->alpha));
       break;
     case S24_TFL_OPT_RESHAPE:
       RD(get_vec(r, t, 0, 4, "builtin_options new_shape", &v));
       if (v.n > S24_TFL_MAX_NEW_SHAPE) {
-        return fail(r, "builtin_options new_shape", "%" PRIu32 " entries, more than %d", v.n,
-                    S24_TFL_MAX_NEW_SHAPE);
+        return fail(r, "builtin_options new_shape", "%u entries, more than %d",
+                    (unsigned)v.n, S24_TFL_MAX_NEW_SHAPE);
       }
       for (uint32_t k = 0; k < v.n; k++) o->new_shape[k] = vec_i32(r, &v, k);
       o->n_new_shape = v.n;
@@ -632,7 +662,9 @@ static s24_status_t parse_options(rd_t *r, const tbl_t *t, uint8_t type, s24_tfl
     case S24_TFL_OPT_REDUCER:
       RD(get_bool(r, t, 0, f, &o->keep_dims));
       break;
-    case S24_TFL_OPT_PAD:  // PadOptions has no fields
+    case S24_TFL_OPT_PAD:         // PadOptions, TransposeOptions, HardSwishOptions: no fields
+    case S24_TFL_OPT_TRANSPOSE:
+    case S24_TFL_OPT_HARD_SWISH:
     default:       // options of operators the runtime does not run: not read
       break;
   }

@@ -47,19 +47,32 @@ typedef enum {
 typedef enum {
   S24_OP_ADD = 0,
   S24_OP_AVERAGE_POOL_2D = 1,
+  S24_OP_CONCATENATION = 2,
   S24_OP_CONV_2D = 3,
   S24_OP_DEPTHWISE_CONV_2D = 4,
   S24_OP_DEQUANTIZE = 6,
   S24_OP_FULLY_CONNECTED = 9,
+  S24_OP_LOGISTIC = 14,
   S24_OP_MAX_POOL_2D = 17,
+  S24_OP_MUL = 18,
+  S24_OP_RELU = 19,
+  S24_OP_RELU6 = 21,
   S24_OP_RESHAPE = 22,
   S24_OP_SOFTMAX = 25,
+  S24_OP_TANH = 28,
   S24_OP_PAD = 34,
+  S24_OP_TRANSPOSE = 39,
   S24_OP_MEAN = 40,
+  S24_OP_SUB = 41,
+  S24_OP_SQUEEZE = 43,
   S24_OP_STRIDED_SLICE = 45,
+  S24_OP_SPLIT = 49,
   S24_OP_SHAPE = 77,
   S24_OP_PACK = 83,
+  S24_OP_RESIZE_NEAREST_NEIGHBOR = 97,
+  S24_OP_LEAKY_RELU = 98,
   S24_OP_QUANTIZE = 114,
+  S24_OP_HARD_SWISH = 117,
 } s24_tfl_opcode_t;
 
 /** Fused activations (schema ActivationFunctionType). */
@@ -79,6 +92,7 @@ typedef enum { S24_PAD_SAME = 0, S24_PAD_VALID = 1 } s24_tfl_padding_t;
 #define S24_TFL_MAX_OP_IO 16   /**< inputs or outputs of one operator; more is refused */
 #define S24_TFL_MAX_NEW_SHAPE 8
 #define S24_TFL_NAME_SHOWN 48      /**< bytes of a name a message shows (s24_tfl_name_str) */
+#define S24_TFL_MAX_SQUEEZE_DIMS 8  /**< as LiteRT's TfLiteSqueezeParams; more is refused */
 #define S24_TFL_MAX_TENSORS 65536  /**< tensors of the subgraph; more is refused */
 #define S24_TFL_MAX_OPS 65536      /**< operators of the subgraph; more is refused (these bound
                                         the memory a small file can make the reader allocate:
@@ -120,12 +134,21 @@ typedef enum {
   S24_TFL_OPT_POOL_2D = 5,
   S24_TFL_OPT_FULLY_CONNECTED = 8,
   S24_TFL_OPT_SOFTMAX = 9,
+  S24_TFL_OPT_CONCATENATION = 10,
   S24_TFL_OPT_ADD = 11,
   S24_TFL_OPT_RESHAPE = 17,
+  S24_TFL_OPT_MUL = 21,
   S24_TFL_OPT_PAD = 22,
+  S24_TFL_OPT_TRANSPOSE = 26,
   S24_TFL_OPT_REDUCER = 27,
+  S24_TFL_OPT_SUB = 28,
+  S24_TFL_OPT_SQUEEZE = 30,
   S24_TFL_OPT_STRIDED_SLICE = 32,
+  S24_TFL_OPT_SPLIT = 35,
   S24_TFL_OPT_PACK = 59,
+  S24_TFL_OPT_RESIZE_NEAREST_NEIGHBOR = 74,
+  S24_TFL_OPT_LEAKY_RELU = 75,
+  S24_TFL_OPT_HARD_SWISH = 91,
 } s24_tfl_options_type_t;
 
 /** Builtin options of the operators the runtime handles, filled from the operator's
@@ -137,16 +160,22 @@ typedef struct {
   int32_t depth_multiplier;    /**< DepthwiseConv2D */
   int32_t filter_w, filter_h;  /**< Pool2D */
   int32_t activation;          /**< s24_tfl_act_t: Conv2D, DepthwiseConv2D, Pool2D,
-                                    FullyConnected, Add */
+                                    FullyConnected, Add, Sub, Mul, Concatenation */
   int32_t fc_weights_format;   /**< FullyConnected (0 = DEFAULT) */
   int32_t keep_num_dims;       /**< FullyConnected */
   int32_t keep_dims;           /**< Reducer (MEAN) */
   float beta;                  /**< Softmax */
   int32_t begin_mask, end_mask, ellipsis_mask, new_axis_mask, shrink_axis_mask, ss_offset;
                                /**< StridedSlice */
-  int32_t values_count, axis;  /**< Pack */
+  int32_t values_count;        /**< Pack */
+  int32_t axis;                /**< Pack, Concatenation */
   uint32_t n_new_shape;        /**< Reshape's new_shape (<= S24_TFL_MAX_NEW_SHAPE) */
   int32_t new_shape[S24_TFL_MAX_NEW_SHAPE];
+  int32_t num_splits;          /**< Split */
+  uint32_t n_squeeze_dims;     /**< Squeeze's squeeze_dims (<= S24_TFL_MAX_SQUEEZE_DIMS) */
+  int32_t squeeze_dims[S24_TFL_MAX_SQUEEZE_DIMS];
+  int32_t align_corners, half_pixel_centers;  /**< ResizeNearestNeighbor */
+  float alpha;                 /**< LeakyRelu */
 } s24_tfl_options_t;
 
 typedef struct {

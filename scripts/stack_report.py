@@ -16,8 +16,9 @@ table, the planner's callbacks. A recursive path is an error (exit 1), and so is
 import re
 import sys
 
-# For an indirect call made in a function of a file matching the first pattern: the functions
-# that can be behind it, by the file they are defined in and their name. The platform's (a
+# For an indirect call made in a function of a file matching the first pattern (and, when a fourth
+# pattern is given, of a name matching it): the functions that can be behind it, by the file they
+# are defined in and their name. The platform's (a
 # firmware's) callbacks are any file's but the project's parts, named plat_* by convention.
 PLATFORM = r"^(?!(cmodel|driver|runtime)/)"
 INDIRECT = [
@@ -27,7 +28,8 @@ INDIRECT = [
     (r"runtime/s24_engine\.c$", r"driver/baremetal/s24_mmio\.c$", r"^mm_scratch$"),
     (r"runtime/s24_net\.c$", r"runtime/s24_engine\.c$", r"^(dev|model)_(layer_bytes|prepare|linear)$"),
     (r"runtime/s24_net\.c$", PLATFORM, r"^plat_hook$"),
-    (r"runtime/s24_ops\.c$", r"runtime/s24_ops\.c$", r"^(prep|run)_\w+$"),
+    (r"runtime/s24_ops\.c$", r"runtime/s24_ops\.c$", r"^(prep|run)_\w+$", r"^s24_op_"),
+    (r"runtime/s24_ops\.c$", r"runtime/s24_ops\.c$", r"^(logistic|tanh)_f$", r"^prep_lut$"),
     (r"cmodel/s24_plan\.c$", r"(driver/s24_drv|cmodel/s24_cycles|cmodel/s24_plan)\.c$",
      r"^(tile_beats_of|array_beats)$"),
 ]
@@ -92,8 +94,8 @@ def main(argv):
             continue
         if b == "__indirect_call":
             targets = set()
-            for fre, tfile, tname in INDIRECT:
-                if re.search(fre, src(a)):
+            for fre, tfile, tname, *cname in INDIRECT:
+                if re.search(fre, src(a)) and (not cname or re.match(cname[0], defined[a]["name"])):
                     targets |= {t for t in defined
                                 if re.search(tfile, src(t)) and re.match(tname, defined[t]["name"])}
             indirect_sites.setdefault(a, set()).update(targets)

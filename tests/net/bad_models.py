@@ -5,7 +5,8 @@
 Writes: truncated.tflite (the first half), garbage.tflite (random bytes behind a TFL3 header),
 wrongid.tflite (identifier TFL2), oob.tflite (the root table offset past the end),
 veclen.tflite (the operator-code vector's length 0x7fffffff), unsupported.tflite (the first
-operator turned into TANH), and x_i8.npy / x_badshape.npy / x_ok.npy for the model's input.
+operator turned into EMBEDDING_LOOKUP, which the runtime does not run), and x_i8.npy /
+x_badshape.npy / x_ok.npy for the model's input.
 """
 import os
 import struct
@@ -42,8 +43,8 @@ def main():
     put("veclen.tflite", bytes(b))
     m = sch.ModelT.InitFromPackedBuf(buf, 0)
     code = m.subgraphs[0].operators[0].opcodeIndex
-    m.operatorCodes[code].builtinCode = sch.BuiltinOperator.TANH
-    m.operatorCodes[code].deprecatedBuiltinCode = sch.BuiltinOperator.TANH
+    m.operatorCodes[code].builtinCode = sch.BuiltinOperator.EMBEDDING_LOOKUP
+    m.operatorCodes[code].deprecatedBuiltinCode = sch.BuiltinOperator.EMBEDDING_LOOKUP
     fb = flatbuffers.Builder(1024)
     fb.Finish(m.Pack(fb), file_identifier=b"TFL3")
     put("unsupported.tflite", bytes(fb.Output()))

@@ -24,8 +24,8 @@ expect_err garbage 1 'garbage.tflite: ' 'keep.npy' "$S24" run bad/garbage.tflite
 expect_err wrong_identifier 1 'wrongid.tflite: not a TFLite model' 'keep.npy' "$S24" run bad/wrongid.tflite bad/x_ok.npy -o keep.npy
 expect_err offset_oob 1 'oob.tflite: ' 'keep.npy' "$S24" run bad/oob.tflite bad/x_ok.npy -o keep.npy
 expect_err vector_length 1 'veclen.tflite: ' 'keep.npy' "$S24" run bad/veclen.tflite bad/x_ok.npy -o keep.npy
-expect_err unsupported_op 1 'operator 0 (TANH): unsupported operator' 'keep.npy' "$S24" run bad/unsupported.tflite bad/x_ok.npy -o keep.npy
-expect_err unsupported_info 1 'operator 0 (TANH)' '' "$S24" info bad/unsupported.tflite
+expect_err unsupported_op 1 'operator 0 (EMBEDDING_LOOKUP): unsupported operator' 'keep.npy' "$S24" run bad/unsupported.tflite bad/x_ok.npy -o keep.npy
+expect_err unsupported_info 1 'operator 0 (EMBEDDING_LOOKUP)' '' "$S24" info bad/unsupported.tflite
 # prune only rewrites weights: a model the runtime cannot run is pruned all the same (issue 50)
 run prune_unsupported "$S24" prune bad/unsupported.tflite -o unsupported24.tflite
 [ -s unsupported24.tflite ] && ok prune_unsupported_written || bad prune_unsupported_written "no output"

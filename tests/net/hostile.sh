@@ -43,6 +43,8 @@ fi
 expect_err dw_out_is_in 1 'operator 2 (DEPTHWISE_CONV_2D): output tensor' 'keep.npy' "$S24" run h/dw_out_is_in.tflite h/x_ok.npy -o keep.npy
 expect_err conv_out_is_in 1 'operator 1 (CONV_2D): output tensor' 'keep.npy' "$S24" run h/conv_out_is_in.tflite h/x_ok.npy -o keep.npy
 expect_err conv_dilation 1 'operator 1 (CONV_2D): dilation 40000x1 out of range' 'keep.npy' "$S24" run h/conv_dilation.tflite h/x_ok.npy -o keep.npy
+expect_err conv_version 1 "operator 1 (CONV_2D): version 99 is not one LiteRT's reference kernels register" 'keep.npy' "$S24" run h/conv_version.tflite h/x_ok.npy -o keep.npy
+expect_err dw_version 1 "operator 2 (DEPTHWISE_CONV_2D): version 99 is not one LiteRT's reference kernels register" 'keep.npy' "$S24" run h/dw_version.tflite h/x_ok.npy -o keep.npy
 
 # a shape is shown as the file has it
 expect_err x_truncated_shape 1 'truncated data: shape (1, 50, 10, 1)' 'keep.npy' "$S24" run "$KWS" h/x_trunc.npy -o keep.npy

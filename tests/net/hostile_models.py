@@ -12,6 +12,8 @@ Writes into OUT_DIR:
   conv_out_is_in.tflite  the same for the first CONV_2D
   conv_dilation.tflite the first CONV_2D with dilation 40000 x 1 (LiteRT refuses a dilation above
                        INT16_MAX)
+  conv_version.tflite  the CONV_2D operator code at version 99, dw_version.tflite the same for
+                       DEPTHWISE_CONV_2D (LiteRT's reference resolver registers neither)
   x_trunc.npy          a float32 (1, 50, 10, 1) input cut short
 """
 import os
@@ -77,6 +79,13 @@ def main():
     conv = first_op(m, OP.CONV_2D)
     conv.builtinOptions.dilationHFactor = 40000
     put("conv_dilation.tflite", pack(m))
+
+    for code, name in ((OP.CONV_2D, "conv_version"), (OP.DEPTHWISE_CONV_2D, "dw_version")):
+        m = load()
+        for oc in m.operatorCodes:
+            if max(oc.builtinCode, oc.deprecatedBuiltinCode) == code:
+                oc.version = 99
+        put(f"{name}.tflite", pack(m))
 
     x = np.zeros((1, 50, 10, 1), np.float32)
     np.save(os.path.join(out, "x_ok.npy"), x)

@@ -4,13 +4,23 @@ network runtime (runtime/s24_ops.c, SPEC §8), with LiteRT's BUILTIN_REF outputs
 Builds the models with the flatbuffers schema that LiteRT ships (no TensorFlow), with random
 shapes, options, scales and zero points, for every host operator: DEPTHWISE_CONV_2D, ADD (equal
 shapes and broadcasting), AVERAGE_POOL_2D, MAX_POOL_2D, PAD, MEAN, RESHAPE, SOFTMAX, QUANTIZE
-(float32 -> int8 and int8 -> int8), DEQUANTIZE, STRIDED_SLICE, PACK, and the shape computation
-SHAPE -> STRIDED_SLICE -> PACK -> RESHAPE of the MLPerf Tiny anomaly-detection model.
+(float32 -> int8 and int8 -> int8), DEQUANTIZE, STRIDED_SLICE, PACK, the shape computation
+SHAPE -> STRIDED_SLICE -> PACK (or CONCATENATION) -> RESHAPE of the MLPerf Tiny
+anomaly-detection model, LOGISTIC, TANH, RELU, RELU6, LEAKY_RELU, HARD_SWISH (elementwise, some
+cases sweeping all 256 int8 inputs), SUB, MUL (broadcasting both ways), CONCATENATION, SPLIT
+(one output, or all of them concatenated back), SQUEEZE, TRANSPOSE, RESIZE_NEAREST_NEIGHBOR (the
+data-movement ones on INT8 and sometimes FLOAT32).
+
+Also models LiteRT refuses (the "refused" cases: int8 CONCATENATION of differing quantization
+or with an activation, LOGISTIC's output scale, HARD_SWISH's output exponent, MUL/SUB shapes
+that do not broadcast, an uneven SPLIT, SQUEEZE of a dimension not of size 1, a TRANSPOSE entry
+out of range, RESIZE_NEAREST_NEIGHBOR's size or rank), which the runtime must refuse too.
 
 usage: ops_models.py OUTDIR [--seed S] [--per-op N] [--batch B]
 Writes OUTDIR/<case>/model.tflite, X.npy (the batch [B, ...] of inputs, the model's input being
-[1, ...]) and Y.npy (LiteRT's BUILTIN_REF output of each batch element, stacked), and
-OUTDIR/cases.txt (one case name a line). Prints the seed and the number of cases.
+[1, ...]) and Y.npy (LiteRT's BUILTIN_REF output of each batch element, stacked), or for a
+refused case refused.txt (LiteRT's message) instead of Y.npy, and OUTDIR/cases.txt (one case
+name a line). Prints the seed and the number of cases.
 """
 import argparse
 import os
@@ -89,6 +99,34 @@ def act(rng):
 
 def i8(rng, shape):
     return rng.integers(-128, 128, size=shape, dtype=np.int8)
+
+
+def i8h(rng, shape):
+    """Random int8 inputs, a third of the time with a quarter of them at the extremes -128, 127
+    (hostile for saturation and rounding at the ends of the range)."""
+    x = i8(rng, shape)
+    if rng.integers(0, 3) == 0:
+        pick = rng.random(x.shape) < 0.25
+        x[pick] = rng.choice(np.array([-128, 127], np.int8), size=int(pick.sum()))
+    return x
+
+
+def sweep_or_random(rng, B, shape):
+    """X for an elementwise operator on a [1, ...] input: every int8 value once (in a random
+    order, repeated) in each batch element when the shape has 256 elements or more and a coin
+    says so, else i8h."""
+    n = int(np.prod(shape[1:]))
+    if n >= 256 and rng.integers(0, 2):
+        reps = -(-n // 256)
+        xs = [np.tile(rng.permutation(256).astype(np.int16) - 128, reps)[:n] for _ in range(B)]
+        return np.stack(xs).astype(np.int8).reshape([B] + list(shape[1:]))
+    return i8h(rng, [B] + list(shape[1:]))
+
+
+def rand_shape(rng, lo=1, hi=4, dmax=6):
+    """[1, d1, ..., d_{r-1}] with r in [lo, hi]: the leading batch 1 of the model's input."""
+    r = int(rng.integers(lo, hi + 1))
+    return [1] + [int(rng.integers(1, dmax + 1)) for _ in range(r - 1)]
 
 
 # ------------------------------------------------------------------------------ cases
@@ -378,7 +416,8 @@ def case_pack(rng, B):
 
 def case_shape_chain(rng, B):
     """The anomaly-detection model's tail: RESHAPE to [1, n], then SHAPE -> STRIDED_SLICE
-    (shrink) -> PACK with constants -> RESHAPE back to [1, a, b, c]."""
+    (shrink) -> PACK with constants -> RESHAPE back to [1, a, b, c]; or (half the time) the
+    same with STRIDED_SLICE keeping [1] and CONCATENATION of it and a constant [a, b, c]."""
     a, b, c = int(rng.integers(1, 6)), int(rng.integers(1, 9)), int(rng.integers(1, 3))
     sc, z = scale(rng), zp(rng)
     m = Model()
@@ -390,22 +429,478 @@ def case_shape_chain(rng, B):
     so = sch.ShapeOptionsT()
     so.outType = TT.INT32
     m.op(OP.SHAPE, [flat], [shp], OPT.ShapeOptions, so)
-    n0 = m.tensor("n0", (), TT.INT32)
+    concat = rng.integers(0, 2) == 1  # the shape assembled by CONCATENATION of INT32 vectors
+    n0 = m.tensor("n0", (1,) if concat else (), TT.INT32)
     sso = sch.StridedSliceOptionsT()
-    sso.shrinkAxisMask = 1
+    sso.shrinkAxisMask = 0 if concat else 1
     m.op(OP.STRIDED_SLICE, [shp, m.tensor("b", (1,), TT.INT32, data=np.asarray([0], "<i4")),
                             m.tensor("e", (1,), TT.INT32, data=np.asarray([1], "<i4")),
                             m.tensor("st", (1,), TT.INT32, data=np.asarray([1], "<i4"))],
          [n0], OPT.StridedSliceOptions, sso, version=2)
-    consts = [m.tensor(f"k{i}", (), TT.INT32, data=np.asarray(v, "<i4"))
-              for i, v in enumerate([a, b, c])]
     packed = m.tensor("packed", (4,), TT.INT32)
-    po = sch.PackOptionsT()
-    po.valuesCount, po.axis = 4, 0
-    m.op(OP.PACK, [n0] + consts, [packed], OPT.PackOptions, po)
+    if concat:
+        rest = m.tensor("k", (3,), TT.INT32, data=np.asarray([a, b, c], "<i4"))
+        co = sch.ConcatenationOptionsT()
+        co.axis = int(rng.choice([0, -1]))
+        m.op(OP.CONCATENATION, [n0, rest], [packed], OPT.ConcatenationOptions, co)
+    else:
+        consts = [m.tensor(f"k{i}", (), TT.INT32, data=np.asarray(v, "<i4"))
+                  for i, v in enumerate([a, b, c])]
+        po = sch.PackOptionsT()
+        po.valuesCount, po.axis = 4, 0
+        m.op(OP.PACK, [n0] + consts, [packed], OPT.PackOptions, po)
     y = m.tensor("y", (1, a, b, c), TT.INT8, sc, z)
     m.op(OP.RESHAPE, [flat, packed], [y])
     return m.finish(x, y), i8(rng, (B, a, b, c))
+
+
+def elementwise_shape(rng):
+    """A [1, ...] shape for an elementwise operator: small, or with 256 or more elements (for a
+    sweep of every int8 value)."""
+    if rng.integers(0, 3) == 0:
+        return [1, int(rng.choice([256, 300, 512])), ] if rng.integers(0, 2) else [1, 16, 16, 2]
+    return rand_shape(rng, 1, 4)
+
+
+def case_unary(rng, B, code, s_in, z_in, s_out, z_out, opt_type=OPT.NONE, opt=None, version=2):
+    shape = elementwise_shape(rng)
+    m = Model()
+    x = m.tensor("x", shape, TT.INT8, s_in, z_in)
+    y = m.tensor("y", shape, TT.INT8, s_out, z_out)
+    m.op(code, [x], [y], opt_type, opt, version=version)
+    return m.finish(x, y), sweep_or_random(rng, B, shape)
+
+
+def case_logistic(rng, B):
+    """LOGISTIC: the output scale must be 1/256; the zero point is free in the reference kernel
+    (-128 from the converter)."""
+    z_out = -128 if rng.integers(0, 3) else zp(rng)
+    return case_unary(rng, B, OP.LOGISTIC, scale(rng, -3, 0.5), zp(rng), 1.0 / 256, z_out)
+
+
+def case_tanh(rng, B):
+    """TANH: 1/128 and 0 at the output from the converter; any output quantization here."""
+    s_out, z_out = (1.0 / 128, 0) if rng.integers(0, 2) else (scale(rng, -3, 0), zp(rng))
+    return case_unary(rng, B, OP.TANH, scale(rng, -3, 0.5), zp(rng), s_out, z_out)
+
+
+def case_relu(rng, B, code=OP.RELU):
+    s_in = scale(rng, -3, 0)
+    s_out = float(np.float32(s_in * 10.0 ** rng.uniform(-1.5, 1.5))) if rng.integers(0, 4) else s_in
+    z_out = zp(rng) if rng.integers(0, 3) else -128
+    return case_unary(rng, B, code, s_in, zp(rng), s_out, z_out)
+
+
+def case_relu6(rng, B):
+    return case_relu(rng, B, OP.RELU6)
+
+
+def case_leaky_relu(rng, B):
+    """LEAKY_RELU: alpha mostly in (0, 1), also 0, above 1 and negative."""
+    alpha = float(np.float32(rng.choice([rng.uniform(0, 1), rng.uniform(0, 1), 0.2, 0.0,
+                                         rng.uniform(1, 4), -rng.uniform(0, 2)])))
+    s_in = scale(rng, -3, 0)
+    s_out = float(np.float32(s_in * 10.0 ** rng.uniform(-1.5, 1.5))) if rng.integers(0, 4) else s_in
+    o = sch.LeakyReluOptionsT()
+    o.alpha = alpha
+    return case_unary(rng, B, OP.LEAKY_RELU, s_in, zp(rng), s_out, zp(rng),
+                      OPT.LeakyReluOptions, o, version=1)
+
+
+def case_hard_swish(rng, B):
+    """HARD_SWISH: s_in over 10^-4 .. 10 (the "reluish" exponent left and right of 0), s_out from
+    s_in / 100 (exponent 0) to s_in * 10^4 (right shifts of 16 and more in int16)."""
+    s_in = scale(rng, -4, 1)
+    s_out = float(np.float32(s_in * 10.0 ** rng.uniform(-2, 4 if rng.integers(0, 4) == 0 else 1)))
+    return case_unary(rng, B, OP.HARD_SWISH, s_in, zp(rng), s_out, zp(rng),
+                      OPT.HardSwishOptions, sch.HardSwishOptionsT(), version=1)
+
+
+def binary_shapes(rng):
+    """Two broadcast-compatible shapes (the first [1, ...], the model's input) and the output."""
+    rank = int(rng.integers(1, 6))
+    shape = [1] + [int(rng.integers(1, 6)) for _ in range(rank - 1)]
+    other = list(shape)
+    kind = int(rng.integers(0, 4))  # 0 equal, 1 broadcast dims of 1, 2 lower rank, 3 both ways
+    if kind == 1:
+        other = [d if rng.integers(0, 2) else 1 for d in shape]
+    elif kind == 2 and rank > 1:
+        other = shape[int(rng.integers(1, rank)):]
+    elif kind == 3 and rank > 1:  # x has 1 where the constant has more
+        k = int(rng.integers(1, rank))
+        other = [d if rng.integers(0, 2) else 1 for d in shape]
+        other[k] = int(rng.integers(2, 5))
+        shape[k] = 1
+    return shape, other, list(np.broadcast_shapes(tuple(shape), tuple(other)))
+
+
+def case_binary(rng, B, code, s_o, z1, z2, z_o, s1, s2, opt_type, opt, shapes):
+    shape, other, out = shapes
+    m = Model()
+    x = m.tensor("x", shape, TT.INT8, s1, z1)
+    c = m.tensor("c", other, TT.INT8, s2, z2, i8h(rng, other))
+    ins = [x, c] if rng.integers(0, 2) else [c, x]
+    y = m.tensor("y", out, TT.INT8, s_o, z_o)
+    opt.fusedActivationFunction = act(rng)
+    m.op(code, ins, [y], opt_type, opt, version=2)
+    return m.finish(x, y), i8h(rng, [B] + shape[1:])
+
+
+def case_sub(rng, B):
+    s1, s2 = scale(rng), scale(rng)
+    if rng.integers(0, 5) == 0:  # far apart scales
+        s2 = float(np.float32(s1 * 10.0 ** rng.uniform(-3, 3)))
+    s_o = float(np.float32(max(s1, s2) * rng.uniform(0.5, 3)))
+    if rng.integers(0, 6) == 0:
+        s_o = float(np.float32(max(s1, s2) * 10.0 ** rng.uniform(-2, 2)))
+    return case_binary(rng, B, OP.SUB, s_o, zp(rng), zp(rng), zp(rng), s1, s2, OPT.SubOptions,
+                       sch.SubOptionsT(), binary_shapes(rng))
+
+
+def case_mul(rng, B):
+    """MUL: s_out around s1 * s2 * 2^8 (typical), and from s1 * s2 / 10 (left shifts) to
+    s1 * s2 * 10^5."""
+    s1, s2 = scale(rng, -3, 0), scale(rng, -3, 0)
+    s_o = float(np.float32(s1 * s2 * 10.0 ** rng.uniform(1.5, 3)))
+    if rng.integers(0, 4) == 0:
+        s_o = float(np.float32(s1 * s2 * 10.0 ** rng.uniform(-1, 5)))
+    return case_binary(rng, B, OP.MUL, s_o, zp(rng), zp(rng), zp(rng), s1, s2, OPT.MulOptions,
+                       sch.MulOptionsT(), binary_shapes(rng))
+
+
+def movable(rng):
+    """The element type of a data-movement case: INT8 mostly, FLOAT32 sometimes (4-byte
+    elements; the model's input and output may be FLOAT32)."""
+    return TT.FLOAT32 if rng.integers(0, 6) == 0 else TT.INT8
+
+
+def data_x(rng, B, shape, tt):
+    if tt == TT.FLOAT32:
+        return rng.normal(0, 10, size=[B] + list(shape[1:])).astype(np.float32)
+    return i8h(rng, [B] + list(shape[1:]))
+
+
+def qtensor(m, name, shape, tt, sc, z, data=None):
+    """An INT8 tensor quantized (sc, z) or an unquantized FLOAT32 one."""
+    if tt == TT.FLOAT32:
+        return m.tensor(name, shape, tt, data=data)
+    return m.tensor(name, shape, tt, sc, z, data)
+
+
+def const_like(rng, shape, tt):
+    if tt == TT.FLOAT32:
+        return rng.normal(0, 10, size=shape).astype("<f4")
+    return i8h(rng, shape)
+
+
+def case_concat(rng, B):
+    """CONCATENATION of the input and 0 to 4 constants along a random (sometimes negative) axis,
+    one quantization for all (LiteRT's int8 kernel refuses differing ones)."""
+    tt = movable(rng)
+    shape = rand_shape(rng, 1, 5)
+    r = len(shape)
+    axis = int(rng.integers(0, r))
+    if axis == 0 and r > 1 and rng.integers(0, 4):
+        axis = int(rng.integers(1, r))
+    n = int(rng.integers(1, 6)) if axis > 0 else 1  # the output's batch stays 1
+    sc, z = scale(rng), zp(rng)
+    m = Model()
+    x = qtensor(m, "x", shape, tt, sc, z)
+    ins, total = [], shape[axis]
+    for i in range(n - 1):
+        s2 = list(shape)
+        if axis != 0:  # sometimes an empty constant (the file holds no bytes for it)
+            s2[axis] = int(rng.integers(0, 5))
+        ins.append(qtensor(m, f"c{i}", s2, tt, sc, z, const_like(rng, s2, tt)))
+        total += s2[axis]
+    ins.insert(int(rng.integers(0, n)), x)
+    out = list(shape)
+    out[axis] = total
+    y = qtensor(m, "y", out, tt, sc, z)
+    o = sch.ConcatenationOptionsT()
+    o.axis = axis - r if rng.integers(0, 3) == 0 else axis
+    m.op(OP.CONCATENATION, ins, [y], OPT.ConcatenationOptions, o, version=2)
+    return m.finish(x, y), data_x(rng, B, shape, tt)
+
+
+def case_split(rng, B):
+    """SPLIT along a random axis into n equal parts; the model's output is one of them, or (half
+    the time) all of them concatenated back in a random order, so that every output is
+    compared. The outputs may have their own quantization: LiteRT copies the bytes."""
+    tt = movable(rng)
+    shape = rand_shape(rng, 1, 5)
+    r = len(shape)
+    axis = int(rng.integers(1, r)) if r > 1 else 0
+    n = int(rng.integers(1, 5))
+    if axis > 0:
+        shape[axis] = n * int(rng.integers(1, 4))
+    else:
+        n = 1
+    sc, z = scale(rng), zp(rng)
+    m = Model()
+    x = qtensor(m, "x", shape, tt, sc, z)
+    ax = m.tensor("axis", (), TT.INT32, data=np.asarray(axis - r if rng.integers(0, 3) == 0
+                                                          else axis, "<i4"))
+    part = list(shape)
+    part[axis] //= n
+    chain = rng.integers(0, 2) == 1
+    outs = [qtensor(m, f"y{i}", part, tt, sc, z) if chain or rng.integers(0, 2)
+            else qtensor(m, f"y{i}", part, tt, scale(rng), zp(rng)) for i in range(n)]
+    so = sch.SplitOptionsT()
+    so.numSplits = n
+    m.op(OP.SPLIT, [ax, x], outs, OPT.SplitOptions, so, version=2)
+    if not chain:
+        return m.finish(x, outs[int(rng.integers(0, n))]), data_x(rng, B, shape, tt)
+    y = qtensor(m, "y", shape, tt, sc, z)
+    co = sch.ConcatenationOptionsT()
+    co.axis = axis
+    m.op(OP.CONCATENATION, [outs[i] for i in rng.permutation(n)], [y],
+         OPT.ConcatenationOptions, co, version=2)
+    return m.finish(x, y), data_x(rng, B, shape, tt)
+
+
+def case_squeeze(rng, B):
+    """SQUEEZE of named dimensions of size 1 (some negative) or of all of them; when that drops
+    the leading batch 1, a RESHAPE to [1, -1] follows (the model's output keeps it)."""
+    tt = movable(rng)
+    shape = rand_shape(rng, 2, 6, 4)
+    for k in range(1, len(shape)):
+        if rng.integers(0, 3) == 0:
+            shape[k] = 1
+    r = len(shape)
+    ones = [k for k in range(r) if shape[k] == 1]
+    if rng.integers(0, 4) == 0:
+        dims, drop = [], ones
+    else:
+        drop = [k for k in ones if k > 0 and rng.integers(0, 2)]
+        dims = [k - r if rng.integers(0, 3) == 0 else k for k in drop]
+        if not drop:  # no dimension named: every dimension of size 1
+            drop = ones
+        if dims and rng.integers(0, 4) == 0:
+            dims = dims + dims[:1]  # a repeated entry
+    out = [d for k, d in enumerate(shape) if k not in drop]
+    sc, z = scale(rng), zp(rng)
+    m = Model()
+    x = qtensor(m, "x", shape, tt, sc, z)
+    o = sch.SqueezeOptionsT()
+    o.squeezeDims = [int(d) for d in dims]
+    if 0 not in drop:
+        y = qtensor(m, "y", out, tt, sc, z)
+        m.op(OP.SQUEEZE, [x], [y], OPT.SqueezeOptions, o)
+        return m.finish(x, y), data_x(rng, B, shape, tt)
+    mid = qtensor(m, "squeezed", out, tt, sc, z)
+    m.op(OP.SQUEEZE, [x], [mid], OPT.SqueezeOptions, o)
+    y = qtensor(m, "y", [1, int(np.prod(out))], tt, sc, z)
+    ro = sch.ReshapeOptionsT()
+    ro.newShape = [1, -1]
+    m.op(OP.RESHAPE, [mid], [y], OPT.ReshapeOptions, ro)
+    return m.finish(x, y), data_x(rng, B, shape, tt)
+
+
+def case_transpose(rng, B):
+    """TRANSPOSE of rank 1 to 6 by a random permutation (entries sometimes negative) whose first
+    entry names a dimension of size 1 (the output's batch 1)."""
+    tt = movable(rng)
+    shape = rand_shape(rng, 1, 6, 4)
+    r = len(shape)
+    if r > 1 and rng.integers(0, 3) == 0:
+        shape[int(rng.integers(1, r))] = 1
+    ones = [k for k in range(r) if shape[k] == 1]
+    first = int(rng.choice(ones))
+    rest = [k for k in range(r) if k != first]
+    perm = [first] + [rest[i] for i in rng.permutation(len(rest))]
+    out = [shape[k] for k in perm]
+    perm_f = [k - r if rng.integers(0, 4) == 0 else k for k in perm]
+    sc, z = scale(rng), zp(rng)
+    m = Model()
+    x = qtensor(m, "x", shape, tt, sc, z)
+    p = m.tensor("perm", (r,), TT.INT32, data=np.asarray(perm_f, "<i4"))
+    y = qtensor(m, "y", out, tt, sc, z)
+    m.op(OP.TRANSPOSE, [x, p], [y], OPT.TransposeOptions, sch.TransposeOptionsT(), version=2)
+    return m.finish(x, y), data_x(rng, B, shape, tt)
+
+
+def case_resize(rng, B):
+    """RESIZE_NEAREST_NEIGHBOR of [1, h, w, c] to a random size (up, down, 1, equal), with every
+    combination of align_corners and half_pixel_centers."""
+    tt = movable(rng)
+    h, w, c = int(rng.integers(1, 9)), int(rng.integers(1, 9)), int(rng.integers(1, 4))
+    oh, ow = (int(rng.integers(1, 17)), int(rng.integers(1, 17)))
+    if rng.integers(0, 4) == 0:
+        oh, ow = h * int(rng.integers(1, 4)), w * int(rng.integers(1, 4))
+    sc, z = scale(rng), zp(rng)
+    m = Model()
+    x = qtensor(m, "x", (1, h, w, c), tt, sc, z)
+    size = m.tensor("size", (2,), TT.INT32, data=np.asarray([oh, ow], "<i4"))
+    y = qtensor(m, "y", (1, oh, ow, c), tt, sc, z)
+    o = sch.ResizeNearestNeighborOptionsT()
+    o.alignCorners, o.halfPixelCenters = bool(rng.integers(0, 2)), bool(rng.integers(0, 2))
+    m.op(OP.RESIZE_NEAREST_NEIGHBOR, [x, size], [y], OPT.ResizeNearestNeighborOptions, o,
+         version=3 if o.halfPixelCenters else 2)
+    return m.finish(x, y), data_x(rng, B, (1, h, w, c), tt)
+
+
+# ------------------------------------------------------------------------------ refusals
+# Models LiteRT's reference kernels refuse (at AllocateTensors): the runtime must refuse each
+# too, naming the operator (SPEC §8). Each returns (model bytes, X) as the cases above.
+
+def refuse_concat_quant(rng, B):
+    """CONCATENATION of int8 tensors whose scale or zero point differ from the output's."""
+    shape = rand_shape(rng, 2, 4)
+    sc, z = scale(rng), zp(rng)
+    s2, z2 = (float(np.float32(sc * 1.5)), z) if rng.integers(0, 2) else (sc, (z + 1) % 128)
+    m = Model()
+    x = m.tensor("x", shape, TT.INT8, sc, z)
+    c = m.tensor("c", shape, TT.INT8, s2, z2, i8(rng, shape))
+    out = list(shape)
+    out[-1] *= 2
+    y = m.tensor("y", out, TT.INT8, sc, z)
+    o = sch.ConcatenationOptionsT()
+    o.axis = len(shape) - 1
+    m.op(OP.CONCATENATION, [x, c] if rng.integers(0, 2) else [c, x], [y],
+         OPT.ConcatenationOptions, o, version=2)
+    return m.finish(x, y), i8(rng, [B] + shape[1:])
+
+
+def refuse_concat_act(rng, B):
+    """CONCATENATION with a fused activation (LiteRT takes NONE only)."""
+    shape = rand_shape(rng, 2, 4)
+    sc, z = scale(rng), zp(rng)
+    m = Model()
+    x = m.tensor("x", shape, TT.INT8, sc, z)
+    c = m.tensor("c", shape, TT.INT8, sc, z, i8(rng, shape))
+    out = list(shape)
+    out[-1] *= 2
+    y = m.tensor("y", out, TT.INT8, sc, z)
+    o = sch.ConcatenationOptionsT()
+    o.axis, o.fusedActivationFunction = len(shape) - 1, int(rng.integers(1, 4))
+    m.op(OP.CONCATENATION, [x, c], [y], OPT.ConcatenationOptions, o, version=2)
+    return m.finish(x, y), i8(rng, [B] + shape[1:])
+
+
+def refuse_logistic_scale(rng, B):
+    """LOGISTIC whose output scale is not 1/256."""
+    s_out = float(np.float32(rng.choice([1.0 / 128, 1.0 / 255, 1.0 / 257, scale(rng)])))
+    shape = rand_shape(rng)
+    m = Model()
+    x = m.tensor("x", shape, TT.INT8, scale(rng), zp(rng))
+    y = m.tensor("y", shape, TT.INT8, s_out, -128)
+    m.op(OP.LOGISTIC, [x], [y], version=2)
+    return m.finish(x, y), i8(rng, [B] + shape[1:])
+
+
+def refuse_hard_swish_exponent(rng, B):
+    """HARD_SWISH whose output scale is below s_in / 128 (a positive output exponent)."""
+    s_in = scale(rng)
+    shape = rand_shape(rng)
+    m = Model()
+    x = m.tensor("x", shape, TT.INT8, s_in, zp(rng))
+    y = m.tensor("y", shape, TT.INT8, float(np.float32(s_in / 128 * rng.uniform(0.01, 0.45))),
+                 zp(rng))
+    m.op(OP.HARD_SWISH, [x], [y], OPT.HardSwishOptions, sch.HardSwishOptionsT())
+    return m.finish(x, y), i8(rng, [B] + shape[1:])
+
+
+def refuse_binary_shapes(rng, B):
+    """MUL or SUB of shapes that do not broadcast."""
+    shape = rand_shape(rng, 2, 4)
+    other = list(shape)
+    k = int(rng.integers(1, len(shape)))
+    shape[k] = int(rng.integers(2, 5))
+    other[k] = shape[k] + int(rng.integers(1, 3))
+    code, ot, o = ((OP.MUL, OPT.MulOptions, sch.MulOptionsT()) if rng.integers(0, 2)
+                   else (OP.SUB, OPT.SubOptions, sch.SubOptionsT()))
+    m = Model()
+    x = m.tensor("x", shape, TT.INT8, scale(rng), zp(rng))
+    c = m.tensor("c", other, TT.INT8, scale(rng), zp(rng), i8(rng, other))
+    y = m.tensor("y", other, TT.INT8, scale(rng), zp(rng))
+    m.op(code, [x, c], [y], ot, o, version=2)
+    return m.finish(x, y), i8(rng, [B] + shape[1:])
+
+
+def refuse_split_uneven(rng, B):
+    """SPLIT of a dimension num_splits does not divide."""
+    n = int(rng.integers(2, 5))
+    d = n * int(rng.integers(1, 4)) + int(rng.integers(1, n))
+    m = Model()
+    x = m.tensor("x", [1, d], TT.INT8, scale(rng), zp(rng))
+    ax = m.tensor("axis", (), TT.INT32, data=np.asarray(1, "<i4"))
+    outs = [m.tensor(f"y{i}", [1, d // n], TT.INT8, scale(rng), zp(rng)) for i in range(n)]
+    so = sch.SplitOptionsT()
+    so.numSplits = n
+    m.op(OP.SPLIT, [ax, x], outs, OPT.SplitOptions, so, version=2)
+    return m.finish(x, outs[0]), i8(rng, [B, d])
+
+
+def refuse_squeeze_dim(rng, B):
+    """SQUEEZE naming a dimension whose size is not 1, or one outside the rank."""
+    shape = rand_shape(rng, 2, 4)
+    k = int(rng.integers(1, len(shape)))
+    shape[k] = int(rng.integers(2, 5))
+    dim = k if rng.integers(0, 2) else len(shape) + int(rng.integers(0, 3))
+    sc, z = scale(rng), zp(rng)
+    m = Model()
+    x = m.tensor("x", shape, TT.INT8, sc, z)
+    y = m.tensor("y", shape, TT.INT8, sc, z)
+    o = sch.SqueezeOptionsT()
+    o.squeezeDims = [dim]
+    m.op(OP.SQUEEZE, [x], [y], OPT.SqueezeOptions, o)
+    return m.finish(x, y), i8(rng, [B] + shape[1:])
+
+
+def refuse_transpose_perm(rng, B):
+    """TRANSPOSE with a permutation entry outside [-rank, rank)."""
+    shape = rand_shape(rng, 2, 4)
+    r = len(shape)
+    perm = list(range(r))
+    perm[int(rng.integers(1, r))] = int(rng.choice([r, r + 1, -r - 1]))
+    sc, z = scale(rng), zp(rng)
+    m = Model()
+    x = m.tensor("x", shape, TT.INT8, sc, z)
+    p = m.tensor("perm", (r,), TT.INT32, data=np.asarray(perm, "<i4"))
+    y = m.tensor("y", shape, TT.INT8, sc, z)
+    m.op(OP.TRANSPOSE, [x, p], [y], OPT.TransposeOptions, sch.TransposeOptionsT(), version=2)
+    return m.finish(x, y), i8(rng, [B] + shape[1:])
+
+
+def refuse_resize_size(rng, B):
+    """RESIZE_NEAREST_NEIGHBOR whose size has 1 or 3 entries, or an input not 4-D."""
+    sc, z = scale(rng), zp(rng)
+    m = Model()
+    if rng.integers(0, 2):
+        x = m.tensor("x", (1, 3, 3, 2), TT.INT8, sc, z)
+        n = int(rng.choice([1, 3]))
+        size = m.tensor("size", (n,), TT.INT32, data=np.full(n, 4, "<i4"))
+        y = m.tensor("y", (1, 4, 4, 2), TT.INT8, sc, z)
+        xs = i8(rng, (B, 3, 3, 2))
+    else:
+        x = m.tensor("x", (1, 3, 3), TT.INT8, sc, z)
+        size = m.tensor("size", (2,), TT.INT32, data=np.asarray([4, 4], "<i4"))
+        y = m.tensor("y", (1, 4, 4), TT.INT8, sc, z)
+        xs = i8(rng, (B, 3, 3))
+    m.op(OP.RESIZE_NEAREST_NEIGHBOR, [x, size], [y], OPT.ResizeNearestNeighborOptions,
+         sch.ResizeNearestNeighborOptionsT(), version=2)
+    return m.finish(x, y), xs
+
+
+REFUSALS = [refuse_concat_quant, refuse_concat_act, refuse_logistic_scale,
+            refuse_hard_swish_exponent, refuse_binary_shapes, refuse_split_uneven,
+            refuse_squeeze_dim, refuse_transpose_perm, refuse_resize_size]
+
+
+def case_refused(rng, B):
+    """One of REFUSALS, in turn."""
+    case_refused.n = getattr(case_refused, "n", -1) + 1
+    return REFUSALS[case_refused.n % len(REFUSALS)](rng, B)
+
+
+def litert_refusal(model_bytes):
+    """LiteRT's message refusing the model at AllocateTensors; None if it takes it."""
+    try:
+        tflbuild.ref_outputs(model_bytes, np.zeros((0,), np.int8))
+    except (RuntimeError, ValueError) as e:
+        return str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
+    return None
 
 
 CASES = [
@@ -414,6 +909,11 @@ CASES = [
     ("reshape", case_reshape), ("softmax", case_softmax), ("quantize", case_quantize),
     ("dequantize", case_dequantize), ("stridedslice", case_strided_slice),
     ("pack", case_pack), ("shapechain", case_shape_chain),
+    ("logistic", case_logistic), ("tanh", case_tanh), ("relu", case_relu), ("relu6", case_relu6),
+    ("leakyrelu", case_leaky_relu), ("hardswish", case_hard_swish), ("sub", case_sub),
+    ("mul", case_mul), ("concat", case_concat), ("split", case_split),
+    ("squeeze", case_squeeze), ("transpose", case_transpose), ("resize", case_resize),
+    ("refused", case_refused),
 ]
 
 
@@ -437,17 +937,29 @@ def main():
         for i in range(args.per_op):
             name = f"{op}_{i:03d}"
             model, x = fn(rng, args.batch)
-            try:
-                y = run_ref(model, x)
-            except Exception as e:  # a generator bug: the model must be valid for LiteRT
-                print(f"ops_models.py: {name}: LiteRT refused the model: {e}", file=sys.stderr)
-                return 1
+            refusal = None
+            if fn is case_refused:
+                refusal = litert_refusal(model)
+                if refusal is None:  # a generator bug: LiteRT must refuse these
+                    print(f"ops_models.py: {name}: LiteRT took the model", file=sys.stderr)
+                    return 1
+            else:
+                try:
+                    y = run_ref(model, x)
+                except Exception as e:  # a generator bug: the model must be valid for LiteRT
+                    print(f"ops_models.py: {name}: LiteRT refused the model: {e}",
+                          file=sys.stderr)
+                    return 1
             d = os.path.join(args.outdir, name)
             os.makedirs(d, exist_ok=True)
             with open(os.path.join(d, "model.tflite"), "wb") as f:
                 f.write(model)
             np.save(os.path.join(d, "X.npy"), x)
-            np.save(os.path.join(d, "Y.npy"), y)
+            if refusal is None:
+                np.save(os.path.join(d, "Y.npy"), y)
+            else:
+                with open(os.path.join(d, "refused.txt"), "w") as f:
+                    f.write(refusal + "\n")
             names.append(name)
     with open(os.path.join(args.outdir, "cases.txt"), "w") as f:
         f.write("".join(n + "\n" for n in names))

@@ -4,7 +4,8 @@ BUILTIN_REF outputs (SPEC §8): every case of a directory written by ops_models.
 
     SPARSE24 run CASE/model.tflite CASE/X.npy -o WORKDIR/CASE.out.npy --backend BACKEND
 
-and the output must have Y.npy's dtype and shape and the same bytes.
+and the output must have Y.npy's dtype and shape and the same bytes; a case LiteRT refuses
+(refused.txt instead of Y.npy) must end in exit 1, one line `sparse24: error: ...`, no output.
 
 usage: run_ops.py SPARSE24 CASES_DIR [--backend model|rtl] [--generate [--seed S] [--per-op N]]
 Prints one line per failing case and 'N passed, N failed'; exit 1 if any failed.
@@ -48,7 +49,12 @@ def main():
                "-o", out, "--backend", args.backend]
         r = subprocess.run(cmd, capture_output=True, text=True)
         problem = None
-        if r.returncode != 0:
+        if os.path.exists(os.path.join(d, "refused.txt")):  # LiteRT refuses the model
+            if r.returncode != 1 or not r.stderr.startswith("sparse24: error: ") or \
+                    r.stderr.count("\n") != 1 or os.path.exists(out):
+                problem = (f"LiteRT refuses the model; sparse24 exit {r.returncode}, "
+                           f"stderr {r.stderr.strip()!r}")
+        elif r.returncode != 0:
             problem = f"exit {r.returncode}: {r.stderr.strip()}"
         elif not os.path.exists(out):
             problem = "no output file"

@@ -4,18 +4,22 @@
 // batch element of X, and the output compared byte for byte with Y. Then s24_op_check must
 // refuse, with one line naming the operator, the model changed in one place: the first
 // operator's declared output shape (last dimension + 1), an operator's first input made INT16,
-// its builtin options of a foreign type, a TANH fused activation.
+// its builtin options of a foreign type (for the operators that have an options table), a TANH
+// fused activation (for those with one).
 //
 // usage: test_ops CASES_DIR   (the directory with cases.txt)
-//        test_ops CASE_DIR... (single cases)
+//        test_ops CASE_DIR... (single cases; a case with refused.txt instead of Y.npy is a
+//        model LiteRT refuses: s24_op_check must refuse one of its operators)
 //        test_ops --models MODEL.tflite...  (s24_op_check on every host operator of each)
 //        test_ops --mutate N SEED CASES_DIR (N random changes of each case's model: every one
 //        s24_op_check accepts runs in buffers of exactly the tensor sizes, under ASan)
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "s24_arena.h"
+#include "s24_op_versions.h"
 #include "s24_ops.h"
 #include "s24_tflite.h"
 #include "../common/tfl_heap.h"
@@ -160,6 +164,23 @@ static int failures = 0;
     goto out;                       \
   } while (0)
 
+// 1 for the host operators whose builtin options type s24_op_check checks (the others have no
+// options table in the schema: an options table of any type is ignored, as LiteRT ignores it)
+static int has_options(int32_t opcode) {
+  switch (opcode) {
+    case S24_OP_QUANTIZE:
+    case S24_OP_DEQUANTIZE:
+    case S24_OP_SHAPE:
+    case S24_OP_LOGISTIC:
+    case S24_OP_TANH:
+    case S24_OP_RELU:
+    case S24_OP_RELU6:
+      return 0;
+    default:
+      return 1;
+  }
+}
+
 // The model input/output must be [1, ...] and the file [B, ...] of the same dtype.
 static int io_matches(const s24_tfl_tensor_t *t, const npy_t *a) {
   if (strcmp(a->descr, descr_of(t->type)) != 0 || t->rank != a->rank || t->rank == 0 ||
@@ -170,7 +191,41 @@ static int io_matches(const s24_tfl_tensor_t *t, const npy_t *a) {
   return 1;
 }
 
+// A case LiteRT refuses (refused.txt instead of Y.npy): s24_op_check must refuse one of its
+// operators, with one line naming it; returns 1 if dir is such a case.
+static int refused_case(const char *dir) {
+  const char *name = dir;
+  char path[8192], err[512];
+  snprintf(path, sizeof path, "%s/refused.txt", dir);
+  FILE *f = fopen(path, "r");
+  if (f == NULL) return 0;
+  fclose(f);
+  size_t flen = 0;
+  s24_tfl_model_t m;
+  memset(&m, 0, sizeof m);
+  snprintf(path, sizeof path, "%s/model.tflite", dir);
+  uint8_t *file = read_file(path, &flen);
+  size_t bad = 0;
+  if (file == NULL) FAILF("cannot read %s", path);
+  if (tfl_parse(file, flen, &m, err, sizeof err) != S24_OK) FAILF("parse: %s", err);
+  for (bad = 0; bad < m.n_ops; ++bad) {
+    err[0] = '\0';
+    if (s24_op_check(&m, bad, err, sizeof err) != S24_OK) break;
+  }
+  if (bad == m.n_ops) FAILF("LiteRT refuses the model, s24_op_check takes every operator");
+  char prefix[32];
+  snprintf(prefix, sizeof prefix, "operator %zu (", bad);
+  if (strncmp(err, prefix, strlen(prefix)) != 0 || strchr(err, '\n') != NULL)
+    FAILF("refusal message '%s'", err);
+  printf("ok   %s (refused: %s)\n", name, err);
+out:
+  tfl_free(&m);
+  free(file);
+  return 1;
+}
+
 static void run_case(const char *dir) {
+  if (refused_case(dir)) return;
   const char *name = dir;
   char path[8192];
   size_t flen = 0;
@@ -198,6 +253,9 @@ static void run_case(const char *dir) {
     FAILF("X.npy / Y.npy do not fit the model's input / output");
   for (size_t i = 0; i < m.n_ops; ++i) {
     if (!s24_op_is_host(m.ops[i].opcode)) FAILF("operator %zu is not a host operator", i);
+    if (!s24_op_version_ok(m.ops[i].opcode, m.ops[i].version))
+      FAILF("operator %zu (%s) version %d: LiteRT registers it, s24_op_version_ok says no", i,
+            s24_tfl_op_name(m.ops[i].opcode), (int)m.ops[i].version);
     const s24_status_t st = s24_op_check(&m, i, err, sizeof err);
     if (st != S24_OK) FAILF("s24_op_check: %s (%s)", err, s24_strerror(st));
   }
@@ -271,8 +329,7 @@ static void run_case(const char *dir) {
       if (st == S24_OK) FAILF("operator %zu: an INT16 input was accepted", i);
       if (strncmp(err, prefix, strlen(prefix)) != 0) FAILF("message '%s'", err);
     }
-    if (op->opcode != S24_OP_QUANTIZE && op->opcode != S24_OP_DEQUANTIZE &&
-        op->opcode != S24_OP_SHAPE) {
+    if (has_options(op->opcode)) {
       const uint8_t old = op->options_type;
       op->options_type = 99;
       const s24_status_t st = s24_op_check(&m, i, err, sizeof err);
@@ -281,7 +338,9 @@ static void run_case(const char *dir) {
       if (strncmp(err, prefix, strlen(prefix)) != 0) FAILF("message '%s'", err);
     }
     if (op->opcode == S24_OP_DEPTHWISE_CONV_2D || op->opcode == S24_OP_ADD ||
-        op->opcode == S24_OP_AVERAGE_POOL_2D || op->opcode == S24_OP_MAX_POOL_2D) {
+        op->opcode == S24_OP_SUB || op->opcode == S24_OP_MUL ||
+        op->opcode == S24_OP_CONCATENATION || op->opcode == S24_OP_AVERAGE_POOL_2D ||
+        op->opcode == S24_OP_MAX_POOL_2D) {
       const int32_t old = op->opt.activation;
       op->opt.activation = S24_ACT_TANH;
       const s24_status_t st = s24_op_check(&m, i, err, sizeof err);
@@ -315,6 +374,9 @@ static void check_model(const char *path) {
   if (file == NULL) FAILF("cannot read");
   if (tfl_parse(file, flen, &m, err, sizeof err) != S24_OK) FAILF("parse: %s", err);
   for (size_t i = 0; i < m.n_ops; ++i) {
+    if (!s24_op_version_ok(m.ops[i].opcode, m.ops[i].version))
+      FAILF("operator %zu (%s) version %d: LiteRT runs the model, s24_op_version_ok says no", i,
+            s24_tfl_op_name(m.ops[i].opcode), (int)m.ops[i].version);
     if (!s24_op_is_host(m.ops[i].opcode)) continue;
     ++n_host;
     const s24_status_t st = s24_op_check(&m, i, err, sizeof err);
@@ -419,9 +481,16 @@ static void mutate(s24_tfl_model_t *m, size_t i, undo_t *u) {
                       &o->dilation_h, &o->depth_multiplier, &o->filter_w, &o->filter_h,
                       &o->activation, &o->keep_dims, &o->begin_mask, &o->end_mask,
                       &o->shrink_axis_mask, &o->values_count, &o->axis, &o->new_shape[0],
-                      &o->new_shape[1], &o->ellipsis_mask};
+                      &o->new_shape[1], &o->ellipsis_mask, &o->num_splits,
+                      &o->squeeze_dims[0], &o->squeeze_dims[1], &o->align_corners,
+                      &o->half_pixel_centers};
       *f[rnd() % (sizeof f / sizeof f[0])] = rnd_small();
       if (rnd() % 4 == 0) o->n_new_shape = rnd() % 4;
+      if (rnd() % 4 == 0) o->n_squeeze_dims = rnd() % 4;
+      if (rnd() % 8 == 0) {  // LEAKY_RELU's alpha: small, large, negative, not finite
+        static const float alphas[] = {0.0f, 0.1f, -0.5f, 3.0f, 1e30f, -1e30f, 1e-30f};
+        o->alpha = rnd() % 8 == 0 ? (float)NAN : alphas[rnd() % 7];
+      }
       break;
     }
   }
@@ -529,6 +598,19 @@ int main(int argc, char **argv) {
     return failures == 0 && ran > 0 ? 0 : 1;
   }
   if (argc >= 2 && strcmp(argv[1], "--models") == 0) {
+    // the versions table: every host operator and the two array ones have a row; version 0 and
+    // 32 are never registered; an operator the runtime does not handle has no version
+    static const int32_t handled[] = {S24_OP_FULLY_CONNECTED, S24_OP_CONV_2D};
+    for (int32_t op = 0; op < 256; ++op) {
+      const int known = s24_op_is_host(op) || op == handled[0] || op == handled[1];
+      if (known != s24_op_version_ok(op, 1) || s24_op_version_ok(op, 0) ||
+          s24_op_version_ok(op, 32) || s24_op_version_ok(op, -1)) {
+        printf("FAIL s24_op_version_ok: operator %d (%s) versions 1, 0, 32, -1: %d %d %d %d\n",
+               (int)op, s24_tfl_op_name(op), s24_op_version_ok(op, 1), s24_op_version_ok(op, 0),
+               s24_op_version_ok(op, 32), s24_op_version_ok(op, -1));
+        ++failures;
+      }
+    }
     for (int i = 2; i < argc; ++i) check_model(argv[i]);
     printf("test_ops --models: %d models, %d failed\n", argc - 2, failures);
     return failures == 0 && argc > 2 ? 0 : 1;

@@ -750,7 +750,9 @@ typedef struct {
   uint32_t n_inputs;            // the operator's inputs: {0, in1, -1, 0, 0, ...}
   int32_t in1;
   uint32_t opcode_index;
-  uint8_t options_type;         // 8 FullyConnected, 1 Conv2D (strides only), 17 Reshape
+  uint8_t options_type;         // 8 FullyConnected, 1 Conv2D (strides only), 17 Reshape,
+                                // 30 Squeeze (both with n_new_shape entries), 10 Concatenation,
+                                // 21 Mul, 28 Sub, 35 Split, 74 ResizeNearestNeighbor, 75 LeakyRelu
   uint32_t n_new_shape;
   uint32_t extra_tensors;       // more entries of the tensors vector, all tensor 1's table
   uint32_t extra_ops;           // more entries of the operators vector, all operator 0's table
@@ -864,11 +866,36 @@ static size_t build(const spec_t *s, fb_t *f, lay_t *lay) {
     fb_ref(f, o_opt, o);
     fb_set(f, p[0], 2, 4);
     fb_set(f, p[1], 3, 4);
-  } else if (s->options_type == 17) {  // ReshapeOptions { new_shape 0 }
+  } else if (s->options_type == 17 || s->options_type == 30) {
+    // ReshapeOptions { new_shape 0 }, SqueezeOptions { squeeze_dims 0 }
     size_t o = fb_table(f, 1, (int[]){0}, (int[]){4}, p);
     fb_ref(f, o_opt, o);
     int64_t ns[16] = {1, -1, 4, 5, 6, 7, 8, 9, 10};
     fb_ref(f, p[0], fb_vec(f, s->n_new_shape, 4, ns));
+  } else if (s->options_type == 10) {  // ConcatenationOptions { axis 0, activation 1 }
+    size_t o = fb_table(f, 2, (int[]){0, 1}, (int[]){4, 1}, p);
+    fb_ref(f, o_opt, o);
+    fb_set(f, p[0], (uint32_t)-3, 4);
+    fb_set(f, p[1], 1, 1);
+  } else if (s->options_type == 21 || s->options_type == 28) {
+    // MulOptions { activation 0 }; SubOptions { activation 0, pot_scale_int16 1 }
+    const int sub = s->options_type == 28;
+    size_t o = fb_table(f, 1 + sub, (int[]){0, 1}, (int[]){1, 1}, p);
+    fb_ref(f, o_opt, o);
+    fb_set(f, p[0], 3, 1);
+    if (sub) fb_set(f, p[1], 0, 1);
+  } else if (s->options_type == 35) {  // SplitOptions { num_splits 0 }
+    size_t o = fb_table(f, 1, (int[]){0}, (int[]){4}, p);
+    fb_ref(f, o_opt, o);
+    fb_set(f, p[0], 3, 4);
+  } else if (s->options_type == 74) {  // ResizeNearestNeighborOptions: half_pixel_centers only
+    size_t o = fb_table(f, 1, (int[]){1}, (int[]){1}, p);
+    fb_ref(f, o_opt, o);
+    fb_set(f, p[0], 7, 1);  // any nonzero byte is true
+  } else if (s->options_type == 75) {  // LeakyReluOptions { alpha 0 }
+    size_t o = fb_table(f, 1, (int[]){0}, (int[]){4}, p);
+    fb_ref(f, o_opt, o);
+    fb_set(f, p[0], 0x3e800000u, 4);  // 0.25f
   } else {
     fb_set(f, op_vt + 4 + 2 * 4, 0, 2);
   }
@@ -1111,6 +1138,47 @@ static void test_options(void **state) {
   s.n_new_shape = 9;
   expect_spec_refused(&s, "operator 0 (FULLY_CONNECTED) builtin_options new_shape: 9 entries, "
                           "more than 8");
+  s.options_type = S24_TFL_OPT_SQUEEZE;
+  s.n_new_shape = 8;
+  parse_ok(&s, &m, &c);
+  assert_int_equal(m.ops[0].opt.n_squeeze_dims, 8);
+  assert_int_equal(m.ops[0].opt.squeeze_dims[1], -1);
+  assert_int_equal(m.ops[0].opt.squeeze_dims[7], 9);
+  assert_int_equal(m.ops[0].opt.n_new_shape, 0);
+  done(&m, c);
+  s.n_new_shape = 9;
+  expect_spec_refused(&s, "operator 0 (FULLY_CONNECTED) builtin_options squeeze_dims: 9 entries, "
+                          "more than 8");
+  s.n_new_shape = 0;
+  parse_ok(&s, &m, &c);  // an empty squeeze_dims: every dimension of size 1
+  assert_int_equal(m.ops[0].opt.n_squeeze_dims, 0);
+  done(&m, c);
+  s.options_type = S24_TFL_OPT_CONCATENATION;
+  parse_ok(&s, &m, &c);
+  assert_int_equal(m.ops[0].opt.axis, -3);
+  assert_int_equal(m.ops[0].opt.activation, S24_ACT_RELU);
+  done(&m, c);
+  s.options_type = S24_TFL_OPT_MUL;
+  parse_ok(&s, &m, &c);
+  assert_int_equal(m.ops[0].opt.activation, S24_ACT_RELU6);
+  done(&m, c);
+  s.options_type = S24_TFL_OPT_SUB;
+  parse_ok(&s, &m, &c);
+  assert_int_equal(m.ops[0].opt.activation, S24_ACT_RELU6);
+  done(&m, c);
+  s.options_type = S24_TFL_OPT_SPLIT;
+  parse_ok(&s, &m, &c);
+  assert_int_equal(m.ops[0].opt.num_splits, 3);
+  done(&m, c);
+  s.options_type = S24_TFL_OPT_RESIZE_NEAREST_NEIGHBOR;
+  parse_ok(&s, &m, &c);
+  assert_int_equal(m.ops[0].opt.align_corners, 0);
+  assert_int_equal(m.ops[0].opt.half_pixel_centers, 1);
+  done(&m, c);
+  s.options_type = S24_TFL_OPT_LEAKY_RELU;
+  parse_ok(&s, &m, &c);
+  assert_true(m.ops[0].opt.alpha == 0.25f);
+  done(&m, c);
   s.options_type = 0;  // no options table: defaults
   parse_ok(&s, &m, &c);
   assert_int_equal(m.ops[0].options_type, 0);
@@ -1470,6 +1538,19 @@ static void test_names(void **state) {
   assert_string_equal(s24_tfl_op_name(S24_OP_PACK), "PACK");
   assert_string_equal(s24_tfl_op_name(S24_OP_QUANTIZE), "QUANTIZE");
   assert_string_equal(s24_tfl_op_name(S24_OP_PAD), "PAD");
+  static const struct {
+    int32_t code;
+    const char *name;
+  } added[] = {  // the operators of issue #50: each enum value names its schema entry
+      {S24_OP_CONCATENATION, "CONCATENATION"}, {S24_OP_LOGISTIC, "LOGISTIC"},
+      {S24_OP_MUL, "MUL"}, {S24_OP_RELU, "RELU"}, {S24_OP_RELU6, "RELU6"},
+      {S24_OP_TANH, "TANH"}, {S24_OP_TRANSPOSE, "TRANSPOSE"}, {S24_OP_SUB, "SUB"},
+      {S24_OP_SQUEEZE, "SQUEEZE"}, {S24_OP_SPLIT, "SPLIT"},
+      {S24_OP_RESIZE_NEAREST_NEIGHBOR, "RESIZE_NEAREST_NEIGHBOR"},
+      {S24_OP_LEAKY_RELU, "LEAKY_RELU"}, {S24_OP_HARD_SWISH, "HARD_SWISH"},
+  };
+  for (size_t i = 0; i < sizeof added / sizeof added[0]; ++i)
+    assert_string_equal(s24_tfl_op_name(added[i].code), added[i].name);
   assert_string_equal(s24_tfl_op_name(127), "PLACEHOLDER_FOR_GREATER_OP_CODES");
   assert_string_equal(s24_tfl_op_name(209), "STABLEHLO_CASE");
   assert_string_equal(s24_tfl_op_name(210), "UNKNOWN");
