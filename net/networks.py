@@ -1,12 +1,13 @@
 """The MLPerf Tiny int8 reference models on sparse24 (SPEC §8), checked against LiteRT.
 
-For each model (ad, ic, kws, vww) and each weight variant (dense: the reference file as it is;
+For each model (ad, ic, kws, vww by default; --models all: every .tflite of MODELS_DIR, such as
+the zoo of twelve more) and each weight variant (dense: the reference file as it is;
 2:4: `sparse24 prune` of it), random inputs (printed seed) go through `sparse24 run` on a
 backend and through LiteRT 2.3's reference kernels (OpResolverType.BUILTIN_REF), one
 inference at a time; every output byte must be equal.
 
   networks.py SPARSE24 MODELS_DIR OUT_DIR [--backend model|rtl] [--inputs N] [--seed S]
-              [--models ad,ic,...] [--csv results.csv]
+              [--models ad,ic,...|all] [--csv results.csv]
 
 With --csv, writes one row per model and variant:
   model,weights,ip_macs,host_macs,cycles,predicted_cycles,utilization,bitexact_litert
@@ -92,7 +93,10 @@ def main():
     ap.add_argument("--csv")
     a = ap.parse_args()
     os.makedirs(a.out_dir, exist_ok=True)
-    models = [m for m in a.models.split(",") if m]
+    if a.models == "all":  # every .tflite of the folder
+        models = sorted(f[:-len(".tflite")] for f in os.listdir(a.models_dir) if f.endswith(".tflite"))
+    else:
+        models = [m for m in a.models.split(",") if m]
     rows = []
     runs = [(m, v) for m in models for v in VARIANTS]
     print(f"networks: seed {a.seed}, {a.inputs} random inputs per model, backend {a.backend}")

