@@ -74,6 +74,22 @@ static int32_t f2i_trunc(float x) {
 // int32 addition modulo 2^32 (what the TFLite kernels' int32 sums do on overflow)
 static int32_t wrap_add(int32_t a, int32_t b) { return (int32_t)((uint32_t)a + (uint32_t)b); }
 
+// QuantizeMultiplier's common part: x (nonzero, finite) = qf * 2^(e - 31), qf rounded to 31
+// bits, flushed to zero below 2^-31 as TFLite does; the callers deal with e > 30 their way
+static int64_t q31_of(double x, int *e) {
+  const double frac = frexp(x, e);
+  int64_t qf = (int64_t)round(frac * (double)(1LL << 31));
+  if (qf == (1LL << 31)) {
+    qf /= 2;
+    ++*e;
+  }
+  if (*e < -31) {
+    *e = 0;
+    qf = 0;
+  }
+  return qf;
+}
+
 void s24_quantize_multiplier(double x, int32_t *q, int32_t *shift) {
   if (q == NULL || shift == NULL) return;
   if (x == 0.0) {
@@ -82,16 +98,7 @@ void s24_quantize_multiplier(double x, int32_t *q, int32_t *shift) {
     return;
   }
   int e = 0;
-  const double frac = frexp(x, &e);
-  int64_t qf = (int64_t)round(frac * (double)(1LL << 31));
-  if (qf == (1LL << 31)) {
-    qf /= 2;
-    ++e;
-  }
-  if (e < -31) {
-    e = 0;
-    qf = 0;
-  }
+  int64_t qf = q31_of(x, &e);
   if (e > 30) {  // single rounding saturates a shift above 30
     e = 30;
     qf = (1LL << 31) - 1;
@@ -202,16 +209,7 @@ static s24_status_t quant_mult(const ctx_t *c, double x, int32_t *q, int32_t *sh
     return FAIL(c, S24_ERR_UNSUPPORTED, "%s %g is not finite", what, x);
   if (x == 0.0) return S24_OK;
   int e = 0;
-  const double frac = frexp(x, &e);
-  int64_t qf = (int64_t)round(frac * (double)(1LL << 31));
-  if (qf == (1LL << 31)) {
-    qf /= 2;
-    ++e;
-  }
-  if (e < -31) {  // flushed to zero, as TFLite does
-    e = 0;
-    qf = 0;
-  }
+  const int64_t qf = q31_of(x, &e);
   if (e > 30 || qf <= INT32_MIN)
     return FAIL(c, S24_ERR_UNSUPPORTED, "%s %g out of the kernel's range (|x| < 2^30)", what, x);
   *q = (int32_t)qf;
@@ -990,6 +988,19 @@ static s24_status_t prep_pad(const ctx_t *c, params_t *pp) {
   return S24_OK;
 }
 
+// The next index idx[rank] over dims (last dimension fastest), *off kept equal to the sum of
+// idx[k] * str[k]
+static void walk_next(size_t *idx, const int32_t *dims, uint32_t rank, const size_t *str,
+                      size_t *off) {
+  for (uint32_t k = rank; k-- > 0;) {
+    ++idx[k];
+    *off += str[k];
+    if (idx[k] < (size_t)dims[k]) return;
+    *off -= str[k] * idx[k];
+    idx[k] = 0;
+  }
+}
+
 static s24_status_t run_pad(const ctx_t *c, const params_t *pp, void *const *data) {
   const pad_t *const p = &pp->pad;
   const int8_t *x = data[c->op->in[0]];
@@ -1003,14 +1014,11 @@ static s24_status_t run_pad(const ctx_t *c, const params_t *pp, void *const *dat
     s *= (size_t)p->out->dims[k];
   }
   size_t idx[S24_TFL_MAX_DIMS] = {0};
+  size_t o = 0;  // where input element idx goes
+  for (uint32_t k = 0; k < p->rank; ++k) o += (size_t)p->before[k] * ostr[k];
   for (size_t i = 0; i < p->in->elems; ++i) {
-    size_t o = 0;
-    for (uint32_t k = 0; k < p->rank; ++k) o += (idx[k] + (size_t)p->before[k]) * ostr[k];
     y[o] = x[i];
-    for (uint32_t k = p->rank; k-- > 0;) {
-      if (++idx[k] < (size_t)p->in->dims[k]) break;
-      idx[k] = 0;
-    }
+    walk_next(idx, p->in->dims, p->rank, ostr, &o);
   }
   return S24_OK;
 }
@@ -1077,13 +1085,7 @@ static void mean_sums(const mean_t *p, const int8_t *x, int8_t *y, int32_t *sums
   size_t o = 0;
   for (size_t i = 0; i < p->in->elems; ++i) {
     sums[o] = wrap_add(sums[o], x[i]);
-    for (uint32_t k = r; k-- > 0;) {
-      ++idx[k];
-      o += ostr[k];
-      if (idx[k] < (size_t)p->in->dims[k]) break;
-      o -= ostr[k] * idx[k];
-      idx[k] = 0;
-    }
+    walk_next(idx, p->in->dims, r, ostr, &o);
   }
   int32_t mult = p->mult, shift = p->shift;
   int sh = 63 - __builtin_clzll((unsigned long long)p->count);
@@ -2032,13 +2034,7 @@ static s24_status_t run_transpose(const ctx_t *c, const params_t *pp, void *cons
   size_t i = 0;
   for (size_t o = 0; o < p->out->elems; ++o) {
     memcpy(y + o * p->esize, x + i * p->esize, p->esize);
-    for (uint32_t k = p->rank; k-- > 0;) {
-      ++idx[k];
-      i += p->istr[k];
-      if (idx[k] < (size_t)p->out->dims[k]) break;
-      i -= p->istr[k] * idx[k];
-      idx[k] = 0;
-    }
+    walk_next(idx, p->out->dims, p->rank, p->istr, &i);
   }
   return S24_OK;
 }
