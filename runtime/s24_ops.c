@@ -428,9 +428,10 @@ static s24_status_t need_padding(const ctx_t *c, int32_t padding) {
 
 // What each operator's prep_* derives and its run_* reads: one struct per operator (QUANTIZE and
 // DEQUANTIZE share one, as do ADD and SUB, LOGISTIC and TANH, RELU and RELU6; SHAPE needs none),
-// all in one union, params_t, that check_or_run zeroes and hands to the prep_* and run_* of the
-// operator's row of kHostOps. The largest member is lut_t (a 256-byte table); none holds
-// pointers to storage of its own.
+// all in one union, params_t, that s24_op_prepare zeroes on its stack and hands to the prep_* of
+// the operator's row of kHostOps; the arena keeps that operator's member only (the row's size:
+// the largest member, lut_t's 256-byte table, only where it is used), which run_* reads. None
+// holds pointers to storage of its own, so the member is copied as bytes.
 
 typedef struct {
   const s24_tfl_tensor_t *in, *filter, *bias, *out;
@@ -2110,39 +2111,42 @@ static s24_status_t run_resize(const ctx_t *c, const params_t *pp, void *const *
 typedef struct {
   int32_t opcode;
   int32_t options;
+  size_t size;  // of its member of params_t: what s24_op_prepare keeps in the arena
   s24_status_t (*prep)(const ctx_t *c, params_t *p);
   s24_status_t (*run)(const ctx_t *c, const params_t *p, void *const *data);
 } host_op_t;
 
+#define P(member) sizeof(((params_t *)0)->member)
 static const host_op_t kHostOps[] = {
-    {S24_OP_DEPTHWISE_CONV_2D, S24_TFL_OPT_DEPTHWISE_CONV_2D, prep_dw, run_dw},
-    {S24_OP_ADD, S24_TFL_OPT_ADD, prep_add, run_add},
-    {S24_OP_AVERAGE_POOL_2D, S24_TFL_OPT_POOL_2D, prep_pool, run_pool},
-    {S24_OP_MAX_POOL_2D, S24_TFL_OPT_POOL_2D, prep_pool, run_pool},
-    {S24_OP_PAD, S24_TFL_OPT_PAD, prep_pad, run_pad},
-    {S24_OP_MEAN, S24_TFL_OPT_REDUCER, prep_mean, run_mean},
-    {S24_OP_RESHAPE, S24_TFL_OPT_RESHAPE, prep_reshape, run_reshape},
-    {S24_OP_SOFTMAX, S24_TFL_OPT_SOFTMAX, prep_softmax, run_softmax},
-    {S24_OP_QUANTIZE, -1, prep_quantize, run_quantize},
-    {S24_OP_DEQUANTIZE, -1, prep_dequantize, run_dequantize},
-    {S24_OP_SHAPE, -1, prep_shape, run_shape},
-    {S24_OP_STRIDED_SLICE, S24_TFL_OPT_STRIDED_SLICE, prep_slice, run_slice},
-    {S24_OP_PACK, S24_TFL_OPT_PACK, prep_pack, run_pack},
-    {S24_OP_SUB, S24_TFL_OPT_SUB, prep_add, run_add},
-    {S24_OP_MUL, S24_TFL_OPT_MUL, prep_mul, run_mul},
-    {S24_OP_LOGISTIC, -1, prep_lut, run_lut},
-    {S24_OP_TANH, -1, prep_lut, run_lut},
-    {S24_OP_RELU, -1, prep_relu, run_relu},
-    {S24_OP_RELU6, -1, prep_relu, run_relu},
-    {S24_OP_LEAKY_RELU, S24_TFL_OPT_LEAKY_RELU, prep_leaky, run_leaky},
-    {S24_OP_HARD_SWISH, S24_TFL_OPT_HARD_SWISH, prep_hswish, run_hswish},
-    {S24_OP_CONCATENATION, S24_TFL_OPT_CONCATENATION, prep_concat, run_concat},
-    {S24_OP_SPLIT, S24_TFL_OPT_SPLIT, prep_split, run_split},
-    {S24_OP_SQUEEZE, S24_TFL_OPT_SQUEEZE, prep_squeeze, run_squeeze},
-    {S24_OP_TRANSPOSE, S24_TFL_OPT_TRANSPOSE, prep_transpose, run_transpose},
-    {S24_OP_RESIZE_NEAREST_NEIGHBOR, S24_TFL_OPT_RESIZE_NEAREST_NEIGHBOR, prep_resize,
+    {S24_OP_DEPTHWISE_CONV_2D, S24_TFL_OPT_DEPTHWISE_CONV_2D, P(dw), prep_dw, run_dw},
+    {S24_OP_ADD, S24_TFL_OPT_ADD, P(add), prep_add, run_add},
+    {S24_OP_AVERAGE_POOL_2D, S24_TFL_OPT_POOL_2D, P(pool), prep_pool, run_pool},
+    {S24_OP_MAX_POOL_2D, S24_TFL_OPT_POOL_2D, P(pool), prep_pool, run_pool},
+    {S24_OP_PAD, S24_TFL_OPT_PAD, P(pad), prep_pad, run_pad},
+    {S24_OP_MEAN, S24_TFL_OPT_REDUCER, P(mean), prep_mean, run_mean},
+    {S24_OP_RESHAPE, S24_TFL_OPT_RESHAPE, P(reshape), prep_reshape, run_reshape},
+    {S24_OP_SOFTMAX, S24_TFL_OPT_SOFTMAX, P(softmax), prep_softmax, run_softmax},
+    {S24_OP_QUANTIZE, -1, P(quant), prep_quantize, run_quantize},
+    {S24_OP_DEQUANTIZE, -1, P(quant), prep_dequantize, run_dequantize},
+    {S24_OP_SHAPE, -1, 0, prep_shape, run_shape},
+    {S24_OP_STRIDED_SLICE, S24_TFL_OPT_STRIDED_SLICE, P(slice), prep_slice, run_slice},
+    {S24_OP_PACK, S24_TFL_OPT_PACK, P(pack), prep_pack, run_pack},
+    {S24_OP_SUB, S24_TFL_OPT_SUB, P(add), prep_add, run_add},
+    {S24_OP_MUL, S24_TFL_OPT_MUL, P(mul), prep_mul, run_mul},
+    {S24_OP_LOGISTIC, -1, P(lut), prep_lut, run_lut},
+    {S24_OP_TANH, -1, P(lut), prep_lut, run_lut},
+    {S24_OP_RELU, -1, P(relu), prep_relu, run_relu},
+    {S24_OP_RELU6, -1, P(relu), prep_relu, run_relu},
+    {S24_OP_LEAKY_RELU, S24_TFL_OPT_LEAKY_RELU, P(leaky), prep_leaky, run_leaky},
+    {S24_OP_HARD_SWISH, S24_TFL_OPT_HARD_SWISH, P(hswish), prep_hswish, run_hswish},
+    {S24_OP_CONCATENATION, S24_TFL_OPT_CONCATENATION, P(concat), prep_concat, run_concat},
+    {S24_OP_SPLIT, S24_TFL_OPT_SPLIT, P(split), prep_split, run_split},
+    {S24_OP_SQUEEZE, S24_TFL_OPT_SQUEEZE, P(squeeze), prep_squeeze, run_squeeze},
+    {S24_OP_TRANSPOSE, S24_TFL_OPT_TRANSPOSE, P(transpose), prep_transpose, run_transpose},
+    {S24_OP_RESIZE_NEAREST_NEIGHBOR, S24_TFL_OPT_RESIZE_NEAREST_NEIGHBOR, P(resize), prep_resize,
      run_resize},
 };
+#undef P
 
 // The row of opcode in kHostOps; NULL for any other operator.
 static const host_op_t *host_op(int32_t opcode) {
@@ -2190,10 +2194,13 @@ s24_status_t s24_op_prepare(const s24_tfl_model_t *m, size_t index, s24_arena_t 
   const ctx_t c = {m, &m->ops[index], index, err, errlen, arena};
   const host_op_t *h = NULL;
   TRY(op_row(&c, &h));
-  params_t *p = s24_arena_alloc(arena, sizeof *p, 0);
-  if (p == NULL) return FAIL(&c, S24_ERR_NOMEM, "the arena has no room for its parameters");
-  TRY(h->prep(&c, p));
-  *params = p;
+  params_t p;  // prepared here, its operator's member kept in the arena
+  memset(&p, 0, sizeof p);
+  TRY(h->prep(&c, &p));
+  void *kept = s24_arena_alloc(arena, h->size ? h->size : 1, 0);
+  if (kept == NULL) return FAIL(&c, S24_ERR_NOMEM, "the arena has no room for its parameters");
+  memcpy(kept, &p, h->size);
+  *params = kept;
   return S24_OK;
 }
 
