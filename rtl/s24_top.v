@@ -313,7 +313,7 @@ module s24_top #(
 
   always @* begin
     err_set = 5'd0;
-    err_set[ErrBadCfgLsb] = start_req && !soft_reset && !job_busy && cfg_zero;
+    err_set[ErrBadCfgLsb] = start_req && !soft_reset && !job_busy && !r_keep_q && cfg_zero;
     err_set[ErrStartBusyLsb] = start_req && !soft_reset && (job_busy || r_keep_q);
     err_set[ErrMetaLsb] = err_meta && !meta_seen_q;
     err_set[ErrWLastLsb] = w_hs && (s_axis_w_tlast_i != w_end);
