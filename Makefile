@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # sparse24 top-level Makefile. Targets are the README's verbs; every output goes under build/.
 # Each part of the project adds its own rules in <part>/*.mk (included below, in the order of
 # PARTS) and appends its test targets to TESTS (run by `make test`) and LONG_TESTS (`make test-long`).
@@ -74,6 +75,12 @@ include $(foreach p,$(PARTS),$(sort $(wildcard $(p)/*.mk)))
 test-make:
 	$(PYTHON) scripts/check_mk.py $(PARTS)
 TESTS += test-make
+
+# every source carries its SPDX line (LICENSE: Apache-2.0); generated ones from their generator
+.PHONY: test-spdx
+test-spdx:
+	$(PYTHON) scripts/spdx.py --check
+TESTS += test-spdx
 
 all: $(ALL)
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # cmodel: the bit-exact golden model, built as a static library that every other part links.
 # Other fragments use MODEL_LIB and MODEL_INC (defined first so they exist when those are parsed).
 

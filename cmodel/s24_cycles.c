@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // sparse24 golden model: cycle model. s24_core job formula (docs/architecture.md §3, ideal
 // streams) and the GEMM cycle model of the host driver's jobs (planned in s24_plan.c).
 #include "s24_cycles.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // sparse24 golden model: the cycle model's predictors. Exact busy cycles of a GEMM or of the
 // fused int8 layer as the host driver runs them, planned with the rules of s24_plan.h; no
 // allocation (every working set is bounded and on the stack).

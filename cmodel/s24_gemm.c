@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // sparse24 golden model: the sparse GEMM (as the hardware computes it) and a dense reference.
 //
 // Sums wrap modulo 2^32: accumulation is done on uint32_t (defined wraparound, no UB) and the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // sparse24 beat layout: beat geometry, packing and unpacking, and the job planner (s24_layout.h).
 #include "s24_layout.h"
 

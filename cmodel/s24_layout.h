@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // sparse24 beat layout: the one statement of how a GEMM becomes s24_core stream beats.
 //
 // The geometry of the weight, activation and result beats (docs/architecture.md §2), their

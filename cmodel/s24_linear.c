@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // sparse24 golden model of the fused int8 layer, written from SPEC §7 alone (TFLite int8
 // FULLY_CONNECTED, per-channel weights, single-rounding MultiplyByQuantizedMultiplier), plus
 // gemmlowp's double rounding (LiteRT's reference CONV_2D) in closed form (s24_round_t).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // sparse24 golden model: patterns, metadata packing, prune, pattern check, compress, decompress.
 //
 // One code path serves every N:M pattern: a group is handled through a bit mask of at most

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // sparse24 bit-exact golden model: N:M formats, prune, compress, validate, sparse GEMM.
 //
 // Conventions (SPEC.md): A is M x K int8 row-major, N:M sparse along K; B is K x N int8

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // sparse24 golden model: the array, the core's job formula and the job planner (s24_plan.h).
 #include "s24_plan.h"
 

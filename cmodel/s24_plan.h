@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // sparse24 golden model: the array and its job planner. The core's job formula (busy cycles of
 // one s24_core job with ideal streams, docs/architecture.md §3), the array parameters and their
 // pair mode, and THE rules by which a GEMM becomes hardware jobs: the beats of each row tile

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # coverage: how much of the RTL and the C the tests exercise.
 #   make coverage   RTL: the core testbench (tb_s24_core, three configurations) and the top's AXI4-Lite
 #                   testbench (tests/cosim/tb_axil.cpp), the driver's end-to-end GEMMs, the

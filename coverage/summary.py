@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """summary.py RTL.dat C.info: build/coverage/summary.txt from a merged Verilator coverage file and
 an lcov trace of the C sources.
 

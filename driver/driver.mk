@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # driver: the host driver. Its core (s24_drv.c) is freestanding C11 (builds bare-metal, allocates
 # nothing); the platform parts beside it: host/ (the hosted conveniences that malloc), linux/
 # (the UIO seam of a Linux board) and baremetal/ (the MMIO seam of firmware beside the IP).

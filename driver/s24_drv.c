@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // sparse24 host driver: open/reset/errors/counters, weight packing, tiled GEMM over the seam.
 // Freestanding: no allocation (weights are packed into the caller's memory, the beats of a job
 // are staged in the seam's scratch), no I/O but the seam.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // sparse24 host driver: talks to s24_top through one seam (registers + streams).
 //
 // Freestanding C11: it allocates nothing (weights are packed into memory the caller gives,

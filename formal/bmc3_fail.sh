@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # bmc3_fail.sh OUT_PREFIX TASK: the assertion that ABC's bmc3 (core.sby) reports failing in the
 # run of formal/run_sby.sh with that OUT_PREFIX and TASK. Prints "FRAME FILE.v:LINE" when the
 # engine answered FAIL naming a miter output (FILE.v:LINE empty if the witness map does not name

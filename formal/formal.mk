@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # formal: SymbiYosys proofs of the leaf modules (FIFO, counter, input queue, metadata check,
 # AXI4-Lite slave, result buffer, epilogue) and the top's register block (formal/*.sby), with
 # the venv's YoWASP Yosys and Debian's CVC4 (formal/run_sby.sh), and mutants that must fail.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # mutants.sh OUT_DIR [NAME_PREFIX]: proofs that can fail (only the mutants whose name starts with
 # NAME_PREFIX, if given). Each mutant is a copy of rtl/ and formal/ under
 # OUT_DIR/<name>/ with one edit (checked to apply); its proof task must FAIL. Prints one line a

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # reach.sh SBY_DIR FILE.sby TASK OUT_PREFIX: a reachability task (a cover written as an assertion
 # under S24_FV_REACH, for engines without a cover mode). It passes only if the engine reports that
 # assertion failing (the solver found a trace of the covered state): a pass of every assertion,

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # run_sby.sh SBY_DIR FILE.sby TASK OUT_PREFIX: one SymbiYosys task with the venv's YoWASP Yosys,
 # from SBY_DIR. The sources are those of the rtl/ beside SBY_DIR (a mutant's own copy under
 # formal/mutants.sh): OUT_PREFIX.TASK.sby is FILE.sby with a [files] section of every file that

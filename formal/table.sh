@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # table.sh FORMAL_DIR SBY:TASK...: the property x configuration x result table (Markdown) of a
 # `make formal` run, from the result lines in FORMAL_DIR and the properties in the RTL.
 set -u

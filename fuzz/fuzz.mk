@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # fuzz: libFuzzer harnesses (clang-14, ASan + UBSan) of the file loaders.
 #   make fuzz [FUZZ_SECONDS=N]   every harness for N seconds (default 330: both together pass 10^7 executions even on the shared 2-core machine), from the committed
 #                                seed corpus plus what earlier runs found (build/fuzz/<h>/corpus);

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // fuzz_file: the in-memory file of the fuzz harnesses (fuzz_file.h). _GNU_SOURCE (memfd_create)
 // comes from fuzz/fuzz.mk.
 #include "fuzz_file.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // fuzz_file: the in-memory file the .npy reader opens in the fuzz harnesses.
 //
 // tools/npy.c is compiled for the harnesses with -Dfopen=s24_fuzz_fopen (fuzz/fuzz.mk), so the

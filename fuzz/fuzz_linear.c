@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // libFuzzer harness of `sparse24 linear`'s per-channel parameter loader and the fused layer's
 // arithmetic it feeds (SPEC §7): s24_npy_read_channel (tools/npy.c: rank-1 int32, M entries,
 // each in range) on arbitrary file contents, then s24_linear_ref (cmodel/) with the loaded

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // libFuzzer harness of the compressed-operand path: metadata validator, decompress, sparse GEMM
 // and the compressed cycle model (cmodel/), i.e. what `sparse24 decompress/gemm --values
 // --meta` run after loading V.npy and MD.npy (tools/main.c load_compressed).

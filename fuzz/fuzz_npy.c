@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // libFuzzer harness of the .npy reader (tools/npy.c): s24_npy_read on arbitrary file contents.
 //
 // The reader opens the fuzz input as an in-memory regular file (fuzz/fuzz_file.h): the real code

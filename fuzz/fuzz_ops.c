@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // libFuzzer harness of the host kernels (runtime/s24_ops.c) on what the .tflite reader accepts
 // (SPEC §8: a model's operators are checked before anything runs, and no malformed file makes
 // the runtime crash or read out of bounds). Arbitrary bytes are parsed with s24_tfl_parse (into a heap arena); every

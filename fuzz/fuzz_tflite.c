@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // libFuzzer harness of the .tflite reader (runtime/s24_tflite.c), what `sparse24 info/run/prune`
 // parse first (SPEC §8): arbitrary bytes, which libFuzzer hands over in an allocation of exactly
 // their size. Oracles beyond ASan/UBSan:

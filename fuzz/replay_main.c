@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // replay_main.c: runs a libFuzzer harness on the files named on the command line, without
 // libFuzzer (gcc builds for coverage, coverage/coverage.mk; any compiler for debugging a crash).
 #include <stdint.h>

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Seeds of fuzz_tflite and fuzz_ops (fuzz/corpus/<harness>/).
 
 fuzz_tflite: one model with an operator of every builtin options table the .tflite reader parses

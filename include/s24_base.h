@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // sparse24: the freestanding base every part of the project shares: the status enum, its
 // descriptions (s24_strerror), the one way to format a message with a status (s24_errorf), the
 // project's deterministic generator, the N:M pattern type and the warn-unused-result marker.

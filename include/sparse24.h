@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // sparse24: the public C API (libsparse24.a / libsparse24.so) for every front end: the 2:4-sparse
 // int8 GEMM IP on a backend (the C golden model, or the Verilated RTL through the host driver),
 // the fused int8 layer, N:M pruning and compression, and int8 .tflite networks.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # lib: the public C API of include/sparse24.h (lib/s24_api.c), the one formatter of its texts
 # (lib/s24_text.c) and the backend table (lib/s24_backend*.c), built with the parts under it into
 #   build/lib/libsparse24.so  position-independent, the co-simulation (COSIM_LIB, built -fPIC by

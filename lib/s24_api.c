@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // sparse24 public C API (include/sparse24.h) over the parts that do the work: the C golden model
 // (cmodel/), the backends (s24_backend.h: the model, the Verilated RTL through the host
 // driver), the network runtime (runtime/) and the one formatter of texts (s24_text.h). This

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // sparse24 library: the backend table (the only place that knows which backends exist) and the
 // model backend, the C golden model. The rtl backend lives in s24_backend_rtl.c (linked with the
 // co-simulation library) or, in a build without it (make S24_RTL=no), in s24_backend_nortl.c,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // sparse24 library, internal: the backends a device of the public API (include/sparse24.h) can
 // be. A backend is its row of the one table (s24_backend.c): the C golden model, or the
 // Verilated RTL through the host driver (s24_backend_rtl.c, or s24_backend_nortl.c in a build

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // sparse24 library: the rtl backend of a build without the Verilated model (make S24_RTL=no):
 // every entry point refuses, so `--backend rtl` fails with one clear message.
 #include "s24_backend.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // sparse24 library: the rtl backend, the Verilated s24_top (sim/s24_cosim.h) through the host
 // driver. The only file of the library that knows the co-simulation; s24_backend_nortl.c stands
 // in for it in a build without the Verilated model (make S24_RTL=no).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // sparse24 library: the one formatter of its texts (s24_text.h).
 #include "s24_text.h"
 

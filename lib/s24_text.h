@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // sparse24 library, internal: the one formatter of every text the library gives (the `key:
 // value` statistics of a GEMM, a fused layer and a network run, the table of `info`), into a
 // growing buffer, so the command, the Python bindings and any C front end print the same lines.

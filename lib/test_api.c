@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Tests of the public C API (include/sparse24.h) as a C front end sees it: built against
 // libsparse24.a (the archive is self-contained) and from the sources with the sanitizers
 // (lib/lib.mk, make test-api). GEMM and the fused layer on the model and rtl backends against

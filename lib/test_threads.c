@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Handles of the library shared between threads (issue 50: two threads running one network
 // aborted): 8 threads x 200 calls on one network handle and one device handle of the model
 // backend, every result compared with the one of a single thread; then s24_api_net_free while

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """`make model`, part 2 (issue 26): a small CNN on real MNIST digits, trained in NumPy with the
 seed recipe (dense training; N:M magnitude pruning per output channel along K, with and without
 channel permutation; masked fine-tuning), quantized to int8 as TFLite's converter does, exported

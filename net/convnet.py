@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Float side of the MNIST CNN of `make model` (issue 26): data, a NumPy CNN, N:M pruning of its
 convolution and fully connected weights (SPEC §3, along K in OHWI order) and channel permutation.
 

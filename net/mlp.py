@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Float side of `make model`: data, a NumPy MLP, N:M pruning (SPEC §3) and channel permutation.
 
 Deterministic: every random draw comes from a numpy Generator seeded by the caller, and the

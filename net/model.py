@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """`make model` (issue 12): a digits MLP trained in NumPy, pruned N:M (one-shot, with and without
 input-channel permutation, then masked fine-tuning), quantized to int8 (per-channel weights,
 calibrated activations), exported as .tflite, and run layer by layer as `sparse24 linear` on the

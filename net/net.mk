@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # net: a real network end to end (issue 12). `make model` trains a digits MLP in NumPy, prunes it
 # N:M (with and without input-channel permutation), fine-tunes with the mask fixed, quantizes it
 # to int8 and runs every layer as `sparse24 linear` on the Verilated RTL, checked byte for byte

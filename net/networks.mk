@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # net/networks.mk: the MLPerf Tiny int8 reference models (ad, ic, kws, vww) on sparse24 (SPEC §8,
 # issue 26), dense and 2:4-pruned, byte for byte against LiteRT's reference kernels
 # (net/networks.py), and the command's network front end (tests/net/cli.sh).

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The MLPerf Tiny int8 reference models on sparse24 (SPEC §8), checked against LiteRT.
 
 For each model (ad, ic, kws, vww by default; --models all: every .tflite of MODELS_DIR, such as

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The table and the plot of `make networks` (build/networks/results.csv, net/networks.py).
 
   networks_report.py RESULTS.csv OUT_DIR [--fmax MHZ]

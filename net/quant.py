@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Int8 side of `make model`: post-training quantization as TFLite does it, and SPEC §7's
 fused int8 layer in NumPy (the arithmetic of `sparse24 linear`, used to cross-check it).
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Checks of the MNIST CNN's pieces (net/convnet.py, net/cnn.py) against independent references
 (make test-cnn-quick).
 

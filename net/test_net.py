@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Checks of the pieces of `make model` against independent references (make test-net).
 
 usage: test_net.py SPARSE24 WORKDIR [SEED]

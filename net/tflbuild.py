@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """A one-subgraph TFLite model assembled with the object API of LiteRT's schema (no TensorFlow):
 the one flatbuffer writer of net/cnn.py, tests/net/ops_models.py and tests/linear/tflite_fc.py;
 and LiteRT's reference kernels run on such a model (ref_outputs)."""

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # python: the NumPy bindings (python/sparse24, ctypes) over build/lib/libsparse24.so (api/api.mk)
 # and their tests (python/tests): gemm, linear, prune/compress and the MLPerf Tiny networks on
 # the model and rtl backends, bit-exact with NumPy references of SPEC.md and with the command.

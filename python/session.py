@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Prints the Python session of docs/api.md: each statement after `>>> ` and what the
 interpreter answers, as an interactive session would show it. Rerun to refresh the page:
     ~/.cache/sparse24/venv/bin/python python/session.py [MODELS_DIR]

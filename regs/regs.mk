@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # regs: the register map, one table (regs/s24_regs.toml) generating the Verilog header, the C
 # header of the driver and docs/registers.md (scripts/gen_regs.py), and the whole behaviour of
 # its storage registers (store = true) in s24_top (rtl/s24_regs_store.vh) and the software device.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # rtl: the sources (rtl/s24.f lists them in compile order, the one file list every tool reads)
 # and `make lint`. Other fragments use RTL_FILES.
 RTL_FILES := $(shell cat rtl/s24.f 2>/dev/null)

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // s24_assert.vh: the one spelling of the RTL's formal properties (include inside `ifdef FORMAL).
 //
 //   `S24_ASSERT(cond, "message")  a property of this module's own outputs and state

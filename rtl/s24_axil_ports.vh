@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // sparse24: the AXI4-Lite slave port list, one statement for s24_axil_slave and s24_top.
 // Included before the module header; S24_AXIL_SLAVE_PORTS(AW) expands to the 17 ports of the
 // five channels (AW: byte address bits), with no comma after the last.

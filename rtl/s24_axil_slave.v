@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // AXI4-Lite slave front end: turns AXI4-Lite transactions into one-cycle register read/write strobes.
 `default_nettype none
 

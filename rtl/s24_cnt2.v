@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // s24_cnt2: two-level (beat within tile, tile within job) 32-bit counter with registered last/done flags.
 `default_nettype none
 

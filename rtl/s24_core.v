@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // s24_core: N:M-sparse int8 x int8 -> int32 output-stationary systolic MMA core with valid/ready streams.
 `default_nettype none
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // s24_epilogue: fused int8 layer on the result stream (SPEC §7): bias, rounding multiply, shift, ZO, clamp, int8 packing.
 `default_nettype none
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // s24_ff: a row of plain flops with an asynchronous active-low reset (to ResetValue) that
 // synthesis keeps apart from equal copies elsewhere.
 `default_nettype none

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // s24_fifo: small synchronous first-word-fall-through FIFO with a registered fill level.
 `default_nettype none
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // s24_inq: input stream queue of s24_core: a register slice, a small FIFO and the job's beat count.
 `default_nettype none
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // s24_meta_check: flags weight groups whose indices do not strictly increase; zeroes their values, canonical indices.
 `default_nettype none
 

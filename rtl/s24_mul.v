@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // s24_mul: free-running 3-stage pipelined signed 8x8 multiplier, p = a * b three cycles later (one DSP).
 `default_nettype none
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // s24_pe: one free-running processing element: metadata muxes, SparseN pipelined int8 multipliers, int32 accumulator + shadow.
 `default_nettype none
 

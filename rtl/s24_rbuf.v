@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // s24_rbuf: result buffer: RAM FIFO (block-RAM friendly: synchronous read) with two registered
 // output stages.
 `default_nettype none

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // s24_skew: free-running delay line (Depth >= 0 cycles); flag bits reset and clear, data bits do not.
 `default_nettype none
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // sparse24 top level: AXI4-Lite register block + AXI4-Stream weight/activation/result ports around s24_core.
 `default_nettype none
 

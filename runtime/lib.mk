@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # runtime: the network runtime of SPEC §8 (int8 .tflite models), freestanding C11: the arena
 # (s24_arena.c), the bounds-checked .tflite reader (s24_tflite.c), the host kernels bit-exact with
 # LiteRT's reference kernels (s24_ops.c), the operator versions LiteRT registers (s24_op_versions.c,

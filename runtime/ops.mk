@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # runtime/ops.mk: the host kernels of the network runtime (runtime/s24_ops.c, SPEC §8) against
 # LiteRT's BUILTIN_REF kernels: tests/net/ops_models.py writes random single-operator (and small
 # multi-operator) int8 models of every host operator with LiteRT's outputs, tests/net/test_ops.c

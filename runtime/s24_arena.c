@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // sparse24 network runtime: the arena (s24_arena.h).
 #include "s24_arena.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // sparse24 network runtime: the arena every load allocates from (TensorFlow Lite Micro's
 // "tensor arena"): one block of memory the caller gives, handed out front to back, never freed
 // piece by piece. A load that does not fit fails with S24_ERR_NOMEM and says how many bytes it

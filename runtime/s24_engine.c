@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // sparse24 network runtime: the model and device engines (s24_engine.h).
 #include "s24_engine.h"
 

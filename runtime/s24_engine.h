@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // sparse24 network runtime: the engines the array layers of a network run on (s24_net.h's
 // s24_engine_t): the C golden model, or a device through the host driver (driver/s24_drv.h),
 // whatever its seam: the Verilated RTL on a host, the MMIO and DMA of firmware beside the IP.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // sparse24 network runtime: the graph executor and its memory planner (SPEC §8). See s24_net.h.
 #include "s24_net.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // sparse24 network runtime: runs an int8 .tflite model (SPEC §8) with its FULLY_CONNECTED and
 // CONV_2D layers on the array and every other operator on the host (runtime/s24_ops.h).
 //

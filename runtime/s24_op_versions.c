@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // sparse24 network runtime: s24_op_version_ok (s24_op_versions.h) over the generated table.
 #include "s24_op_versions.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // runtime/s24_op_versions_table.h: the versions of each builtin operator the runtime
 // handles that LiteRT 2.3.0's reference resolver (OpResolverType.BUILTIN_REF) registers,
 // probed with one single-operator model per operator and version (v = 0 to 24 and on while

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // sparse24 network runtime: the host kernels (s24_ops.h), ported from LiteRT's reference
 // kernels (tflite/kernels/internal/reference/ and the Prepare steps of tflite/kernels/*.cc),
 // built as LiteRT 2.x's BUILTIN_REF resolver runs them: kReference branches, the

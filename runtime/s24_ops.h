@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // sparse24 network runtime: the host kernels of the operators that do not run on the array
 // (SPEC §8), each bit-exact with LiteRT 2.x's reference kernel (BUILTIN_REF): TFLite's
 // kernels/internal/reference/ sources and the Prepare steps of kernels/*.cc are the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // sparse24 network runtime: the bounds-checked TFLite flatbuffer reader (s24_tflite.h, SPEC §8).
 //
 // Every read goes through one of the checks below before it touches the file:

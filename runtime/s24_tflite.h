@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // sparse24 network runtime: a bounds-checked reader of TFLite flatbuffers (SPEC §8).
 //
 // s24_tfl_parse() verifies every offset, size and vector length of the file against the buffer

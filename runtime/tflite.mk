@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # runtime/tflite.mk: the unit tests of the .tflite reader (runtime/s24_tflite.c, SPEC §8): the four
 # MLPerf Tiny models against LiteRT's view of them, small models built in the test, and malformed
 # files (every truncation, random byte changes, targeted corruptions), with the sanitizers.

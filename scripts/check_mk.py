@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """check_mk.py: every make variable that a part's fragment expands at parse time (the right side
 of :=, +=, a rule's targets and prerequisites) is defined by the top Makefile or by a fragment read
 before it; the order is the Makefile's PARTS. Usage: check_mk.py PART..."""

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Install what sparse24 needs; idempotent and fast when all is present.
 #   Debian packages (apt-get), and one Python venv for the PyPI tools of scripts/requirements.txt
 #   ($S24_VENV, default ~/.cache/sparse24/venv; re-synced only when that file changes).

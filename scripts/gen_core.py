@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Keeps the RTL file list of sparse24.core (FuseSoC CAPI2) equal to rtl/s24.f.
 
 rtl/s24.f is the one file list every tool reads; the .core's `rtl` fileset is written from it

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Generate the sparse24 register map outputs from the one table regs/s24_regs.toml.
 
 Usage: gen_regs.py TABLE --vh OUT.vh --h OUT.h --md OUT.md [--store-vh S.vh] [--defaults-vh D.vh
@@ -367,7 +368,15 @@ def gen_defaults_mk(d):
             f"S24_DEFAULT_CFG := {d['NumRows']}:{d['NumCols']}:{d['SparseN']}:{d['SparseM']}\n")
 
 
+# every generated source's first line (scripts/spdx.py; not the Markdown page)
+SPDX = "SPDX-License-Identifier: Apache-2.0"
+
+
 def write(path, text):
+    if path.endswith((".vh", ".h")):
+        text = f"// {SPDX}\n" + text
+    elif path.endswith(".mk"):
+        text = f"# {SPDX}\n" + text
     tmp = path + ".tmp"
     try:
         d = os.path.dirname(path)

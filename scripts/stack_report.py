@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Stack report of a bare-metal program (make test-baremetal): the largest stack frames of the
 functions linked into it (gcc -fstack-usage) and its worst-case stack depth from main along the
 call graph (gcc -fcallgraph-info=su), indirect calls resolved by the table below and named.

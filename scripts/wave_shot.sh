@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Screenshot of GTKWave showing a dump with a save file, on a virtual display (Xvfb).
 # Usage: scripts/wave_shot.sh DUMP.fst SAVE.gtkw OUT.png
 set -euo pipefail

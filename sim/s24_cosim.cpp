@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // sparse24 co-simulation backend: drives the Verilated s24_top (see s24_cosim.h).
 #include "s24_cosim.h"
 

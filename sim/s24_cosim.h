@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // sparse24 co-simulation backend: the Verilated s24_top behind the driver seam.
 //
 // Built by sim/sim.mk into build/cosim_<R>x<C>_<n>of<m>/libs24cosim.a (the Verilated s24_top of

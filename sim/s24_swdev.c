@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // sparse24 software device: registers and streams of s24_top in C (see s24_swdev.h).
 #include "s24_swdev.h"
 

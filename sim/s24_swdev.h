@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // sparse24 software device: the "model" backend of the driver seam.
 //
 // A pure-C stand-in for s24_top that behaves like the hardware at the seam: the same registers

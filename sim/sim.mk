@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # sim: the simulators beside the driver. The one way to Verilate an array configuration
 # (VERILATE, used by sim/ and testbench/), the Verilator runtime compiled once, the software
 # device (s24_swdev.c) and the co-simulation library (s24_cosim.cpp + the Verilated s24_top).

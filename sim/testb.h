@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // testb.h: Verilator test harness (after ZipCPU's TESTB): context, tick(), reset(), FST trace on +trace.
 #ifndef S24_TESTB_H_
 #define S24_TESTB_H_

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ECP5 flops with an active-low reset, mapped onto the flop's own reset inverter (TRELLIS_FF
 // LSRMUX = "INV", as rtl/s24_ff.v instantiates them) by synth/ecp5_ffs.ys. Yosys 0.23's synth_ecp5
 // maps only active-high resets and gives every other flop a LUT4 inverter of its own.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // make synth-check: every kind of flop with an active-low reset that synth/ecp5_ffs.ys maps onto the
 // flop's own reset inverter (TRELLIS_FF LSRMUX = "INV", synth/ecp5_ff_lsrinv.v): asynchronous
 // reset to 0 and to 1, with and without an enable of either polarity, and the same with a

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # The fused int8 epilogue (rtl/s24_epilogue.v) alone on ECP5 (Yosys synth_ecp5), 8x8 tiles,
 # 512 parameter rows, for several lane counts: its cost next to the core's (docs/results.md).
 # Mapped as synth/ecp5_core.ys maps the core: synth_ecp5 with the active-low resets on the flops'

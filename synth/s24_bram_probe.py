@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """s24_bram_probe: the ceiling a block-RAM read puts on Fmax in nextpnr-ecp5's timing model.
 
 Usage (`make synth-bram-probe`): synth/s24_bram_probe.py [--out build/synth/bram_probe] [--seeds 3]

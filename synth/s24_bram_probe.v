@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // s24_bram_probe: one LFE5UM-85F DP16KD (512 x 36, pseudo dual port) between fabric flops, for
 // synth/s24_bram_probe.py: what nextpnr-ecp5 gives its read data's clock-to-out and the Fmax of
 // the flop it feeds, with the block RAM's output register off (`define S24_REGMODE "NOREG", as

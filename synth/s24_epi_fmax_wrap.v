@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Place-and-route harness of s24_epilogue (synth/epilogue.sh): every input from a flop of a serial
 // scan chain, every output folded into a shift/XOR signature chain, so the block fits behind 4 pins.
 // Used only for the epilogue's Fmax; its area is taken from the block alone.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Place-and-route harness: s24_core with every input driven by a flop of a serial scan chain and
 // every output folded into a flop of a shift/XOR signature chain, so the whole core fits behind 4 pins.
 // Used only by synth/ for Fmax; area figures are taken from the core alone.

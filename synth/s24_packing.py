@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """s24_packing: which ECP5 flops nextpnr-ecp5 packs beside the logic that drives them.
 
 Usage (`make synth-packing RUN=ecp5_8x8_2of4`, after that run of `make synth`):

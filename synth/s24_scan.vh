@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // s24_scan.vh: the scan-chain harness of the place-and-route wrappers (synth/s24_fmax_wrap.v,
 // synth/s24_epi_fmax_wrap.v), spelled once. `S24_SCAN_CHAINS(InBits, OutBits, outs) declares
 //   rst_sync_q  the reset synchroniser of rst_ni (rst_n: the block's reset)

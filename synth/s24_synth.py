@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """s24_synth: synthesis and place-and-route of s24_core, sparse vs dense, and the markdown report.
 
 Full run (`make synth`):   synth/s24_synth.py --out build/synth [--jobs 2] [--sizes 4,8] [--seeds 3]

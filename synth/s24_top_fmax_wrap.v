@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Place-and-route harness of the AXI top level (s24_top: AXI4-Lite registers, AXI4-Stream ports,
 // core and fused epilogue), as synth/s24_fmax_wrap.v is the core's: every input from a flop of a
 // serial scan chain, every output folded into a shift/XOR signature chain, 4 pins. Used only by

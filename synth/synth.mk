@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # synth: Yosys synthesis and nextpnr place and route of s24_core (and of the default AXI top), sparse vs dense (issue 5).
 #   make synth         all runs (ECP5 with place and route, Xilinx 7, iCE40 UP5K, generic, AXI top,
 #                      Lattice Nexus LIFCL-40 with place and route, Intel Cyclone V area)

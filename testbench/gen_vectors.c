@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // gen_vectors: writes model-generated hex vectors for the Icarus testbench of s24_core.
 //
 // Usage: gen_vectors R C N M SEED JOBS OUTDIR

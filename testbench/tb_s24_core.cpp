@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tb_s24_core.cpp: random + directed Verilator testbench of s24_core, bit-exact against the C model.
 //
 // Built once per core configuration (S24_R x S24_C, S24_N:S24_M) by testbench/testbench.mk.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tb_s24_core_iv: Icarus (iverilog -g2005) testbench of s24_core on model-generated hex vectors.
 `timescale 1ns / 1ps
 `default_nettype none

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # testbench: Verilator C++ testbenches of s24_core (one Verilated model per configuration,
 # built by sim/sim.mk's VERILATE with the shared runtime), linked with the C model.
 #   make test-core          all configurations, default tile counts (part of `make test`)

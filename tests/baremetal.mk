@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # tests/baremetal.mk: the freestanding parts (cmodel/, the driver's core and its MMIO seam,
 # runtime/) built for a RISC-V soft CPU with Debian's riscv64-unknown-elf gcc and picolibc
 # (rv32im, ilp32, -Os, -Wall -Wextra -Werror: the SoC's VexRiscv), each object with its stack

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # tests/cocotb.mk: s24_top under a client written elsewhere (issue #51, "the IP as a bus citizen"):
 # cocotb 1.8.1 and cocotbext-axi 0.1.28 (pinned in scripts/requirements.txt, in the venv of
 # scripts/deps.sh) drive it under Icarus with AxiLiteMaster, AxiStreamSource and AxiStreamSink,
@@ -20,7 +21,7 @@ $(COCOTB_DIR)/$(call cfg_name,$(1))/sim.vvp: tests/cocotb/tb_s24_top.v $(RTL_FIL
 	  $(subst -G,-Ptb_s24_top.,$(call cfg_gparams,$(1))) $(RTL_FILES) tests/cocotb/tb_s24_top.v
 
 .PHONY: test-cocotb-$(call cfg_name,$(1))
-test-cocotb-$(call cfg_name,$(1)): $(COCOTB_DIR)/$(call cfg_name,$(1))/sim.vvp $(BUILD)/sparse24 $(COCOTB_PY)
+test-cocotb-$(call cfg_name,$(1)): deps $(COCOTB_DIR)/$(call cfg_name,$(1))/sim.vvp $(BUILD)/sparse24 $(COCOTB_PY)
 	@d=$(COCOTB_DIR)/$(call cfg_name,$(1)); rm -f $$$$d/results.xml; \
 	  MODULE=test_s24_top TOPLEVEL=tb_s24_top TOPLEVEL_LANG=verilog TESTCASE=$(COCOTB_TESTCASE) \
 	  PYTHONPATH=tests/cocotb VIRTUAL_ENV=$(VENV) PATH=$(VENV)/bin:$$$$PATH \

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # tests: every test program of the project, built here with the sanitizers (the Verilated models
 # and the Verilator runtime without): the golden model's unit and property tests, the command's
 # end-to-end script, the driver against a cmocka mock and the software device, the co-simulated

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # bench: the performance benchmark of issue 6 (`sparse24 bench`, tools/bench/bench.c), its plot,
 # and the co-simulation's speed (measurements, not tests; the cycle-model test is tests/'s
 # test-perf). The benchmark compares measured with predicted cycles, so it alone of the command

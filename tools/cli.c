@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // sparse24 command: error lines, the one option parser, the command dispatch (see cli.h).
 #include "cli.h"
 

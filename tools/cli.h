@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // sparse24 command: the one option parser and command table entry type, and the one spelling of
 // its error lines and exit codes (SPEC §5).
 #ifndef SPARSE24_TOOLS_CLI_H_

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // sparse24 command: `demo` (a realistic 2:4 INT8 layer, checked end to end).
 #include "demo.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // sparse24 command: the built-in demo layer.
 #ifndef S24_DEMO_H_
 #define S24_DEMO_H_

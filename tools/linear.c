@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // sparse24 linear: the fused int8 layer of SPEC §7 (TFLite int8 FULLY_CONNECTED, per-channel)
 // on a device of the library (include/sparse24.h: the golden model, or the Verilated RTL
 // through the driver, where the epilogue runs in hardware and the host receives int8).

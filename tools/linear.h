@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // sparse24 linear: the fused int8 layer subcommand (SPEC §7), tools/linear.c.
 #ifndef S24_LINEAR_H_
 #define S24_LINEAR_H_

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // sparse24: the command (SPEC §5): prune, compress, decompress, gemm, linear, demo, bench.
 //
 // Exit status: 0 success, 1 bad input data or I/O failure, 2 bad usage or unavailable backend.

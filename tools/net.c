@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // sparse24 prune/info/run on int8 .tflite networks (SPEC §8): the command's side of the
 // library's networks (include/sparse24.h). The array layers run on the network's device: the C
 // golden model or the Verilated RTL through the host driver (the epilogue in hardware), opened

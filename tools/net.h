@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // sparse24 command: prune/info/run of int8 .tflite networks (SPEC §8) through the library's
 // networks (include/sparse24.h). Option parsing stays in main.c; these take the parsed arguments.
 #ifndef SPARSE24_TOOLS_NET_H_

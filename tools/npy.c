@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // sparse24 .npy reader and writer (format 1.0 / 2.0, C order, little endian, rank 2).
 #include "npy.h"
 

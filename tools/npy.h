@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // sparse24 .npy reader and writer: C-order int8 / uint8 / int32 / float32 arrays (SPEC §4);
 // rank 2 for matrices, rank 1 for vectors, any rank up to S24_NPY_MAX_RANK for the inputs and
 // outputs of a network (SPEC §8).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // sparse24 command: all-or-nothing output files (see outfile.h).
 #define _GNU_SOURCE  // open_memstream, realpath, flock, memfd_create
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // sparse24 command: all-or-nothing output files (SPEC §5: a failed run creates or damages no
 // output). Every subcommand that writes files goes through one s24_outs_t:
 //

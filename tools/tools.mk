@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # tools: the `sparse24` command (SPEC §5), a thin front end over the public library
 # (include/sparse24.h, build/lib/libsparse24.a): its one option parser and command table (cli.c,
 # main.c), the .npy reader and writer (npy.c), atomic outputs (outfile.c) and one file per

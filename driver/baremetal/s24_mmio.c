@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // sparse24 bare-metal seam (s24_mmio.h): volatile register accesses and the platform's streams.
 #include "s24_mmio.h"
 

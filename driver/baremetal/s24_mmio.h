@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // sparse24 bare-metal seam: the driver (driver/s24_drv.h) on a soft CPU beside s24_top, its
 // registers memory-mapped (uncached) and its three streams moved by the platform's DMA.
 //

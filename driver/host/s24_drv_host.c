@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // sparse24 host driver, hosted part (s24_drv_host.h): malloc around the freestanding driver.
 #include "s24_drv_host.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // sparse24 host driver, hosted part: the conveniences around the freestanding driver
 // (driver/s24_drv.h) that allocate with malloc, for programs on an operating system (the
 // library, the simulators' seams, the tests). Firmware uses the freestanding calls instead:

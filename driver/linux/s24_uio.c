@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // sparse24 UIO backend (see s24_uio.h): mmap'ed s24_top registers and AXI4-Stream FIFO windows.
 #include "s24_uio.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // sparse24 UIO backend: the driver seam on a real board through Linux UIO (untested on hardware).
 // A platform part beside the freestanding driver: it needs Linux (mmap, sysfs, clock_gettime).
 //

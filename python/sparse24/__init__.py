@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """sparse24: NumPy bindings over libsparse24.so (include/sparse24.h).
 
 The 2:4-sparse int8 GEMM IP on a backend -- "model" (the bit-exact C golden model) or "rtl"

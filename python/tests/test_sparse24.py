@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Tests of the sparse24 NumPy bindings (python/sparse24) over build/lib/libsparse24.so.
 
 Every result is checked bit-exactly against a NumPy reference of SPEC.md and against the

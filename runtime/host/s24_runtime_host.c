@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // sparse24 network runtime, hosted part (s24_runtime_host.h): heap arenas of the right size.
 #include "s24_runtime_host.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // sparse24 network runtime, hosted part: loading into an arena on the heap sized to what the
 // model needs, for programs on an operating system (the library, the tests, the fuzzers).
 // Firmware gives the freestanding s24_net_load a fixed arena instead.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # sparse24 synthesis flow (synth/s24_synth.py): constants of the device and the targets, and the flow's error.
 import os
 import shlex

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # sparse24 synthesis flow (synth/s24_synth.py): docs/results.md carries the report of the records, and
 # README.md its pair-mode table and target lines, each pasted between two markers by `make synth-docs`
 # (--docs) and compared with the records by `make synth-check`.

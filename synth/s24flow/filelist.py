@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # sparse24 synthesis flow (synth/s24_synth.py): inputs: the file list (rtl/s24.f) and the Yosys scripts of synth/.
 import hashlib
 import os
@@ -64,9 +65,34 @@ def chparam(params):
 
 
 def headers():
-    """rtl/*.vh: every run counts all of them among its sources (an `include is not in Yosys's hierarchy)."""
+    """rtl/*.vh: what Yosys may read besides the sources (the flow reads them all before a run, so
+    that the digest of whichever it includes is of the bytes Yosys read)."""
     rtl = os.path.join(REPO, "rtl")
     return [os.path.join(rtl, f) for f in sorted(os.listdir(rtl)) if f.endswith(".vh")]
+
+
+INCLUDE_RE = re.compile(r'^\s*`include\s+"([^"]+)"', re.M)
+
+
+def included(paths, read=None):
+    """The headers that paths `include, directly or through other headers (an `include is not in
+    Yosys's hierarchy), each found beside its includer, in rtl/ or in synth/, in sorted order.
+    read(path) -> text: the files' contents (default: as they are now)."""
+    read = read or (lambda p: open(p, errors="replace").read())
+    found, todo = set(), list(paths)
+    while todo:
+        src = todo.pop()
+        for name in INCLUDE_RE.findall(read(src)):
+            for d in (os.path.dirname(src), os.path.join(REPO, "rtl"), os.path.join(REPO, "synth")):
+                h = os.path.join(d, name)
+                if os.path.isfile(h):
+                    if h not in found:
+                        found.add(h)
+                        todo.append(h)
+                    break
+            else:
+                raise FlowError(f"{os.path.relpath(src, REPO)}: `include \"{name}\" not found")
+    return sorted(found)
 
 
 def file_bytes(paths):
@@ -78,21 +104,42 @@ def file_bytes(paths):
     return out
 
 
+VERILOG_TOKEN_RE = re.compile(rb'"(?:\\.|[^"\\\n])*"|//[^\n]*|/\*.*?\*/', re.S)
+
+
+def verilog_code(text):
+    """Verilog text without its comments (strings kept whole), trailing blanks and blank lines:
+    what Yosys reads of it. Two sources that differ in comments only synthesize alike."""
+    def keep(m):
+        t = m.group(0)
+        return t if t.startswith(b'"') else b"\n" * t.count(b"\n")
+    lines = (ln.rstrip() for ln in VERILOG_TOKEN_RE.sub(keep, text).split(b"\n"))
+    return b"\n".join(ln for ln in lines if ln)
+
+
 def rtl_digest(paths, contents=None):
     """sha256 (12 hex digits) of the named sources: each file's repo-relative path and contents, in sorted
-    order. contents: {path: bytes} read earlier (file_bytes), else the files as they are now."""
+    order, a Verilog file's (.v, .vh) without its comments and blank lines (verilog_code), a Yosys
+    script's or a constraint file's without its whole-line # comments: a comment does not change
+    what is synthesized or placed. contents: {path: bytes} read earlier (file_bytes), else the
+    files as they are now."""
     contents = contents if contents is not None else file_bytes(paths)
     h = hashlib.sha256()
     for p in sorted(paths, key=lambda q: os.path.relpath(q, REPO)):
-        h.update(os.path.relpath(p, REPO).encode() + b"\0" + contents[p])
+        body = contents[p]
+        if p.endswith((".v", ".vh")):
+            body = verilog_code(body)
+        elif p.endswith((".ys", ".lpf", ".pdc")):  # scripts and constraints: whole-line # comments
+            body = b"\n".join(ln for ln in body.split(b"\n") if not ln.lstrip().startswith(b"#"))
+        h.update(os.path.relpath(p, REPO).encode() + b"\0" + body)
     return h.hexdigest()[:12]
 
 
 def used_sources(yosys_log, files):
     """The sources a run elaborated: the files defining the modules of its design hierarchy (the
     "Top module:" and "Used module:" lines of Yosys's hierarchy pass in yosys_log; a parameterized
-    copy `$paramod...\\name\\...` counts as `name`), plus every rtl/*.vh. A module that none of files
-    defines (a vendor primitive's black box) adds no file."""
+    copy `$paramod...\\name\\...` counts as `name`), plus the headers they include. A module that
+    none of files defines (a vendor primitive's black box) adds no file."""
     defined = {}
     for p in files:
         with open(p, errors="replace") as f:
@@ -110,4 +157,4 @@ def used_sources(yosys_log, files):
                 used.add(defined[name])
     if not used:
         raise FlowError(f"{os.path.relpath(yosys_log, REPO)}: no module of the sources in Yosys's hierarchy")
-    return sorted(used) + headers()
+    return sorted(used) + included(sorted(used))

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # sparse24 synthesis flow (synth/s24_synth.py): reading what Yosys and nextpnr wrote: cell counts, counters, and
 # nextpnr's JSON report (Fmax, utilisation, critical path).
 import json

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # sparse24 synthesis flow (synth/s24_synth.py): the quick check of `make test` (make synth-check).
 import contextlib
 import io

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # sparse24 synthesis flow (synth/s24_synth.py): a run's record, synth/records/<run>.json: the result that
 # collect() read from its run folder (cell counts, checks, every placer seed's Fmax, the critical path, the
 # sources it elaborated and their digest), with the tools, the commit and the date that made it. Records are

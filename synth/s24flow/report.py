@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # sparse24 synthesis flow (synth/s24_synth.py): the markdown report (build/synth/report.md).
 import datetime
 import os
@@ -95,9 +96,9 @@ def target_table(L, jobs, target, title, head, row):
 
 def sources_line(jobs):
     """Whether every run's numbers belong to the RTL of this tree: each run recorded the sources it
-    elaborated (rtl_files.txt: its hierarchy's files and rtl/*.vh, its target's Yosys scripts; a placed
-    run also its harness) and their digest when Yosys read them; the same files now must give the
-    same digest."""
+    elaborated (rtl_files.txt: its hierarchy's files and the headers they include, its target's Yosys
+    scripts; a placed run also its harness) and their digest when Yosys read them (comments left
+    out: filelist.rtl_digest); the same files now must give the same digest."""
     by_digest, stale = {}, []
     for j in jobs:
         if not j.result:
@@ -110,11 +111,13 @@ def sources_line(jobs):
     for d, js in sorted(by_digest.items(), key=lambda kv: -len(kv[1])):
         tops = sorted({j.top for j in js})
         parts.append(f"`{d}` ({len(js)} runs of {', '.join(tops)})")
-    text = ("Sources: each run records the files it elaborated (the modules of Yosys's hierarchy, and "
-            "rtl/*.vh; the Yosys scripts of its target, synth/<target>_core.ys, a placed run's "
+    text = ("Sources: each run records the files it elaborated (the modules of Yosys's hierarchy and the "
+            "headers they include; the Yosys scripts of its target, synth/<target>_core.ys, a placed run's "
             "synth/<target>_wrap.ys and the files they include; a placed run also its harness, "
             "synth/<wrapper>.v and synth/s24_scan.vh, and, since the run records, its placer's constraints) "
-            "with their sha256 when Yosys read them, checked here against this tree: "
+            "with the sha256 of their contents, comments left out, when Yosys read them (records made "
+            "before 2026-11-29 were re-digested so: their field `redigested` says how), checked here "
+            "against this tree: "
             + ("; ".join(parts) if parts else "none") + ".")
     if stale:
         text += (f" **WARNING: {len(stale)} runs read sources that have changed since (" + ", ".join(stale) +

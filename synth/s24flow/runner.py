@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # sparse24 synthesis flow (synth/s24_synth.py): the runs: one configuration on one target (Job), the tool runner,
 # the job list of `make synth` and the scheduler.
 import concurrent.futures
@@ -11,7 +12,7 @@ import time
 
 from .common import (ECP5_DEVICE, ECP5_DSPS, ECP5_LARGEST, NEXUS_DEVICE, NEXUS_MULT9, PNR_CPU, PNR_TIMEOUT, REPO, SYNTH,
                      UP5K_DSPS, YOSYS_TIMEOUT, FlowError)
-from .filelist import chparam, file_bytes, headers, hier_cmd, read_cmd, render_script, rtl_digest, used_sources
+from .filelist import chparam, file_bytes, headers, hier_cmd, included, read_cmd, render_script, rtl_digest, used_sources
 from .metrics import ecp5_metrics, generic_metrics, ice40_metrics, intel_metrics, nexus_metrics, xilinx_metrics
 from .nextpnr import cell_counts, mhz_cell, parse_pnr_seeds, read_int, seeds_text
 from .records import current
@@ -211,6 +212,7 @@ def run_job(job, args, files, incdirs):
         # the sources this run elaborated (its hierarchy's modules' files and the headers) and their digest:
         # the report checks them against the tree it is written from, run by run
         used = used_sources(os.path.join(out, "yosys.log"), top_files) + harness
+        used += [h for h in included([p for p in harness if p.endswith((".v", ".vh"))]) if h not in used]
         with open(os.path.join(out, "rtl_files.txt"), "w") as f:
             f.write("".join(os.path.relpath(p, REPO) + "\n" for p in used))
         with open(os.path.join(out, "rtl.sha256"), "w") as f:

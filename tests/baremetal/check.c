@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // sparse24 bare-metal build check: a firmware-shaped program over the freestanding parts
 // (cmodel/, driver/ with its MMIO seam, runtime/) as a RISC-V soft CPU beside the IP would run
 // them: a model in memory loaded into a fixed arena on the golden model's engine and on the

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # End-to-end fault tests of the `sparse24` command (issue 14, "Nothing lost under faults"):
 # all-or-nothing outputs, non-regular targets and links, concurrent writers, --trace, file size
 # limits and signals, stdout errors, bench, small .npy cases. Each section names its item.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Helpers of the end-to-end command tests (sourced by run.sh and faults.sh, run in WORK).
 pass=0
 fail=0

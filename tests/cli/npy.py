@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Tiny .npy helper for the CLI tests (python3 stdlib only; numpy is not needed).
 
   npy.py write FILE DTYPE ROWS COLS V0 V1 ...   write a rank-2 array (DTYPE |i1, |u1 or <i4)

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Checks the example sessions of README.md: runs every command shown and compares what it
 prints with the text under it, so that a changed message or cycle count fails `make test`
 instead of leaving a wrong document.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # End-to-end tests of the `sparse24` command: results checked against SPEC examples and an
 # independent Python computation; every bad-input path checks the exit status, the one-line
 # `sparse24: error: <file>: <what>` message, and that no output was created or modified.

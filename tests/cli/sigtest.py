@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Signal test helper for faults.sh: runs CMD, waits until a staged temporary of the command
 (a name containing '.tmp.') exists in the working directory with at least MIN_BYTES bytes,
 sends SIGNAL to the command, and prints 'killed RC' (RC: the command's return code, negative

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """results.py RESULTS.xml LOG CFG: the summary of one cocotb run (tests/cocotb.mk): a line per test,
 the seed and how to repeat it, the failures' messages from the log, and 'N passed, N failed'.
 Exits 1 when a test failed or the run wrote no results (the log's tail is shown then)."""

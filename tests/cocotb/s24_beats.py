@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Beats of s24_top's streams for the cocotb testbench (docs/architecture.md section 2), a small
 Python packer of 2:m weights (pruned, compressed as SPEC section 2) and the expected results from
 the project's C golden model (`build/sparse24 gemm --backend model`), so the packer is checked

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tb_s24_top: s24_top for cocotb (tests/cocotb/test_s24_top.py): the same ports without the _i/_o
 // suffixes, named as cocotbext-axi's buses look them up (s_axil_awaddr, s_axis_w_tdata, ...). The time
 // unit (1 ns / 1 ps) comes from the Icarus command file (+timescale), as cocotb's own flow does.

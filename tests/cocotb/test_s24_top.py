@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """s24_top driven by a client written elsewhere: cocotbext-axi's AxiLiteMaster, AxiStreamSource and
 AxiStreamSink (cocotb, Icarus), with random pauses on every channel (issue #51, "the IP as a bus
 citizen"). 17 checks, each a cocotb test on a freshly reset block; `make test-cocotb` runs them on

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // cmocka_run.h: runs a test binary's cmocka group and ends with the line every sparse24 test
 // binary prints, "N passed, M failed" (tests/model/test_model.c, test_npy.c,
 // tests/driver/test_drv.c). Include after <cmocka.h>.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // prop.h: the helpers of the randomised property tests (tests/model/prop_model.c, prop_layout.c):
 // one random stream, reseeded for every case (g_state; rnd, rnd_below over the model's
 // s24_rng_next), and why a case failed (g_why; CHECK records it and leaves the function through

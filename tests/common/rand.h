@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // rand.h: the random helpers of the C tests that draw from one seeded stream a case (the model's
 // s24_rng_next): rnd, below(n) and a uniform int8. Included by tests/cosim/e2e.c,
 // tests/linear/test_linear.c and tests/perf/test_perf.c.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // sparse24 tests: the .tflite reader (runtime/s24_tflite.h) with its tables in a heap arena of
 // the size they need (runtime/host s24_tfl_parse_heap), kept per model until tfl_free: the
 // tests and the fuzzer parse and free models as the reader's callers on a host do.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // End-to-end driver test: random GEMMs through the driver on a backend, bit-exact vs the C model.
 // Built twice: with S24_E2E_RTL against the Verilated s24_top (co-simulation), without it
 // against the software device. Usage: e2e [+seed=N] [+cases=N] [+case=I] [+bp=PCT] [+trace=F]

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Directed co-simulation tests of s24_top through the driver seam: register map (every
 // register, holes of the block -> 0 and writes ignored, beyond it -> SLVERR, read-only writes
 // ignored, byte stores at byte addresses), error bits (BAD_CFG, START_BUSY, W_LAST, A_LAST,

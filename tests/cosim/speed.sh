@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Co-simulation speed: one 2:4 GEMM (256x2048 times 2048x64) on the Verilated s24_top through
 # the sparse24 command; prints simulated cycles, wall time and simulated cycles per second.
 # Usage: tests/cosim/speed.sh [SPARSE24] [WORKDIR]

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tb_axil: the AXI4-Lite slave of s24_top under random, overlapping, independently timed
 // AW / W / B / AR / R traffic with random backpressure. Checks every response against a
 // register model (OKAY/SLVERR, read data, byte strobes), that B and R stay stable while not

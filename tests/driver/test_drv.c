@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // cmocka tests of the host driver against a mock seam: register sequences, packing, error paths
 // (bad arguments, invalid metadata never sent, hardware error bits, timeouts, TLAST), and the
 // UIO backend against a mock of its register windows. Built with the sanitizers.

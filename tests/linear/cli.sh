@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # `sparse24 linear` end to end (SPEC §5/§7): both backends write the same Y, the compressed W
 # path equals the dense one, --stats and --help work, and every bad parameter is one line
 # `sparse24: error: ...` with the exit status of §5 and no output created or changed.

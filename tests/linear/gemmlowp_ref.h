@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A reference of the double rounding (S24_ROUND_DOUBLE), written from gemmlowp's
 // fixedpoint/fixedpoint.h and TFLite's MultiplyByQuantizedMultiplier (kernels/internal/common.h,
 // without TFLITE_SINGLE_ROUNDING) as LiteRT's reference CONV_2D calls them, statement by

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # tests/linear: the fused int8 layer (SPEC §7, issue 11). Model == driver on the software device
 # == driver on the Verilated RTL (random layers, directed extremes), and LiteRT byte for byte.
 # Uses TEST_CC (tests/tests.mk), DRV_SRCS (driver/), SWDEV_SRCS, COSIM_* (sim/), MODEL_SRCS, VPYTHON.

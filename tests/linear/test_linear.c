@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The fused int8 layer (SPEC §7): model (s24_linear_ref) == driver on the software device ==
 // driver on the Verilated RTL, for random layers and directed extremes, with random and directed
 // output clamps [act_min, act_max] (none, ReLU, RELU6-like act_max < 127, RELU_N1_TO_1-like,

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """LiteRT byte-for-byte: generated int8 per-channel FULLY_CONNECTED models (pruned N:M weights,
 random scales, zero points, bias, fused activation NONE/RELU/RELU6/RELU_N1_TO_1) run in LiteRT with the reference and the
 optimized kernels (with and without the XNNPACK delegate), and `sparse24 linear` on the model and rtl backends (SPEC §7).

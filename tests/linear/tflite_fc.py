@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """int8 per-channel FULLY_CONNECTED models as .tflite flatbuffers, without TensorFlow.
 
 Builds models with the flatbuffers schema that LiteRT ships (ai_edge_litert.schema_py_generated),

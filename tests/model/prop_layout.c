@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Randomised property tests of the beat packers, the GEMM cycle predictors and the fused
 // layer's bias folding, with a reproducible seed.
 //

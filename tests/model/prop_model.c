@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Randomised property tests of the golden model over every pattern, with a reproducible seed.
 //
 // usage: prop_model [CASES [SEED]]   (or env S24_CASES / S24_SEED); prints the seed first and,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // cmocka unit tests of the golden model: SPEC §2 worked examples byte for byte, padding
 // convention, pruning rule, pattern and metadata checks with their locations, GEMM with C0,
 // int32 wraparound, argument guards, and the fused layer's int8 result beat layout.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // cmocka unit tests of the .npy reader/writer: round trips, header dict variants, every
 // malformed-file path (magic, version, truncation, dtype, order, rank, overflow, garbage),
 // and atomic output (a failed or discarded write leaves the directory as it was).

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Malformed and unsupported .tflite models for tests/net/cli.sh, made from a valid model.
 
   bad_models.py MODEL.tflite OUT_DIR

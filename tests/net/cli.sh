@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # End-to-end tests of `sparse24 info/prune/run` on .tflite networks (SPEC §8): bad models and
 # inputs give one error line, exit 1 (2 for usage) and write nothing; prune keeps every byte
 # but the weights; run on both backends agrees.

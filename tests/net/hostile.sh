@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Hostile models and inputs (issue 50): what the third adversarial probe found, each case a test
 # that fails on the code before the fix. tests/net/hostile_models.py writes the models.
 #   tests/net/hostile.sh SPARSE24 SPARSE24_PLAIN WORK_DIR PYTHON MODELS_DIR

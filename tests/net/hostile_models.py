@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Hostile .tflite models for tests/net/hostile.sh (issue 50), each made from a valid model.
 
   hostile_models.py KWS.tflite OUT_DIR

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Reruns a `sparse24 run` with LiteRT's reference kernels and compares every output byte.
 
   litert_check.py MODEL.tflite X.npy Y.npy

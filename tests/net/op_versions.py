@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Which versions of each builtin operator the runtime handles LiteRT 2.3.0's BUILTIN_REF
 resolver registers (SPEC §8: an operator version LiteRT's reference kernels do not accept is an
 input error). For every such operator (FULLY_CONNECTED and CONV_2D, run on the array, and every
@@ -141,6 +142,7 @@ def header(table):
         from importlib.metadata import version
         ver = version("ai-edge-litert")
     lines = [
+        "// SPDX-License-Identifier: Apache-2.0",
         "// runtime/s24_op_versions_table.h: the versions of each builtin operator the runtime",
         f"// handles that LiteRT {ver}'s reference resolver (OpResolverType.BUILTIN_REF) registers,",
         "// probed with one single-operator model per operator and version (v = 0 to "

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Single-operator (and tiny multi-operator) int8 .tflite models for the host kernels of the
 network runtime (runtime/s24_ops.c, SPEC §8), with LiteRT's BUILTIN_REF outputs as reference.
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Which requantization LiteRT 2.3.0's BUILTIN_REF kernels compute for int8 CONV_2D and
 FULLY_CONNECTED (per-channel weights): random one-layer models are run in LiteRT and every output
 is compared with three candidates computed here from the exact int32 accumulator:

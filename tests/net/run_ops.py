@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """`sparse24 run` on the host-operator models of ops_models.py, byte for byte against LiteRT's
 BUILTIN_REF outputs (SPEC §8): every case of a directory written by ops_models.py (or, with
 --generate, a fresh one) is run as

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // sparse24: the network runtime allocates nothing after load. The four MLPerf Tiny models
 // (argv[1..]) are loaded into heap arenas of their size (runtime/host), then run on the golden
 // model's engine and on a device's (the driver over the software device, sim/s24_swdev.c) while

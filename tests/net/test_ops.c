@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Host kernels of the network runtime (runtime/s24_ops.c) against LiteRT's BUILTIN_REF outputs:
 // every case directory that tests/net/ops_models.py wrote (model.tflite, X.npy, Y.npy) is parsed
 // with s24_tfl_parse, every operator checked with s24_op_check and run with s24_op_run on each

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // cmocka unit tests of the .tflite reader (runtime/s24_tflite.c, SPEC §8).
 //
 //  - the four MLPerf Tiny int8 models (ad, ic, kws, vww; directory = argv[1], else $S24_MODELS):

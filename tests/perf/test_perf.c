@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Cycle-model test: random GEMMs through the host driver on the Verilated s24_top (co-simulation)
 // must take EXACTLY the busy cycles, beats, jobs and tiles the C model predicts
 // (s24_gemm_cycles_compressed / s24_gemm_cycles_dense), and give C bit-exact vs the model.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // sparse24 command: `sparse24 bench` in all its modes: the issue-6 performance benchmark,
 // --linear and --model-speed (see bench.h). The one part of the command that reaches below the
 // public API (the library's backends, the driver, the cycle model): it compares what the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // sparse24 command: `sparse24 bench`, the performance benchmark of issue 6.
 //
 // The 21 nmSPARSE GEMM shapes (m activations, k reduction, n output features) plus decode-style
