@@ -2,9 +2,10 @@
 # Install what sparse24 needs; idempotent and fast when all is present.
 #   Debian packages (apt-get), and one Python venv for the PyPI tools of scripts/requirements.txt
 #   ($S24_VENV, default ~/.cache/sparse24/venv; re-synced only when that file changes).
-# Usage: scripts/deps.sh [--synth|--shot]   (--synth also adds the place-and-route tools, nextpnr-ice40,
+# Usage: scripts/deps.sh [--synth|--shot|--soc]   (--synth also adds the place-and-route tools, nextpnr-ice40,
 #        nextpnr-ecp5 and nextpnr-nexus;
-#        --shot adds Xvfb and ImageMagick for GTKWave screenshots, `make wave-shot`)
+#        --shot adds Xvfb and ImageMagick for GTKWave screenshots, `make wave-shot`;
+#        --soc adds the bare-metal RISC-V toolchain and picolibc of the edge SoC's firmware, `make soc`)
 # Prints the venv's directory on the last line when called as `scripts/deps.sh --venv-path`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -25,6 +26,11 @@ pkgs=(gcc g++ make python3 python3-venv libcmocka-dev iverilog verilator yosys g
       z3 clang-14 libclang-rt-14-dev lcov unzip)
 if [ "${1:-}" = "--synth" ]; then
   pkgs+=(nextpnr-ice40 fpga-icestorm)
+fi
+
+if [ "${1:-}" = "--soc" ]; then
+  # the firmware of soc/ (RV32IM, picolibc); LiteX itself is in the venv (scripts/requirements.txt)
+  pkgs+=(gcc-riscv64-unknown-elf binutils-riscv64-unknown-elf picolibc-riscv64-unknown-elf)
 fi
 
 if [ "${1:-}" = "--shot" ]; then

@@ -1,0 +1,181 @@
+// sparse24 edge SoC: the bare-metal seam of the host driver (s24_soc_seam.h).
+#include "s24_soc_seam.h"
+
+#include <string.h>
+
+#include <generated/csr.h>
+#include <generated/mem.h>
+#include <generated/soc.h>
+
+#include "soc_rt.h"
+
+#define REG(addr) (*(volatile uint32_t *)(uintptr_t)(S24_REGS_BASE + (addr)))
+#define DESC_MAX_COUNT 0x7fffu  // the descriptor's count field (soc/s24_stream.py RingReader)
+#define DESC_QUEUE 16u          // RingReader.DESC_DEPTH
+
+typedef struct {
+  volatile uint32_t *win;
+  uint32_t depth, lane_bits, lanes;
+} ring_t;
+
+static const ring_t kRingW = {(volatile uint32_t *)S24_RING_W_BASE, S24_RING_W_DEPTH,
+                              S24_RING_W_LANE_BITS, 1u << S24_RING_W_LANE_BITS};
+static const ring_t kRingA = {(volatile uint32_t *)S24_RING_A_BASE, S24_RING_A_DEPTH,
+                              S24_RING_A_LANE_BITS, 1u << S24_RING_A_LANE_BITS};
+static const ring_t kRingR = {(volatile uint32_t *)S24_RING_R_BASE, S24_RING_R_DEPTH,
+                              S24_RING_R_LANE_BITS, 1u << S24_RING_R_LANE_BITS};
+
+uint32_t s24_soc_cycle_ns(void) { return (uint32_t)(1000000000u / soc_clk_hz()); }
+
+static uint64_t now_ns(void *ctx) {
+  (void)ctx;
+  return soc_cycles() * 1000000000ull / soc_clk_hz();
+}
+
+static s24_status_t read32(void *ctx, uint32_t addr, uint32_t *value) {
+  (void)ctx;
+  if (addr >= 0x100u || (addr & 3u)) return S24_ERR_ARG;
+  *value = REG(addr);
+  return S24_OK;
+}
+
+static s24_status_t write32(void *ctx, uint32_t addr, uint32_t value) {
+  (void)ctx;
+  if (addr >= 0x100u || (addr & 3u)) return S24_ERR_ARG;
+  REG(addr) = value;
+  return S24_OK;
+}
+
+static void engines_reset(void) {
+  s24_streams_w_rd_reset_write(1);
+  s24_streams_a_rd_reset_write(1);
+  s24_streams_r_wr_reset_write(1);
+  s24_streams_r_wr_consumed_write(0);
+}
+
+static s24_status_t stream_reset(void *ctx) {
+  s24_soc_t *soc = ctx;
+  engines_reset();
+  soc->w_wr = soc->a_wr = soc->w_done = soc->a_done = 0;
+  soc->r_rd = soc->r_avail = 0;
+  return S24_OK;
+}
+
+static s24_status_t stream_write(void *ctx, s24_port_t port, const uint32_t *beats, size_t words,
+                                 size_t n) {
+  s24_soc_t *soc = ctx;
+  if ((port != S24_PORT_W && port != S24_PORT_A) || beats == NULL || n == 0) return S24_ERR_ARG;
+  const ring_t *ring = port == S24_PORT_W ? &kRingW : &kRingA;
+  uint32_t *wr = port == S24_PORT_W ? &soc->w_wr : &soc->a_wr;
+  uint32_t *done = port == S24_PORT_W ? &soc->w_done : &soc->a_done;
+  if (words == 0 || words > ring->lanes) return S24_ERR_ARG;
+  const uint64_t t0 = soc_cycles();
+  uint64_t waited = 0;
+  s24_status_t st = S24_OK;
+  const uint32_t *src = beats;
+  size_t left = n;
+  while (left > 0) {
+    // room in the ring and in the descriptor queue; read the engine's counters only when needed
+    uint32_t room = ring->depth - (*wr - *done);
+    uint32_t queued = 0;
+    if (room == 0 || (queued = (port == S24_PORT_W ? s24_streams_w_rd_desc_level_read()
+                                                   : s24_streams_a_rd_desc_level_read())) >=
+                         DESC_QUEUE) {
+      const uint64_t w0 = soc_cycles();
+      for (;;) {
+        *done = port == S24_PORT_W ? s24_streams_w_rd_consumed_read()
+                                   : s24_streams_a_rd_consumed_read();
+        queued = port == S24_PORT_W ? s24_streams_w_rd_desc_level_read()
+                                    : s24_streams_a_rd_desc_level_read();
+        room = ring->depth - (*wr - *done);
+        if (room > 0 && queued < DESC_QUEUE) break;
+        if (soc_cycles() - w0 > soc->write_timeout_cycles) {
+          st = S24_ERR_TIMEOUT;
+          break;
+        }
+      }
+      waited += soc_cycles() - w0;
+      if (st != S24_OK) break;
+    }
+    uint32_t chunk = left < room ? (uint32_t)left : room;
+    if (chunk > DESC_MAX_COUNT) chunk = DESC_MAX_COUNT;
+    const uint32_t start = *wr & (ring->depth - 1);
+    for (uint32_t i = 0; i < chunk; i++) {
+      volatile uint32_t *dst = ring->win + (((start + i) & (ring->depth - 1)) << ring->lane_bits);
+      for (size_t k = 0; k < words; k++) dst[k] = src[k];
+      src += words;
+    }
+    const uint32_t last = chunk == left ? 1u : 0u;
+    const uint32_t desc = start | (chunk << 16) | (last << 31);
+    if (port == S24_PORT_W) {
+      s24_streams_w_rd_desc_write(desc);
+    } else {
+      s24_streams_a_rd_desc_write(desc);
+    }
+    *wr += chunk;
+    left -= chunk;
+  }
+  soc->stats.calls[port]++;
+  soc->stats.beats[port] += n - left;
+  soc->stats.bytes[port] += (uint64_t)(n - left) * words * 4u;
+  soc->stats.cycles[port] += soc_cycles() - t0;
+  soc->stats.wait[port] += waited;
+  return st;
+}
+
+static s24_status_t stream_read(void *ctx, s24_port_t port, uint32_t *beats, size_t words,
+                                size_t n, uint8_t *last, uint64_t timeout_ns) {
+  s24_soc_t *soc = ctx;
+  if (port != S24_PORT_R || beats == NULL || words == 0 || words > 8u) return S24_ERR_ARG;
+  const ring_t *ring = &kRingR;
+  const uint64_t t0 = soc_cycles();
+  const uint64_t limit = timeout_ns / 1000u * (soc_clk_hz() / 1000000u);
+  uint64_t waited = 0;
+  s24_status_t st = S24_OK;
+  size_t got = 0;
+  while (got < n) {
+    if (soc->r_avail == soc->r_rd) {
+      const uint64_t w0 = soc_cycles();
+      while ((soc->r_avail = s24_streams_r_wr_received_read()) == soc->r_rd) {
+        if (soc_cycles() - w0 > limit) {
+          st = S24_ERR_TIMEOUT;
+          break;
+        }
+      }
+      waited += soc_cycles() - w0;
+      if (st != S24_OK) break;
+    }
+    while (got < n && soc->r_rd != soc->r_avail) {
+      volatile const uint32_t *src = ring->win + ((soc->r_rd & (ring->depth - 1)) << ring->lane_bits);
+      uint32_t *dst = beats + got * words;
+      for (size_t k = 0; k < words; k++) dst[k] = src[k];
+      if (last != NULL) last[got] = (uint8_t)(src[8] & 1u);
+      soc->r_rd++;
+      got++;
+    }
+    s24_streams_r_wr_consumed_write(soc->r_rd);
+  }
+  soc->stats.calls[S24_PORT_R]++;
+  soc->stats.beats[S24_PORT_R] += got;
+  soc->stats.bytes[S24_PORT_R] += (uint64_t)got * words * 4u;
+  soc->stats.cycles[S24_PORT_R] += soc_cycles() - t0;
+  soc->stats.wait[S24_PORT_R] += waited;
+  return st;
+}
+
+void s24_soc_stats_clear(s24_soc_t *soc) { memset(&soc->stats, 0, sizeof soc->stats); }
+
+s24_status_t s24_soc_open(s24_soc_t *soc, s24_seam_t *seam) {
+  if (soc == NULL || seam == NULL) return S24_ERR_ARG;
+  memset(soc, 0, sizeof *soc);
+  soc->write_timeout_cycles = soc_clk_hz();
+  (void)stream_reset(soc);
+  seam->ctx = soc;
+  seam->read32 = read32;
+  seam->write32 = write32;
+  seam->stream_write = stream_write;
+  seam->stream_read = stream_read;
+  seam->stream_reset = stream_reset;
+  seam->now_ns = now_ns;
+  return S24_OK;
+}

@@ -1,0 +1,83 @@
+# soc: the edge system (issue 51, docs/soc.md): a LiteX SoC (VexRiscv, SDRAM, UART, timer, s24_top
+# with its stream rings) simulated by Verilator, and its firmware built bare-metal with picolibc.
+#   make soc          the SoC's Verilog (soc/soc.py), its simulator build/soc/soc_sim (Verilator,
+#                     with soc/sim/soc_sim.cpp), the boot stub and the firmware (build/soc/fw/*.elf)
+#   make soc-test     (in make test) the firmware's check on the simulated SoC: GEMMs and fused
+#                     layers through the unmodified driver, bit-exact with the C model, cycles printed
+# Everything it writes is under build/soc/. SOC_TRACE=1 builds the simulator with FST tracing
+# (soc_sim --trace FILE.fst). Other fragments use SOC_SIM, SOC_BOOT, SOC_FW.
+
+SOC_DIR   := $(BUILD)/soc
+SOC_GEN   := $(SOC_DIR)/gen
+SOC_FWDIR := $(SOC_DIR)/fw
+SOC_SIM   := $(SOC_DIR)/soc_sim
+SOC_BOOT  := $(SOC_DIR)/boot.bin
+SOC_TRACE ?= 0
+SOC_PY    := soc/soc.py soc/s24_stream.py
+SOC_MAXCYC ?= 200000000
+
+# ---------------------------------------------------------------- the SoC's Verilog and headers
+$(SOC_GEN)/sources.f: $(SOC_PY) $(RTL_FILES) $(wildcard rtl/*.vh) rtl/s24.f regs/s24_regs.toml soc/soc.mk
+	@scripts/deps.sh --soc
+	@mkdir -p $(@D)
+	$(VPYTHON) soc/soc.py --target sim --out $(@D) >$(@D)/soc.log 2>&1 || { tail -30 $(@D)/soc.log; exit 1; }
+
+# ---------------------------------------------------------------- the simulator
+# Verilator flags of the SoC's model, one a line
+SOC_VFLAGS := --cc --exe                   # C++ model and our main (soc/sim/soc_sim.cpp)
+SOC_VFLAGS += -O3 --x-assign fast --x-initial fast   # speed, as the co-simulation's model
+SOC_VFLAGS += -Wno-fatal                   # LiteX's Verilog warns (COMBDLY, WIDTH...): not ours to lint
+SOC_VFLAGS += --top-module sim -Irtl       # LiteX's top; s24_regs.vh and the other includes
+SOC_VFLAGS += $(if $(filter 1,$(SOC_TRACE)),--trace-fst)
+# C++ optimisation of the generated model (LiteX's litex_sim builds at -O0 by default: 5-10x slower)
+SOC_VOPT   := OPT_FAST=-O3 OPT_SLOW=-O1 OPT_GLOBAL=-O2
+
+$(SOC_DIR)/vobj/Vsim.mk: $(SOC_GEN)/sources.f soc/sim/soc_sim.cpp soc/soc.mk
+	@mkdir -p $(@D)
+	$(VERILATOR) $(SOC_VFLAGS) -f $(SOC_GEN)/sources.f $(abspath soc/sim/soc_sim.cpp) \
+	  -CFLAGS "-std=c++17 -I$(abspath $(SOC_GEN))" -LDFLAGS "-lz" -Mdir $(@D) -o soc_sim \
+	  >$(@D)/verilate.log 2>&1 || { tail -30 $(@D)/verilate.log; exit 1; }
+
+$(SOC_SIM): $(SOC_DIR)/vobj/Vsim.mk
+	+$(MAKE) --no-print-directory -s -C $(SOC_DIR)/vobj -f Vsim.mk $(SOC_VOPT) VM_PARALLEL_BUILDS=1 >$(SOC_DIR)/vobj/build.log 2>&1 \
+	  || { tail -30 $(SOC_DIR)/vobj/build.log; exit 1; }
+	cp $(SOC_DIR)/vobj/soc_sim $@
+
+# ---------------------------------------------------------------- firmware (bare metal, picolibc)
+SOC_CC     := riscv64-unknown-elf-gcc
+SOC_OBJCOPY := riscv64-unknown-elf-objcopy
+# C flags of everything the firmware links, one a line
+SOC_CFLAGS := --specs=picolibc.specs       # picolibc's headers, crt0, libc and linker script
+SOC_CFLAGS += -march=rv32im -mabi=ilp32    # VexRiscv "standard": RV32IM
+SOC_CFLAGS += -std=c11 -Wall -Wextra -Werror   # the project's C, warnings are errors
+SOC_CFLAGS += -Os -g                       # small, with symbols
+SOC_CFLAGS += -ffunction-sections -fdata-sections   # with the linker's --gc-sections (picolibc.specs)
+SOC_CFLAGS += -MMD -MP                     # header dependencies
+# picolibc's hosted start-up: exit(main()), so returning from main reaches soc_rt.c's _exit (the
+# default crt0 loops forever after main)
+SOC_LDFLAGS := --crt0=hosted
+SOC_INC    := -Isoc/firmware/include -Isoc/firmware $(DRV_INC) -isystem $(SOC_GEN)/software/include
+# The parts the firmware compiles from the repository, unmodified
+SOC_LIBSRC := $(MODEL_SRCS) driver/s24_drv.c
+SOC_RTSRC  := soc/firmware/soc_rt.c soc/firmware/s24_soc_seam.c
+SOC_FW     := $(SOC_FWDIR)/s24test.elf
+
+$(SOC_FWDIR)/%.o: %.c $(SOC_GEN)/sources.f
+	@mkdir -p $(@D)
+	$(SOC_CC) $(SOC_CFLAGS) $(SOC_INC) -c $< -o $@
+
+$(SOC_FWDIR)/%.elf: $(SOC_FWDIR)/soc/firmware/%.o $(SOC_RTSRC:%.c=$(SOC_FWDIR)/%.o) $(SOC_LIBSRC:%.c=$(SOC_FWDIR)/%.o)
+	$(SOC_CC) $(SOC_CFLAGS) $(SOC_LDFLAGS) -Wl,-Map=$(@:.elf=.map) $^ -o $@
+	riscv64-unknown-elf-size $@ >$(@:.elf=.size)
+
+# The boot stub in the ROM (soc/firmware/boot.S, with the SoC's boot_seq.h)
+$(SOC_BOOT): soc/firmware/boot.S $(SOC_GEN)/sources.f
+	$(SOC_CC) -march=rv32im -mabi=ilp32 -nostdlib -nostartfiles -I$(SOC_GEN) -Wl,-Ttext=0 -Wl,-e,_boot $< -o $(SOC_DIR)/boot.elf
+	$(SOC_OBJCOPY) -O binary $(SOC_DIR)/boot.elf $@
+
+.PHONY: soc soc-test
+soc: $(SOC_SIM) $(SOC_BOOT) $(SOC_FW)
+
+soc-test: soc
+	$(SOC_SIM) --rom $(SOC_BOOT) --elf $(SOC_FW) --max-cycles $(SOC_MAXCYC) --stats
+TESTS += soc-test
