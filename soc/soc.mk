@@ -60,7 +60,8 @@ SOC_INC    := -Isoc/firmware/include -Isoc/firmware $(DRV_INC) -isystem $(SOC_GE
 # The parts the firmware compiles from the repository, unmodified
 SOC_LIBSRC := $(MODEL_SRCS) driver/s24_drv.c
 SOC_RTSRC  := soc/firmware/soc_rt.c soc/firmware/s24_soc_seam.c
-SOC_FW     := $(SOC_FWDIR)/s24test.elf
+SOC_FW     := $(SOC_FWDIR)/s24test.elf $(SOC_FWDIR)/s24test_long.elf $(SOC_FWDIR)/s24job.elf \
+              $(SOC_FWDIR)/membench.elf $(SOC_FWDIR)/hello.elf
 
 $(SOC_FWDIR)/%.o: %.c $(SOC_GEN)/sources.f
 	@mkdir -p $(@D)
@@ -70,14 +71,33 @@ $(SOC_FWDIR)/%.elf: $(SOC_FWDIR)/soc/firmware/%.o $(SOC_RTSRC:%.c=$(SOC_FWDIR)/%
 	$(SOC_CC) $(SOC_CFLAGS) $(SOC_LDFLAGS) -Wl,-Map=$(@:.elf=.map) $^ -o $@
 	riscv64-unknown-elf-size $@ >$(@:.elf=.size)
 
+# s24test.c with the long list of cases (make soc-test-long)
+$(SOC_FWDIR)/soc/firmware/s24test_long.o: soc/firmware/s24test.c $(SOC_GEN)/sources.f
+	@mkdir -p $(@D)
+	$(SOC_CC) $(SOC_CFLAGS) -DS24TEST_LONG $(SOC_INC) -c $< -o $@
+
 # The boot stub in the ROM (soc/firmware/boot.S, with the SoC's boot_seq.h)
 $(SOC_BOOT): soc/firmware/boot.S $(SOC_GEN)/sources.f
 	$(SOC_CC) -march=rv32im -mabi=ilp32 -nostdlib -nostartfiles -I$(SOC_GEN) -Wl,-Ttext=0 -Wl,-e,_boot $< -o $(SOC_DIR)/boot.elf
 	$(SOC_OBJCOPY) -O binary $(SOC_DIR)/boot.elf $@
 
-.PHONY: soc soc-test
+.PHONY: soc soc-test soc-test-long soc-bench
 soc: $(SOC_SIM) $(SOC_BOOT) $(SOC_FW)
 
-soc-test: soc
-	$(SOC_SIM) --rom $(SOC_BOOT) --elf $(SOC_FW) --max-cycles $(SOC_MAXCYC) --stats
+# the firmware's own check (GEMMs and fused layers vs the C model compiled into it), then jobs
+# from the host through soc/run.py vs the command's model backend
+soc-test: soc $(BUILD)/sparse24
+	$(SOC_SIM) --rom $(SOC_BOOT) --elf $(SOC_FWDIR)/s24test.elf --max-cycles $(SOC_MAXCYC) --stats
+	$(VPYTHON) soc/tests/run_check.py $(BUILD)
 TESTS += soc-test
+
+soc-test-long: soc $(BUILD)/sparse24
+	$(SOC_SIM) --rom $(SOC_BOOT) --elf $(SOC_FWDIR)/s24test_long.elf --max-cycles $(SOC_MAXCYC) --stats
+	$(VPYTHON) soc/tests/run_check.py $(BUILD) --long
+LONG_TESTS += soc-test-long
+
+# what the memory system delivers (docs/soc.md "Bandwidth"): build/soc/membench.txt
+soc-bench: soc
+	$(SOC_SIM) --rom $(SOC_BOOT) --elf $(SOC_FWDIR)/membench.elf --max-cycles $(SOC_MAXCYC) --stats \
+	  >$(SOC_DIR)/membench.txt 2>&1 || { cat $(SOC_DIR)/membench.txt; exit 1; }
+	cat $(SOC_DIR)/membench.txt

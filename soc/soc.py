@@ -233,15 +233,19 @@ class S24SoC(SoCCore):
             self.rom.mem.name_override = "s24soc_rom"
 
 
+def absolute_inits(vfile):
+    """Memory init files by absolute path in LiteX's Verilog: the harness and Yosys run anywhere."""
+    with open(vfile) as f:
+        text = f.read()
+    gw = os.path.dirname(os.path.abspath(vfile))
+    text = re.sub(r'\$readmemh\("([^"/]+)"', lambda m: '$readmemh("' + os.path.join(gw, m.group(1)) + '"', text)
+    with open(vfile, "w") as f:
+        f.write(text)
+
+
 def write_sim_files(soc, out):
     """What the Verilator harness needs beside sim.v: the source list and soc_mem.h."""
     simv = os.path.join(out, "gateware", "sim.v")
-    with open(simv) as f:   # the harness runs anywhere: memory init files by absolute path
-        text = f.read()
-    text = re.sub(r'\$readmemh\("([^"/]+)"',
-                  lambda m: '$readmemh("' + os.path.join(out, "gateware", m.group(1)) + '"', text)
-    with open(simv, "w") as f:
-        f.write(text)
     srcs = [os.path.abspath(simv)]
     srcs += [os.path.abspath(f) for f, lang, lib, *_ in soc.platform.sources
              if f.endswith(".v") and os.path.basename(f) != "sim.v"]
@@ -332,7 +336,9 @@ def main():
     soc = S24SoC(args.target, int(args.sys_clk_freq), rom)
     out = os.path.abspath(args.out)
     builder = Builder(soc, output_dir=out, compile_software=False, compile_gateware=False)
-    builder.build(run=False, build_name="sim" if args.target == "sim" else "s24soc")
+    name = "sim" if args.target == "sim" else "s24soc"
+    builder.build(run=False, build_name=name)
+    absolute_inits(os.path.join(out, "gateware", name + ".v"))
     write_boot_seq(soc, out)
     # the one LiteX software header the generated csr.h needs (hw/common.h: CSR accessors), so the
     # firmware's include path is this folder alone

@@ -143,18 +143,32 @@ out:
 }
 
 int main(void) {
+#ifdef S24TEST_LONG  // make soc-test-long
   static const gemm_case_t gemms[] = {
       {8, 32, 8, {2, 4}, 0},     // one tile
       {19, 64, 21, {2, 4}, 0},   // edge tiles in both directions
       {32, 256, 16, {2, 4}, 0},  // 8 tiles of 64 beats
       {16, 128, 8, {1, 4}, 0},   // 1:4: the pair mode
       {16, 64, 16, {2, 4}, 1},   // dense driver path of a pruned matrix
+      {8, 1024, 8, {2, 4}, 0},   // one tile of 256 beats
   };
   static const linear_case_t linears[] = {
       {16, 64, 8, {2, 4}, 3, -5, -128, 127, S24_ROUND_SINGLE},
       {24, 96, 12, {2, 4}, -7, 4, 4, 127, S24_ROUND_DOUBLE},
       {32, 128, 8, {1, 4}, 0, 0, -128, 127, S24_ROUND_SINGLE},
+      {72, 64, 8, {2, 4}, 1, 2, -100, 100, S24_ROUND_DOUBLE},  // 9 row tiles
   };
+#else  // make soc-test (in make test): a minute of simulation
+  static const gemm_case_t gemms[] = {
+      {8, 32, 8, {2, 4}, 0},     // one tile
+      {19, 32, 11, {2, 4}, 0},   // edge tiles in both directions
+      {16, 64, 8, {1, 4}, 0},    // 1:4: the pair mode
+  };
+  static const linear_case_t linears[] = {
+      {16, 32, 8, {2, 4}, 3, -5, -128, 127, S24_ROUND_SINGLE},
+      {12, 48, 9, {2, 4}, -7, 4, 4, 127, S24_ROUND_DOUBLE},
+  };
+#endif
   printf("s24test: sparse24 edge SoC, %" PRIu32 " Hz\n", soc_clk_hz());
   s24_soc_t soc;
   s24_seam_t seam;
