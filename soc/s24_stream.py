@@ -29,6 +29,11 @@ class RingWindow(LiteXModule):
 
     def __init__(self, mem, words, writable, extra=0):
         self.bus = bus = wishbone.Interface(data_width=32, address_width=32, addressing="word")
+        # a second writer of the narrow port (RingFill): while fill_active it owns the port
+        self.fill_active = Signal()
+        self.fill_adr = Signal(_log2(mem.depth))
+        self.fill_we = Signal(4 * words)
+        self.fill_dat = Signal(32)
         self.lane_bits = lane_bits = _log2(words + extra)
         depth_bits = _log2(mem.depth)
         port = mem.get_port(write_capable=writable, we_granularity=8 if writable else 0)
@@ -40,13 +45,15 @@ class RingWindow(LiteXModule):
         self.comb += [
             lane.eq(bus.adr[:lane_bits]),
             beat.eq(bus.adr[lane_bits:lane_bits + depth_bits]),
-            port.adr.eq(beat),
+            port.adr.eq(Mux(self.fill_active, self.fill_adr, beat)),
         ]
         if writable:
-            self.comb += port.dat_w.eq(Replicate(bus.dat_w, words))
+            self.comb += port.dat_w.eq(Replicate(Mux(self.fill_active, self.fill_dat, bus.dat_w), words))
             for w in range(words):
-                self.comb += If(bus.cyc & bus.stb & bus.we & ~bus.ack & (lane == w),
-                                port.we[4 * w:4 * w + 4].eq(bus.sel))
+                self.comb += If(self.fill_active,
+                                port.we[4 * w:4 * w + 4].eq(self.fill_we[4 * w:4 * w + 4])
+                                ).Elif(bus.cyc & bus.stb & bus.we & ~bus.ack & (lane == w),
+                                       port.we[4 * w:4 * w + 4].eq(bus.sel))
         cases = {w: bus.dat_r.eq(port.dat_r[32 * w:32 * w + 32]) for w in range(words)}
         for e in range(extra):
             cases[words + e] = bus.dat_r.eq(port.dat_r[32 * (words + e):32 * (words + e + 1)]
@@ -171,11 +178,71 @@ class RingWriter(LiteXModule):
         # a reset also has to zero `consumed`: the firmware writes 0 to it after the reset pulse
 
 
+class RingFill(LiteXModule):
+    """Main RAM -> ring by DMA: `go` = start beat [15:0] | beats [30:16] reads beats x words 32-bit
+    words, packed one after the other from byte address `addr` of the SDRAM, through a LiteDRAM
+    read port (several reads in flight: the SDRAM's own rate), into the ring's narrow port from
+    that beat on; `done` counts finished fills. The data bypasses the CPU's caches: the firmware
+    writes back (soc_flush_dcache) what it wrote itself before a fill, and keeps off the ring's
+    window while one runs. No multiplier: beats x words is shifts and adds (the device's 156
+    MULT18X18D are all taken)."""
+
+    def __init__(self, port, win, words, depth):
+        from litedram.frontend.dma import LiteDRAMDMAReader
+        depth_bits = _log2(depth)
+        self.addr = CSRStorage(32, description="Byte address in main RAM of the first word (32-bit aligned).")
+        self.go = CSRStorage(32, description="Write: fill from ring beat [15:0], [30:16] beats.")
+        self.done = CSRStatus(32, description="Fills completed since reset (monotonic).")
+
+        # # #
+
+        self.dma = dma = LiteDRAMDMAReader(port, fifo_depth=16)
+        aw = len(dma.sink.address)
+        active = Signal()
+        base = Signal(aw)
+        total = Signal(20)      # words of the fill
+        issued = Signal(20)
+        got = Signal(20)
+        lane = Signal(max=max(2, words))
+        beat = Signal(depth_bits)
+        done = Signal(32)
+        nbeats = Signal(15)
+        self.comb += nbeats.eq(self.go.storage[16:31])
+        if words == 5:
+            words_of = (nbeats << 2) + nbeats
+        elif words & (words - 1) == 0:
+            words_of = nbeats << (words.bit_length() - 1)
+        else:
+            raise ValueError("RingFill: words must be 5 or a power of two")
+        self.sync += [
+            If(self.go.re,
+                active.eq(1), base.eq(self.addr.storage[2:2 + aw]), total.eq(words_of),
+                issued.eq(0), got.eq(0), lane.eq(0), beat.eq(self.go.storage[0:depth_bits])),
+            If(dma.sink.valid & dma.sink.ready, issued.eq(issued + 1)),
+            If(dma.source.valid,
+                got.eq(got + 1),
+                If(lane == words - 1, lane.eq(0), beat.eq(beat + 1)).Else(lane.eq(lane + 1))),
+            If(active & (got == total) & ~self.go.re, active.eq(0), done.eq(done + 1)),
+        ]
+        self.comb += [
+            dma.sink.valid.eq(active & (issued != total)),
+            dma.sink.address.eq(base + issued),
+            dma.source.ready.eq(1),
+            win.fill_active.eq(active),
+            win.fill_adr.eq(beat),
+            win.fill_dat.eq(dma.source.data),
+            # one-hot lane decode (not `0xf << lane * 4`: Verilog sizes lane * 4 to lane's 3 bits)
+            win.fill_we.eq(Cat(*[Replicate(dma.source.valid & (lane == i), 4) for i in range(words)])),
+            self.done.status.eq(done),
+        ]
+
+
 class S24Streams(LiteXModule):
     """The three rings and their engines. `w`, `a` are stream sources for s24_top's s_axis_w/a,
     `r` a sink for its m_axis_r; `windows` maps "w", "a", "r" to (Wishbone interface, size)."""
 
-    def __init__(self, w_bits, a_bits, r_bits, w_depth=1024, a_depth=1024, r_depth=256):
+    def __init__(self, w_bits, a_bits, r_bits, w_depth=1024, a_depth=1024, r_depth=256,
+                 w_port=None, a_port=None):
         w_words, a_words, r_words = (w_bits + 31) // 32, (a_bits + 31) // 32, (r_bits + 31) // 32
         w_mem = Memory(32 * w_words, w_depth, name="s24_ring_w")
         a_mem = Memory(32 * a_words, a_depth, name="s24_ring_a")
@@ -189,6 +256,10 @@ class S24Streams(LiteXModule):
         self.a_rd = RingReader(a_mem, 32 * a_words)
         self.r_wr = RingWriter(r_mem, 32 * r_words)
         self.w, self.a, self.r = self.w_rd.source, self.a_rd.source, self.r_wr.sink
+        if w_port is not None:
+            self.w_fill = RingFill(w_port, self.w_win, w_words, w_depth)
+        if a_port is not None:
+            self.a_fill = RingFill(a_port, self.a_win, a_words, a_depth)
 
         def size(mem, win):
             return mem.depth * (1 << win.lane_bits) * 4

@@ -17,7 +17,7 @@ SOC_PY    := soc/soc.py soc/s24_stream.py
 SOC_MAXCYC ?= 200000000
 
 # ---------------------------------------------------------------- the SoC's Verilog and headers
-$(SOC_GEN)/sources.f: $(SOC_PY) $(RTL_FILES) $(wildcard rtl/*.vh) rtl/s24.f regs/s24_regs.toml soc/soc.mk
+$(SOC_GEN)/sources.f: $(SOC_PY) $(RTL_FILES) $(wildcard rtl/*.vh) rtl/s24.f regs/s24_regs.toml
 	@scripts/deps.sh --soc
 	@mkdir -p $(@D)
 	$(VPYTHON) soc/soc.py --target sim --out $(@D) >$(@D)/soc.log 2>&1 || { tail -30 $(@D)/soc.log; exit 1; }
@@ -32,16 +32,17 @@ SOC_VFLAGS += $(if $(filter 1,$(SOC_TRACE)),--trace-fst)
 # C++ optimisation of the generated model (LiteX's litex_sim builds at -O0 by default: 5-10x slower)
 SOC_VOPT   := OPT_FAST=-O3 OPT_SLOW=-O1 OPT_GLOBAL=-O2
 
-$(SOC_DIR)/vobj/Vsim.mk: $(SOC_GEN)/sources.f soc/sim/soc_sim.cpp soc/soc.mk
+$(SOC_DIR)/vobj/Vsim.mk: $(SOC_GEN)/sources.f soc/soc.mk
 	@mkdir -p $(@D)
 	$(VERILATOR) $(SOC_VFLAGS) -f $(SOC_GEN)/sources.f $(abspath soc/sim/soc_sim.cpp) \
 	  -CFLAGS "-std=c++17 -I$(abspath $(SOC_GEN))" -LDFLAGS "-lz" -Mdir $(@D) -o soc_sim \
 	  >$(@D)/verilate.log 2>&1 || { tail -30 $(@D)/verilate.log; exit 1; }
 
-$(SOC_SIM): $(SOC_DIR)/vobj/Vsim.mk
+# (Verilator's make file rebuilds only soc_sim.o when the harness changes)
+$(SOC_SIM): $(SOC_DIR)/vobj/Vsim.mk soc/sim/soc_sim.cpp
 	+$(MAKE) --no-print-directory -s -C $(SOC_DIR)/vobj -f Vsim.mk $(SOC_VOPT) VM_PARALLEL_BUILDS=1 >$(SOC_DIR)/vobj/build.log 2>&1 \
 	  || { tail -30 $(SOC_DIR)/vobj/build.log; exit 1; }
-	cp $(SOC_DIR)/vobj/soc_sim $@
+	cp $(SOC_DIR)/vobj/soc_sim $@.tmp && mv -f $@.tmp $@   # a running simulator keeps its copy
 
 # ---------------------------------------------------------------- firmware (bare metal, picolibc)
 SOC_CC     := riscv64-unknown-elf-gcc
@@ -61,27 +62,44 @@ SOC_INC    := -Isoc/firmware/include -Isoc/firmware $(DRV_INC) -isystem $(SOC_GE
 SOC_LIBSRC := $(MODEL_SRCS) driver/s24_drv.c
 SOC_RTSRC  := soc/firmware/soc_rt.c soc/firmware/s24_soc_seam.c
 SOC_FW     := $(SOC_FWDIR)/s24test.elf $(SOC_FWDIR)/s24test_long.elf $(SOC_FWDIR)/s24job.elf \
-              $(SOC_FWDIR)/membench.elf $(SOC_FWDIR)/hello.elf
+              $(SOC_FWDIR)/membench.elf $(SOC_FWDIR)/hello.elf $(SOC_FWDIR)/s24net.elf \
+              $(SOC_FWDIR)/simspeed.elf $(SOC_FWDIR)/simspeed_ip.elf
 
 $(SOC_FWDIR)/%.o: %.c $(SOC_GEN)/sources.f
 	@mkdir -p $(@D)
-	$(SOC_CC) $(SOC_CFLAGS) $(SOC_INC) -c $< -o $@
+	$(SOC_CC) $(SOC_CFLAGS) $(SOC_INC) $(INCX) -c $< -o $@
 
 $(SOC_FWDIR)/%.elf: $(SOC_FWDIR)/soc/firmware/%.o $(SOC_RTSRC:%.c=$(SOC_FWDIR)/%.o) $(SOC_LIBSRC:%.c=$(SOC_FWDIR)/%.o)
-	$(SOC_CC) $(SOC_CFLAGS) $(SOC_LDFLAGS) -Wl,-Map=$(@:.elf=.map) $^ -o $@
+	$(SOC_CC) $(SOC_CFLAGS) $(SOC_LDFLAGS) -Wl,-Map=$(@:.elf=.map) $^ $(SOC_LDLIBS) -o $@
 	riscv64-unknown-elf-size $@ >$(@:.elf=.size)
+
+# The network runtime as it is (runtime/: malloc, stdio), for s24net.elf. Two of its files print
+# uint32_t with %u and int32_t with %d, which warn on riscv*-elf (there int32_t is long): compiled
+# with -Wno-format until the runtime is made freestanding (issue 49)
+SOC_NETSRC := runtime/s24_net.c runtime/s24_ops.c runtime/s24_tflite.c
+$(SOC_FWDIR)/runtime/%.o: runtime/%.c $(SOC_GEN)/sources.f
+	@mkdir -p $(@D)
+	$(SOC_CC) $(SOC_CFLAGS) -Wno-format $(SOC_INC) -Iruntime -c $< -o $@
+$(SOC_FWDIR)/soc/firmware/s24net.o: INCX := -Iruntime
+$(SOC_FWDIR)/s24net.elf: $(SOC_NETSRC:%.c=$(SOC_FWDIR)/%.o)
+$(SOC_FWDIR)/s24net.elf: SOC_LDLIBS := -lm
 
 # s24test.c with the long list of cases (make soc-test-long)
 $(SOC_FWDIR)/soc/firmware/s24test_long.o: soc/firmware/s24test.c $(SOC_GEN)/sources.f
 	@mkdir -p $(@D)
 	$(SOC_CC) $(SOC_CFLAGS) -DS24TEST_LONG $(SOC_INC) -c $< -o $@
 
+# simspeed.c with the IP busy (make soc-speed)
+$(SOC_FWDIR)/soc/firmware/simspeed_ip.o: soc/firmware/simspeed.c $(SOC_GEN)/sources.f
+	@mkdir -p $(@D)
+	$(SOC_CC) $(SOC_CFLAGS) -DSIMSPEED_IP $(SOC_INC) -c $< -o $@
+
 # The boot stub in the ROM (soc/firmware/boot.S, with the SoC's boot_seq.h)
 $(SOC_BOOT): soc/firmware/boot.S $(SOC_GEN)/sources.f
 	$(SOC_CC) -march=rv32im -mabi=ilp32 -nostdlib -nostartfiles -I$(SOC_GEN) -Wl,-Ttext=0 -Wl,-e,_boot $< -o $(SOC_DIR)/boot.elf
 	$(SOC_OBJCOPY) -O binary $(SOC_DIR)/boot.elf $@
 
-.PHONY: soc soc-test soc-test-long soc-bench
+.PHONY: soc soc-test soc-test-long soc-bench soc-speed soc-synth
 soc: $(SOC_SIM) $(SOC_BOOT) $(SOC_FW)
 
 # the firmware's own check (GEMMs and fused layers vs the C model compiled into it), then jobs
@@ -101,3 +119,21 @@ soc-bench: soc
 	$(SOC_SIM) --rom $(SOC_BOOT) --elf $(SOC_FWDIR)/membench.elf --max-cycles $(SOC_MAXCYC) --stats \
 	  >$(SOC_DIR)/membench.txt 2>&1 || { cat $(SOC_DIR)/membench.txt; exit 1; }
 	cat $(SOC_DIR)/membench.txt
+
+# the simulator's speed, the IP idle and the IP busy: build/soc/speed.txt
+soc-speed: soc
+	@for fw in simspeed simspeed_ip; do \
+	  echo "== $$fw"; $(SOC_SIM) --rom $(SOC_BOOT) --elf $(SOC_FWDIR)/$$fw.elf --max-cycles $(SOC_MAXCYC) --stats 2>&1; \
+	done >$(SOC_DIR)/speed.txt
+	cat $(SOC_DIR)/speed.txt
+
+# ---------------------------------------------------------------- place and route (docs/soc.md)
+# make soc-synth: the SoC for the ULX3S's ECP5-85 pads through Yosys and nextpnr-ecp5 (the venv's
+# YoWASP tools), SOC_SEEDS placer seeds (median Fmax per clock), SOC_SYNTH_JOBS at a time; resumable
+# (a seed already placed for the same netlist is kept); the record -> synth/records/soc/ecp5_ulx3s.json
+SOC_SEEDS      ?= 1,2,3
+SOC_SYNTH_JOBS ?= 1
+soc-synth:
+	@scripts/deps.sh --synth
+	@scripts/deps.sh --soc
+	$(VPYTHON) soc/synth.py --out $(BUILD)/soc-synth --seeds $(SOC_SEEDS) --jobs $(SOC_SYNTH_JOBS)

@@ -82,6 +82,29 @@ int main(void) {
   g_sink = s;
   report("ring_r_load", 256u * 32u, soc_cycles() - t0);
 
+  // the rings' fill DMAs: main RAM -> ring through their LiteDRAM read ports (src written back first)
+  soc_flush_dcache();
+  uint32_t n0 = s24_streams_w_fill_done_read();
+  t0 = soc_cycles();
+  s24_streams_w_fill_addr_write((uint32_t)(uintptr_t)src);
+  s24_streams_w_fill_go_write(0 | beats << 16);
+  while (s24_streams_w_fill_done_read() == n0) {
+  }
+  report("fill_w_dma", beats * 20u, soc_cycles() - t0);
+  n0 = s24_streams_a_fill_done_read();
+  t0 = soc_cycles();
+  s24_streams_a_fill_addr_write((uint32_t)(uintptr_t)src);
+  s24_streams_a_fill_go_write(0 | beats << 16);
+  while (s24_streams_a_fill_done_read() == n0) {
+  }
+  report("fill_a_dma", beats * 32u, soc_cycles() - t0);
+  uint32_t bad = 0;  // what the fills wrote, read back through the windows
+  for (uint32_t b = 0; b < beats; b++) {
+    for (uint32_t k = 0; k < 5; k++) bad += w[(b << S24_RING_W_LANE_BITS) + k] != src[b * 5 + k];
+    for (uint32_t k = 0; k < 8; k++) bad += a[(b << S24_RING_A_LANE_BITS) + k] != src[b * 8 + k];
+  }
+  printf("fill_mismatches: %" PRIu32 "\n", bad);
+
   // one CSR read, one s24_top register read (AXI-Lite through the bridge), 1000 of each
   t0 = soc_cycles();
   for (int i = 0; i < 1000; i++) g_sink = s24_streams_w_rd_consumed_read();

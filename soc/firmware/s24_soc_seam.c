@@ -46,6 +46,26 @@ static s24_status_t write32(void *ctx, uint32_t addr, uint32_t value) {
   return S24_OK;
 }
 
+// One fill of `count` beats (words 32-bit words each, packed) from main RAM at src into the ring
+// from beat `start`; waits for it (the caller's buffer may change once stream_write returns).
+static s24_status_t fill(s24_soc_t *soc, s24_port_t port, const uint32_t *src, uint32_t start,
+                         uint32_t count) {
+  uint32_t *n = port == S24_PORT_W ? &soc->w_fills : &soc->a_fills;
+  if (port == S24_PORT_W) {
+    s24_streams_w_fill_addr_write((uint32_t)(uintptr_t)src);
+    s24_streams_w_fill_go_write(start | count << 16);
+  } else {
+    s24_streams_a_fill_addr_write((uint32_t)(uintptr_t)src);
+    s24_streams_a_fill_go_write(start | count << 16);
+  }
+  (*n)++;
+  const uint64_t t0 = soc_cycles();
+  while ((port == S24_PORT_W ? s24_streams_w_fill_done_read() : s24_streams_a_fill_done_read()) != *n) {
+    if (soc_cycles() - t0 > soc->write_timeout_cycles) return S24_ERR_TIMEOUT;
+  }
+  return S24_OK;
+}
+
 static void engines_reset(void) {
   s24_streams_w_rd_reset_write(1);
   s24_streams_a_rd_reset_write(1);
@@ -58,6 +78,8 @@ static s24_status_t stream_reset(void *ctx) {
   engines_reset();
   soc->w_wr = soc->a_wr = soc->w_done = soc->a_done = 0;
   soc->r_rd = soc->r_avail = 0;
+  soc->w_fills = s24_streams_w_fill_done_read();
+  soc->a_fills = s24_streams_a_fill_done_read();
   return S24_OK;
 }
 
@@ -69,6 +91,10 @@ static s24_status_t stream_write(void *ctx, s24_port_t port, const uint32_t *bea
   uint32_t *wr = port == S24_PORT_W ? &soc->w_wr : &soc->a_wr;
   uint32_t *done = port == S24_PORT_W ? &soc->w_done : &soc->a_done;
   if (words == 0 || words > ring->lanes) return S24_ERR_ARG;
+  const uint32_t ring_words = port == S24_PORT_W ? 5u : 8u;  // the fill DMA packs whole beats
+  const uintptr_t lo = (uintptr_t)beats, hi = lo + n * words * 4u;
+  const int by_dma = (soc->dma >> port & 1u) && words == ring_words && (lo & 3u) == 0 &&
+                     lo >= MAIN_RAM_BASE && hi <= MAIN_RAM_BASE + MAIN_RAM_SIZE;
   const uint64_t t0 = soc_cycles();
   uint64_t waited = 0;
   s24_status_t st = S24_OK;
@@ -100,10 +126,16 @@ static s24_status_t stream_write(void *ctx, s24_port_t port, const uint32_t *bea
     uint32_t chunk = left < room ? (uint32_t)left : room;
     if (chunk > DESC_MAX_COUNT) chunk = DESC_MAX_COUNT;
     const uint32_t start = *wr & (ring->depth - 1);
-    for (uint32_t i = 0; i < chunk; i++) {
-      volatile uint32_t *dst = ring->win + (((start + i) & (ring->depth - 1)) << ring->lane_bits);
-      for (size_t k = 0; k < words; k++) dst[k] = src[k];
-      src += words;
+    if (by_dma) {  // the fill's beat counter wraps at the ring's depth like the reader's
+      st = fill(soc, port, src, start, chunk);
+      if (st != S24_OK) break;
+      src += (size_t)chunk * words;
+    } else {
+      for (uint32_t i = 0; i < chunk; i++) {
+        volatile uint32_t *dst = ring->win + (((start + i) & (ring->depth - 1)) << ring->lane_bits);
+        for (size_t k = 0; k < words; k++) dst[k] = src[k];
+        src += words;
+      }
     }
     const uint32_t last = chunk == left ? 1u : 0u;
     const uint32_t desc = start | (chunk << 16) | (last << 31);

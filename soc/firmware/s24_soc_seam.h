@@ -11,7 +11,10 @@
 // stream_write copies the beats into the port's ring with the CPU (uncached stores to its window)
 // and queues one descriptor per chunk (TLAST on the packet's last beat); the ring's engine then
 // feeds s_axis_w / s_axis_a at one beat per cycle, independently of the CPU. stream_read waits for
-// m_axis_r's beats in the R ring and copies them out. Each call's cycles and bytes are counted
+// m_axis_r's beats in the R ring and copies them out. With s24_soc_t.dma set for a port, a
+// packet that lies in main RAM is moved into the ring by the ring's fill DMA instead (LiteDRAM
+// read port, the SDRAM's rate, the CPU waiting): the caller then keeps main RAM coherent, i.e.
+// writes back what the CPU wrote (soc_flush_dcache) before such a packet is sent. Each call's cycles and bytes are counted
 // (s24_soc_stats_t) so a caller can tell what the memory system delivered per stream.
 #ifndef S24_SOC_SEAM_H_
 #define S24_SOC_SEAM_H_
@@ -43,6 +46,8 @@ typedef struct {
   uint32_t r_rd;            /**< beats read from the R ring */
   uint32_t r_avail;         /**< the R engine's received counter, as last read */
   uint64_t write_timeout_cycles;  /**< longest wait for ring room (default 1 s of SoC time) */
+  uint32_t dma;             /**< bit S24_PORT_W / S24_PORT_A: packets in main RAM by the fill DMA */
+  uint32_t w_fills, a_fills;  /**< the fill DMAs' done counters, as expected */
   s24_soc_stats_t stats;
 } s24_soc_t;
 

@@ -22,7 +22,8 @@
 typedef struct {
   uint32_t m, k, n;
   s24_pattern_t p;
-  int dense;  // 1: s24_gemm_dense of the pruned matrix (its beats follow its nonzeros)
+  int dense;  // 1: s24_weights_load_dense of the pruned matrix (its beats follow its nonzeros)
+  int dma;    // 1: the weight packets by the W ring's fill DMA (after soc_flush_dcache)
 } gemm_case_t;
 
 typedef struct {
@@ -70,16 +71,25 @@ static int run_gemm(s24_dev_t *dev, s24_soc_t *soc, const gemm_case_t *tc) {
     goto out;
   }
   memset(c, 0x5a, m * n * 4);
-  s24_soc_stats_clear(soc);
+  s24_weights_t wt;
+  memset(&wt, 0, sizeof wt);
   uint64_t t0 = soc_cycles();
-  s24_status_t st = tc->dense ? s24_gemm_dense(dev, a, m, k, b, n, NULL, c)
-                              : s24_gemm_compressed(dev, tc->p, v, md, m, k, b, n, NULL, c, &where);
+  s24_status_t st = tc->dense ? s24_weights_load_dense(dev, a, m, k, &wt)
+                              : s24_weights_load(dev, tc->p, v, md, m, k, &wt, &where);
+  if (tc->dma) soc_flush_dcache();  // the fill DMA reads the SDRAM, not the caches
   uint64_t t1 = soc_cycles();
+  s24_soc_stats_clear(soc);
+  soc->dma = tc->dma ? 1u << S24_PORT_W : 0;
+  if (st == S24_OK) st = s24_gemm(dev, &wt, b, n, NULL, c);
+  soc->dma = 0;
+  uint64_t t2 = soc_cycles();
+  s24_weights_free(&wt);
   ok = st == S24_OK && memcmp(c, ref, m * n * 4) == 0;
-  printf("case=gemm%s shape=%ux%ux%u pattern=%u:%u ok=%d", tc->dense ? "_dense" : "",
-         (unsigned)m, (unsigned)k, (unsigned)n, (unsigned)tc->p.n, (unsigned)tc->p.m, ok);
+  printf("case=gemm%s%s shape=%ux%ux%u pattern=%u:%u ok=%d load_cycles=%" PRIu64,
+         tc->dense ? "_dense" : "", tc->dma ? "_wdma" : "", (unsigned)m, (unsigned)k, (unsigned)n,
+         (unsigned)tc->p.n, (unsigned)tc->p.m, ok, t1 - t0);
   if (st != S24_OK) printf(" error=%s", s24_strerror(st));
-  print_counters(dev, soc, t1 - t0);
+  print_counters(dev, soc, t2 - t1);
 out:
   free(a);
   free(b);
@@ -145,12 +155,13 @@ out:
 int main(void) {
 #ifdef S24TEST_LONG  // make soc-test-long
   static const gemm_case_t gemms[] = {
-      {8, 32, 8, {2, 4}, 0},     // one tile
-      {19, 64, 21, {2, 4}, 0},   // edge tiles in both directions
-      {32, 256, 16, {2, 4}, 0},  // 8 tiles of 64 beats
-      {16, 128, 8, {1, 4}, 0},   // 1:4: the pair mode
-      {16, 64, 16, {2, 4}, 1},   // dense driver path of a pruned matrix
-      {8, 1024, 8, {2, 4}, 0},   // one tile of 256 beats
+      {8, 32, 8, {2, 4}, 0, 0},     // one tile
+      {19, 64, 21, {2, 4}, 0, 0},   // edge tiles in both directions
+      {32, 256, 16, {2, 4}, 0, 0},  // 8 tiles of 64 beats
+      {32, 256, 16, {2, 4}, 0, 1},  // the same, weights by the fill DMA
+      {16, 128, 8, {1, 4}, 0, 0},   // 1:4: the pair mode
+      {16, 64, 16, {2, 4}, 1, 0},   // dense driver path of a pruned matrix
+      {8, 1024, 8, {2, 4}, 0, 1},   // one tile of 256 beats, weights by DMA
   };
   static const linear_case_t linears[] = {
       {16, 64, 8, {2, 4}, 3, -5, -128, 127, S24_ROUND_SINGLE},
@@ -160,9 +171,9 @@ int main(void) {
   };
 #else  // make soc-test (in make test): a minute of simulation
   static const gemm_case_t gemms[] = {
-      {8, 32, 8, {2, 4}, 0},     // one tile
-      {19, 32, 11, {2, 4}, 0},   // edge tiles in both directions
-      {16, 64, 8, {1, 4}, 0},    // 1:4: the pair mode
+      {8, 32, 8, {2, 4}, 0, 0},     // one tile
+      {19, 32, 11, {2, 4}, 0, 1},   // edge tiles in both directions, weights by the fill DMA
+      {16, 64, 8, {1, 4}, 0, 0},    // 1:4: the pair mode
   };
   static const linear_case_t linears[] = {
       {16, 32, 8, {2, 4}, 3, -5, -128, 127, S24_ROUND_SINGLE},

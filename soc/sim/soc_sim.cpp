@@ -3,7 +3,7 @@
 // it ended in its exit status. No tty, no files but the ones asked for, nothing left behind.
 //
 //   build/soc/soc_sim --elf FW.elf [--load ADDR=FILE]... [--dump ADDR:LEN=FILE]...
-//                     [--max-cycles N] [--uart FILE] [--trace FILE.fst] [--stats]
+//                     [--max-cycles N] [--uart FILE] [--trace FILE.fst] [--stats] [--profile FILE]
 //
 // --elf loads the PT_LOAD segments of an ELF32 RISC-V executable (the firmware); --rom FILE puts a
 // raw binary at the ROM (default: build/soc/boot.bin is given by the caller); --load puts a raw
@@ -19,6 +19,9 @@
 // mcause) or the RTL stopped ($finish); 128 + signal after SIGINT / SIGTERM / SIGHUP (dumps not
 // written, temporaries removed).
 // --stats prints `key: value` lines on stderr: cycles, exit_code, wall_s, cycles_per_s.
+// --profile FILE writes, after the run, one line `PC cycles` per program counter: every cycle is
+// counted against the instruction in VexRiscv's last pipeline stage (soc/profile.py folds the
+// lines into functions with the ELF's symbols).
 #include <signal.h>
 #include <unistd.h>
 
@@ -28,8 +31,10 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <algorithm>
 #include <memory>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include <verilated.h>
@@ -39,6 +44,7 @@
 
 #include "Vsim.h"
 #include "Vsim___024root.h"
+#include "Vsim_VexRiscv.h"
 #include "Vsim_sim.h"
 #include "soc_mem.h"
 
@@ -170,6 +176,7 @@ void load_elf(Soc &soc, const char *path) {
 
 int main(int argc, char **argv) {
   const char *elf = nullptr, *rom = nullptr, *uart_path = nullptr, *trace_path = nullptr;
+  const char *profile_path = nullptr;
   uint64_t max_cycles = 2000000000ull;
   bool stats = false;
   std::vector<std::pair<uint32_t, std::string>> loads;
@@ -213,12 +220,14 @@ int main(int argc, char **argv) {
       uart_path = value("--uart");
     } else if (a == "--trace") {
       trace_path = value("--trace");
+    } else if (a == "--profile") {
+      profile_path = value("--profile");
     } else if (a == "--stats") {
       stats = true;
     } else if (a == "--help" || a == "-h") {
       std::printf(
           "usage: soc_sim --elf FW.elf [--rom BOOT.bin] [--load ADDR=FILE]... [--dump ADDR:LEN=FILE]...\n"
-          "               [--max-cycles N] [--uart FILE] [--trace FILE.fst] [--stats]\n"
+          "               [--max-cycles N] [--uart FILE] [--trace FILE.fst] [--stats] [--profile FILE]\n"
           "exit: 0 ok, 1 firmware failure, 2 timeout, 3 usage/load/dump error, 4 crash,\n"
           "      128+N signal N\n");
       return 0;
@@ -293,6 +302,8 @@ int main(int argc, char **argv) {
   int status = EXIT_TIMEOUT;
   uint32_t exit_code = 0;
   const uint64_t reset_cycles = 16;
+  std::unordered_map<uint32_t, uint64_t> profile;
+  const Vsim_VexRiscv *cpu = top->rootp->sim->VexRiscv;
   while (cycle < max_cycles + reset_cycles) {
     top->sys_clk = 0;
     top->eval();
@@ -308,6 +319,7 @@ int main(int argc, char **argv) {
     ctx->timeInc(5);
     cycle++;
     if (cycle == reset_cycles) top->sys_rst = 0;
+    if (profile_path) profile[cpu->lastStagePc]++;
     if (top->serial_source_valid) std::fputc(top->serial_source_data, uart);
     if (top->sim_exit_valid) {
       exit_code = top->sim_exit_code;
@@ -367,6 +379,17 @@ int main(int argc, char **argv) {
       }
       std::fprintf(stderr, "soc_sim: cannot write the dumps\n");
       status = EXIT_USAGE;
+    }
+  }
+  if (profile_path && status != EXIT_USAGE) {
+    std::vector<std::pair<uint32_t, uint64_t>> v(profile.begin(), profile.end());
+    std::sort(v.begin(), v.end());
+    FILE *f = std::fopen(profile_path, "w");
+    if (f) {
+      for (auto &e : v) std::fprintf(f, "%08" PRIx32 " %" PRIu64 "\n", e.first, e.second);
+      std::fclose(f);
+    } else {
+      std::fprintf(stderr, "soc_sim: cannot write %s\n", profile_path);
     }
   }
   if (stats) {
