@@ -63,7 +63,7 @@ SOC_LIBSRC := $(MODEL_SRCS) driver/s24_drv.c
 SOC_RTSRC  := soc/firmware/soc_rt.c soc/firmware/s24_soc_seam.c
 SOC_FW     := $(SOC_FWDIR)/s24test.elf $(SOC_FWDIR)/s24test_long.elf $(SOC_FWDIR)/s24job.elf \
               $(SOC_FWDIR)/membench.elf $(SOC_FWDIR)/hello.elf $(SOC_FWDIR)/s24net.elf \
-              $(SOC_FWDIR)/simspeed.elf $(SOC_FWDIR)/simspeed_ip.elf
+              $(SOC_FWDIR)/simspeed.elf $(SOC_FWDIR)/simspeed_ip.elf $(SOC_FWDIR)/trap.elf
 
 $(SOC_FWDIR)/%.o: %.c $(SOC_GEN)/sources.f
 	@mkdir -p $(@D)
@@ -107,6 +107,12 @@ soc: $(SOC_SIM) $(SOC_BOOT) $(SOC_FW)
 soc-test: soc $(BUILD)/sparse24
 	$(SOC_SIM) --rom $(SOC_BOOT) --elf $(SOC_FWDIR)/s24test.elf --max-cycles $(SOC_MAXCYC) --stats
 	$(VPYTHON) soc/tests/run_check.py $(BUILD)
+	@# the harness's other endings: a trap is a crash (4), a budget run out a timeout (2)
+	@$(SOC_SIM) --rom $(SOC_BOOT) --elf $(SOC_FWDIR)/trap.elf --uart /dev/null 2>$(SOC_DIR)/trap.err; rc=$$?; \
+	  grep -q "trapped (mcause 2)" $(SOC_DIR)/trap.err && [ $$rc = 4 ] || { echo "soc-test: trap: exit $$rc"; cat $(SOC_DIR)/trap.err; exit 1; }
+	@$(SOC_SIM) --rom $(SOC_BOOT) --elf $(SOC_FWDIR)/hello.elf --max-cycles 1000 --uart /dev/null 2>/dev/null; rc=$$?; \
+	  [ $$rc = 2 ] || { echo "soc-test: timeout: exit $$rc"; exit 1; }
+	@echo "soc-test: a trap exits 4, a budget run out 2"
 TESTS += soc-test
 
 soc-test-long: soc $(BUILD)/sparse24

@@ -16,7 +16,8 @@ enum {
   SOC_JOB_LINEAR = 2,  // Y[n x m] int8 = SPEC 7's fused layer of X[n x k] int8 and W[m x k] int8 (A = W)
   SOC_JOB_NET = 3,     // one inference of an int8 .tflite (a_off, m bytes) on the input tensor's bytes
                        // (b_off, k bytes) -> the output tensor's bytes (c_off, n bytes: room given),
-                       // s24net.elf; zi = where its array layers run: 0 the CPU (the C model), 1 the IP
+                       // s24net.elf; zi = where its array layers run: 0 the CPU (the C model), 1 the IP;
+                       // zo = inferences run (>= 1; counters of the last; `pair` = the first's cycles)
 };
 
 typedef struct {
