@@ -180,7 +180,8 @@ def main():
         cmd = [sim, "--rom", boot, "--elf", fw, "--load", f"{HOST_BASE:#x}={job_in}",
                "--dump", f"{HOST_BASE:#x}:{JOB_SIZE}={job_out}",
                "--dump", f"{HOST_BASE + c_off:#x}:{out_bytes}={c_out}",
-               "--max-cycles", str(args.max_cycles), "--uart", args.uart or os.devnull, "--stats"]
+               "--max-cycles", str(args.max_cycles), "--uart", os.path.abspath(args.uart) if args.uart else os.devnull,
+               "--stats"]
         if "sig" not in got:
             child = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, cwd=tmp)
             _, err = child.communicate()
