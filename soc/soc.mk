@@ -63,7 +63,8 @@ SOC_LIBSRC := $(MODEL_SRCS) driver/s24_drv.c
 SOC_RTSRC  := soc/firmware/soc_rt.c soc/firmware/s24_soc_seam.c
 SOC_FW     := $(SOC_FWDIR)/s24test.elf $(SOC_FWDIR)/s24test_long.elf $(SOC_FWDIR)/s24job.elf \
               $(SOC_FWDIR)/membench.elf $(SOC_FWDIR)/hello.elf $(SOC_FWDIR)/s24net.elf \
-              $(SOC_FWDIR)/simspeed.elf $(SOC_FWDIR)/simspeed_ip.elf $(SOC_FWDIR)/trap.elf
+              $(SOC_FWDIR)/simspeed.elf $(SOC_FWDIR)/simspeed_ip.elf $(SOC_FWDIR)/trap.elf \
+              $(SOC_FWDIR)/gemmfast.elf
 
 $(SOC_FWDIR)/%.o: %.c $(SOC_GEN)/sources.f
 	@mkdir -p $(@D)
@@ -99,7 +100,7 @@ $(SOC_BOOT): soc/firmware/boot.S $(SOC_GEN)/sources.f
 	$(SOC_CC) -march=rv32im -mabi=ilp32 -nostdlib -nostartfiles -I$(SOC_GEN) -Wl,-Ttext=0 -Wl,-e,_boot $< -o $(SOC_DIR)/boot.elf
 	$(SOC_OBJCOPY) -O binary $(SOC_DIR)/boot.elf $@
 
-.PHONY: soc soc-test soc-test-long soc-bench soc-speed soc-synth
+.PHONY: soc soc-test soc-test-long soc-bench soc-speed soc-synth soc-fast
 soc: $(SOC_SIM) $(SOC_BOOT) $(SOC_FW)
 
 # the firmware's own check (GEMMs and fused layers vs the C model compiled into it), then jobs
@@ -125,6 +126,13 @@ soc-bench: soc
 	$(SOC_SIM) --rom $(SOC_BOOT) --elf $(SOC_FWDIR)/membench.elf --max-cycles $(SOC_MAXCYC) --stats \
 	  >$(SOC_DIR)/membench.txt 2>&1 || { cat $(SOC_DIR)/membench.txt; exit 1; }
 	cat $(SOC_DIR)/membench.txt
+
+# a GEMM with its operands packed word by word, once, into the rings (a measurement prototype,
+# docs/soc.md): build/soc/gemmfast.txt
+soc-fast: soc
+	$(SOC_SIM) --rom $(SOC_BOOT) --elf $(SOC_FWDIR)/gemmfast.elf --max-cycles $(SOC_MAXCYC) --stats \
+	  >$(SOC_DIR)/gemmfast.txt 2>&1 || { cat $(SOC_DIR)/gemmfast.txt; exit 1; }
+	cat $(SOC_DIR)/gemmfast.txt
 
 # the simulator's speed, the IP idle and the IP busy: build/soc/speed.txt
 soc-speed: soc

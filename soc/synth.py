@@ -60,7 +60,7 @@ def sources():
 
 def run(cmd, log, cwd=None, cpu=None):
     def limit():
-        os.nice(10)
+        os.setpriority(os.PRIO_PROCESS, 0, 10)   # nice 10, whatever the caller's
         if cpu:
             resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu))
     with open(log, "w") as f:

@@ -1,6 +1,7 @@
 // sparse24 edge SoC: the bare-metal seam of the host driver (s24_soc_seam.h).
 #include "s24_soc_seam.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include <generated/csr.h>
@@ -32,9 +33,16 @@ static uint64_t now_ns(void *ctx) {
   return soc_cycles() * 1000000000ull / soc_clk_hz();
 }
 
+static s24_status_t pump(s24_soc_t *soc);
+
 static s24_status_t read32(void *ctx, uint32_t addr, uint32_t *value) {
-  (void)ctx;
+  s24_soc_t *soc = ctx;
   if (addr >= 0x100u || (addr & 3u)) return S24_ERR_ARG;
+  // the driver polls STATUS while a job runs: beats still waiting for ring room go in meanwhile
+  if (soc->backlog[S24_PORT_W] != NULL || soc->backlog[S24_PORT_A] != NULL) {
+    s24_status_t st = pump(soc);
+    if (st != S24_OK) return st;
+  }
   *value = REG(addr);
   return S24_OK;
 }
@@ -73,8 +81,11 @@ static void engines_reset(void) {
   s24_streams_r_wr_consumed_write(0);
 }
 
+static void backlog_free(s24_soc_t *soc);
+
 static s24_status_t stream_reset(void *ctx) {
   s24_soc_t *soc = ctx;
+  backlog_free(soc);
   engines_reset();
   soc->w_wr = soc->a_wr = soc->w_done = soc->a_done = 0;
   soc->r_rd = soc->r_avail = 0;
@@ -83,75 +94,131 @@ static s24_status_t stream_reset(void *ctx) {
   return S24_OK;
 }
 
-static s24_status_t stream_write(void *ctx, s24_port_t port, const uint32_t *beats, size_t words,
-                                 size_t n) {
-  s24_soc_t *soc = ctx;
-  if ((port != S24_PORT_W && port != S24_PORT_A) || beats == NULL || n == 0) return S24_ERR_ARG;
+// Beats a ring has room for now, and descriptors the reader can still queue; the engine's
+// counters are read again only when the cached ones say there is none.
+static uint32_t ring_room(s24_soc_t *soc, s24_port_t port, uint32_t *slots) {
   const ring_t *ring = port == S24_PORT_W ? &kRingW : &kRingA;
   uint32_t *wr = port == S24_PORT_W ? &soc->w_wr : &soc->a_wr;
   uint32_t *done = port == S24_PORT_W ? &soc->w_done : &soc->a_done;
-  if (words == 0 || words > ring->lanes) return S24_ERR_ARG;
-  const uint32_t ring_words = port == S24_PORT_W ? 5u : 8u;  // the fill DMA packs whole beats
-  const uintptr_t lo = (uintptr_t)beats, hi = lo + n * words * 4u;
-  const int by_dma = (soc->dma >> port & 1u) && words == ring_words && (lo & 3u) == 0 &&
-                     lo >= MAIN_RAM_BASE && hi <= MAIN_RAM_BASE + MAIN_RAM_SIZE;
-  const uint64_t t0 = soc_cycles();
-  uint64_t waited = 0;
-  s24_status_t st = S24_OK;
-  const uint32_t *src = beats;
-  size_t left = n;
-  while (left > 0) {
-    // room in the ring and in the descriptor queue; read the engine's counters only when needed
-    uint32_t room = ring->depth - (*wr - *done);
-    uint32_t queued = 0;
-    if (room == 0 || (queued = (port == S24_PORT_W ? s24_streams_w_rd_desc_level_read()
-                                                   : s24_streams_a_rd_desc_level_read())) >=
-                         DESC_QUEUE) {
-      const uint64_t w0 = soc_cycles();
-      for (;;) {
-        *done = port == S24_PORT_W ? s24_streams_w_rd_consumed_read()
-                                   : s24_streams_a_rd_consumed_read();
-        queued = port == S24_PORT_W ? s24_streams_w_rd_desc_level_read()
-                                    : s24_streams_a_rd_desc_level_read();
-        room = ring->depth - (*wr - *done);
-        if (room > 0 && queued < DESC_QUEUE) break;
-        if (soc_cycles() - w0 > soc->write_timeout_cycles) {
-          st = S24_ERR_TIMEOUT;
-          break;
-        }
-      }
-      waited += soc_cycles() - w0;
-      if (st != S24_OK) break;
-    }
-    uint32_t chunk = left < room ? (uint32_t)left : room;
+  uint32_t room = ring->depth - (*wr - *done);
+  if (room == 0) {
+    *done = port == S24_PORT_W ? s24_streams_w_rd_consumed_read() : s24_streams_a_rd_consumed_read();
+    room = ring->depth - (*wr - *done);
+  }
+  const uint32_t level = port == S24_PORT_W ? s24_streams_w_rd_desc_level_read()
+                                            : s24_streams_a_rd_desc_level_read();
+  *slots = level < DESC_QUEUE ? DESC_QUEUE - level : 0;
+  return room;
+}
+
+// Moves up to n beats (words each) into the port's ring without waiting: one descriptor per
+// chunk, TLAST on the n-th beat when `last`. Returns the beats moved.
+static size_t push_beats(s24_soc_t *soc, s24_port_t port, const uint32_t *src, size_t words,
+                         size_t n, int last, int by_dma, s24_status_t *st) {
+  const ring_t *ring = port == S24_PORT_W ? &kRingW : &kRingA;
+  uint32_t *wr = port == S24_PORT_W ? &soc->w_wr : &soc->a_wr;
+  size_t moved = 0;
+  uint32_t slots = 0, room = ring_room(soc, port, &slots);
+  while (moved < n && room > 0 && slots > 0) {
+    uint32_t chunk = n - moved < room ? (uint32_t)(n - moved) : room;
     if (chunk > DESC_MAX_COUNT) chunk = DESC_MAX_COUNT;
     const uint32_t start = *wr & (ring->depth - 1);
+    const uint32_t *from = src + moved * words;
     if (by_dma) {  // the fill's beat counter wraps at the ring's depth like the reader's
-      st = fill(soc, port, src, start, chunk);
-      if (st != S24_OK) break;
-      src += (size_t)chunk * words;
+      *st = fill(soc, port, from, start, chunk);
+      if (*st != S24_OK) break;
     } else {
       for (uint32_t i = 0; i < chunk; i++) {
         volatile uint32_t *dst = ring->win + (((start + i) & (ring->depth - 1)) << ring->lane_bits);
-        for (size_t k = 0; k < words; k++) dst[k] = src[k];
-        src += words;
+        for (size_t k = 0; k < words; k++) dst[k] = from[k];
+        from += words;
       }
     }
-    const uint32_t last = chunk == left ? 1u : 0u;
-    const uint32_t desc = start | (chunk << 16) | (last << 31);
+    moved += chunk;
+    const uint32_t tlast = (last && moved == n) ? 1u : 0u;
+    const uint32_t desc = start | (chunk << 16) | (tlast << 31);
     if (port == S24_PORT_W) {
       s24_streams_w_rd_desc_write(desc);
     } else {
       s24_streams_a_rd_desc_write(desc);
     }
     *wr += chunk;
-    left -= chunk;
+    room -= chunk;
+    slots--;
+  }
+  return moved;
+}
+
+// The backlog: the rest of packets the rings had no room for (before START the core takes no
+// beat, so the driver's first tiles may not fit), copied so that the caller's buffer is free
+// again; moved into the rings by every later seam call as the engines make room.
+struct s24_soc_pend {
+  struct s24_soc_pend *next;
+  size_t n, moved, words;
+  uint32_t beats[];
+};
+
+static s24_status_t pump(s24_soc_t *soc) {
+  s24_status_t st = S24_OK;
+  for (int port = S24_PORT_W; port <= S24_PORT_A && st == S24_OK; port++) {
+    struct s24_soc_pend *p;
+    while ((p = soc->backlog[port]) != NULL) {
+      p->moved += push_beats(soc, (s24_port_t)port, p->beats + p->moved * p->words, p->words,
+                             p->n - p->moved, 1, 0, &st);
+      if (p->moved < p->n || st != S24_OK) break;
+      soc->backlog[port] = p->next;
+      free(p);
+    }
+  }
+  return st;
+}
+
+static void backlog_free(s24_soc_t *soc) {
+  for (int port = S24_PORT_W; port <= S24_PORT_A; port++) {
+    while (soc->backlog[port] != NULL) {
+      struct s24_soc_pend *p = soc->backlog[port];
+      soc->backlog[port] = p->next;
+      free(p);
+    }
+  }
+}
+
+static s24_status_t stream_write(void *ctx, s24_port_t port, const uint32_t *beats, size_t words,
+                                 size_t n) {
+  s24_soc_t *soc = ctx;
+  if ((port != S24_PORT_W && port != S24_PORT_A) || beats == NULL || n == 0) return S24_ERR_ARG;
+  const ring_t *ring = port == S24_PORT_W ? &kRingW : &kRingA;
+  if (words == 0 || words > ring->lanes || n > SIZE_MAX / 4u / words) return S24_ERR_ARG;
+  const uint32_t ring_words = port == S24_PORT_W ? 5u : 8u;  // the fill DMA packs whole beats
+  const uintptr_t lo = (uintptr_t)beats, hi = lo + n * words * 4u;
+  const int by_dma = (soc->dma >> port & 1u) && words == ring_words && (lo & 3u) == 0 &&
+                     lo >= MAIN_RAM_BASE && hi <= MAIN_RAM_BASE + MAIN_RAM_SIZE;
+  const uint64_t t0 = soc_cycles();
+  s24_status_t st = pump(soc);
+  size_t moved = 0;
+  if (st == S24_OK && soc->backlog[port] == NULL) {  // in order: straight in while nothing waits
+    moved = push_beats(soc, port, beats, words, n, 1, by_dma, &st);
+  }
+  if (st == S24_OK && moved < n) {
+    const size_t rest = n - moved;
+    struct s24_soc_pend *p = malloc(sizeof *p + rest * words * 4u);
+    if (p == NULL) {
+      st = S24_ERR_NOMEM;
+    } else {
+      p->next = NULL;
+      p->n = rest;
+      p->moved = 0;
+      p->words = words;
+      memcpy(p->beats, beats + moved * words, rest * words * 4u);
+      struct s24_soc_pend **tail = &soc->backlog[port];
+      while (*tail != NULL) tail = &(*tail)->next;
+      *tail = p;
+    }
   }
   soc->stats.calls[port]++;
-  soc->stats.beats[port] += n - left;
-  soc->stats.bytes[port] += (uint64_t)(n - left) * words * 4u;
+  soc->stats.beats[port] += n;
+  soc->stats.bytes[port] += (uint64_t)n * words * 4u;
   soc->stats.cycles[port] += soc_cycles() - t0;
-  soc->stats.wait[port] += waited;
   return st;
 }
 
@@ -169,7 +236,7 @@ static s24_status_t stream_read(void *ctx, s24_port_t port, uint32_t *beats, siz
     if (soc->r_avail == soc->r_rd) {
       const uint64_t w0 = soc_cycles();
       while ((soc->r_avail = s24_streams_r_wr_received_read()) == soc->r_rd) {
-        if (soc_cycles() - w0 > limit) {
+        if (pump(soc) != S24_OK || soc_cycles() - w0 > limit) {
           st = S24_ERR_TIMEOUT;
           break;
         }
@@ -210,4 +277,8 @@ s24_status_t s24_soc_open(s24_soc_t *soc, s24_seam_t *seam) {
   seam->stream_reset = stream_reset;
   seam->now_ns = now_ns;
   return S24_OK;
+}
+
+void s24_soc_close(s24_soc_t *soc) {
+  if (soc != NULL) backlog_free(soc);
 }

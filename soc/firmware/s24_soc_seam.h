@@ -10,7 +10,10 @@
 //
 // stream_write copies the beats into the port's ring with the CPU (uncached stores to its window)
 // and queues one descriptor per chunk (TLAST on the packet's last beat); the ring's engine then
-// feeds s_axis_w / s_axis_a at one beat per cycle, independently of the CPU. stream_read waits for
+// feeds s_axis_w / s_axis_a at one beat per cycle, independently of the CPU. It never waits: what
+// does not fit (before START the core takes nothing, so the driver's first tiles of a long K may
+// not) is copied to a backlog on the heap and moved into the ring by later seam calls (stream_read
+// while it waits for results, read32 while the driver polls STATUS) as the engine makes room. stream_read waits for
 // m_axis_r's beats in the R ring and copies them out. With s24_soc_t.dma set for a port, a
 // packet that lies in main RAM is moved into the ring by the ring's fill DMA instead (LiteDRAM
 // read port, the SDRAM's rate, the CPU waiting): the caller then keeps main RAM coherent, i.e.
@@ -48,11 +51,14 @@ typedef struct {
   uint64_t write_timeout_cycles;  /**< longest wait for ring room (default 1 s of SoC time) */
   uint32_t dma;             /**< bit S24_PORT_W / S24_PORT_A: packets in main RAM by the fill DMA */
   uint32_t w_fills, a_fills;  /**< the fill DMAs' done counters, as expected */
+  struct s24_soc_pend *backlog[2];  /**< per input port: beats waiting for ring room (heap) */
   s24_soc_stats_t stats;
 } s24_soc_t;
 
-/** Resets the three stream engines and fills *seam (ctx = soc). */
+/** Resets the three stream engines and fills *seam (ctx = soc). s24_soc_close frees the backlog. */
 S24_WARN_UNUSED s24_status_t s24_soc_open(s24_soc_t *soc, s24_seam_t *seam);
+/** Frees what the seam holds (its backlog); safe twice. */
+void s24_soc_close(s24_soc_t *soc);
 /** The SoC's clock period in whole ns (for s24_dev_t.cycle_ns). */
 uint32_t s24_soc_cycle_ns(void);
 /** Zeroes the statistics. */

@@ -76,6 +76,8 @@ int main(void) {
     job->seam_wait[p] = soc.stats.wait[p];
   }
   job->status = st;
+  s24_dev_close(&dev);
+  s24_soc_close(&soc);
   printf("s24job: %s %" PRIu32 "x%" PRIu32 "x%" PRIu32 ": %s\n", gemm ? "gemm" : "linear", m, k, n,
          s24_strerror(st));
   return 0;

@@ -144,6 +144,10 @@ int main(void) {
   job->heap_bytes = (uint64_t)mallinfo().arena;
   job->status = st;
   printf("s24net: %s: %s%s%s\n", eng.name, s24_strerror(st), err[0] ? ": " : "", err);
+  if (ectx.dev != NULL) {
+    s24_dev_close(&dev);
+    s24_soc_close(&soc);
+  }
   if (ectx.packed != NULL) {
     for (size_t i = 0; i < ectx.n_ops; i++) s24_weights_free(&ectx.packed[i]);
     free(ectx.packed);

@@ -1,5 +1,5 @@
-// sparse24 edge SoC: the firmware's check (make soc-test). GEMMs (s24_gemm_compressed, dense
-// s24_gemm_dense) and fused int8 layers (s24_linear, both roundings, pair mode) through the
+// sparse24 edge SoC: the firmware's check (make soc-test). GEMMs (s24_weights_load or
+// s24_weights_load_dense, then s24_gemm) and fused int8 layers (s24_linear, both roundings, pair mode) through the
 // project's unmodified host driver on the seam of s24_soc_seam.c, each compared byte for byte with
 // the C model compiled into the same firmware (s24_gemm_dense_ref, s24_linear_ref), with the
 // SoC's cycles, the IP's counters and what the seam moved per stream. Exit 0 when every case is
@@ -162,6 +162,7 @@ int main(void) {
       {16, 128, 8, {1, 4}, 0, 0},   // 1:4: the pair mode
       {16, 64, 16, {2, 4}, 1, 0},   // dense driver path of a pruned matrix
       {8, 1024, 8, {2, 4}, 0, 1},   // one tile of 256 beats, weights by DMA
+      {8, 3072, 16, {2, 4}, 0, 0},  // 2 tiles of 768 beats before START: the seam's backlog
   };
   static const linear_case_t linears[] = {
       {16, 64, 8, {2, 4}, 3, -5, -128, 127, S24_ROUND_SINGLE},
@@ -203,6 +204,8 @@ int main(void) {
   for (size_t i = 0; i < sizeof linears / sizeof linears[0]; i++, runs++) {
     fails += !run_linear(&dev, &soc, &linears[i]);
   }
+  s24_dev_close(&dev);
+  s24_soc_close(&soc);
   printf("s24test: %d passed, %d failed\n", runs - fails, fails);
   return fails ? 1 : 0;
 }
