@@ -112,9 +112,11 @@ int main(void) {
       job->out_bytes = (uint32_t)out->bytes;
       const uint32_t runs = job->zo > 1 ? (uint32_t)job->zo : 1u;
       for (uint32_t r = 0; r < runs && st == S24_OK; r++) {
-        s24_net_free(net);  // a fresh network each time: its statistics are then the last run's
-        net = NULL;
-        st = s24_net_load(host(job->a_off), job->m, &net, err, sizeof err);
+        if (r > 0) {  // a fresh network each time: its statistics are then the last run's
+          s24_net_free(net);
+          net = NULL;
+          st = s24_net_load(host(job->a_off), job->m, &net, err, sizeof err);
+        }
         ectx.cycles = ectx.calls = 0;
         if (ectx.dev != NULL) s24_soc_stats_clear(&soc);
         t0 = soc_cycles();
