@@ -100,7 +100,7 @@ $(SOC_BOOT): soc/firmware/boot.S $(SOC_GEN)/sources.f
 	$(SOC_CC) -march=rv32im -mabi=ilp32 -nostdlib -nostartfiles -I$(SOC_GEN) -Wl,-Ttext=0 -Wl,-e,_boot $< -o $(SOC_DIR)/boot.elf
 	$(SOC_OBJCOPY) -O binary $(SOC_DIR)/boot.elf $@
 
-.PHONY: soc soc-test soc-test-long soc-bench soc-speed soc-synth soc-fast
+.PHONY: soc soc-test soc-test-long soc-bench soc-speed soc-synth soc-fast soc-networks
 soc: $(SOC_SIM) $(SOC_BOOT) $(SOC_FW)
 
 # the firmware's own check (GEMMs and fused layers vs the C model compiled into it), then jobs
@@ -133,6 +133,14 @@ soc-fast: soc
 	$(SOC_SIM) --rom $(SOC_BOOT) --elf $(SOC_FWDIR)/gemmfast.elf --max-cycles $(SOC_MAXCYC) --stats \
 	  >$(SOC_DIR)/gemmfast.txt 2>&1 || { cat $(SOC_DIR)/gemmfast.txt; exit 1; }
 	cat $(SOC_DIR)/gemmfast.txt
+
+# the MLPerf Tiny models on the simulated SoC, each output == LiteRT's reference kernels:
+# build/soc/networks.csv, networks.md. Long: hours of simulation (kws on the CPU alone is 102 M
+# cycles); SOC_MODELS and SOC_ENGINES choose (e.g. make soc-networks SOC_MODELS=ad SOC_ENGINES=cpu)
+SOC_MODELS  ?= ad,kws,ic,vww
+SOC_ENGINES ?= cpu,ip
+soc-networks: soc
+	$(VPYTHON) soc/tests/networks.py --models $(SOC_MODELS) --engines $(SOC_ENGINES) --out $(SOC_DIR)
 
 # the simulator's speed, the IP idle and the IP busy: build/soc/speed.txt
 soc-speed: soc
