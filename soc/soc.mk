@@ -37,6 +37,7 @@ $(SOC_DIR)/vobj/Vsim.mk: $(SOC_GEN)/sources.f soc/soc.mk
 	$(VERILATOR) $(SOC_VFLAGS) -f $(SOC_GEN)/sources.f $(abspath soc/sim/soc_sim.cpp) \
 	  -CFLAGS "-std=c++17 -I$(abspath $(SOC_GEN))" -LDFLAGS "-lz" -Mdir $(@D) -o soc_sim \
 	  >$(@D)/verilate.log 2>&1 || { tail -30 $(@D)/verilate.log; exit 1; }
+	touch $@   # Verilator skips its run (and leaves the old file) when nothing it reads changed
 
 # (Verilator's make file rebuilds only soc_sim.o when the harness changes)
 $(SOC_SIM): $(SOC_DIR)/vobj/Vsim.mk soc/sim/soc_sim.cpp
