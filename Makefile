@@ -65,7 +65,7 @@ $(BUILD)/%.a:
 # The parts, each after every part whose names it uses at parse time (in a rule's prerequisites or
 # a := value); scripts/check_mk.py checks that order (test-make). A part's own fragments are read
 # in name order.
-PARTS := regs cmodel driver rtl sim testbench runtime lib tools python tests net coverage fuzz formal synth
+PARTS := regs cmodel driver rtl sim testbench runtime lib tools python tests net coverage fuzz formal synth soc
 MK_UNLISTED := $(filter-out $(PARTS),$(patsubst %/,%,$(dir $(wildcard */*.mk))))
 $(if $(MK_UNLISTED),$(error Makefile: add $(MK_UNLISTED) to PARTS))
 include $(foreach p,$(PARTS),$(sort $(wildcard $(p)/*.mk)))

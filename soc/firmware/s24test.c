@@ -1,0 +1,211 @@
+// sparse24 edge SoC: the firmware's check (make soc-test). GEMMs (s24_weights_load or
+// s24_weights_load_dense, then s24_gemm) and fused int8 layers (s24_linear, both roundings, pair mode) through the
+// project's unmodified host driver on the seam of s24_soc_seam.c, each compared byte for byte with
+// the C model compiled into the same firmware (s24_gemm_dense_ref, s24_linear_ref), with the
+// SoC's cycles, the IP's counters and what the seam moved per stream. Exit 0 when every case is
+// bit-exact; the first line of a failure names the case.
+//
+// One line per case (key=value, parsed by soc/run.py and docs/soc.md's tables):
+//   case=gemm shape=MxKxN pattern=2:4 ok=1 soc_cycles=.. ip_cycles=.. ip_beats=.. stall_w=..
+//   stall_a=.. stall_r=.. jobs=.. w_bytes=.. a_bytes=.. r_bytes=.. w_cyc=.. a_cyc=.. r_cyc=..
+//   r_wait=..
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "s24_drv.h"
+#include "s24_model.h"
+#include "s24_soc_seam.h"
+#include "soc_rt.h"
+
+typedef struct {
+  uint32_t m, k, n;
+  s24_pattern_t p;
+  int dense;  // 1: s24_weights_load_dense of the pruned matrix (its beats follow its nonzeros)
+  int dma;    // 1: the weight packets by the W ring's fill DMA (after soc_flush_dcache)
+} gemm_case_t;
+
+typedef struct {
+  uint32_t m, k, batch;
+  s24_pattern_t p;
+  int32_t zi, zo, act_min, act_max;
+  s24_round_t round;
+} linear_case_t;
+
+static uint64_t g_rng = 0x5eed2451ull;
+
+static void fill_i8(int8_t *x, size_t n) {
+  for (size_t i = 0; i < n; i++) x[i] = (int8_t)(s24_rng_next(&g_rng) & 0xffu);
+}
+
+static void print_counters(const s24_dev_t *dev, const s24_soc_t *soc, uint64_t cycles) {
+  const s24_counters_t *c = &dev->counters;
+  const s24_soc_stats_t *s = &soc->stats;
+  printf(" soc_cycles=%" PRIu64 " ip_cycles=%" PRIu64 " ip_beats=%" PRIu64 " stall_w=%" PRIu64
+         " stall_a=%" PRIu64 " stall_r=%" PRIu64 " jobs=%" PRIu64 " pair=%" PRIu64,
+         cycles, c->cycles, c->beats, c->stall_w, c->stall_a, c->stall_r, c->jobs, c->pair);
+  printf(" w_bytes=%" PRIu64 " a_bytes=%" PRIu64 " r_bytes=%" PRIu64 " w_cyc=%" PRIu64
+         " a_cyc=%" PRIu64 " r_cyc=%" PRIu64 " r_wait=%" PRIu64 "\n",
+         s->bytes[S24_PORT_W], s->bytes[S24_PORT_A], s->bytes[S24_PORT_R], s->cycles[S24_PORT_W],
+         s->cycles[S24_PORT_A], s->cycles[S24_PORT_R], s->wait[S24_PORT_R]);
+}
+
+static int run_gemm(s24_dev_t *dev, s24_soc_t *soc, const gemm_case_t *tc) {
+  const size_t m = tc->m, k = tc->k, n = tc->n;
+  const size_t vc = s24_values_cols(tc->p, k), mc = s24_meta_cols(tc->p, k);
+  int8_t *a = malloc(m * k), *b = malloc(k * n), *v = malloc(m * vc);
+  uint8_t *md = malloc(m * mc);
+  int32_t *c = malloc(m * n * 4), *ref = malloc(m * n * 4);
+  int ok = 0;
+  if (!a || !b || !v || !md || !c || !ref) {
+    printf("case=gemm error=out_of_memory\n");
+    goto out;
+  }
+  fill_i8(a, m * k);
+  fill_i8(b, k * n);
+  s24_where_t where;
+  if (s24_prune(tc->p, a, m, k, a) != S24_OK || s24_compress(tc->p, a, m, k, v, md, &where) != S24_OK ||
+      s24_gemm_dense_ref(a, m, k, b, n, NULL, ref) != S24_OK) {
+    printf("case=gemm error=model\n");
+    goto out;
+  }
+  memset(c, 0x5a, m * n * 4);
+  s24_weights_t wt;
+  memset(&wt, 0, sizeof wt);
+  uint64_t t0 = soc_cycles();
+  s24_status_t st = tc->dense ? s24_weights_load_dense(dev, a, m, k, &wt)
+                              : s24_weights_load(dev, tc->p, v, md, m, k, &wt, &where);
+  if (tc->dma) soc_flush_dcache();  // the fill DMA reads the SDRAM, not the caches
+  uint64_t t1 = soc_cycles();
+  s24_soc_stats_clear(soc);
+  soc->dma = tc->dma ? 1u << S24_PORT_W : 0;
+  if (st == S24_OK) st = s24_gemm(dev, &wt, b, n, NULL, c);
+  soc->dma = 0;
+  uint64_t t2 = soc_cycles();
+  s24_weights_free(&wt);
+  ok = st == S24_OK && memcmp(c, ref, m * n * 4) == 0;
+  printf("case=gemm%s%s shape=%ux%ux%u pattern=%u:%u ok=%d load_cycles=%" PRIu64,
+         tc->dense ? "_dense" : "", tc->dma ? "_wdma" : "", (unsigned)m, (unsigned)k, (unsigned)n,
+         (unsigned)tc->p.n, (unsigned)tc->p.m, ok, t1 - t0);
+  if (st != S24_OK) printf(" error=%s", s24_strerror(st));
+  print_counters(dev, soc, t2 - t1);
+out:
+  free(a);
+  free(b);
+  free(v);
+  free(md);
+  free(c);
+  free(ref);
+  return ok;
+}
+
+static int run_linear(s24_dev_t *dev, s24_soc_t *soc, const linear_case_t *tc) {
+  const size_t m = tc->m, k = tc->k, nb = tc->batch;
+  int8_t *w = malloc(m * k), *x = malloc(nb * k), *y = malloc(nb * m), *ref = malloc(nb * m);
+  int32_t *bias = malloc(m * 4), *mult = malloc(m * 4), *shift = malloc(m * 4);
+  int ok = 0;
+  s24_weights_t wt;
+  memset(&wt, 0, sizeof wt);
+  if (!w || !x || !y || !ref || !bias || !mult || !shift) {
+    printf("case=linear error=out_of_memory\n");
+    goto out;
+  }
+  fill_i8(w, m * k);
+  fill_i8(x, nb * k);
+  if (s24_prune(tc->p, w, m, k, w) != S24_OK) goto out;
+  for (size_t i = 0; i < m; i++) {
+    bias[i] = (int32_t)(s24_rng_next(&g_rng) % 200001u) - 100000;
+    mult[i] = (int32_t)(0x40000000u + (uint32_t)(s24_rng_next(&g_rng) % 0x3fffffffu));
+    shift[i] = -(int32_t)(6 + s24_rng_next(&g_rng) % 8u);
+  }
+  if (s24_linear_ref(x, nb, w, m, k, bias, mult, shift, tc->zi, tc->zo, tc->act_min, tc->act_max,
+                     tc->round, ref) != S24_OK) {
+    printf("case=linear error=model\n");
+    goto out;
+  }
+  const s24_linear_params_t prm = {bias, mult, shift, tc->zi, tc->zo, tc->act_min, tc->act_max,
+                                   tc->round};
+  memset(y, 0x5a, nb * m);
+  s24_soc_stats_clear(soc);
+  uint64_t t0 = soc_cycles();
+  s24_status_t st = s24_weights_load_dense(dev, w, m, k, &wt);
+  uint64_t t1 = soc_cycles();
+  if (st == S24_OK) st = s24_linear(dev, &wt, x, nb, &prm, y);
+  uint64_t t2 = soc_cycles();
+  ok = st == S24_OK && memcmp(y, ref, nb * m) == 0;
+  printf("case=linear shape=%ux%ux%u pattern=%u:%u round=%s ok=%d load_cycles=%" PRIu64
+         " job_cycles=%" PRIu64, (unsigned)m, (unsigned)k, (unsigned)nb, (unsigned)tc->p.n,
+         (unsigned)tc->p.m, tc->round == S24_ROUND_DOUBLE ? "double" : "single", ok, t1 - t0,
+         dev->counters.job_cycles);
+  if (st != S24_OK) printf(" error=%s", s24_strerror(st));
+  print_counters(dev, soc, t2 - t1);
+out:
+  s24_weights_free(&wt);
+  free(w);
+  free(x);
+  free(y);
+  free(ref);
+  free(bias);
+  free(mult);
+  free(shift);
+  return ok;
+}
+
+int main(void) {
+#ifdef S24TEST_LONG  // make soc-test-long
+  static const gemm_case_t gemms[] = {
+      {8, 32, 8, {2, 4}, 0, 0},     // one tile
+      {19, 64, 21, {2, 4}, 0, 0},   // edge tiles in both directions
+      {32, 256, 16, {2, 4}, 0, 0},  // 8 tiles of 64 beats
+      {32, 256, 16, {2, 4}, 0, 1},  // the same, weights by the fill DMA
+      {16, 128, 8, {1, 4}, 0, 0},   // 1:4: the pair mode
+      {16, 64, 16, {2, 4}, 1, 0},   // dense driver path of a pruned matrix
+      {8, 1024, 8, {2, 4}, 0, 1},   // one tile of 256 beats, weights by DMA
+      {8, 3072, 16, {2, 4}, 0, 0},  // 2 tiles of 768 beats before START: the seam's backlog
+  };
+  static const linear_case_t linears[] = {
+      {16, 64, 8, {2, 4}, 3, -5, -128, 127, S24_ROUND_SINGLE},
+      {24, 96, 12, {2, 4}, -7, 4, 4, 127, S24_ROUND_DOUBLE},
+      {32, 128, 8, {1, 4}, 0, 0, -128, 127, S24_ROUND_SINGLE},
+      {72, 64, 8, {2, 4}, 1, 2, -100, 100, S24_ROUND_DOUBLE},  // 9 row tiles
+  };
+#else  // make soc-test (in make test): a minute of simulation
+  static const gemm_case_t gemms[] = {
+      {8, 32, 8, {2, 4}, 0, 0},     // one tile
+      {19, 32, 11, {2, 4}, 0, 1},   // edge tiles in both directions, weights by the fill DMA
+      {16, 64, 8, {1, 4}, 0, 0},    // 1:4: the pair mode
+  };
+  static const linear_case_t linears[] = {
+      {16, 32, 8, {2, 4}, 3, -5, -128, 127, S24_ROUND_SINGLE},
+      {12, 48, 9, {2, 4}, -7, 4, 4, 127, S24_ROUND_DOUBLE},
+  };
+#endif
+  printf("s24test: sparse24 edge SoC, %" PRIu32 " Hz\n", soc_clk_hz());
+  s24_soc_t soc;
+  s24_seam_t seam;
+  s24_dev_t dev;
+  s24_status_t st = s24_soc_open(&soc, &seam);
+  if (st == S24_OK) st = s24_dev_open(&dev, &seam);
+  if (st != S24_OK) {
+    printf("s24test: cannot open the device: %s\n", s24_strerror(st));
+    return 1;
+  }
+  dev.cycle_ns = s24_soc_cycle_ns();
+  printf("s24test: s24_top %ux%u %u:%u, map %u.%u, beats W %u A %u R %u words, pair %u\n",
+         (unsigned)dev.hw.rows, (unsigned)dev.hw.cols, (unsigned)dev.hw.sparse_n,
+         (unsigned)dev.hw.sparse_m, (unsigned)(dev.hw.version >> 16),
+         (unsigned)(dev.hw.version & 0xffffu), (unsigned)dev.hw.w_words,
+         (unsigned)dev.hw.a_words, (unsigned)dev.hw.r_words, (unsigned)dev.hw.pair);
+  int fails = 0, runs = 0;
+  for (size_t i = 0; i < sizeof gemms / sizeof gemms[0]; i++, runs++) {
+    fails += !run_gemm(&dev, &soc, &gemms[i]);
+  }
+  for (size_t i = 0; i < sizeof linears / sizeof linears[0]; i++, runs++) {
+    fails += !run_linear(&dev, &soc, &linears[i]);
+  }
+  s24_dev_close(&dev);
+  s24_soc_close(&soc);
+  printf("s24test: %d passed, %d failed\n", runs - fails, fails);
+  return fails ? 1 : 0;
+}

@@ -1,0 +1,162 @@
+# soc: the edge system (issue 51, docs/soc.md): a LiteX SoC (VexRiscv, SDRAM, UART, timer, s24_top
+# with its stream rings) simulated by Verilator, and its firmware built bare-metal with picolibc.
+#   make soc          the SoC's Verilog (soc/soc.py), its simulator build/soc/soc_sim (Verilator,
+#                     with soc/sim/soc_sim.cpp), the boot stub and the firmware (build/soc/fw/*.elf)
+#   make soc-test     (in make test) the firmware's check on the simulated SoC: GEMMs and fused
+#                     layers through the unmodified driver, bit-exact with the C model, cycles printed
+# Everything it writes is under build/soc/. SOC_TRACE=1 builds the simulator with FST tracing
+# (soc_sim --trace FILE.fst). Other fragments use SOC_SIM, SOC_BOOT, SOC_FW.
+
+SOC_DIR   := $(BUILD)/soc
+SOC_GEN   := $(SOC_DIR)/gen
+SOC_FWDIR := $(SOC_DIR)/fw
+SOC_SIM   := $(SOC_DIR)/soc_sim
+SOC_BOOT  := $(SOC_DIR)/boot.bin
+SOC_TRACE ?= 0
+SOC_PY    := soc/soc.py soc/s24_stream.py
+SOC_MAXCYC ?= 200000000
+
+# ---------------------------------------------------------------- the SoC's Verilog and headers
+$(SOC_GEN)/sources.f: $(SOC_PY) $(RTL_FILES) $(wildcard rtl/*.vh) rtl/s24.f regs/s24_regs.toml
+	@scripts/deps.sh
+	@mkdir -p $(@D)
+	$(VPYTHON) soc/soc.py --target sim --out $(@D) >$(@D)/soc.log 2>&1 || { tail -30 $(@D)/soc.log; exit 1; }
+
+# ---------------------------------------------------------------- the simulator
+# Verilator flags of the SoC's model, one a line
+SOC_VFLAGS := --cc --exe                   # C++ model and our main (soc/sim/soc_sim.cpp)
+SOC_VFLAGS += -O3 --x-assign fast --x-initial fast   # speed, as the co-simulation's model
+SOC_VFLAGS += -Wno-fatal                   # LiteX's Verilog warns (COMBDLY, WIDTH...): not ours to lint
+SOC_VFLAGS += --top-module sim -Irtl       # LiteX's top; s24_regs.vh and the other includes
+SOC_VFLAGS += $(if $(filter 1,$(SOC_TRACE)),--trace-fst)
+# C++ optimisation of the generated model (LiteX's litex_sim builds at -O0 by default: 5-10x slower)
+SOC_VOPT   := OPT_FAST=-O3 OPT_SLOW=-O1 OPT_GLOBAL=-O2
+
+$(SOC_DIR)/vobj/Vsim.mk: $(SOC_GEN)/sources.f soc/soc.mk
+	@mkdir -p $(@D)
+	$(VERILATOR) $(SOC_VFLAGS) -f $(SOC_GEN)/sources.f $(abspath soc/sim/soc_sim.cpp) \
+	  -CFLAGS "-std=c++17 -I$(abspath $(SOC_GEN))" -LDFLAGS "-lz" -Mdir $(@D) -o soc_sim \
+	  >$(@D)/verilate.log 2>&1 || { tail -30 $(@D)/verilate.log; exit 1; }
+	touch $@   # Verilator skips its run (and leaves the old file) when nothing it reads changed
+
+# (Verilator's make file rebuilds only soc_sim.o when the harness changes)
+$(SOC_SIM): $(SOC_DIR)/vobj/Vsim.mk soc/sim/soc_sim.cpp
+	+$(MAKE) --no-print-directory -s -C $(SOC_DIR)/vobj -f Vsim.mk $(SOC_VOPT) VM_PARALLEL_BUILDS=1 >$(SOC_DIR)/vobj/build.log 2>&1 \
+	  || { tail -30 $(SOC_DIR)/vobj/build.log; exit 1; }
+	cp $(SOC_DIR)/vobj/soc_sim $@.tmp && mv -f $@.tmp $@   # a running simulator keeps its copy
+
+# ---------------------------------------------------------------- firmware (bare metal, picolibc)
+SOC_CC     := riscv64-unknown-elf-gcc
+SOC_OBJCOPY := riscv64-unknown-elf-objcopy
+# C flags of everything the firmware links, one a line
+SOC_CFLAGS := --specs=picolibc.specs       # picolibc's headers, crt0, libc and linker script
+SOC_CFLAGS += -march=rv32im -mabi=ilp32    # VexRiscv "standard": RV32IM
+SOC_CFLAGS += -std=c11 -Wall -Wextra -Werror   # the project's C, warnings are errors
+SOC_CFLAGS += -Os -g                       # small, with symbols
+SOC_CFLAGS += -ffunction-sections -fdata-sections   # with the linker's --gc-sections (picolibc.specs)
+SOC_CFLAGS += -MMD -MP                     # header dependencies
+# picolibc's hosted start-up: exit(main()), so returning from main reaches soc_rt.c's _exit (the
+# default crt0 loops forever after main)
+SOC_LDFLAGS := --crt0=hosted
+SOC_INC    := -Isoc/firmware/include -Isoc/firmware $(DRV_INC) -isystem $(SOC_GEN)/software/include
+# The parts the firmware compiles from the repository, unmodified
+SOC_LIBSRC := $(MODEL_SRCS) driver/s24_drv.c
+SOC_RTSRC  := soc/firmware/soc_rt.c soc/firmware/s24_soc_seam.c
+SOC_FW     := $(SOC_FWDIR)/s24test.elf $(SOC_FWDIR)/s24test_long.elf $(SOC_FWDIR)/s24job.elf \
+              $(SOC_FWDIR)/membench.elf $(SOC_FWDIR)/hello.elf $(SOC_FWDIR)/s24net.elf \
+              $(SOC_FWDIR)/simspeed.elf $(SOC_FWDIR)/simspeed_ip.elf $(SOC_FWDIR)/trap.elf \
+              $(SOC_FWDIR)/gemmfast.elf
+
+$(SOC_FWDIR)/%.o: %.c $(SOC_GEN)/sources.f
+	@mkdir -p $(@D)
+	$(SOC_CC) $(SOC_CFLAGS) $(SOC_INC) $(INCX) -c $< -o $@
+
+$(SOC_FWDIR)/%.elf: $(SOC_FWDIR)/soc/firmware/%.o $(SOC_RTSRC:%.c=$(SOC_FWDIR)/%.o) $(SOC_LIBSRC:%.c=$(SOC_FWDIR)/%.o)
+	$(SOC_CC) $(SOC_CFLAGS) $(SOC_LDFLAGS) -Wl,-Map=$(@:.elf=.map) $^ $(SOC_LDLIBS) -o $@
+	riscv64-unknown-elf-size $@ >$(@:.elf=.size)
+
+# The network runtime as it is (runtime/: malloc, stdio), for s24net.elf. Two of its files print
+# uint32_t with %u and int32_t with %d, which warn on riscv*-elf (there int32_t is long): compiled
+# with -Wno-format until the runtime is made freestanding (issue 49)
+SOC_NETSRC := runtime/s24_net.c runtime/s24_ops.c runtime/s24_tflite.c
+$(SOC_FWDIR)/runtime/%.o: runtime/%.c $(SOC_GEN)/sources.f
+	@mkdir -p $(@D)
+	$(SOC_CC) $(SOC_CFLAGS) -Wno-format $(SOC_INC) -Iruntime -c $< -o $@
+$(SOC_FWDIR)/soc/firmware/s24net.o: INCX := -Iruntime
+$(SOC_FWDIR)/s24net.elf: $(SOC_NETSRC:%.c=$(SOC_FWDIR)/%.o)
+$(SOC_FWDIR)/s24net.elf: SOC_LDLIBS := -lm
+
+# s24test.c with the long list of cases (make soc-test-long)
+$(SOC_FWDIR)/soc/firmware/s24test_long.o: soc/firmware/s24test.c $(SOC_GEN)/sources.f
+	@mkdir -p $(@D)
+	$(SOC_CC) $(SOC_CFLAGS) -DS24TEST_LONG $(SOC_INC) -c $< -o $@
+
+# simspeed.c with the IP busy (make soc-speed)
+$(SOC_FWDIR)/soc/firmware/simspeed_ip.o: soc/firmware/simspeed.c $(SOC_GEN)/sources.f
+	@mkdir -p $(@D)
+	$(SOC_CC) $(SOC_CFLAGS) -DSIMSPEED_IP $(SOC_INC) -c $< -o $@
+
+# The boot stub in the ROM (soc/firmware/boot.S, with the SoC's boot_seq.h)
+$(SOC_BOOT): soc/firmware/boot.S $(SOC_GEN)/sources.f
+	$(SOC_CC) -march=rv32im -mabi=ilp32 -nostdlib -nostartfiles -I$(SOC_GEN) -Wl,-Ttext=0 -Wl,-e,_boot $< -o $(SOC_DIR)/boot.elf
+	$(SOC_OBJCOPY) -O binary $(SOC_DIR)/boot.elf $@
+
+.PHONY: soc soc-test soc-test-long soc-bench soc-speed soc-synth soc-fast soc-networks
+soc: $(SOC_SIM) $(SOC_BOOT) $(SOC_FW)
+
+# the firmware's own check (GEMMs and fused layers vs the C model compiled into it), then jobs
+# from the host through soc/run.py vs the command's model backend
+soc-test: soc $(BUILD)/sparse24
+	$(SOC_SIM) --rom $(SOC_BOOT) --elf $(SOC_FWDIR)/s24test.elf --max-cycles $(SOC_MAXCYC) --stats
+	$(VPYTHON) soc/tests/run_check.py $(BUILD)
+	@# the harness's other endings: a trap is a crash (4), a budget run out a timeout (2)
+	@$(SOC_SIM) --rom $(SOC_BOOT) --elf $(SOC_FWDIR)/trap.elf --uart /dev/null 2>$(SOC_DIR)/trap.err; rc=$$?; \
+	  grep -q "trapped (mcause 2)" $(SOC_DIR)/trap.err && [ $$rc = 4 ] || { echo "soc-test: trap: exit $$rc"; cat $(SOC_DIR)/trap.err; exit 1; }
+	@$(SOC_SIM) --rom $(SOC_BOOT) --elf $(SOC_FWDIR)/hello.elf --max-cycles 1000 --uart /dev/null 2>/dev/null; rc=$$?; \
+	  [ $$rc = 2 ] || { echo "soc-test: timeout: exit $$rc"; exit 1; }
+	@echo "soc-test: a trap exits 4, a budget run out 2"
+TESTS += soc-test
+
+soc-test-long: soc $(BUILD)/sparse24
+	$(SOC_SIM) --rom $(SOC_BOOT) --elf $(SOC_FWDIR)/s24test_long.elf --max-cycles $(SOC_MAXCYC) --stats
+	$(VPYTHON) soc/tests/run_check.py $(BUILD) --long
+LONG_TESTS += soc-test-long
+
+# what the memory system delivers (docs/soc.md "Bandwidth"): build/soc/membench.txt
+soc-bench: soc
+	$(SOC_SIM) --rom $(SOC_BOOT) --elf $(SOC_FWDIR)/membench.elf --max-cycles $(SOC_MAXCYC) --stats \
+	  >$(SOC_DIR)/membench.txt 2>&1 || { cat $(SOC_DIR)/membench.txt; exit 1; }
+	cat $(SOC_DIR)/membench.txt
+
+# a GEMM with its operands packed word by word, once, into the rings (a measurement prototype,
+# docs/soc.md): build/soc/gemmfast.txt
+soc-fast: soc
+	$(SOC_SIM) --rom $(SOC_BOOT) --elf $(SOC_FWDIR)/gemmfast.elf --max-cycles $(SOC_MAXCYC) --stats \
+	  >$(SOC_DIR)/gemmfast.txt 2>&1 || { cat $(SOC_DIR)/gemmfast.txt; exit 1; }
+	cat $(SOC_DIR)/gemmfast.txt
+
+# the MLPerf Tiny models on the simulated SoC, each output == LiteRT's reference kernels:
+# build/soc/networks.csv, networks.md. Long: hours of simulation (kws on the CPU alone is 102 M
+# cycles); SOC_MODELS and SOC_ENGINES choose (e.g. make soc-networks SOC_MODELS=ad SOC_ENGINES=cpu)
+SOC_MODELS  ?= ad,kws,ic,vww
+SOC_ENGINES ?= cpu,ip
+soc-networks: soc
+	$(VPYTHON) soc/tests/networks.py --models $(SOC_MODELS) --engines $(SOC_ENGINES) --out $(SOC_DIR)
+
+# the simulator's speed, the IP idle and the IP busy: build/soc/speed.txt
+soc-speed: soc
+	@for fw in simspeed simspeed_ip; do \
+	  echo "== $$fw"; $(SOC_SIM) --rom $(SOC_BOOT) --elf $(SOC_FWDIR)/$$fw.elf --max-cycles $(SOC_MAXCYC) --stats 2>&1; \
+	done >$(SOC_DIR)/speed.txt
+	cat $(SOC_DIR)/speed.txt
+
+# ---------------------------------------------------------------- place and route (docs/soc.md)
+# make soc-synth: the SoC for the ULX3S's ECP5-85 pads through Yosys and nextpnr-ecp5 (the venv's
+# YoWASP tools), SOC_SEEDS placer seeds (median Fmax per clock), SOC_SYNTH_JOBS at a time; resumable
+# (a seed already placed for the same netlist is kept); the record -> synth/records/soc/ecp5_ulx3s.json
+SOC_SEEDS      ?= 1,2,3
+SOC_SYNTH_JOBS ?= 1
+soc-synth:
+	@scripts/deps.sh --synth
+	@scripts/deps.sh
+	$(VPYTHON) soc/synth.py --out $(BUILD)/soc-synth --seeds $(SOC_SEEDS) --jobs $(SOC_SYNTH_JOBS)
