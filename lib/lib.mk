@@ -12,19 +12,26 @@
 
 API_SO      := $(BUILD)/lib/libsparse24.so
 API_A       := $(BUILD)/lib/libsparse24.a
-API_INC     := -Iinclude -Ilib $(RUNTIME_INC) $(DRV_INC) $(SIM_INC)
+API_INC     := -Iinclude -Ilib -I$(BUILD)/lib/gen -Isoc/firmware $(RUNTIME_INC) $(DRV_INC) $(SIM_INC)
+# the soc backend's view of the build: where build/soc is, the SoC's placed clock (soc/build_h.py)
+API_GEN_H   := $(BUILD)/lib/gen/s24_soc_build.h
+SOC_RECORD  := synth/records/soc/ecp5_ulx3s.json
 # the rtl backend, or its stand-in (S24_RTL is the Makefile's switch)
 API_NORTL   := $(filter no,$(S24_RTL))
 API_RTL_LIB := $(if $(API_NORTL),,$(COSIM_LIB))
 API_LDLIBS  := $(if $(API_NORTL),,$(COSIM_LDLIBS)) -lm -pthread
 # this part's sources: the public API, the one formatter of texts, the backend table
-LIB_SRCS    := lib/s24_api.c lib/s24_text.c lib/s24_backend.c \
+LIB_SRCS    := lib/s24_api.c lib/s24_text.c lib/s24_backend.c lib/s24_backend_soc.c lib/s24_soc.c \
                lib/s24_backend_$(if $(API_NORTL),nortl,rtl).c
 # the library: this part and every part under it (the model, the driver, the network runtime)
 API_LIB_SRCS := $(LIB_SRCS) $(MODEL_SRCS) $(DRV_SRCS) $(RUNTIME_SRCS)
 API_PIC_OBJS := $(patsubst %.c,$(BUILD)/lib/pic/%.o,$(API_LIB_SRCS))
 
 ALL += $(API_SO) $(API_A)
+
+$(API_GEN_H): soc/build_h.py $(wildcard $(SOC_RECORD))
+	$(PYTHON) soc/build_h.py $(SOC_RECORD) $(BUILD)/soc $@
+$(API_PIC_OBJS): | $(API_GEN_H)
 
 $(BUILD)/lib/%.o: INC := $(API_INC)
 
@@ -55,7 +62,7 @@ $(API_TEST_DIR)/test_api_static: lib/test_api.c $(API_A)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -Iinclude $< $(API_A) $(API_LDLIBS) -o $@
 
-$(API_TEST_DIR)/test_api_san: lib/test_api.c $(API_LIB_SRCS) $(API_RTL_LIB)
+$(API_TEST_DIR)/test_api_san: lib/test_api.c $(API_LIB_SRCS) $(API_RTL_LIB) $(API_GEN_H)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(SANFLAGS) $(API_INC) $(filter %.c,$^) $(API_RTL_LIB) $(API_LDLIBS) -o $@
 
@@ -71,8 +78,9 @@ TESTS += test-api
 # Handles shared between threads (lib/test_threads.c): 8 threads x 200 calls on one network and
 # one device of the model backend, under ThreadSanitizer and under AddressSanitizer, both built
 # from the library's sources (the model backend only: the co-simulation is not in them)
-API_THREAD_SRCS := lib/s24_api.c lib/s24_text.c lib/s24_backend.c lib/s24_backend_nortl.c \
-                   $(MODEL_SRCS) $(DRV_SRCS) $(RUNTIME_SRCS)
+API_THREAD_SRCS := lib/s24_api.c lib/s24_text.c lib/s24_backend.c lib/s24_backend_soc.c \
+                   lib/s24_soc.c lib/s24_backend_nortl.c $(MODEL_SRCS) $(DRV_SRCS) $(RUNTIME_SRCS) \
+                   $(API_GEN_H)
 $(API_TEST_DIR)/test_threads_tsan: lib/test_threads.c $(API_THREAD_SRCS)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -fsanitize=thread $(API_INC) $(filter %.c,$^) -lm -pthread -o $@

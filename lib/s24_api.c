@@ -37,6 +37,7 @@ struct s24_api_net {
   size_t len;
   s24_net_heap_t heap;     // the network in its arena
   size_t k_max;            // the largest K of its array layers (the rtl waits' bound)
+  s24_soc_result_t soc;    // a system backend: what the SoC measured over the runs
 };
 
 // ------------------------------------------------------------------ helpers
@@ -180,7 +181,7 @@ uint32_t s24_api_version(void) { return S24_API_VERSION; }
 s24_status_t s24_api_backend_check(const char *backend, char *err, size_t errlen) {
   const s24_backend_t b = s24_backend_find(backend);
   if (b == NULL) {
-    return s24_errorf(S24_ERR_ARG, err, errlen, "unknown backend '%s' (model or rtl)",
+    return s24_errorf(S24_ERR_ARG, err, errlen, "unknown backend '%s' (model, rtl, soc or soc-cpu)",
                       backend ? backend : "(null)");
   }
   return b->check != NULL ? b->check(err, errlen) : S24_OK;
@@ -201,7 +202,7 @@ s24_status_t s24_api_open_ex(const s24_api_options_t *opts, s24_api_dev_t **out,
   s24_status_t st = s24_api_backend_check(opts->backend, err, errlen);
   if (st != S24_OK) return st;
   const s24_backend_t b = s24_backend_find(opts->backend);
-  if (opts->trace_path != NULL && (b->caps & S24_BACKEND_HW) == 0) {
+  if (opts->trace_path != NULL && (b->caps & (S24_BACKEND_HW | S24_BACKEND_SYSTEM)) != S24_BACKEND_HW) {
     return s24_errorf(S24_ERR_ARG, err, errlen, "a trace needs a hardware backend (rtl), not %s",
                       b->name);
   }
@@ -588,6 +589,7 @@ void s24_api_net_free(s24_api_net_t *net) {
   if (net == NULL) return;
   pthread_mutex_lock(&net->lock);  // waits for the call in flight
   s24_net_heap_free(&net->heap);
+  s24_soc_result_free(&net->soc);
   free(net->buf);
   pthread_mutex_unlock(&net->lock);
   pthread_mutex_destroy(&net->lock);
@@ -636,11 +638,17 @@ s24_status_t s24_api_net_run(s24_api_net_t *net, const void *x, size_t x_len, si
   pthread_mutex_lock(&net->lock);
   s24_api_dev_t *dev = net->dev;
   pthread_mutex_lock(&dev->lock);
-  // a hardware backend's waits are bounded for the network's largest layer
-  if (dev->bdev.ops->caps & S24_BACKEND_HW) {
+  const s24_backend_ops_t *ops = dev->bdev.ops;
+  char msg[S24_API_ERRLEN];
+  if (ops->net_run != NULL) {  // a system runs the network whole, every inference
+    msg[0] = '\0';
+    st = ops->net_run(&dev->bdev, net->buf, net->len, s24_net_model(net->heap.net)->n_ops, x,
+                      tin->bytes, batch, y, tout->bytes, &net->soc, msg, sizeof msg);
+    if (st != S24_OK) s24_errorf(st, err, errlen, "%s", msg[0] ? msg : s24_strerror(st));
+    batch = 0;
+  } else if (ops->caps & S24_BACKEND_HW) {  // its waits bounded for the largest layer
     dev->bdev.dev.timeout_ns = s24_rtl_timeout_ns(&dev->bdev.dev, net->k_max ? net->k_max : 1);
   }
-  char msg[S24_API_ERRLEN];
   for (size_t b = 0; b < batch && st == S24_OK; b++) {
     msg[0] = '\0';
     st = s24_net_run(net->heap.net, (const uint8_t *)x + b * tin->bytes,
@@ -658,7 +666,13 @@ s24_status_t s24_api_net_totals(const s24_api_net_t *net, s24_api_net_totals_t *
   pthread_mutex_lock(&n->lock);
   s24_net_sums_t s;
   const s24_status_t st = s24_net_sums(n->heap.net, &n->dev->engine, &s);
-  if (st == S24_OK) {
+  if (st == S24_OK && n->dev->bdev.ops->net_run != NULL) {  // the SoC's runs and arena
+    const s24_soc_result_t *r = &n->soc;
+    const uint64_t runs = r->inferences;
+    *out = (s24_api_net_totals_t){runs,          s.ip_macs * runs, s.host_macs * runs,
+                                  r->cycles_ip,  0,                s.predicted_cycles * runs,
+                                  r->arena_bytes, s24_net_activation_bytes(n->heap.net)};
+  } else if (st == S24_OK) {
     *out = (s24_api_net_totals_t){s24_net_inferences(n->heap.net),
                                   s.ip_macs,
                                   s.host_macs,
@@ -684,8 +698,10 @@ static s24_status_t net_text(const s24_api_net_t *net, int info, char *buf, size
   const uint64_t sim = bd->ops->sim_cycles(bd);
   s24_status_t st =
       info ? s24_text_net_info(&t, n->heap.net, &n->dev->engine)
-           : s24_text_net_stats(&t, n->heap.net, &n->dev->engine,
-                                (bd->ops->caps & S24_BACKEND_HW) ? &sim : NULL);
+      : bd->ops->net_run != NULL
+          ? s24_text_soc_stats(&t, n->heap.net, &n->dev->engine, bd->ops->name, &n->soc)
+          : s24_text_net_stats(&t, n->heap.net, &n->dev->engine,
+                               (bd->ops->caps & S24_BACKEND_HW) ? &sim : NULL);
   pthread_mutex_unlock(&n->dev->lock);
   pthread_mutex_unlock(&n->lock);
   if (st == S24_OK && t.failed) st = S24_ERR_NOMEM;

@@ -9,7 +9,8 @@
 
 // ------------------------------------------------------------------ the table
 
-static const s24_backend_ops_t *const kBackends[] = {&s24_backend_model, &s24_backend_rtl};
+static const s24_backend_ops_t *const kBackends[] = {&s24_backend_model, &s24_backend_rtl,
+                                                      &s24_backend_soc, &s24_backend_soc_cpu};
 
 s24_backend_t s24_backend_find(const char *name) {
   if (name == NULL) return NULL;
@@ -72,5 +73,5 @@ static void model_close(s24_bdev_t *d) { (void)d; }
 
 const s24_backend_ops_t s24_backend_model = {
     "model",      0, NULL, model_open, model_gemm, model_linear, model_engine, model_sim_cycles,
-    model_close,
+    model_close,  NULL,
 };

@@ -15,6 +15,7 @@
 #include "s24_drv.h"
 #include "s24_engine.h"
 #include "s24_model.h"
+#include "s24_soc.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -76,6 +77,9 @@ enum {
   /** The (simulated) hardware: measures cycles, writes waveforms (a trace), takes minutes per
    *  large job (progress lines). */
   S24_BACKEND_HW = 1u << 0,
+  /** A whole system (the simulated edge SoC): runs networks whole (net_run), not GEMMs or
+   *  layers one by one. */
+  S24_BACKEND_SYSTEM = 1u << 1,
 };
 
 /** A backend: the one place that knows how a job runs on it. */
@@ -99,6 +103,13 @@ typedef struct s24_backend_ops {
   uint64_t (*sim_cycles)(const s24_bdev_t *d);
   /** Closes what open opened; safe after a failed open. */
   void (*close)(s24_bdev_t *d);
+  /** A system backend (S24_BACKEND_SYSTEM) runs whole networks itself: `batch` inferences of
+   *  the .tflite in model (len bytes, n_ops operators, loaded and checked on the host first),
+   *  x: batch x x_bytes, y: batch x y_bytes; adds its figures to *res. NULL for the others,
+   *  whose networks run in the library (the runtime, the engine above). */
+  s24_status_t (*net_run)(s24_bdev_t *d, const uint8_t *model, size_t len, size_t n_ops,
+                          const void *x, size_t x_bytes, size_t batch, void *y, size_t y_bytes,
+                          s24_soc_result_t *res, char *err, size_t errlen);
 } s24_backend_ops_t;
 
 /** A backend is its entry of the table. */
@@ -106,8 +117,10 @@ typedef const s24_backend_ops_t *s24_backend_t;
 
 /** The table's entries (s24_backend.c; rtl: s24_backend_rtl.c or s24_backend_nortl.c). */
 extern const s24_backend_ops_t s24_backend_model, s24_backend_rtl;
+/** The simulated edge SoC (s24_backend_soc.c): its IP ("soc"), or its CPU alone ("soc-cpu"). */
+extern const s24_backend_ops_t s24_backend_soc, s24_backend_soc_cpu;
 
-/** "model" or "rtl"; NULL for any other name. */
+/** "model", "rtl", "soc" or "soc-cpu"; NULL for any other name. */
 s24_backend_t s24_backend_find(const char *name);
 
 /** Opens the Verilated s24_top (trace_path: FST file or NULL) and the device on it. On failure

@@ -46,7 +46,7 @@ static void nortl_close(s24_bdev_t *d) { (void)d; }
 
 const s24_backend_ops_t s24_backend_rtl = {
     "rtl",        S24_BACKEND_HW, nortl_check,      nortl_open, nortl_gemm, nortl_linear,
-    nortl_engine, nortl_sim_cycles, nortl_close,
+    nortl_engine, nortl_sim_cycles, nortl_close, NULL,
 };
 
 uint64_t s24_rtl_sim_cycles(const s24_cosim_t *sim) {

@@ -161,5 +161,5 @@ static s24_status_t rtl_engine(s24_bdev_t *d, s24_engine_t *e, char *err, size_t
 
 const s24_backend_ops_t s24_backend_rtl = {
     "rtl",      S24_BACKEND_HW, NULL,           rtl_open, rtl_gemm, rtl_linear, rtl_engine,
-    rtl_sim_cycles, rtl_close,
+    rtl_sim_cycles, rtl_close, NULL,
 };

@@ -217,6 +217,64 @@ s24_status_t s24_text_net_stats(s24_text_t *t, const s24_net_t *net, const s24_e
   return S24_OK;
 }
 
+s24_status_t s24_text_soc_stats(s24_text_t *t, const s24_net_t *net, const s24_engine_t *e,
+                                const char *backend, const s24_soc_result_t *r) {
+  if (t == NULL || net == NULL || e == NULL || r == NULL) return S24_ERR_ARG;
+  s24_text_printf(t, "backend: %s\n", backend != NULL ? backend : "?");
+  s24_text_printf(t, "engine: %s\n", r->ip ? "ip" : "cpu");
+  if (r->ip) {
+    s24_text_printf(t, "array: %ux%u %u:%u\n", (unsigned)e->hw.rows, (unsigned)e->hw.cols,
+                    (unsigned)e->hw.sparse_n, (unsigned)e->hw.sparse_m);
+  }
+  s24_text_printf(t, "inferences: %llu\n", (unsigned long long)r->inferences);
+  // SPEC §9: the figures per inference (the batch's sums over its inferences)
+  const uint64_t n = r->inferences > 0 ? r->inferences : 1;
+  uint64_t predicted = 0;  // the array layers at full stream rate (the cycle model)
+  for (size_t i = 0; i < r->n_ops && i < s24_net_model(net)->n_ops; i++) {
+    s24_net_op_info_t o;
+    s24_status_t st = s24_net_op_info(net, i, &o);
+    if (st != S24_OK) return st;
+    const s24_soc_op_t *so = &r->ops[i];
+    s24_text_printf(t, "op%zu_name: %s\n", i, op_label(o.opcode));
+    s24_text_printf(t, "op%zu_where: %s\n", i, so->on_ip ? "ip" : "cpu");
+    s24_text_printf(t, "op%zu_cycles: %llu\n", i, (unsigned long long)(so->cycles / n));
+    if (so->on_ip) {
+      uint64_t pred = 0;
+      st = s24_net_op_predict(net, i, e->hw, e->epi_depth, e->epi_lanes, &pred);
+      if (st != S24_OK) return st;
+      s24_text_printf(t, "op%zu_ip_cycles: %llu\n", i, (unsigned long long)(so->ip_cycles / n));
+      s24_text_printf(t, "op%zu_predicted_cycles: %llu\n", i,
+                      (unsigned long long)pred);
+      predicted += pred;
+    }
+  }
+  // the CPU's cycles: all but those it spent polling for the IP's results
+  const uint64_t cpu = r->cycles_total - (r->wait_cycles < r->cycles_total ? r->wait_cycles
+                                                                           : r->cycles_total);
+  s24_text_printf(t, "cycles_total: %llu\n", (unsigned long long)(r->cycles_total / n));
+  s24_text_printf(t, "cycles_ip: %llu\n", (unsigned long long)(r->cycles_ip / n));
+  s24_text_printf(t, "cycles_cpu: %llu\n", (unsigned long long)(cpu / n));
+  if (r->ip) {
+    s24_text_printf(t, "predicted_cycles: %llu\n", (unsigned long long)predicted);
+    s24_text_printf(t, "stall_w: %llu\nstall_a: %llu\nstall_r: %llu\n",
+                    (unsigned long long)(r->stall[0] / n), (unsigned long long)(r->stall[1] / n),
+                    (unsigned long long)(r->stall[2] / n));
+  }
+  s24_text_printf(t, "load_cycles: %llu\n", (unsigned long long)r->load_cycles);
+  s24_text_printf(t, "arena_bytes: %lu\n", (unsigned long)r->arena_bytes);
+  s24_text_printf(t, "code_bytes: %lu\n", (unsigned long)r->code_bytes);
+  const char *from = NULL;
+  const double mhz = s24_soc_mhz(&from);
+  if (mhz > 0) {
+    s24_text_printf(t, "soc_mhz: %.1f\n", mhz);
+    s24_text_printf(t, "ms_total: %.3f\n", (double)r->cycles_total / (double)n / (mhz * 1000.0));
+  } else {
+    s24_text_printf(t, "soc_mhz: none\nms_total: none\n");
+  }
+  s24_text_printf(t, "soc_mhz_from: %s\n", from != NULL ? from : "?");
+  return S24_OK;
+}
+
 s24_status_t s24_text_net_info(s24_text_t *t, const s24_net_t *net, const s24_engine_t *e) {
   if (t == NULL || net == NULL || e == NULL) return S24_ERR_ARG;
   const s24_tfl_model_t *m = s24_net_model(net);

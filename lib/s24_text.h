@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "s24_backend.h"
+#include "s24_soc.h"
 #include "s24_net.h"
 
 #ifdef __cplusplus
@@ -39,6 +40,12 @@ void s24_text_linear(s24_text_t *t, const char *backend, const s24_linear_job_t 
 S24_WARN_UNUSED s24_status_t s24_text_net_stats(s24_text_t *t, const s24_net_t *net,
                                                 const s24_engine_t *e,
                                                 const uint64_t *sim_cycles);
+/** The statistics of the inferences a system backend named `backend` ran (`sparse24 run --backend
+ *  soc --stats`, SPEC §9): per operator where it ran and its SoC cycles, the totals, the clock
+ *  and the milliseconds; the cycle model's prediction for e's array beside the IP's cycles. */
+S24_WARN_UNUSED s24_status_t s24_text_soc_stats(s24_text_t *t, const s24_net_t *net,
+                                                const s24_engine_t *e, const char *backend,
+                                                const s24_soc_result_t *r);
 /** The table of `sparse24 info` with the cycle model's prediction for the engine's array, and the
  *  arena the network takes. */
 S24_WARN_UNUSED s24_status_t s24_text_net_info(s24_text_t *t, const s24_net_t *net,

@@ -60,10 +60,12 @@ SOC_CFLAGS += -MMD -MP                     # header dependencies
 SOC_LDFLAGS := --crt0=hosted
 SOC_INC    := -Isoc/firmware/include -Isoc/firmware $(DRV_INC) -isystem $(SOC_GEN)/software/include
 # The parts the firmware compiles from the repository, unmodified
-SOC_LIBSRC := $(MODEL_SRCS) driver/s24_drv.c
-SOC_RTSRC  := soc/firmware/soc_rt.c soc/firmware/s24_soc_seam.c
+SOC_LIBSRC := $(MODEL_SRCS) driver/s24_drv.c driver/baremetal/s24_mmio.c driver/host/s24_drv_host.c
+SOC_RTSRC  := soc/firmware/soc_rt.c soc/firmware/soc_mem.c soc/firmware/s24_soc_seam.c
+# soc_mem.c is memset/memcpy/memmove: the compiler must not turn its loops into calls to them
+$(SOC_FWDIR)/soc/firmware/soc_mem.o: SOC_CFLAGS += -fno-builtin -fno-tree-loop-distribute-patterns
 SOC_FW     := $(SOC_FWDIR)/s24test.elf $(SOC_FWDIR)/s24test_long.elf $(SOC_FWDIR)/s24job.elf \
-              $(SOC_FWDIR)/membench.elf $(SOC_FWDIR)/hello.elf $(SOC_FWDIR)/s24net.elf \
+              $(SOC_FWDIR)/membench.elf $(SOC_FWDIR)/hello.elf $(SOC_FWDIR)/s24run.elf \
               $(SOC_FWDIR)/simspeed.elf $(SOC_FWDIR)/simspeed_ip.elf $(SOC_FWDIR)/trap.elf \
               $(SOC_FWDIR)/gemmfast.elf
 
@@ -75,16 +77,14 @@ $(SOC_FWDIR)/%.elf: $(SOC_FWDIR)/soc/firmware/%.o $(SOC_RTSRC:%.c=$(SOC_FWDIR)/%
 	$(SOC_CC) $(SOC_CFLAGS) $(SOC_LDFLAGS) -Wl,-Map=$(@:.elf=.map) $^ $(SOC_LDLIBS) -o $@
 	riscv64-unknown-elf-size $@ >$(@:.elf=.size)
 
-# The network runtime as it is (runtime/: malloc, stdio), for s24net.elf. Two of its files print
-# uint32_t with %u and int32_t with %d, which warn on riscv*-elf (there int32_t is long): compiled
-# with -Wno-format until the runtime is made freestanding (issue 49)
-SOC_NETSRC := runtime/s24_net.c runtime/s24_ops.c runtime/s24_tflite.c
+# The network firmware of `sparse24 run --backend soc` (s24run.c): the freestanding runtime as it is,
+# with the warnings of the rest (-Werror), and libm (expf, round, ...)
 $(SOC_FWDIR)/runtime/%.o: runtime/%.c $(SOC_GEN)/sources.f
 	@mkdir -p $(@D)
-	$(SOC_CC) $(SOC_CFLAGS) -Wno-format $(SOC_INC) -Iruntime -c $< -o $@
-$(SOC_FWDIR)/soc/firmware/s24net.o: INCX := -Iruntime
-$(SOC_FWDIR)/s24net.elf: $(SOC_NETSRC:%.c=$(SOC_FWDIR)/%.o)
-$(SOC_FWDIR)/s24net.elf: SOC_LDLIBS := -lm
+	$(SOC_CC) $(SOC_CFLAGS) $(SOC_INC) -Iruntime -c $< -o $@
+$(SOC_FWDIR)/soc/firmware/s24run.o: INCX := -Iruntime
+$(SOC_FWDIR)/s24run.elf: $(RUNTIME_CORE_SRCS:%.c=$(SOC_FWDIR)/%.o)
+$(SOC_FWDIR)/s24run.elf: SOC_LDLIBS := -lm
 
 # s24test.c with the long list of cases (make soc-test-long)
 $(SOC_FWDIR)/soc/firmware/s24test_long.o: soc/firmware/s24test.c $(SOC_GEN)/sources.f
@@ -117,6 +117,21 @@ soc-test: soc $(BUILD)/sparse24
 	@echo "soc-test: a trap exits 4, a budget run out 2"
 TESTS += soc-test
 
+# whole inferences through `sparse24 run --backend soc` (SPEC §9): a small CNN built by the repo
+# (soc/tests/small_models.py) dense and 2:4 on the IP and dense on the CPU alone, and a model
+# nobody here wrote (TFLite Micro's magic wand, 2:4), byte for byte against LiteRT, cycles
+# printed; then the new path's faults (soc/tests/faults.sh)
+SOC_SMALL := $(SOC_DIR)/small
+soc-test-net: soc $(BUILD)/sparse24
+	$(VPYTHON) soc/tests/small_models.py $(SOC_SMALL) --seed 51
+	$(NET_PYENV) $(VPYTHON) soc/tests/networks.py $(BUILD)/sparse24 $(SOC_SMALL) $(SOC_SMALL)/run \
+	  --models s24_cnn --rows dense/soc,2:4/soc,dense/soc-cpu --inputs 2 --seed 9
+	$(NET_PYENV) $(VPYTHON) soc/tests/networks.py $(BUILD)/sparse24 $(ZOO_MODELS_DIR) $(SOC_SMALL)/zoo \
+	  --models tflite_micro_magic_wand --rows 2:4/soc --inputs 1 --seed 10
+	PY=$(VPYTHON) soc/tests/faults.sh $(BUILD)/sparse24 $(SOC_SMALL)/faults $(SOC_SMALL)/s24_cnn.tflite $(SOC_FWDIR)
+.PHONY: soc-test-net
+TESTS += soc-test-net
+
 soc-test-long: soc $(BUILD)/sparse24
 	$(SOC_SIM) --rom $(SOC_BOOT) --elf $(SOC_FWDIR)/s24test_long.elf --max-cycles $(SOC_MAXCYC) --stats
 	$(VPYTHON) soc/tests/run_check.py $(BUILD) --long
@@ -135,13 +150,16 @@ soc-fast: soc
 	  >$(SOC_DIR)/gemmfast.txt 2>&1 || { cat $(SOC_DIR)/gemmfast.txt; exit 1; }
 	cat $(SOC_DIR)/gemmfast.txt
 
-# the MLPerf Tiny models on the simulated SoC, each output == LiteRT's reference kernels:
-# build/soc/networks.csv, networks.md. Long: hours of simulation (kws on the CPU alone is 102 M
-# cycles); SOC_MODELS and SOC_ENGINES choose (e.g. make soc-networks SOC_MODELS=ad SOC_ENGINES=cpu)
-SOC_MODELS  ?= ad,kws,ic,vww
-SOC_ENGINES ?= cpu,ip
-soc-networks: soc
-	$(VPYTHON) soc/tests/networks.py --models $(SOC_MODELS) --engines $(SOC_ENGINES) --out $(SOC_DIR)
+# make soc-networks (issue 51): the MLPerf Tiny models as whole inferences on the simulated SoC,
+# `sparse24 run --backend soc` (2:4 and dense weights, array layers on the IP) and `--backend
+# soc-cpu` (dense, everything on VexRiscv), each output byte for byte against LiteRT's reference
+# kernels: build/soc/results.csv (one row a model and variant, kept when done: resumable; rm it to
+# start over). Long: about an hour of simulation per model. SOC_MODELS and SOC_ROWS choose.
+SOC_MODELS ?= ad,kws,ic,vww
+SOC_ROWS   ?= 2:4/soc,dense/soc,dense/soc-cpu
+soc-networks: soc $(BUILD)/sparse24
+	$(NET_PYENV) $(VPYTHON) soc/tests/networks.py $(BUILD)/sparse24 $(TFLITE_MODELS) $(SOC_DIR)/networks \
+	  --models $(SOC_MODELS) --rows $(SOC_ROWS) --csv $(SOC_DIR)/results.csv
 
 # the simulator's speed, the IP idle and the IP busy: build/soc/speed.txt
 soc-speed: soc

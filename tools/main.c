@@ -75,19 +75,25 @@ static const char kUsageInfo[] =
     "default 8x8 2:4 array; then the totals.\n";
 
 static const char kUsageRun[] =
-    "usage: sparse24 run MODEL.tflite X.npy -o Y.npy [--backend model|rtl] [--stats]\n"
+    "usage: sparse24 run MODEL.tflite X.npy -o Y.npy [--backend model|rtl|soc|soc-cpu] [--stats]\n"
     "\n"
     "Runs an int8 .tflite model (SPEC §8). X has the model input's dtype (int8 or float32) and\n"
     "shape, or that shape with a batch B in place of a leading 1 (B inferences); Y has the\n"
     "output's dtype and shape with the same B. FULLY_CONNECTED and CONV_2D (im2col) run as the\n"
     "fused int8 layer of SPEC §7 on the backend, each as its weights are (2:4-sparse: one beat\n"
     "per group; dense: two); the other operators run on the host (not timed), each bit-exact\n"
-    "with LiteRT's reference kernels.\n"
+    "with LiteRT's reference kernels. The soc backends run the whole model on the simulated\n"
+    "edge SoC instead (SPEC §9: VexRiscv with the runtime bare-metal, the IP on its bus; make\n"
+    "soc builds it), every operator timed on its cycle counter.\n"
     "\n"
     "  -o, --output Y.npy    output (written atomically)\n"
-    "  --backend model|rtl   C golden model (default) or the Verilated RTL through the driver\n"
+    "  --backend B           model: the C golden model (default); rtl: the Verilated RTL through\n"
+    "                        the driver; soc: the SoC, array layers on the IP; soc-cpu: the SoC,\n"
+    "                        everything on its CPU (the baseline)\n"
     "  --stats               key: value lines: each array layer's cycles (rtl) and the cycle\n"
-    "                        model's prediction, then the totals\n";
+    "                        model's prediction, then the totals; on the SoC, per inference,\n"
+    "                        each operator's cycles and where it ran, cycles_total, cycles_ip,\n"
+    "                        cycles_cpu, load_cycles, arena_bytes, code_bytes, soc_mhz, ms_total\n";
 
 static const char kUsageCompress[] =
     "usage: sparse24 compress IN.npy --values V.npy --meta MD.npy [--pattern N:M]\n"

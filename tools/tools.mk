@@ -18,7 +18,7 @@ $(BUILD)/sparse24: $(TOOLS_OBJS) $(BENCH_OBJS) $(API_A)
 	$(CC) $(CFLAGS) $(filter %.o %.a,$^) $(API_LDLIBS) -o $@
 
 # The same command built with the sanitizers, run by the end-to-end tests (tests/tests.mk)
-$(BUILD)/tools/sparse24-san: $(TOOLS_SRCS) $(BENCH_SRCS) $(API_LIB_SRCS) $(API_RTL_LIB)
+$(BUILD)/tools/sparse24-san: $(TOOLS_SRCS) $(BENCH_SRCS) $(API_LIB_SRCS) $(API_RTL_LIB) $(API_GEN_H)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(SANFLAGS) $(TOOLS_INC) $(BENCH_INC) $(API_INC) $(filter %.c,$^) $(API_RTL_LIB) $(API_LDLIBS) -o $@
 

@@ -17,6 +17,7 @@
 #include <generated/soc.h>
 
 #include "s24_drv.h"
+#include "s24_drv_host.h"
 #include "s24_model.h"
 #include "s24_regs.h"
 #include "s24_soc_seam.h"

@@ -1,7 +1,7 @@
-// sparse24 edge SoC: the bare-metal seam of the host driver (s24_soc_seam.h).
+// SPDX-License-Identifier: Apache-2.0
+// sparse24 edge SoC: the platform part of the driver's bare-metal seam (s24_soc_seam.h).
 #include "s24_soc_seam.h"
 
-#include <stdlib.h>
 #include <string.h>
 
 #include <generated/csr.h>
@@ -10,7 +10,6 @@
 
 #include "soc_rt.h"
 
-#define REG(addr) (*(volatile uint32_t *)(uintptr_t)(S24_REGS_BASE + (addr)))
 #define DESC_MAX_COUNT 0x7fffu  // the descriptor's count field (soc/s24_stream.py RingReader)
 #define DESC_QUEUE 16u          // RingReader.DESC_DEPTH
 
@@ -26,36 +25,18 @@ static const ring_t kRingA = {(volatile uint32_t *)S24_RING_A_BASE, S24_RING_A_D
 static const ring_t kRingR = {(volatile uint32_t *)S24_RING_R_BASE, S24_RING_R_DEPTH,
                               S24_RING_R_LANE_BITS, 1u << S24_RING_R_LANE_BITS};
 
+// the driver's staging memory: main RAM (cached), 16-byte aligned
+static uint8_t g_scratch[S24_SOC_SCRATCH_BYTES] __attribute__((aligned(16)));
+
 uint32_t s24_soc_cycle_ns(void) { return (uint32_t)(1000000000u / soc_clk_hz()); }
 
-static uint64_t now_ns(void *ctx) {
+static uint64_t plat_now_ns(void *ctx) {
   (void)ctx;
   return soc_cycles() * 1000000000ull / soc_clk_hz();
 }
 
-static s24_status_t pump(s24_soc_t *soc);
-
-static s24_status_t read32(void *ctx, uint32_t addr, uint32_t *value) {
-  s24_soc_t *soc = ctx;
-  if (addr >= 0x100u || (addr & 3u)) return S24_ERR_ARG;
-  // the driver polls STATUS while a job runs: beats still waiting for ring room go in meanwhile
-  if (soc->backlog[S24_PORT_W] != NULL || soc->backlog[S24_PORT_A] != NULL) {
-    s24_status_t st = pump(soc);
-    if (st != S24_OK) return st;
-  }
-  *value = REG(addr);
-  return S24_OK;
-}
-
-static s24_status_t write32(void *ctx, uint32_t addr, uint32_t value) {
-  (void)ctx;
-  if (addr >= 0x100u || (addr & 3u)) return S24_ERR_ARG;
-  REG(addr) = value;
-  return S24_OK;
-}
-
-// One fill of `count` beats (words 32-bit words each, packed) from main RAM at src into the ring
-// from beat `start`; waits for it (the caller's buffer may change once stream_write returns).
+// One fill of `count` beats (packed, the ring's words each) from main RAM at src into the ring
+// from beat `start`; waits for it.
 static s24_status_t fill(s24_soc_t *soc, s24_port_t port, const uint32_t *src, uint32_t start,
                          uint32_t count) {
   uint32_t *n = port == S24_PORT_W ? &soc->w_fills : &soc->a_fills;
@@ -81,16 +62,15 @@ static void engines_reset(void) {
   s24_streams_r_wr_consumed_write(0);
 }
 
-static void backlog_free(s24_soc_t *soc);
-
-static s24_status_t stream_reset(void *ctx) {
+static s24_status_t plat_stream_reset(void *ctx) {
   s24_soc_t *soc = ctx;
-  backlog_free(soc);
   engines_reset();
   soc->w_wr = soc->a_wr = soc->w_done = soc->a_done = 0;
   soc->r_rd = soc->r_avail = 0;
   soc->w_fills = s24_streams_w_fill_done_read();
   soc->a_fills = s24_streams_a_fill_done_read();
+  memset(soc->pend_head, 0, sizeof soc->pend_head);
+  memset(soc->pend_count, 0, sizeof soc->pend_count);
   return S24_OK;
 }
 
@@ -112,9 +92,9 @@ static uint32_t ring_room(s24_soc_t *soc, s24_port_t port, uint32_t *slots) {
 }
 
 // Moves up to n beats (words each) into the port's ring without waiting: one descriptor per
-// chunk, TLAST on the n-th beat when `last`. Returns the beats moved.
+// chunk, TLAST on the n-th beat. Returns the beats moved.
 static size_t push_beats(s24_soc_t *soc, s24_port_t port, const uint32_t *src, size_t words,
-                         size_t n, int last, int by_dma, s24_status_t *st) {
+                         size_t n, int by_dma, s24_status_t *st) {
   const ring_t *ring = port == S24_PORT_W ? &kRingW : &kRingA;
   uint32_t *wr = port == S24_PORT_W ? &soc->w_wr : &soc->a_wr;
   size_t moved = 0;
@@ -135,7 +115,7 @@ static size_t push_beats(s24_soc_t *soc, s24_port_t port, const uint32_t *src, s
       }
     }
     moved += chunk;
-    const uint32_t tlast = (last && moved == n) ? 1u : 0u;
+    const uint32_t tlast = moved == n ? 1u : 0u;
     const uint32_t desc = start | (chunk << 16) | (tlast << 31);
     if (port == S24_PORT_W) {
       s24_streams_w_rd_desc_write(desc);
@@ -149,42 +129,24 @@ static size_t push_beats(s24_soc_t *soc, s24_port_t port, const uint32_t *src, s
   return moved;
 }
 
-// The backlog: the rest of packets the rings had no room for (before START the core takes no
-// beat, so the driver's first tiles may not fit), copied so that the caller's buffer is free
-// again; moved into the rings by every later seam call as the engines make room.
-struct s24_soc_pend {
-  struct s24_soc_pend *next;
-  size_t n, moved, words;
-  uint32_t beats[];
-};
-
+// Moves what waits into the rings, in order, as far as they have room.
 static s24_status_t pump(s24_soc_t *soc) {
   s24_status_t st = S24_OK;
   for (int port = S24_PORT_W; port <= S24_PORT_A && st == S24_OK; port++) {
-    struct s24_soc_pend *p;
-    while ((p = soc->backlog[port]) != NULL) {
+    while (soc->pend_count[port] > 0) {
+      s24_soc_pend_t *p = &soc->pend[port][soc->pend_head[port]];
       p->moved += push_beats(soc, (s24_port_t)port, p->beats + p->moved * p->words, p->words,
-                             p->n - p->moved, 1, 0, &st);
+                             p->n - p->moved, p->by_dma, &st);
       if (p->moved < p->n || st != S24_OK) break;
-      soc->backlog[port] = p->next;
-      free(p);
+      soc->pend_head[port] = (soc->pend_head[port] + 1) % S24_SOC_PENDING;
+      soc->pend_count[port]--;
     }
   }
   return st;
 }
 
-static void backlog_free(s24_soc_t *soc) {
-  for (int port = S24_PORT_W; port <= S24_PORT_A; port++) {
-    while (soc->backlog[port] != NULL) {
-      struct s24_soc_pend *p = soc->backlog[port];
-      soc->backlog[port] = p->next;
-      free(p);
-    }
-  }
-}
-
-static s24_status_t stream_write(void *ctx, s24_port_t port, const uint32_t *beats, size_t words,
-                                 size_t n) {
+static s24_status_t plat_stream_write(void *ctx, s24_port_t port, const uint32_t *beats,
+                                      size_t words, size_t n) {
   s24_soc_t *soc = ctx;
   if ((port != S24_PORT_W && port != S24_PORT_A) || beats == NULL || n == 0) return S24_ERR_ARG;
   const ring_t *ring = port == S24_PORT_W ? &kRingW : &kRingA;
@@ -196,23 +158,16 @@ static s24_status_t stream_write(void *ctx, s24_port_t port, const uint32_t *bea
   const uint64_t t0 = soc_cycles();
   s24_status_t st = pump(soc);
   size_t moved = 0;
-  if (st == S24_OK && soc->backlog[port] == NULL) {  // in order: straight in while nothing waits
-    moved = push_beats(soc, port, beats, words, n, 1, by_dma, &st);
+  if (st == S24_OK && soc->pend_count[port] == 0) {  // in order: straight in while nothing waits
+    moved = push_beats(soc, port, beats, words, n, by_dma, &st);
   }
-  if (st == S24_OK && moved < n) {
-    const size_t rest = n - moved;
-    struct s24_soc_pend *p = malloc(sizeof *p + rest * words * 4u);
-    if (p == NULL) {
+  if (st == S24_OK && moved < n) {  // the rest waits where it is
+    if (soc->pend_count[port] == S24_SOC_PENDING) {
       st = S24_ERR_NOMEM;
     } else {
-      p->next = NULL;
-      p->n = rest;
-      p->moved = 0;
-      p->words = words;
-      memcpy(p->beats, beats + moved * words, rest * words * 4u);
-      struct s24_soc_pend **tail = &soc->backlog[port];
-      while (*tail != NULL) tail = &(*tail)->next;
-      *tail = p;
+      const size_t at = (soc->pend_head[port] + soc->pend_count[port]) % S24_SOC_PENDING;
+      soc->pend[port][at] = (s24_soc_pend_t){beats, words, n, moved, by_dma};
+      soc->pend_count[port]++;
     }
   }
   soc->stats.calls[port]++;
@@ -222,8 +177,8 @@ static s24_status_t stream_write(void *ctx, s24_port_t port, const uint32_t *bea
   return st;
 }
 
-static s24_status_t stream_read(void *ctx, s24_port_t port, uint32_t *beats, size_t words,
-                                size_t n, uint8_t *last, uint64_t timeout_ns) {
+static s24_status_t plat_stream_read(void *ctx, s24_port_t port, uint32_t *beats, size_t words,
+                                     size_t n, uint8_t *last, uint64_t timeout_ns) {
   s24_soc_t *soc = ctx;
   if (port != S24_PORT_R || beats == NULL || words == 0 || words > 8u) return S24_ERR_ARG;
   const ring_t *ring = &kRingR;
@@ -268,17 +223,18 @@ s24_status_t s24_soc_open(s24_soc_t *soc, s24_seam_t *seam) {
   if (soc == NULL || seam == NULL) return S24_ERR_ARG;
   memset(soc, 0, sizeof *soc);
   soc->write_timeout_cycles = soc_clk_hz();
-  (void)stream_reset(soc);
-  seam->ctx = soc;
-  seam->read32 = read32;
-  seam->write32 = write32;
-  seam->stream_write = stream_write;
-  seam->stream_read = stream_read;
-  seam->stream_reset = stream_reset;
-  seam->now_ns = now_ns;
+  const s24_mmio_platform_t plat = {soc, plat_stream_write, plat_stream_read, plat_stream_reset,
+                                    plat_now_ns, g_scratch, sizeof g_scratch};
+  s24_status_t st = s24_mmio_init(&soc->mmio, S24_REGS_BASE, &plat);
+  if (st != S24_OK) return st;
+  (void)plat_stream_reset(soc);
+  s24_mmio_seam(&soc->mmio, seam);
   return S24_OK;
 }
 
 void s24_soc_close(s24_soc_t *soc) {
-  if (soc != NULL) backlog_free(soc);
+  if (soc != NULL) {
+    memset(soc->pend_head, 0, sizeof soc->pend_head);
+    memset(soc->pend_count, 0, sizeof soc->pend_count);
+  }
 }

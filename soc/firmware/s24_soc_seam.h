@@ -1,7 +1,9 @@
-// sparse24 edge SoC: the bare-metal seam of the host driver (driver/s24_drv.h s24_seam_t) on the
-// SoC of soc/soc.py: registers by MMIO, streams through the block-RAM rings beside s24_top
-// (soc/s24_stream.py), time from the SoC's cycle counter. The platform part of the driver for
-// this SoC; it depends on LiteX's generated csr.h/mem.h/soc.h only (docs/soc.md, "The seam").
+// SPDX-License-Identifier: Apache-2.0
+// sparse24 edge SoC: the driver's seam on the SoC of soc/soc.py. The registers are the bare-metal
+// MMIO seam's (driver/baremetal/s24_mmio.h, s24_top's window at S24_REGS_BASE, uncached); this
+// file is its platform part: the three streams through the block-RAM rings beside s24_top
+// (soc/s24_stream.py), time from the SoC's cycle counter, and the driver's staging memory, a fixed
+// buffer in main RAM. No allocation.
 //
 //   s24_soc_t soc;  s24_seam_t seam;  s24_dev_t dev;
 //   s24_soc_open(&soc, &seam);             // resets the stream engines
@@ -12,13 +14,13 @@
 // and queues one descriptor per chunk (TLAST on the packet's last beat); the ring's engine then
 // feeds s_axis_w / s_axis_a at one beat per cycle, independently of the CPU. It never waits: what
 // does not fit (before START the core takes nothing, so the driver's first tiles of a long K may
-// not) is copied to a backlog on the heap and moved into the ring by later seam calls (stream_read
-// while it waits for results, read32 while the driver polls STATUS) as the engine makes room. stream_read waits for
-// m_axis_r's beats in the R ring and copies them out. With s24_soc_t.dma set for a port, a
-// packet that lies in main RAM is moved into the ring by the ring's fill DMA instead (LiteDRAM
-// read port, the SDRAM's rate, the CPU waiting): the caller then keeps main RAM coherent, i.e.
-// writes back what the CPU wrote (soc_flush_dcache) before such a packet is sent. Each call's cycles and bytes are counted
-// (s24_soc_stats_t) so a caller can tell what the memory system delivered per stream.
+// not) stays where it is, remembered by address (the seam's contract keeps the driver's beats in
+// place until their tile's results are read), and is moved in by later stream calls as the
+// engine makes room. stream_read waits for m_axis_r's beats in the R ring and copies them out.
+// With s24_soc_t.dma set for a port, a packet in main RAM is moved into the ring by the ring's
+// fill DMA instead (LiteDRAM read port, the SDRAM's rate, the CPU waiting): the caller then keeps
+// main RAM coherent (soc_flush_dcache) before such a packet is sent. Each call's cycles and bytes
+// are counted (s24_soc_stats_t) so a caller can tell what the memory system delivered per stream.
 #ifndef S24_SOC_SEAM_H_
 #define S24_SOC_SEAM_H_
 
@@ -26,6 +28,7 @@
 #include <stdint.h>
 
 #include "s24_drv.h"
+#include "s24_mmio.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -42,22 +45,35 @@ typedef struct {
   uint64_t wait[3];
 } s24_soc_stats_t;
 
+/** Packets (or their rests) waiting for ring room, per input port, in order. */
+#define S24_SOC_PENDING 32
+typedef struct {
+  const uint32_t *beats;
+  size_t words, n, moved;
+  int by_dma;
+} s24_soc_pend_t;
+
 /** The seam's state; the caller owns it. */
 typedef struct {
+  s24_mmio_t mmio;          /**< the register side (driver/baremetal) */
   uint32_t w_wr, a_wr;      /**< beats written into the W and A rings (monotonic, mod 2^32) */
   uint32_t w_done, a_done;  /**< the engines' consumed counters, as last read */
   uint32_t r_rd;            /**< beats read from the R ring */
   uint32_t r_avail;         /**< the R engine's received counter, as last read */
-  uint64_t write_timeout_cycles;  /**< longest wait for ring room (default 1 s of SoC time) */
+  uint64_t write_timeout_cycles;  /**< longest wait for a fill DMA (default 1 s of SoC time) */
   uint32_t dma;             /**< bit S24_PORT_W / S24_PORT_A: packets in main RAM by the fill DMA */
   uint32_t w_fills, a_fills;  /**< the fill DMAs' done counters, as expected */
-  struct s24_soc_pend *backlog[2];  /**< per input port: beats waiting for ring room (heap) */
+  s24_soc_pend_t pend[2][S24_SOC_PENDING];  /**< per input port: packets waiting for room */
+  size_t pend_head[2], pend_count[2];
   s24_soc_stats_t stats;
 } s24_soc_t;
 
-/** Resets the three stream engines and fills *seam (ctx = soc). s24_soc_close frees the backlog. */
+/** The driver's staging memory (s24_mmio_platform_t.scratch): bytes, in main RAM. */
+#define S24_SOC_SCRATCH_BYTES (512u * 1024u)
+
+/** Resets the three stream engines and fills *seam (the MMIO seam over soc). */
 S24_WARN_UNUSED s24_status_t s24_soc_open(s24_soc_t *soc, s24_seam_t *seam);
-/** Frees what the seam holds (its backlog); safe twice. */
+/** Drops what waits for the rings; safe twice. */
 void s24_soc_close(s24_soc_t *soc);
 /** The SoC's clock period in whole ns (for s24_dev_t.cycle_ns). */
 uint32_t s24_soc_cycle_ns(void);

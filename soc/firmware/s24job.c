@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "s24_drv.h"
+#include "s24_drv_host.h"
 #include "s24_soc_seam.h"
 #include "soc_job.h"
 #include "soc_rt.h"

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "s24_drv.h"
+#include "s24_drv_host.h"
 #include "s24_model.h"
 #include "s24_soc_seam.h"
 #include "soc_rt.h"

@@ -10,6 +10,8 @@
 // file at a bus address in the ROM or the SDRAM (the model, the input, a job descriptor); after the
 // firmware writes the exit register each --dump writes LEN bytes from ADDR to FILE (a temporary
 // file beside it, renamed: all dumps or none). The UART's bytes go to --uart (default stdout).
+// FILE may be fd:N, a descriptor the caller opened (an anonymous memory file of the library:
+// read from its start, written from its start, no temporary).
 // Memory is reached through the model's own arrays (names from build/soc/gen/soc_mem.h), so loading
 // and dumping take no simulated time; the firmware flushes its caches before it exits.
 //
@@ -125,7 +127,30 @@ class Soc {
   std::unique_ptr<Vsim> top_;
 };
 
+// N of a path fd:N (a descriptor given by the caller), else -1
+int fd_of(const char *path) {
+  if (std::strncmp(path, "fd:", 3) != 0) return -1;
+  char *end = nullptr;
+  long v = std::strtol(path + 3, &end, 10);
+  return (end != path + 3 && *end == '\0' && v >= 0 && v < 1024) ? (int)v : -1;
+}
+
 std::vector<uint8_t> read_file(const char *path) {
+  const int fd = fd_of(path);
+  if (fd >= 0) {
+    std::vector<uint8_t> data;
+    uint8_t buf[65536];
+    off_t at = 0;
+    for (;;) {
+      ssize_t n = pread(fd, buf, sizeof buf, at);
+      if (n < 0 && errno == EINTR) continue;
+      if (n < 0) usage_error("cannot read %s", path);
+      if (n == 0) break;
+      data.insert(data.end(), buf, buf + n);
+      at += n;
+    }
+    return data;
+  }
   FILE *f = std::fopen(path, "rb");
   if (!f) usage_error("cannot open %s", path);
   std::vector<uint8_t> data;
@@ -282,7 +307,10 @@ int main(int argc, char **argv) {
   }
 
   FILE *uart = stdout;
-  if (uart_path && std::strcmp(uart_path, "-") != 0) {
+  if (uart_path && fd_of(uart_path) >= 0) {
+    uart = fdopen(dup(fd_of(uart_path)), "ab");
+    if (!uart) usage_error("cannot write %s", uart_path);
+  } else if (uart_path && std::strcmp(uart_path, "-") != 0) {
     uart = std::fopen(uart_path, "wb");
     if (!uart) usage_error("cannot write %s", uart_path);
   }
@@ -356,6 +384,21 @@ int main(int argc, char **argv) {
   if (status == EXIT_OK || status == EXIT_FW) {  // dumps only of a firmware that ended by itself
     bool ok = true;
     for (auto &d : dumps) {
+      const int fd = fd_of(d.path.c_str());
+      if (fd >= 0) {  // the caller's descriptor: written in place from its start
+        std::vector<uint8_t> buf(d.len);
+        for (uint32_t i = 0; i < d.len; i++) soc.peek(d.addr + i, &buf[i]);
+        size_t at = 0;
+        ok = ftruncate(fd, 0) == 0;
+        while (ok && at < buf.size()) {
+          ssize_t n = pwrite(fd, buf.data() + at, buf.size() - at, (off_t)at);
+          if (n < 0 && errno == EINTR) continue;
+          ok = n > 0;
+          if (ok) at += (size_t)n;
+        }
+        if (!ok) break;
+        continue;
+      }
       d.tmp = d.path + ".soc_sim.tmp";
       FILE *f = std::fopen(d.tmp.c_str(), "wb");
       if (!f) {
@@ -371,7 +414,7 @@ int main(int argc, char **argv) {
       if (!ok) break;
     }
     for (auto &d : dumps) {
-      if (ok && std::rename(d.tmp.c_str(), d.path.c_str()) != 0) ok = false;
+      if (ok && !d.tmp.empty() && std::rename(d.tmp.c_str(), d.path.c_str()) != 0) ok = false;
     }
     if (!ok) {
       for (auto &d : dumps) {

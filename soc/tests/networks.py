@@ -1,90 +1,131 @@
 #!/usr/bin/env python3
-"""make soc-networks: the MLPerf Tiny models, one inference each on the simulated SoC (soc/run.py net),
-the array layers on the CPU (the C model) and/or on the IP, every output compared byte for byte with
-LiteRT's reference kernels (BUILTIN_REF) on the same input (numpy.random.default_rng(7), the model's
-input dtype and shape). Writes OUT/networks.csv and OUT/networks.md (SoC cycles, the array layers'
-share, load cycles, heap).
+# SPDX-License-Identifier: Apache-2.0
+"""Whole inferences on the simulated edge SoC (SPEC §9, issue 51): `sparse24 run --backend soc`
+(the array layers on the IP) and `--backend soc-cpu` (everything on VexRiscv: the baseline), each
+output byte for byte against LiteRT's reference kernels (BUILTIN_REF) on the same random inputs
+(printed seed), the SoC's counters per inference in a CSV.
 
-  soc/tests/networks.py --models ad,kws,ic,vww --engines cpu,ip --out build/soc [--runs 2]
+  soc/tests/networks.py SPARSE24 MODELS_DIR OUT_DIR [--models ad,kws,...] [--rows 2:4/soc,...]
+                        [--inputs N] [--seed S] [--csv FILE] [--fresh]
+
+Rows are WEIGHTS/BACKEND (weights dense: the file as it is; 2:4: `sparse24 prune` of it). With
+--csv, one line per model and row, written after each run; a row already in the file is kept and
+not run again (the runs take minutes to hours of simulation; --fresh starts over):
+  model,weights,engine,inferences,cycles_total,cycles_ip,cycles_cpu,array_cycles,stall_w,stall_a,
+  load_cycles,arena_bytes,code_bytes,soc_mhz,ms_total,bitexact_litert
+(the --stats figures, per inference; cycles_ip the IP's busy cycles (CNT_CYCLES), array_cycles the cycle model's
+for the same layers at full stream rate, i.e. `--backend rtl`'s). Exit 1 on the first mismatch or
+failure, naming the model, row and input.
 """
 import argparse
 import csv
 import os
 import subprocess
 import sys
-import tempfile
-
-import numpy as np
+import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-REPO = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(HERE)), "net"))
+from networks import litert, random_inputs, reference, stats_of  # noqa: E402
+
+import numpy as np  # noqa: E402
+
+FIELDS = ["model", "weights", "engine", "inferences", "cycles_total", "cycles_ip", "cycles_cpu",
+          "array_cycles", "stall_w", "stall_a", "load_cycles", "arena_bytes", "code_bytes",
+          "soc_mhz", "ms_total", "bitexact_litert"]
+ROWS = "2:4/soc,dense/soc,dense/soc-cpu"
 
 
-def models_dir():
-    return subprocess.run([os.path.join(REPO, "scripts", "deps.sh"), "--models-path"], capture_output=True,
-                          text=True, check=True).stdout.strip().splitlines()[-1]
+def read_csv(path):
+    if not path or not os.path.exists(path):
+        return []
+    with open(path, newline="") as f:
+        rows = list(csv.DictReader(f))
+    return [r for r in rows if list(r.keys()) == FIELDS]
 
 
-def reference(path, d):
-    from ai_edge_litert import interpreter as lite
-    it = lite.Interpreter(model_path=path, experimental_op_resolver_type=lite.OpResolverType.BUILTIN_REF)
-    it.allocate_tensors()
-    i, o = it.get_input_details()[0], it.get_output_details()[0]
-    rng = np.random.default_rng(7)
-    if np.issubdtype(i["dtype"], np.integer):
-        info = np.iinfo(i["dtype"])
-        x = rng.integers(info.min, info.max + 1, i["shape"], dtype=i["dtype"])
-    else:
-        x = rng.standard_normal(i["shape"]).astype(i["dtype"])
-    it.set_tensor(i["index"], x)
-    it.invoke()
-    np.save(os.path.join(d, "x.npy"), x)
-    return it.get_tensor(o["index"])
+def write_csv(path, rows):
+    tmp = path + ".tmp"
+    with open(tmp, "w", newline="") as f:
+        w = csv.DictWriter(f, FIELDS, lineterminator="\n")
+        w.writeheader()
+        w.writerows(rows)
+    os.replace(tmp, path)
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap = argparse.ArgumentParser()
+    ap.add_argument("sparse24")
+    ap.add_argument("models_dir")
+    ap.add_argument("out_dir")
     ap.add_argument("--models", default="ad,kws,ic,vww")
-    ap.add_argument("--engines", default="cpu,ip")
-    ap.add_argument("--runs", type=int, default=2, help="inferences per run on the IP (the last one counted)")
-    ap.add_argument("--out", default=os.path.join(REPO, "build", "soc"))
-    args = ap.parse_args()
-    mdir = models_dir()
-    rows, fails = [], 0
-    for name in args.models.split(","):
-        with tempfile.TemporaryDirectory(prefix="soc-net-") as d:
-            ref = reference(os.path.join(mdir, name + ".tflite"), d)
-            for eng in args.engines.split(","):
-                y = os.path.join(d, f"y_{eng}.npy")
-                cmd = [sys.executable, os.path.join(REPO, "soc", "run.py"), "net", os.path.join(mdir, name + ".tflite"),
-                       os.path.join(d, "x.npy"), "-o", y, "--engine", eng, "--stats",
-                       "--runs", str(args.runs if eng == "ip" else 1), "--build", os.path.join(args.out)]
-                r = subprocess.run(cmd, capture_output=True, text=True)
-                st = dict(ln.split(": ", 1) for ln in r.stdout.splitlines() if ": " in ln)
-                same = r.returncode == 0 and np.load(y).tobytes() == ref.tobytes()
-                fails += not same
-                row = {"model": name, "engine": eng, "equal_litert": int(same),
-                       "soc_cycles": st.get("soc_cycles"), "first_inference_cycles": st.get("first_inference_cycles"),
-                       "array_layer_cycles": st.get("linear_cycles"), "array_layers": st.get("linear_calls"),
-                       "ip_busy_cycles": st.get("ip_cycles"), "load_cycles": st.get("load_cycles"),
-                       "heap_bytes": st.get("heap_bytes"), "sim_cycles_per_s": st.get("sim_cycles_per_s")}
-                rows.append(row)
-                print(" ".join(f"{k}={v}" for k, v in row.items()), flush=True)
-                if r.returncode != 0:
-                    print(r.stderr.strip(), file=sys.stderr)
-    os.makedirs(args.out, exist_ok=True)
-    with open(os.path.join(args.out, "networks.csv"), "w", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=list(rows[0]))
-        w.writeheader()
-        w.writerows(rows)
-    with open(os.path.join(args.out, "networks.md"), "w") as f:
-        f.write("| model | engine | SoC cycles | array layers | IP busy | load | heap | = LiteRT |\n|---|---|---|---|---|---|---|---|\n")
-        for r in rows:
-            f.write(f"| {r['model']} | {r['engine']} | {r['soc_cycles']} | {r['array_layer_cycles']} | "
-                    f"{r['ip_busy_cycles']} | {r['load_cycles']} | {r['heap_bytes']} | {'yes' if r['equal_litert'] else 'NO'} |\n")
-    print(f"{len(rows) - fails} passed, {fails} failed")
-    return 1 if fails else 0
+    ap.add_argument("--rows", default=ROWS)
+    ap.add_argument("--inputs", type=int, default=1)
+    ap.add_argument("--seed", type=int, default=7)
+    ap.add_argument("--csv")
+    ap.add_argument("--fresh", action="store_true")
+    a = ap.parse_args()
+    os.makedirs(a.out_dir, exist_ok=True)
+    rows = [] if a.fresh else read_csv(a.csv)
+    runs = [(m, r.split("/")[0], r.split("/")[1]) for m in a.models.split(",") if m
+            for r in a.rows.split(",") if r]
+    for m, v, b in runs:
+        if v not in ("dense", "2:4") or b not in ("soc", "soc-cpu"):
+            sys.exit(f"soc-networks: row {v}/{b}: weights dense or 2:4, backend soc or soc-cpu")
+    print(f"soc-networks: seed {a.seed}, {a.inputs} random input(s) per run, {len(runs)} runs",
+          flush=True)
+    for i, (m, v, b) in enumerate(runs):
+        engine = "ip" if b == "soc" else "cpu"
+        head = f"[{i + 1}/{len(runs)}] {m} {v} {b}"
+        if any(r["model"] == m and r["weights"] == v and r["engine"] == engine for r in rows):
+            print(f"{head}: kept from {a.csv}", flush=True)
+            continue
+        src = os.path.join(a.models_dir, f"{m}.tflite")
+        path = src
+        if v == "2:4":
+            path = os.path.join(a.out_dir, f"{m}_2of4.tflite")
+            r = subprocess.run([a.sparse24, "prune", src, "-o", path, "--pattern", "2:4"],
+                               capture_output=True, text=True)
+            if r.returncode != 0:
+                sys.exit(f"soc-networks: {m}: sparse24 prune failed: {r.stderr.strip()}")
+        it = litert(path)
+        x = random_inputs(it, a.inputs, np.random.default_rng([a.seed, i]))
+        want = reference(it, x)
+        tag = f"{m}_{v.replace(':', 'of')}_{b}"
+        xp, yp = os.path.join(a.out_dir, f"{tag}_x.npy"), os.path.join(a.out_dir, f"{tag}_y.npy")
+        np.save(xp, x)
+        t0 = time.time()
+        r = subprocess.run([a.sparse24, "run", path, xp, "-o", yp, "--backend", b, "--stats"],
+                           capture_output=True, text=True)
+        secs = time.time() - t0
+        if r.returncode != 0:
+            sys.exit(f"soc-networks: {tag}: sparse24 run failed ({r.returncode}): "
+                     f"{r.stderr.strip()}")
+        got, st = np.load(yp), stats_of(r.stdout)
+        bad = [j for j in range(a.inputs) if got[j].tobytes() != want[j].tobytes()]
+        if got.shape != want.shape or bad:
+            j = bad[0] if bad else 0
+            sys.exit(f"soc-networks: {tag}: input {j} (seed {a.seed}): output differs from "
+                     f"LiteRT: got {got.ravel()[:8]}, want {want.ravel()[:8]}")
+        n = int(st["inferences"])
+        per = {k: int(st[k]) for k in ("cycles_total", "cycles_ip", "cycles_cpu")}
+        row = {"model": m, "weights": v, "engine": engine, "inferences": n, **per,
+               "array_cycles": int(st.get("predicted_cycles", "0")),
+               "stall_w": int(st.get("stall_w", "0")), "stall_a": int(st.get("stall_a", "0")),
+               "load_cycles": st["load_cycles"], "arena_bytes": st["arena_bytes"],
+               "code_bytes": st["code_bytes"],
+               "soc_mhz": "" if st["soc_mhz"] == "none" else st["soc_mhz"],
+               "ms_total": "" if st["ms_total"] == "none" else st["ms_total"], "bitexact_litert": "yes"}
+        rows.append(row)
+        if a.csv:
+            write_csv(a.csv, rows)
+        print(f"{head}: {n} input(s) bit-exact with LiteRT; per inference {per['cycles_total']:,} "
+              f"SoC cycles, IP busy {per['cycles_ip']:,} (array alone {row['array_cycles']:,}), "
+              f"CPU {per['cycles_cpu']:,}; load {int(row['load_cycles']):,} cycles, arena "
+              f"{int(row['arena_bytes']):,} B ({secs:.0f} s)", flush=True)
+    if a.csv:
+        print(f"soc-networks: {a.csv} has {len(rows)} rows")
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    main()
