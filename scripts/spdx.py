@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """The SPDX line of every source file of the repository (issue 49): `SPDX-License-Identifier:
 Apache-2.0` (the LICENSE file) as a comment in the file's first lines.
 
