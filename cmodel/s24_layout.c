@@ -107,7 +107,8 @@ void s24_r8_put(uint32_t *beats, uint32_t r_words, uint32_t cols, uint32_t row, 
 
 int8_t s24_r8_get(const uint32_t *beats, uint32_t r_words, uint32_t cols, uint32_t row,
                   uint32_t col) {
-  return (int8_t)s24_bits_get(beats, r8_bit(r_words, cols, row, col), 8);
+  const uint64_t bit = r8_bit(r_words, cols, row, col);  // a whole byte: one word holds it
+  return (int8_t)(uint8_t)(beats[bit / 32] >> (bit % 32));
 }
 
 // ------------------------------------------------------------------ whole beats
@@ -132,10 +133,21 @@ void s24_a_beat(const s24_geom_t *g, uint32_t *beat, const int8_t *b, size_t k, 
 void s24_a_beat_t(const s24_geom_t *g, uint32_t *beat, const int8_t *bt, size_t k,
                   size_t n_cols, size_t group, size_t j0) {
   const size_t hm = g->sparse_m, e0 = group * hm, len = k - e0 < hm ? k - e0 : hm;
-  memset(beat, 0, g->a_words * sizeof(uint32_t));
-  for (uint32_t c = 0; c < g->cols && j0 + c < n_cols; c++) {
-    const int8_t *col = bt + (j0 + c) * k + e0;  // column j0 + c of B: row j0 + c of B^T
-    for (size_t e = 0; e < len; e++) put_byte(beat, (size_t)c * hm + e, col[e]);
+  const size_t cols = j0 >= n_cols ? 0 : n_cols - j0 < g->cols ? n_cols - j0 : g->cols;
+  // word by word, each stored once (byte i = c*hm + e, little end first: the beat's bit order)
+  const int8_t *col = bt + j0 * k + e0;  // column j0 + c of B: row j0 + c of B^T
+  size_t c = 0, e = 0;
+  for (uint32_t w = 0; w < g->a_words; w++) {
+    uint32_t v = 0;
+    for (uint32_t i = 0; i < 32 && c < cols; i += 8) {
+      if (e < len) v |= (uint32_t)(uint8_t)col[e] << i;
+      if (++e == hm) {
+        e = 0;
+        c++;
+        col += k;
+      }
+    }
+    beat[w] = v;
   }
 }
 

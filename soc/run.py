@@ -2,12 +2,11 @@
 """sparse24 edge SoC: run one job on the simulated SoC from the host (docs/soc.md, "Running a job").
 
   soc/run.py gemm A.npy B.npy -o C.npy [--stats]
-  soc/run.py net MODEL.tflite X.npy -o Y.npy [--engine cpu|ip] [--stats]
   soc/run.py linear X.npy W.npy -o Y.npy --mult MULT.npy --shift SHIFT.npy [--bias BIAS.npy]
              [--zp-in ZI] [--zp-out ZO] [--act-min LO] [--act-max HI] [--round single|double] [--stats]
   common: [--max-cycles N] [--uart FILE] [--build build/soc]
 
-Writes the job (soc/firmware/soc_job.h) and its blobs into a private temporary folder, runs
+(A whole network runs through `sparse24 run --backend soc`, SPEC §9.) Writes the job (soc/firmware/soc_job.h) and its blobs into a private temporary folder, runs
 build/soc/soc_sim with build/soc/fw/s24job.elf (--load of the job at the host area, --dump of the
 job and the output after the firmware's exit), reads the job's status and counters back and writes
 the output .npy (a temporary file beside it, renamed). The temporary folder and the simulator never
@@ -31,9 +30,7 @@ REPO = os.path.dirname(HERE)
 HOST_BASE = 0x41000000      # soc_rt.h SOC_HOST_BASE
 HOST_SIZE = 0x01000000
 MAGIC, VERSION = 0x4a343253, 1
-OPS = {"gemm": 1, "linear": 2, "net": 3}
-TFL_DTYPES = {0: np.float32, 2: np.int32, 3: np.uint8, 9: np.int8}   # TFLite tensor types
-NET_OUT_ROOM = 1 << 20
+OPS = {"gemm": 1, "linear": 2}
 JOB_WORDS = 32              # the uint32 part of soc_job_t
 STATS = ["soc_cycles", "load_cycles", "ip_cycles", "ip_beats", "stall_w", "stall_a", "stall_r", "jobs",
          "job_cycles", "pair"] + [f"seam_{k}_{p}" for k in ("bytes", "cycles", "wait") for p in "war"] + \
@@ -68,18 +65,7 @@ def build_job(args):
         blobs.append((start, a.tobytes()))
         off = (off + a.nbytes + 4095) // 4096 * 4096
         return start
-    if args.op == "net":
-        try:
-            model = np.frombuffer(open(args.a, "rb").read(), dtype=np.uint8)
-            x = np.load(args.b, allow_pickle=False)
-        except (OSError, ValueError) as e:
-            raise Usage(str(e))
-        x = np.ascontiguousarray(x)
-        m, k, n = model.nbytes, x.nbytes, NET_OUT_ROOM
-        fields.update(a_off=put(model), b_off=put(np.frombuffer(x.tobytes(), dtype=np.uint8)),
-                      zi=1 if args.engine == "ip" else 0, zo=args.runs)
-        out_shape, out_dtype = (NET_OUT_ROOM,), np.uint8
-    elif args.op == "gemm":
+    if args.op == "gemm":
         a, b = load(args.a, "i1", 2), load(args.b, "i1", 2)
         if a.shape[1] != b.shape[0]:
             raise Usage(f"{args.b}: {b.shape[0]} rows, A has {a.shape[1]} columns")
@@ -124,10 +110,8 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("op", choices=sorted(OPS))
-    ap.add_argument("a", help="gemm: A.npy (int8 m x k); linear: X.npy (int8 batch x k); net: MODEL.tflite")
-    ap.add_argument("b", help="gemm: B.npy (int8 k x n); linear: W.npy (int8 m x k); net: X.npy (one inference)")
-    ap.add_argument("--engine", choices=["cpu", "ip"], default="ip",
-                    help="net: the array layers on the CPU (the C model) or on the IP")
+    ap.add_argument("a", help="gemm: A.npy (int8 m x k); linear: X.npy (int8 batch x k)")
+    ap.add_argument("b", help="gemm: B.npy (int8 k x n); linear: W.npy (int8 m x k)")
     ap.add_argument("-o", "--out", required=True)
     ap.add_argument("--bias")
     ap.add_argument("--mult")
@@ -137,9 +121,6 @@ def main():
     ap.add_argument("--act-min", type=int, default=-128)
     ap.add_argument("--act-max", type=int, default=127)
     ap.add_argument("--round", choices=["single", "double"], default="single")
-    ap.add_argument("--runs", type=int, default=1,
-                    help="net: inferences run (the counters are the last one's; on the IP the weights "
-                         "are packed once, at the first)")
     ap.add_argument("--stats", action="store_true")
     ap.add_argument("--max-cycles", type=int, default=2_000_000_000)
     ap.add_argument("--uart", help="the firmware's UART output (default: discarded)")
@@ -150,7 +131,7 @@ def main():
 
     args.build = os.path.abspath(args.build)
     sim = os.path.join(args.build, "soc_sim")
-    fw = os.path.join(args.build, "fw", "s24net.elf" if args.op == "net" else "s24job.elf")
+    fw = os.path.join(args.build, "fw", "s24job.elf")
     boot = os.path.join(args.build, "boot.bin")
     for f in (sim, fw, boot):
         if not os.path.exists(f):
@@ -202,14 +183,6 @@ def main():
             print(f"soc/run.py: error: the job failed: {STATUS.get(status, status)}", file=sys.stderr)
             return 1
         out = np.frombuffer(open(c_out, "rb").read(), dtype=out_dtype).reshape(out_shape)
-        if args.op == "net":
-            otype, rank = struct.unpack_from("<2I", job, 4 * 18)
-            dims = struct.unpack_from("<4I", job, 4 * 20)[:rank]
-            obytes = struct.unpack_from("<I", job, 4 * 24)[0]
-            if otype not in TFL_DTYPES:
-                print(f"soc/run.py: error: output tensor type {otype} not supported", file=sys.stderr)
-                return 1
-            out = np.frombuffer(out.tobytes()[:obytes], dtype=TFL_DTYPES[otype]).reshape(dims)
         target = os.path.abspath(args.out)
         fd, part = tempfile.mkstemp(prefix=".soc-run.", dir=os.path.dirname(target))
         try:
@@ -223,10 +196,7 @@ def main():
             print(f"backend: soc\nsim_cycles: {sim_stats.get('cycles')}\nsim_wall_s: {sim_stats.get('wall_s')}")
             print(f"sim_cycles_per_s: {sim_stats.get('cycles_per_s')}")
             for k in STATS:
-                if args.op == "net" and k == "pair":
-                    print(f"first_inference_cycles: {stats[k]}")
-                else:
-                    print(f"{k}: {stats[k]}")
+                print(f"{k}: {stats[k]}")
         return 0
     finally:
         if child is not None and child.poll() is None:

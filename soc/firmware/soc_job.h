@@ -14,10 +14,7 @@
 enum {
   SOC_JOB_GEMM = 1,    // C[m x n] int32 = A[m x k] int8 (any values: the driver packs its pattern) * B[k x n] int8
   SOC_JOB_LINEAR = 2,  // Y[n x m] int8 = SPEC 7's fused layer of X[n x k] int8 and W[m x k] int8 (A = W)
-  SOC_JOB_NET = 3,     // one inference of an int8 .tflite (a_off, m bytes) on the input tensor's bytes
-                       // (b_off, k bytes) -> the output tensor's bytes (c_off, n bytes: room given),
-                       // s24net.elf; zi = where its array layers run: 0 the CPU (the C model), 1 the IP;
-                       // zo = inferences run (>= 1; counters of the last; `pair` = the first's cycles)
+  // 3 was a network job of the retired s24net.elf: networks are soc_net_job.h's (s24run.elf)
 };
 
 typedef struct {
@@ -27,16 +24,14 @@ typedef struct {
   uint32_t a_off, b_off, c_off;          // gemm: A, B, C; linear: W, X, Y
   uint32_t bias_off, mult_off, shift_off;  // linear: int32 [m] each (bias_off 0: zeros)
   int32_t zi, zo, act_min, act_max, round;  // linear: zero points, clamp, s24_round_t
-  // net, written by the firmware: the output tensor's TFLite type, rank and dims, its bytes
-  uint32_t out_type, out_rank, out_dims[4], out_bytes;
+  uint32_t out_type, out_rank, out_dims[4], out_bytes;  // unused (the retired network job's)
   uint32_t reserved[7];  // zero
   // written by the firmware (SoC cycles; the IP's counters summed over the driver's jobs; what the
   // seam moved per stream W, A, R and the cycles its calls took)
   uint64_t soc_cycles, load_cycles, ip_cycles, ip_beats, stall_w, stall_a, stall_r, jobs,
       job_cycles, pair;
   uint64_t seam_bytes[3], seam_cycles[3], seam_wait[3];
-  // net: SoC cycles inside the array layers (the engine's linear calls) and their count; the
-  // heap's high-water mark (bytes: the runtime's arena, from malloc)
+  // unused (the retired network job's)
   uint64_t linear_cycles, linear_calls, heap_bytes;
 } soc_job_t;
 
