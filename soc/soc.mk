@@ -154,12 +154,14 @@ soc-fast: soc
 # `sparse24 run --backend soc` (2:4 and dense weights, array layers on the IP) and `--backend
 # soc-cpu` (dense, everything on VexRiscv), each output byte for byte against LiteRT's reference
 # kernels: build/soc/results.csv (one row a model and variant, kept when done: resumable; rm it to
-# start over). Long: about an hour of simulation per model. SOC_MODELS and SOC_ROWS choose.
+# start over), results_detail.csv, and the table and plot (results.md, soc_networks.png, by
+# soc/tests/report.py). Long: hours of simulation. SOC_MODELS and SOC_ROWS choose.
 SOC_MODELS ?= ad,kws,ic,vww
 SOC_ROWS   ?= 2:4/soc,dense/soc,dense/soc-cpu
 soc-networks: soc $(BUILD)/sparse24
 	$(NET_PYENV) $(VPYTHON) soc/tests/networks.py $(BUILD)/sparse24 $(TFLITE_MODELS) $(SOC_DIR)/networks \
 	  --models $(SOC_MODELS) --rows $(SOC_ROWS) --csv $(SOC_DIR)/results.csv
+	$(VPYTHON) soc/tests/report.py $(SOC_DIR)/results.csv $(SOC_DIR)
 
 # the simulator's speed, the IP idle and the IP busy: build/soc/speed.txt
 soc-speed: soc

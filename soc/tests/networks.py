@@ -11,11 +11,16 @@ output byte for byte against LiteRT's reference kernels (BUILTIN_REF) on the sam
 Rows are WEIGHTS/BACKEND (weights dense: the file as it is; 2:4: `sparse24 prune` of it). With
 --csv, one line per model and row, written after each run; a row already in the file is kept and
 not run again (the runs take minutes to hours of simulation; --fresh starts over):
-  model,weights,engine,inferences,cycles_total,cycles_ip,cycles_cpu,array_cycles,stall_w,stall_a,
-  load_cycles,arena_bytes,code_bytes,soc_mhz,ms_total,bitexact_litert
-(the --stats figures, per inference; cycles_ip the IP's busy cycles (CNT_CYCLES), array_cycles the cycle model's
-for the same layers at full stream rate, i.e. `--backend rtl`'s). Exit 1 on the first mismatch or
-failure, naming the model, row and input.
+  model,weights,engine,cycles_total,cycles_ip,cycles_cpu,load_cycles,arena_bytes,code_bytes,
+  soc_mhz,ms_total,bitexact_litert
+(the --stats figures, per inference; cycles_ip the IP's busy cycles (CNT_CYCLES), cycles_cpu the
+CPU's outside its waits for the IP), and FILE_detail.csv:
+  model,weights,engine,inferences,array_cycles,array_op_cycles,other_op_cycles,stall_w,stall_a,stall_r
+(array_cycles: the cycle model's for the array layers at full stream rate, i.e. `--backend rtl`'s;
+array_op_cycles: SoC cycles inside FULLY_CONNECTED and CONV_2D, wherever they ran (on the IP: the
+CPU packing and moving their operands included); other_op_cycles: inside the other operators). Each run's --stats is kept in
+OUT_DIR/<model>_<weights>_<backend>_stats.txt. Exit 1 on the first mismatch or failure, naming the
+model, row and input.
 """
 import argparse
 import csv
@@ -30,24 +35,31 @@ from networks import litert, random_inputs, reference, stats_of  # noqa: E402
 
 import numpy as np  # noqa: E402
 
-FIELDS = ["model", "weights", "engine", "inferences", "cycles_total", "cycles_ip", "cycles_cpu",
-          "array_cycles", "stall_w", "stall_a", "load_cycles", "arena_bytes", "code_bytes",
-          "soc_mhz", "ms_total", "bitexact_litert"]
+FIELDS = ["model", "weights", "engine", "cycles_total", "cycles_ip", "cycles_cpu", "load_cycles",
+          "arena_bytes", "code_bytes", "soc_mhz", "ms_total", "bitexact_litert"]
+# beside it (FILE's name with _detail): where the time goes
+DETAIL = ["model", "weights", "engine", "inferences", "array_cycles", "array_op_cycles",
+          "other_op_cycles", "stall_w", "stall_a", "stall_r"]
+ARRAY_OPS = ("FULLY_CONNECTED", "CONV_2D")  # the operators the IP runs (SPEC §8)
 ROWS = "2:4/soc,dense/soc,dense/soc-cpu"
 
 
-def read_csv(path):
+def detail_path(path):
+    return os.path.splitext(path)[0] + "_detail.csv"
+
+
+def read_csv(path, fields):
     if not path or not os.path.exists(path):
         return []
     with open(path, newline="") as f:
         rows = list(csv.DictReader(f))
-    return [r for r in rows if list(r.keys()) == FIELDS]
+    return [r for r in rows if list(r.keys()) == fields]
 
 
-def write_csv(path, rows):
+def write_csv(path, fields, rows):
     tmp = path + ".tmp"
     with open(tmp, "w", newline="") as f:
-        w = csv.DictWriter(f, FIELDS, lineterminator="\n")
+        w = csv.DictWriter(f, fields, lineterminator="\n")
         w.writeheader()
         w.writerows(rows)
     os.replace(tmp, path)
@@ -66,7 +78,8 @@ def main():
     ap.add_argument("--fresh", action="store_true")
     a = ap.parse_args()
     os.makedirs(a.out_dir, exist_ok=True)
-    rows = [] if a.fresh else read_csv(a.csv)
+    rows = [] if a.fresh else read_csv(a.csv, FIELDS)
+    details = [] if a.fresh or not a.csv else read_csv(detail_path(a.csv), DETAIL)
     runs = [(m, r.split("/")[0], r.split("/")[1]) for m in a.models.split(",") if m
             for r in a.rows.split(",") if r]
     for m, v, b in runs:
@@ -102,6 +115,8 @@ def main():
             sys.exit(f"soc-networks: {tag}: sparse24 run failed ({r.returncode}): "
                      f"{r.stderr.strip()}")
         got, st = np.load(yp), stats_of(r.stdout)
+        with open(os.path.join(a.out_dir, f"{tag}_stats.txt"), "w") as f:
+            f.write(r.stdout)
         bad = [j for j in range(a.inputs) if got[j].tobytes() != want[j].tobytes()]
         if got.shape != want.shape or bad:
             j = bad[0] if bad else 0
@@ -109,18 +124,29 @@ def main():
                      f"LiteRT: got {got.ravel()[:8]}, want {want.ravel()[:8]}")
         n = int(st["inferences"])
         per = {k: int(st[k]) for k in ("cycles_total", "cycles_ip", "cycles_cpu")}
-        row = {"model": m, "weights": v, "engine": engine, "inferences": n, **per,
-               "array_cycles": int(st.get("predicted_cycles", "0")),
-               "stall_w": int(st.get("stall_w", "0")), "stall_a": int(st.get("stall_a", "0")),
+        row = {"model": m, "weights": v, "engine": engine, **per,
                "load_cycles": st["load_cycles"], "arena_bytes": st["arena_bytes"],
                "code_bytes": st["code_bytes"],
                "soc_mhz": "" if st["soc_mhz"] == "none" else st["soc_mhz"],
-               "ms_total": "" if st["ms_total"] == "none" else st["ms_total"], "bitexact_litert": "yes"}
+               "ms_total": "" if st["ms_total"] == "none" else st["ms_total"],
+               "bitexact_litert": "yes"}
+        ops = sorted({k.split("_")[0] for k in st if k.startswith("op") and k.endswith("_where")})
+        arr = [o for o in ops if st[o + "_name"] in ARRAY_OPS]
+        det = {"model": m, "weights": v, "engine": engine, "inferences": n,
+               "array_cycles": int(st.get("predicted_cycles", "0")),
+               "array_op_cycles": sum(int(st[o + "_cycles"]) for o in arr),
+               "other_op_cycles": sum(int(st[o + "_cycles"]) for o in ops if o not in arr),
+               "stall_w": int(st.get("stall_w", "0")), "stall_a": int(st.get("stall_a", "0")),
+               "stall_r": int(st.get("stall_r", "0"))}
+        rows = [x for x in rows if (x["model"], x["weights"], x["engine"]) != (m, v, engine)]
+        details = [x for x in details if (x["model"], x["weights"], x["engine"]) != (m, v, engine)]
         rows.append(row)
+        details.append(det)
         if a.csv:
-            write_csv(a.csv, rows)
+            write_csv(a.csv, FIELDS, rows)
+            write_csv(detail_path(a.csv), DETAIL, details)
         print(f"{head}: {n} input(s) bit-exact with LiteRT; per inference {per['cycles_total']:,} "
-              f"SoC cycles, IP busy {per['cycles_ip']:,} (array alone {row['array_cycles']:,}), "
+              f"SoC cycles, IP busy {per['cycles_ip']:,} (array alone {det['array_cycles']:,}), "
               f"CPU {per['cycles_cpu']:,}; load {int(row['load_cycles']):,} cycles, arena "
               f"{int(row['arena_bytes']):,} B ({secs:.0f} s)", flush=True)
     if a.csv:

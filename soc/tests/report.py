@@ -1,0 +1,97 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
+"""make soc-networks' report (issue 51): build/soc/results.csv and results_detail.csv as a Markdown
+table (OUT_DIR/results.md, pasted into docs/results.md) and a stacked bar plot of where each
+inference's cycles go (OUT_DIR/soc_networks.png, gnuplot).
+
+  soc/tests/report.py RESULTS.csv OUT_DIR
+"""
+import csv
+import os
+import shutil
+import subprocess
+import sys
+
+ORDER = [("dense", "cpu"), ("dense", "ip"), ("2:4", "ip")]
+LABEL = {("dense", "cpu"): "dense, CPU alone", ("dense", "ip"): "dense, IP",
+         ("2:4", "ip"): "2:4, IP"}
+# published whole-inference latencies (ms) to set beside ms_total, and what each measures
+ANCHORS = {"ad": "GAP9 0.27", "ic": "fpgaConvNet (Zedboard) 0.411; GAP9 0.95",
+           "kws": "fpgaConvNet (Zedboard) 0.324; GAP9 0.73; CFU Playground (Arty, 100 MHz) 87.0 M "
+                  "cycles in software, 9.8 M with its accelerator",
+           "vww": "fpgaConvNet (Zedboard) 9.49; GAP9 1.73"}
+
+
+def read(path):
+    with open(path, newline="") as f:
+        return {(r["model"], r["weights"], r["engine"]): r for r in csv.DictReader(f)}
+
+
+def main():
+    if len(sys.argv) != 3:
+        sys.exit(__doc__)
+    path, out = sys.argv[1], sys.argv[2]
+    rows = read(path)
+    det_path = os.path.splitext(path)[0] + "_detail.csv"
+    det = read(det_path) if os.path.exists(det_path) else {}
+    models = list(dict.fromkeys(k[0] for k in rows))
+    lines = ["| model | weights, array layers on | cycles per inference | vs CPU alone | "
+             "array layers | other operators | CPU's share | IP busy | IP busy / array alone "
+             "(`--backend rtl`) | load cycles | arena B | ms at the placed clock | LiteRT |",
+             "|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+    plot = []
+    for m in models:
+        cpu = rows.get((m, "dense", "cpu"))
+        for w, e in ORDER:
+            r = rows.get((m, w, e))
+            if r is None:
+                continue
+            d = det.get((m, w, e), {})
+            tot = int(r["cycles_total"])
+            sp = f"{int(cpu['cycles_total']) / tot:.2f}×" if cpu is not None and e == "ip" else ""
+            share = f"{100 * int(r['cycles_cpu']) / tot:.0f} %"
+            ip, arr = int(r["cycles_ip"]), int(d.get("array_cycles", 0) or 0)
+            ratio = f"{ip / arr:,.0f}×" if e == "ip" and arr else ""
+            ms = r["ms_total"] or "(no placed SoC yet)"
+            lines.append(
+                f"| {m} | {LABEL[(w, e)]} | {tot:,} | {sp} | {int(d.get('array_op_cycles', 0)):,} | "
+                f"{int(d.get('other_op_cycles', 0)):,} | {share} | {ip:,} | "
+                f"{f'{ip:,} / {arr:,} = {ratio}' if ratio else ''} | {int(r['load_cycles']):,} | "
+                f"{int(r['arena_bytes']):,} | {ms} | {r['bitexact_litert']} |")
+            plot.append((f"{m} {LABEL[(w, e)]}", int(d.get("array_op_cycles", 0)),
+                         int(d.get("other_op_cycles", 0)),
+                         max(0, tot - int(d.get("array_op_cycles", 0)) - int(d.get("other_op_cycles", 0)))))
+    anchors = [f"- {m}: {ANCHORS[m]} ms" for m in models if m in ANCHORS]
+    os.makedirs(out, exist_ok=True)
+    md = "\n".join(lines) + "\n\nPublished whole inferences to set beside `ms_total` (other systems, " \
+         "not like for like):\n" + "\n".join(anchors) + "\n"
+    with open(os.path.join(out, "results.md"), "w") as f:
+        f.write(md)
+    print(md)
+    if shutil.which("gnuplot") is None:
+        print("report: no gnuplot: no plot")
+        return
+    dat = os.path.join(out, "soc_networks.dat")
+    with open(dat, "w") as f:
+        for label, a, o, rest in plot:
+            f.write(f"\"{label}\" {a / 1e6:.3f} {o / 1e6:.3f} {rest / 1e6:.3f}\n")
+    png = os.path.join(out, "soc_networks.png")
+    script = f"""set terminal pngcairo size 1200,600 font ',10'
+set output '{png}'
+set title 'Whole inferences on the simulated SoC (VexRiscv + s24\\_top): where the cycles go'
+set ylabel 'M SoC cycles per inference'
+set style data histograms
+set style histogram rowstacked
+set style fill solid 0.8 border -1
+set boxwidth 0.7
+set xtics rotate by -35
+set key top left
+plot '{dat}' using 2:xtic(1) title 'FULLY\\_CONNECTED and CONV\\_2D (on the IP: the CPU moving operands, the IP busy)', \\
+     '' using 3 title 'other operators (CPU)', '' using 4 title 'between operators'
+"""
+    subprocess.run(["gnuplot"], input=script, text=True, check=True)
+    print(f"report: {png}")
+
+
+if __name__ == "__main__":
+    main()
