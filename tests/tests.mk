@@ -175,7 +175,7 @@ TESTS += test-cli-faults
 # issue 30: the README's example sessions (fenced blocks of `$ ` commands) run in order in one
 # directory, each command's output compared with the README's text (tests/cli/readme.py)
 .PHONY: test-readme
-test-readme: $(BUILD)/sparse24
+test-readme: $(BUILD)/sparse24 soc   # the README runs `--backend soc` (soc/soc.mk)
 	python3 tests/cli/readme.py README.md $(BUILD)/sparse24 $(TEST_BUILD)/readme
 
 TESTS += test-readme
