@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Fold soc_sim --profile's `PC cycles` lines into functions of the firmware's ELF (its symbol
 table, riscv64-unknown-elf-nm) and print the top ones: cycles, share, function.
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """The edge SoC's place-and-route record (make soc-synth: synth/records/soc/ecp5_ulx3s.json) as the
 Markdown table of docs/soc.md: each clock's Fmax per seed and median, the cells against the device.
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """sparse24 edge SoC: run one job on the simulated SoC from the host (docs/soc.md, "Running a job").
 
   soc/run.py gemm A.npy B.npy -o C.npy [--stats]

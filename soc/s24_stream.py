@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # sparse24 edge SoC: the stream buffers next to s24_top (docs/soc.md, "Memory").
 #
 # Each AXI4-Stream port of s24_top has a block-RAM ring of whole beats beside it:

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # soc: the edge system (issue 51, docs/soc.md): a LiteX SoC (VexRiscv, SDRAM, UART, timer, s24_top
 # with its stream rings) simulated by Verilator, and its firmware built bare-metal with picolibc.
 #   make soc          the SoC's Verilog (soc/soc.py), its simulator build/soc/soc_sim (Verilator,

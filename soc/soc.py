@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 # sparse24 edge SoC (issue 51, docs/soc.md): LiteX + VexRiscv + SDRAM + UART + timer + s24_top.
 #
 # One design, two targets that differ only in PHY, clocking and pads:

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 # sparse24 edge SoC: synthesis, placement and routing on the ECP5-85 (make soc-synth, docs/soc.md).
 #
 #   soc/synth.py --out build/soc-synth [--seeds 1,2,3] [--records synth/records/soc] [--jobs 1]

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // sparse24 edge SoC: what a GEMM costs on this SoC when the operands are packed word by word,
 // once, straight into the rings and replayed (make soc-fast; docs/soc.md "A GEMM without the
 // driver's packing"). A measurement prototype, not a driver: 2:4-pruned A (one beat per group),

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // sparse24 edge SoC: the smallest firmware (make soc-hello): a line on the UART, the cycle
 // counter, s24_top's ID register, exit 0.
 #include <inttypes.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // sparse24 edge SoC: what the memory system delivers to the CPU and to the stream rings
 // (make soc-bench, docs/soc.md "Bandwidth"). Each line `key: value`, cycles of the SoC clock:
 //   CPU instruction loop, SDRAM copy (cached), stores into the W/A ring windows and loads from the

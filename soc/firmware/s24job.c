@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // sparse24 edge SoC: runs the one job the host put in the host area (soc_job.h) through the
 // project's host driver on the SoC's seam, writes its outputs and counters back, and exits with 0
 // (the job's own status is in the struct) or 1 when there is no valid job.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // sparse24 edge SoC: the firmware's check (make soc-test). GEMMs (s24_weights_load or
 // s24_weights_load_dense, then s24_gemm) and fused int8 layers (s24_linear, both roundings, pair mode) through the
 // project's unmodified host driver on the seam of s24_soc_seam.c, each compared byte for byte with

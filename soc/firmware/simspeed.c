@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // sparse24 edge SoC: a fixed workload for the simulator's speed (make soc-speed): 2,000,000 cycles
 // of the CPU alone (a loop over a small array: the IP idle), or, built with -DSIMSPEED_IP, the same
 // time with the IP busy (back-to-back jobs of 64 tiles of 64 beats replayed from the resident

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // sparse24 edge SoC: the job a host hands the simulated SoC (the runner's interface, docs/soc.md
 // "Running a job"). The host loads this struct and its blobs into the host area of main RAM
 // (SOC_HOST_BASE, 16 MiB; soc_sim --load), runs the firmware s24job.elf, and reads the struct back

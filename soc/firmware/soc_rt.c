@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // sparse24 edge SoC: the firmware's platform layer (soc_rt.h).
 #include "soc_rt.h"
 

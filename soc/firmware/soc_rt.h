@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // sparse24 edge SoC: the firmware's platform layer (bare-metal, picolibc): start-up glue, stdout
 // over the UART, exit to the host, traps, the cycle counter and the caches.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // soc_sim: the Verilated edge SoC (soc/soc.py --target sim) as a batch program: loads a memory
 // image, runs the firmware for at most a budget of simulated cycles, dumps memory, and says how
 // it ended in its exit status. No tty, no files but the ones asked for, nothing left behind.

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """soc-test's host half: jobs through the runner (soc/run.py -> build/soc/soc_sim -> s24job.elf) equal
 the command's C model byte for byte (build/sparse24 gemm / linear --backend model), with the SoC's
 counters printed. Usage: run_check.py BUILD_DIR [--long]. Prints one line per job, then

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // sparse24 edge SoC: what LiteX's generated csr.h needs of <system.h>, in ISO C (LiteX's own
 // VexRiscv system.h uses `asm`, a GNU keyword that -std=c11 does not have).
 #ifndef SOC_SYSTEM_H_
