@@ -120,7 +120,7 @@ def verilog_code(text):
 def rtl_digest(paths, contents=None):
     """sha256 (12 hex digits) of the named sources: each file's repo-relative path and contents, in sorted
     order, a Verilog file's (.v, .vh) without its comments and blank lines (verilog_code), a Yosys
-    script's or a constraint file's without its whole-line # comments: a comment does not change
+    script's, a constraint file's or a Python generator's without its whole-line # comments: a comment does not change
     what is synthesized or placed. contents: {path: bytes} read earlier (file_bytes), else the
     files as they are now."""
     contents = contents if contents is not None else file_bytes(paths)
@@ -129,7 +129,8 @@ def rtl_digest(paths, contents=None):
         body = contents[p]
         if p.endswith((".v", ".vh")):
             body = verilog_code(body)
-        elif p.endswith((".ys", ".lpf", ".pdc")):  # scripts and constraints: whole-line # comments
+        elif p.endswith((".ys", ".lpf", ".pdc", ".py")):  # scripts, constraints, the SoC's Python
+            # generators: whole-line # comments
             body = b"\n".join(ln for ln in body.split(b"\n") if not ln.lstrip().startswith(b"#"))
         h.update(os.path.relpath(p, REPO).encode() + b"\0" + body)
     return h.hexdigest()[:12]
