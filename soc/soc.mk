@@ -68,7 +68,7 @@ $(SOC_FWDIR)/soc/firmware/soc_mem.o: SOC_CFLAGS += -fno-builtin -fno-tree-loop-d
 SOC_FW     := $(SOC_FWDIR)/s24test.elf $(SOC_FWDIR)/s24test_long.elf $(SOC_FWDIR)/s24job.elf \
               $(SOC_FWDIR)/membench.elf $(SOC_FWDIR)/hello.elf $(SOC_FWDIR)/s24run.elf \
               $(SOC_FWDIR)/simspeed.elf $(SOC_FWDIR)/simspeed_ip.elf $(SOC_FWDIR)/trap.elf \
-              $(SOC_FWDIR)/gemmfast.elf
+              $(SOC_FWDIR)/gemmfast.elf $(SOC_FWDIR)/s24run_nodrain.elf
 
 $(SOC_FWDIR)/%.o: %.c $(SOC_GEN)/sources.f
 	@mkdir -p $(@D)
@@ -86,6 +86,17 @@ $(SOC_FWDIR)/runtime/%.o: runtime/%.c $(SOC_GEN)/sources.f
 $(SOC_FWDIR)/soc/firmware/s24run.o: INCX := -Iruntime
 $(SOC_FWDIR)/s24run.elf: $(RUNTIME_CORE_SRCS:%.c=$(SOC_FWDIR)/%.o)
 $(SOC_FWDIR)/s24run.elf: SOC_LDLIBS := -lm
+
+# A fault firmware for soc/tests/faults.sh: s24run whose seam never hands the rings' reader engines
+# a descriptor (SOC_FAULT_NO_DESC), so the IP never takes a beat of what the CPU queued
+SOC_NODRAIN_OBJ := $(SOC_FWDIR)/soc/firmware/s24run.o $(SOC_FWDIR)/soc/firmware/soc_rt.o \
+  $(SOC_FWDIR)/soc/firmware/soc_mem.o $(SOC_FWDIR)/fault/s24_soc_seam.o \
+  $(SOC_LIBSRC:%.c=$(SOC_FWDIR)/%.o) $(RUNTIME_CORE_SRCS:%.c=$(SOC_FWDIR)/%.o)
+$(SOC_FWDIR)/fault/s24_soc_seam.o: soc/firmware/s24_soc_seam.c $(SOC_GEN)/sources.f
+	@mkdir -p $(@D)
+	$(SOC_CC) $(SOC_CFLAGS) -DSOC_FAULT_NO_DESC $(SOC_INC) -c $< -o $@
+$(SOC_FWDIR)/s24run_nodrain.elf: $(SOC_NODRAIN_OBJ)
+	$(SOC_CC) $(SOC_CFLAGS) $(SOC_LDFLAGS) $^ -lm -o $@
 
 # s24test.c with the long list of cases (make soc-test-long)
 $(SOC_FWDIR)/soc/firmware/s24test_long.o: soc/firmware/s24test.c $(SOC_GEN)/sources.f
@@ -136,6 +147,8 @@ TESTS += soc-test-net
 soc-test-long: soc $(BUILD)/sparse24
 	$(SOC_SIM) --rom $(SOC_BOOT) --elf $(SOC_FWDIR)/s24test_long.elf --max-cycles $(SOC_MAXCYC) --stats
 	$(VPYTHON) soc/tests/run_check.py $(BUILD) --long
+	$(VPYTHON) soc/tests/small_models.py $(SOC_SMALL) --seed 51
+	SOC_FAULTS_LONG=1 PY=$(VPYTHON) soc/tests/faults.sh $(BUILD)/sparse24 $(SOC_SMALL)/faults-long $(SOC_SMALL)/s24_cnn.tflite $(SOC_FWDIR)
 LONG_TESTS += soc-test-long
 
 # what the memory system delivers (docs/soc.md "Bandwidth"): build/soc/membench.txt

@@ -4,7 +4,8 @@
 # exit 1, nothing written, no simulator process and no temporary left behind.
 #   soc/tests/faults.sh SPARSE24 WORKDIR MODEL.tflite FW_DIR
 # MODEL: a small float-input model (soc/tests/small_models.py's); FW_DIR: build/soc/fw (trap.elf,
-# hello.elf stand in for a crashing and a silent firmware through S24_SOC_FIRMWARE).
+# hello.elf, s24run_nodrain.elf stand in for a crashing firmware, a silent one and an IP that never
+# takes its beats, through S24_SOC_FIRMWARE).
 set -u
 S24=$(realpath "$1")
 WORK=$2
@@ -41,6 +42,14 @@ S24_SOC_FIRMWARE=$FW/trap.elf expect_err firmware_crash 1 "the SoC crashed" "y.n
 # a firmware that never answers the job (hello.elf prints and exits without touching it)
 S24_SOC_FIRMWARE=$FW/hello.elf expect_err firmware_ignores_the_job 1 "did not run the job" "y.npy" \
   "$S24" run "$MODEL" x.npy -o y.npy --backend soc
+
+# the IP never takes the beats the CPU queued (a firmware whose seam never hands the rings' reader
+# engines a descriptor): the driver's wait, bounded by the job's own cycles, times out on the SoC
+# (about 50 M simulated cycles: the driver's default 1 s at 50 MHz; SOC_FAULTS_LONG=1, make soc-test-long)
+if [ "${SOC_FAULTS_LONG:-0}" = 1 ]; then
+  S24_SOC_FIRMWARE=$FW/s24run_nodrain.elf expect_err ip_never_drains 1 "hardware timeout" "y.npy" \
+    "$S24" run "$MODEL" x.npy -o y.npy --backend soc
+fi
 
 # a run that does not end within its budget of simulated cycles: a timeout, not a hang
 S24_SOC_MAX_CYCLES=200000 expect_err timeout_in_simulated_cycles 1 "did not finish within 200000 simulated cycles" \
