@@ -194,7 +194,7 @@ int main(int argc, char **argv) {
   char err[S24_API_ERRLEN];
   s24_api_dev_t *dev = (s24_api_dev_t *)&err;  // overwritten with NULL on failure
   CHECK(s24_api_open("gpu", &dev, err, sizeof err) == S24_ERR_ARG && dev == NULL &&
-            strcmp(err, "unknown backend 'gpu' (model or rtl)") == 0,
+            strcmp(err, "unknown backend 'gpu' (model, rtl, soc or soc-cpu)") == 0,
         "%s", err);
   test_gemm("model");
   test_gemm("rtl");

@@ -357,7 +357,7 @@ class TestErrors(Base):
         self.assertError(-1, "A: K = 18 is not a multiple of m = 4", sparse24.prune,
                          np.zeros((2, 18), np.int8))
         self.assertError(-1, "invalid pattern '3:5'", sparse24.prune, a, "3:5")
-        self.assertError(-1, "unknown backend 'gpu' (model or rtl)", sparse24.Device, "gpu")
+        self.assertError(-1, "unknown backend 'gpu' (model, rtl, soc or soc-cpu)", sparse24.Device, "gpu")
         # metadata: group 2 of row 1 holds indices (3, 1)
         values, meta = sparse24.compress(sparse24.prune(rand_i8(self.rng, (4, 16))))
         meta[1, 1] = 0x7  # group 2: low index 3, high index 1
