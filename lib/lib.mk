@@ -12,7 +12,7 @@
 
 API_SO      := $(BUILD)/lib/libsparse24.so
 API_A       := $(BUILD)/lib/libsparse24.a
-API_INC     := -Iinclude -Ilib -I$(BUILD)/lib/gen -Isoc/firmware $(RUNTIME_INC) $(DRV_INC) $(SIM_INC)
+API_INC     := -Iinclude -Ilib -I$(BUILD)/lib/gen $(RUNTIME_INC) $(DRV_INC) $(SIM_INC)
 # the soc backend's view of the build: where build/soc is, the SoC's placed clock (soc/build_h.py)
 API_GEN_H   := $(BUILD)/lib/gen/s24_soc_build.h
 SOC_RECORD  := synth/records/soc/ecp5_ulx3s.json

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // sparse24 library, internal: whole networks on the simulated edge SoC (SPEC §9, soc/): the job
-// (soc/firmware/soc_net_job.h) written into an anonymous memory file, the SoC's simulator
+// (s24_soc_job.h) written into an anonymous memory file, the SoC's simulator
 // (build/soc/soc_sim, its path fixed at build time) run on the firmware s24run.elf with the job
 // loaded into the SoC's main RAM and dumped back into a second memory file, the outputs and the
 // counters read from it. Nothing is written to the file system; the simulator dies with the

@@ -83,7 +83,7 @@ $(SOC_FWDIR)/%.elf: $(SOC_FWDIR)/soc/firmware/%.o $(SOC_RTSRC:%.c=$(SOC_FWDIR)/%
 $(SOC_FWDIR)/runtime/%.o: runtime/%.c $(SOC_GEN)/sources.f
 	@mkdir -p $(@D)
 	$(SOC_CC) $(SOC_CFLAGS) $(SOC_INC) -Iruntime -c $< -o $@
-$(SOC_FWDIR)/soc/firmware/s24run.o: INCX := -Iruntime
+$(SOC_FWDIR)/soc/firmware/s24run.o: INCX := -Iruntime -Ilib   # the job format, lib/s24_soc_job.h
 $(SOC_FWDIR)/s24run.elf: $(RUNTIME_CORE_SRCS:%.c=$(SOC_FWDIR)/%.o)
 $(SOC_FWDIR)/s24run.elf: SOC_LDLIBS := -lm
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // sparse24 edge SoC: the network firmware of `sparse24 run --backend soc` (SPEC §9). The job
-// (soc_net_job.h) names a .tflite, a batch of inputs and room for the outputs in the host area;
+// (lib/s24_soc_job.h) names a .tflite, a batch of inputs and room for the outputs in the host area;
 // the project's runtime (runtime/, freestanding) loads the model into an arena of the main RAM
 // the firmware does not use (constants read in place, activations planned by lifetime, on the IP
 // each array layer's weights packed once), then runs every inference, the array layers either on
@@ -16,7 +16,7 @@
 #include "s24_engine.h"
 #include "s24_net.h"
 #include "s24_soc_seam.h"
-#include "soc_net_job.h"
+#include "s24_soc_job.h"
 #include "soc_rt.h"
 
 extern uint8_t __heap_start[], __heap_end[];  // picolibc.ld: main RAM between .bss and the stack

@@ -15,7 +15,7 @@
 enum {
   SOC_JOB_GEMM = 1,    // C[m x n] int32 = A[m x k] int8 (any values: the driver packs its pattern) * B[k x n] int8
   SOC_JOB_LINEAR = 2,  // Y[n x m] int8 = SPEC 7's fused layer of X[n x k] int8 and W[m x k] int8 (A = W)
-  // 3 was a network job of the retired s24net.elf: networks are soc_net_job.h's (s24run.elf)
+  // 3 was a network job of the retired s24net.elf: networks are lib/s24_soc_job.h's (s24run.elf)
 };
 
 typedef struct {

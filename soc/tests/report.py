@@ -71,24 +71,31 @@ def main():
     if shutil.which("gnuplot") is None:
         print("report: no gnuplot: no plot")
         return
-    dat = os.path.join(out, "soc_networks.dat")
-    with open(dat, "w") as f:
-        for label, a, o, rest in plot:
-            f.write(f"\"{label}\" {a / 1e6:.3f} {o / 1e6:.3f} {rest / 1e6:.3f}\n")
     png = os.path.join(out, "soc_networks.png")
-    script = f"""set terminal pngcairo size 1200,600 font ',10'
+    by_model = {}
+    for label, a_, o, rest in plot:  # one panel a model: their scales differ 40-fold
+        by_model.setdefault(label.split(" ")[0], []).append((label.split(" ", 1)[1], a_, o, rest))
+    panels = []
+    for i, (m, bars) in enumerate(by_model.items()):
+        dat = os.path.join(out, f"soc_networks_{m}.dat")
+        with open(dat, "w") as f:
+            for label, a_, o, rest in bars:
+                f.write(f"\"{label}\" {a_ / 1e6:.3f} {o / 1e6:.3f} {rest / 1e6:.3f}\n")
+        key = "set key outside bottom center horizontal" if i == 0 else "unset key"
+        panels.append(f"""set title '{m}'
+{key}
+plot '{dat}' using 2:xtic(1) title 'FC and CONV\\_2D', \\
+     '' using 3 title 'other operators', '' using 4 title 'between'""")
+    script = f"""set terminal pngcairo size {max(900, 330 * len(panels))},620 font ',10'
 set output '{png}'
-set title 'Whole inferences on the simulated SoC (VexRiscv + s24\\_top): where the cycles go'
-set ylabel 'M SoC cycles per inference'
+set multiplot layout 1,{len(panels)} title 'M SoC cycles per inference (VexRiscv + s24\\_top, simulated)'
 set style data histograms
 set style histogram rowstacked
 set style fill solid 0.8 border -1
-set boxwidth 0.7
-set xtics rotate by -35
-set key top left
-plot '{dat}' using 2:xtic(1) title 'FULLY\\_CONNECTED and CONV\\_2D (on the IP: the CPU moving operands, the IP busy)', \\
-     '' using 3 title 'other operators (CPU)', '' using 4 title 'between operators'
-"""
+set boxwidth 0.6
+set yrange [0:*]
+set xtics rotate by -30
+""" + "\n".join(panels) + "\nunset multiplot\n"
     subprocess.run(["gnuplot"], input=script, text=True, check=True)
     print(f"report: {png}")
 

@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
-// sparse24 edge SoC: a network job, what `sparse24 run --backend soc` (lib/s24_soc.c) hands the
+// sparse24 library: the edge SoC's network job, what `sparse24 run --backend soc` (lib/s24_soc.c) hands the
 // simulated SoC's firmware s24run.elf (soc/firmware/s24run.c), SPEC §9. The host writes this struct
 // and its blobs into the host area of main RAM (SOC_HOST_BASE, soc_rt.h; soc_sim --load), the
 // firmware runs `batch` inferences of the .tflite with the project's runtime and writes the outputs,
 // the counters and a per-operator record back (soc_sim --dump). Offsets are from SOC_HOST_BASE;
 // everything is little endian; fixed-width fields only, no pointers (the firmware is RV32, the host
 // 64-bit).
-#ifndef SOC_NET_JOB_H_
-#define SOC_NET_JOB_H_
+#ifndef S24_SOC_JOB_H_
+#define S24_SOC_JOB_H_
 
 #include <stdint.h>
 
@@ -58,4 +58,4 @@ _Static_assert(sizeof(soc_net_op_t) == 32, "soc_net_op_t: the layout the host re
 _Static_assert(sizeof(soc_net_job_t) == 4 * 24 + 8 * 13 + SOC_NET_ERR_LEN,
                "soc_net_job_t: the layout the host writes");
 
-#endif  // SOC_NET_JOB_H_
+#endif  // S24_SOC_JOB_H_
