@@ -55,10 +55,11 @@ void s24_soc_result_free(s24_soc_result_t *res) {
 
 static size_t align16(size_t v) { return (v + 15) & ~(size_t)15; }
 
-static int write_all(int fd, const void *buf, size_t len, off_t at) {
-  const uint8_t *p = buf;
+// All of len bytes at offset at of the memory file fd, written from or read into buf.
+static int io_all(int fd, void *buf, size_t len, off_t at, int write) {
+  uint8_t *p = buf;
   while (len > 0) {
-    ssize_t n = pwrite(fd, p, len, at);
+    const ssize_t n = write ? pwrite(fd, p, len, at) : pread(fd, p, len, at);
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) return -1;
     p += n;
@@ -68,18 +69,11 @@ static int write_all(int fd, const void *buf, size_t len, off_t at) {
   return 0;
 }
 
-static int read_all(int fd, void *buf, size_t len, off_t at) {
-  uint8_t *p = buf;
-  while (len > 0) {
-    ssize_t n = pread(fd, p, len, at);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return -1;
-    p += n;
-    at += n;
-    len -= (size_t)n;
-  }
-  return 0;
+static int write_all(int fd, const void *buf, size_t len, off_t at) {
+  return io_all(fd, (void *)(uintptr_t)buf, len, at, 1);  // pwrite only reads buf
 }
+
+static int read_all(int fd, void *buf, size_t len, off_t at) { return io_all(fd, buf, len, at, 0); }
 
 // The last line of the log (the memory file fd) that starts with prefix ("" for any), into line.
 static void last_line(int fd, const char *prefix, char *line, size_t len) {

@@ -61,6 +61,20 @@ def reference(it, x):
     return np.concatenate(ys, axis=0)
 
 
+def variant_model(sparse24, models_dir, out_dir, model, weights, who="networks"):
+    """The .tflite of a model's weight variant: dense, the file as it is; 2:4, `sparse24 prune` of
+    it into out_dir. Exits naming the model when prune fails."""
+    src = os.path.join(models_dir, f"{model}.tflite")
+    if weights == "dense":
+        return src
+    path = os.path.join(out_dir, f"{model}_2of4.tflite")
+    r = subprocess.run([sparse24, "prune", src, "-o", path, "--pattern", "2:4"],
+                       capture_output=True, text=True)
+    if r.returncode != 0:
+        sys.exit(f"{who}: {model}: sparse24 prune failed: {r.stderr.strip()}")
+    return path
+
+
 def stats_of(text):
     out = {}
     for line in text.splitlines():
@@ -102,15 +116,7 @@ def main():
     runs = [(m, v) for m in models for v in VARIANTS]
     print(f"networks: seed {a.seed}, {a.inputs} random inputs per model, backend {a.backend}")
     for i, (m, v) in enumerate(runs):
-        src = os.path.join(a.models_dir, f"{m}.tflite")
-        if v == "dense":
-            path = src
-        else:
-            path = os.path.join(a.out_dir, f"{m}_2of4.tflite")
-            r = subprocess.run([a.sparse24, "prune", src, "-o", path, "--pattern", "2:4"],
-                               capture_output=True, text=True)
-            if r.returncode != 0:
-                sys.exit(f"networks: {m}: sparse24 prune failed: {r.stderr.strip()}")
+        path = variant_model(a.sparse24, a.models_dir, a.out_dir, m, v)
         it = litert(path)
         rng = np.random.default_rng([a.seed, i])
         x = random_inputs(it, a.inputs, rng)

@@ -31,7 +31,7 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(HERE)), "net"))
-from networks import litert, random_inputs, reference, stats_of  # noqa: E402
+from networks import litert, random_inputs, reference, stats_of, variant_model  # noqa: E402
 
 import numpy as np  # noqa: E402
 
@@ -93,14 +93,7 @@ def main():
         if any(r["model"] == m and r["weights"] == v and r["engine"] == engine for r in rows):
             print(f"{head}: kept from {a.csv}", flush=True)
             continue
-        src = os.path.join(a.models_dir, f"{m}.tflite")
-        path = src
-        if v == "2:4":
-            path = os.path.join(a.out_dir, f"{m}_2of4.tflite")
-            r = subprocess.run([a.sparse24, "prune", src, "-o", path, "--pattern", "2:4"],
-                               capture_output=True, text=True)
-            if r.returncode != 0:
-                sys.exit(f"soc-networks: {m}: sparse24 prune failed: {r.stderr.strip()}")
+        path = variant_model(a.sparse24, a.models_dir, a.out_dir, m, v, "soc-networks")
         it = litert(path)
         x = random_inputs(it, a.inputs, np.random.default_rng([a.seed, i]))
         want = reference(it, x)
