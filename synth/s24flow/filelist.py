@@ -108,13 +108,50 @@ VERILOG_TOKEN_RE = re.compile(rb'"(?:\\.|[^"\\\n])*"|//[^\n]*|/\*.*?\*/', re.S)
 
 
 def verilog_code(text):
-    """Verilog text without its comments (strings kept whole), trailing blanks and blank lines:
-    what Yosys reads of it. Two sources that differ in comments only synthesize alike."""
+    """Verilog text without its comments (strings kept whole), trailing blanks, blank lines and
+    formal-only branches (synthesized_lines): what Yosys reads of it. Two sources that differ in
+    comments or formal properties only synthesize alike."""
     def keep(m):
         t = m.group(0)
         return t if t.startswith(b'"') else b"\n" * t.count(b"\n")
     lines = (ln.rstrip() for ln in VERILOG_TOKEN_RE.sub(keep, text).split(b"\n"))
-    return b"\n".join(ln for ln in lines if ln)
+    return b"\n".join(synthesized_lines([ln for ln in lines if ln]))
+
+
+# Macros no synthesis run defines: Yosys defines FORMAL for `read_verilog -formal` only (the flows
+# here never pass it), S24_SBY is set by formal/*.sby alone. What they guard is not synthesized.
+FORMAL_ONLY = (b"FORMAL", b"S24_SBY")
+DIRECTIVE_RE = re.compile(rb"^\s*`(ifdef|ifndef|elsif|else|endif)\b\s*([A-Za-z_][A-Za-z0-9_$]*)?")
+
+
+def synthesized_lines(lines):
+    """lines without the branches a synthesis run never reads: `ifdef FORMAL / S24_SBY's then
+    branch, `ifndef FORMAL / S24_SBY's `else branch, and those conditionals' own directives. Other
+    conditionals, and whatever they hold, are kept as they are."""
+    out, stack = [], []   # per open conditional: [formal-only, the branch hidden, the branch now]
+    def dropped():
+        return any(f and now == hidden for f, hidden, now in stack)
+    for ln in lines:
+        m = DIRECTIVE_RE.match(ln)
+        kind = m.group(1) if m else None
+        if kind in (b"ifdef", b"ifndef"):
+            formal = m.group(2) in FORMAL_ONLY
+            keep = not formal and not dropped()
+            stack.append([formal, b"then" if kind == b"ifdef" else b"else", b"then"])
+        elif kind in (b"else", b"elsif") and stack:
+            if stack[-1][0] and kind == b"elsif":
+                raise FlowError("`elsif after `ifdef FORMAL or S24_SBY: not supported by the digest "
+                                "(write a nested `ifdef)")
+            stack[-1][2] = b"else"
+            keep = not stack[-1][0] and not dropped()
+        elif kind == b"endif" and stack:
+            formal = stack.pop()[0]
+            keep = not formal and not dropped()
+        else:
+            keep = not dropped()
+        if keep:
+            out.append(ln)
+    return out
 
 
 def rtl_digest(paths, contents=None):

@@ -12,7 +12,7 @@ import time
 
 from .common import REPO, SYNTH, FlowError
 from .docs import docs_check, pastes
-from .filelist import hier_cmd, read_cmd, render_script, rtl_digest, used_sources
+from .filelist import hier_cmd, read_cmd, render_script, rtl_digest, used_sources, verilog_code
 from .metrics import ecp5_metrics, ecp5_reset_lut_copies, ice40_metrics
 from .nextpnr import cell_counts, mhz_cell, parse_pnr_seeds, read_int, routed_mhz, seeds_text
 from .records import FOLDER, read_record, record_path, write_record
@@ -27,7 +27,7 @@ def quick(args, files, incdirs):
     configs = ((2, 4), (2, 2))
     targets = ("generic", "ecp5", "ice40")
     metrics = {"ecp5": ecp5_metrics, "ice40": ice40_metrics}   # the flow's own cell counting
-    total = len(configs) * len(targets) + 5   # and the five mechanisms below
+    total = len(configs) * len(targets) + 6   # and the six mechanisms below
     for n, m in configs:
         params = {"NumRows": 2, "NumCols": 2, "SparseN": n, "SparseM": m}
         for target in targets:
@@ -81,6 +81,7 @@ def quick(args, files, incdirs):
         return "a seed that did not route counts as 0 MHz"
     mechanisms = (("ecp5 flop mapping", lambda: ecp5_ff_check(args, os.path.join(args.out, "ecp5_ffs"))),
                   ("the median over placer seeds", median),
+                  ("the sources' digest", digest_check),
                   ("the run records", records_check),
                   ("--resume", lambda: resume_check(args)),
                   ("the docs' report", lambda: docs_report_check(args)))
@@ -192,6 +193,25 @@ def seed_median_check():
             assert "no placer seed routed" in str(e), e
         else:
             raise AssertionError("three seeds that did not route gave a result")
+
+
+def digest_check():
+    """filelist.verilog_code: a comment or a formal-only branch (`ifdef FORMAL / S24_SBY, `ifndef's
+    `else) does not change a source's digest; a change anywhere Yosys reads does, the `else branch
+    of `ifdef FORMAL and whatever another conditional guards included."""
+    base = (b"module m(input a, output y);\n  assign y = a;\n`ifdef FORMAL\n  always @* assert(y == a);\n"
+            b"`ifdef S24_FV_X\n  x;\n`endif\n`else\n  wire k;\n`endif\n`ifndef S24_SBY\n  wire t;\n`else\n"
+            b"  wire e;\n`endif\n`ifdef S24_ECP5\n  wire d;\n`endif\nendmodule\n")
+    same = [base.replace(b"assert(y == a)", b"assert(y != a)"), base.replace(b"  x;", b"  z;"),
+            base.replace(b"wire e;", b"wire f;"), base.replace(b"assign y = a;", b"assign y = a; // c")]
+    other = [base.replace(b"assign y = a;", b"assign y = !a;"), base.replace(b"wire k;", b"wire k2;"),
+             base.replace(b"wire t;", b"wire t2;"), base.replace(b"wire d;", b"wire d2;")]
+    key = verilog_code(base)
+    bad = [i for i, t in enumerate(same) if verilog_code(t) != key]
+    bad += [len(same) + i for i, t in enumerate(other) if verilog_code(t) == key]
+    if bad:
+        raise FlowError(f"digest: cases {bad} wrong (0-3 must keep it, 4-7 change it)")
+    return f"{len(same)} changes a synthesis never reads keep it, {len(other)} it reads change it"
 
 
 def records_check():
