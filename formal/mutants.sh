@@ -24,7 +24,7 @@ inq_ready_ignores_room@s24_inq.v@s/begin fill_d = fill_q + 1.b1; ready_d = (fill
 epilogue_saturation_unchecked@s24_epilogue.v@s/      ok = ok6_q\[l\] \&\& (((w17\[16:9\] ^ {8{sgn6_q\[l\]}}) \& (8.hFF << t6_q)) == 8.d0);/      ok = ok6_q[l];/@epilogue.sby@bmc_r2c1_lane
 epilogue_clear_keeps_rows@s24_epilogue.v@/u_in (/,/clear_i/s/\.clear_i (clear_i),/.clear_i (1'"'"'b0),/@epilogue.sby@bmc_r2c1_ctrl
 epilogue_clamp_ignores_act_max@s24_epilogue.v@s/      hi_r_d = cfg_hi_r;/      hi_r_d = 11'"'"'sd127 - cfg_zo_s;/@epilogue.sby@bmc_r2c1_ctrl
-epilogue_clamp_top_fixed@s24_epilogue.v@s/      if (over8_q\[l\]) y = act_max_q;/      if (over8_q[l]) y = 8'"'"'d127;/@epilogue.sby@bmc_r2c1_lane
+epilogue_clamp_top_fixed@s24_epilogue.v@s/      if (over8_q\[l\]) y = act_max_q;/      if (over8_q[l]) y = 8'"'"'d127;/@epilogue.sby@bmc_r2c1_y9
 epilogue_double_correction_dropped@s24_epilogue.v@s/      corr_d\[l\] = cen5_q \&\& (sgn ?/      corr_d[l] = 1'"'"'b0 \&\& (sgn ?/@epilogue.sby@bmc_r2c1_lane
 epilogue_double_correction_sign_ignored@s24_epilogue.v@s/      corr_d\[l\] = cen5_q \&\& (sgn ?/      corr_d[l] = cen5_q \&\& (1'"'"'b0 ?/@epilogue.sby@bmc_r2c1_lane
 epilogue_double_first_round_dropped@s24_epilogue.v@s/    if (dbl_q \&\& t2c_q\[5\]) cst_d = cst_d | (64.d1 << 30);/    if (dbl_q \&\& t2c_q[5]) cst_d = cst_d;/@epilogue.sby@bmc_r2c1_opcst

@@ -634,14 +634,16 @@ module s24_epilogue #(
   `define S24_FV_ASSUME_INPUTS
 `endif
   // Property groups. formal/epilogue.sby proves them one group a task (S24_FV_EPI_PART and one
-  // of S24_FV_EPI_CTRL, _OPCST, _RND, _LANE), each with the datapath outside its cone cut
-  // (docs/formal.md, "The epilogue"); without S24_FV_EPI_PART (simulations, the cover and the
-  // mutants' whole-model BMC) every group is in. The input assumptions are in every group.
+  // of S24_FV_EPI_CTRL, _OPCST, _RND, _LANE, _Y9), each with the datapath outside its cone cut
+  // (docs/formal.md, "The epilogue"); without S24_FV_EPI_PART (the simulations, the cover task)
+  // every group is in. The input assumptions are in every group.
   //   CTRL   stream protocol on m_*, credits, tile structure, parameter row base, ranges
   //   CFG    the per-job bound registers (with CTRL and LANE: stage 8 reads them)
   //   OPCST  the multiplier's operand (stage 2) and the rounding constant (stage 3)
   //   RND    the rounded product (stage 5) from the partial products and the constant
+  //   ST7    the lemma of stage 7: the window is the rounded product shifted and saturated
   //   LANE   the int8 lane (stage 9) from the rounded product
+  // (part LANE proves ST7, LANE and CFG; part Y9, LANE and CFG only: the mutants' BMC of stage 9)
 `ifdef S24_FV_EPI_PART
   `ifdef S24_FV_EPI_CTRL
     `define S24_FV_EPI_G_CTRL
@@ -654,6 +656,11 @@ module s24_epilogue #(
     `define S24_FV_EPI_G_RND
   `endif
   `ifdef S24_FV_EPI_LANE
+    `define S24_FV_EPI_G_ST7
+    `define S24_FV_EPI_G_LANE
+    `define S24_FV_EPI_G_CFG
+  `endif
+  `ifdef S24_FV_EPI_Y9
     `define S24_FV_EPI_G_LANE
     `define S24_FV_EPI_G_CFG
   `endif
@@ -662,6 +669,7 @@ module s24_epilogue #(
   `define S24_FV_EPI_G_CFG
   `define S24_FV_EPI_G_OPCST
   `define S24_FV_EPI_G_RND
+  `define S24_FV_EPI_G_ST7
   `define S24_FV_EPI_G_LANE
 `endif
 `include "s24_assert.vh"
@@ -886,10 +894,12 @@ module s24_epilogue #(
         `S24_ASSERT(rnd5_q == fv_rnd2_q, "epilogue: rounded product differs from hh<<32 + (k-hh-ll)<<16 + ll + the mode's constant")
       end
 `endif
-`ifdef S24_FV_EPI_G_LANE
+`ifdef S24_FV_EPI_G_ST7
       if (fv_age_q >= 4'd3) begin
         `S24_ASSERT(&fv_st7_ok, "epilogue: stage 7 differs from (rnd >>> t) saturated to [-512, 511], or its correction from gemmlowp's")
       end
+`endif
+`ifdef S24_FV_EPI_G_LANE
       if (fv_age_q >= 4'd5) begin
         `S24_ASSERT(y9_q == fv_y9_q, "epilogue: int8 lane differs from clamp(round(x, t, mode) + ZO, act_min, act_max)")
       end
@@ -915,6 +925,9 @@ module s24_epilogue #(
 `endif
 `ifdef S24_FV_EPI_G_RND
   `undef S24_FV_EPI_G_RND
+`endif
+`ifdef S24_FV_EPI_G_ST7
+  `undef S24_FV_EPI_G_ST7
 `endif
 `ifdef S24_FV_EPI_G_LANE
   `undef S24_FV_EPI_G_LANE
