@@ -663,6 +663,7 @@ module s24_epilogue #(
   `ifdef S24_FV_EPI_Y9
     `define S24_FV_EPI_G_LANE
     `define S24_FV_EPI_G_CFG
+    `define S24_FV_EPI_ST7_ASSUMED
   `endif
 `else
   `define S24_FV_EPI_G_CTRL
@@ -899,6 +900,11 @@ module s24_epilogue #(
         `S24_ASSERT(&fv_st7_ok, "epilogue: stage 7 differs from (rnd >>> t) saturated to [-512, 511], or its correction from gemmlowp's")
       end
 `endif
+`ifdef S24_FV_EPI_ST7_ASSUMED
+      // part Y9 (a BMC for the mutants of stages 8-9 only): the stage-7 lemma, proven by part
+      // LANE, as an assumption, so the solver searches stage 9 only
+      if (fv_age_q >= 4'd3) assume (&fv_st7_ok);
+`endif
 `ifdef S24_FV_EPI_G_LANE
       if (fv_age_q >= 4'd5) begin
         `S24_ASSERT(y9_q == fv_y9_q, "epilogue: int8 lane differs from clamp(round(x, t, mode) + ZO, act_min, act_max)")
@@ -928,6 +934,9 @@ module s24_epilogue #(
 `endif
 `ifdef S24_FV_EPI_G_ST7
   `undef S24_FV_EPI_G_ST7
+`endif
+`ifdef S24_FV_EPI_ST7_ASSUMED
+  `undef S24_FV_EPI_ST7_ASSUMED
 `endif
 `ifdef S24_FV_EPI_G_LANE
   `undef S24_FV_EPI_G_LANE
