@@ -4,9 +4,10 @@
 
 #define S24_REG_ADDR_BITS 8u
 #define S24_REG_WINDOW 0x100u  /* bytes of the register window */
+#define S24_REG_SPAN 0x80u  /* bytes of the register block: below it a hole reads 0 and ignores writes (OKAY), from it on the window answers SLVERR */
 #define S24_MAGIC 0x53323441u
 #define S24_VERSION_MAJOR 1u
-#define S24_VERSION_MINOR 4u
+#define S24_VERSION_MINOR 5u
 
 /* ID @ 0x00: Identification magic; reads 0x53323441 ("S24A" in ASCII). */
 #define S24_REG_ID 0x00u
@@ -67,14 +68,14 @@
 #define S24_HW_BEAT_R_WORDS_WIDTH 8u
 #define S24_HW_BEAT_R_WORDS_MASK 0x00FF0000u
 
-/* CTRL @ 0x20: Control. START is ignored (and flags ERR) unless idle with CFG_BEATS and CFG_TILES nonzero. */
+/* CTRL @ 0x20: Control. START is ignored (and flags ERR) unless idle with CFG_BEATS and CFG_TILES nonzero. Every field is in byte 0: a write acts (START, SOFT_RESET) and sets IRQ_EN only when it strobes byte 0 (WSTRB[0]); a write of the other bytes alone has no effect. */
 #define S24_REG_CTRL 0x20u
 #define S24_CTRL_RW_MASK 0x00000004u
 #define S24_CTRL_W1P_MASK 0x00000003u
 #define S24_CTRL_START_LSB 0u  /* w1p, 1 bit(s): start a job of CFG_TILES tiles of CFG_BEATS beats */
 #define S24_CTRL_START_WIDTH 1u
 #define S24_CTRL_START_MASK 0x00000001u
-#define S24_CTRL_SOFT_RESET_LSB 1u  /* w1p, 1 bit(s): back to idle from any state: drops in-flight data, clears STATUS, ERR, IRQ and counters */
+#define S24_CTRL_SOFT_RESET_LSB 1u  /* w1p, 1 bit(s): back to idle from any state: drops in-flight data, clears STATUS, ERR, IRQ and counters; a result beat that m_axis_r presents at that moment and is not taken stays, unchanged, until taken (AXI4-Stream withdraws TVALID only in reset; STATUS.R_HELD, map 1.5 on), everything behind it is dropped */
 #define S24_CTRL_SOFT_RESET_WIDTH 1u
 #define S24_CTRL_SOFT_RESET_MASK 0x00000002u
 #define S24_CTRL_IRQ_EN_LSB 2u  /* rw, 1 bit(s): drive irq_o while any IRQ bit is set */
@@ -83,7 +84,7 @@
 
 /* STATUS @ 0x24: Status. */
 #define S24_REG_STATUS 0x24u
-#define S24_STATUS_RO_MASK 0x00000007u
+#define S24_STATUS_RO_MASK 0x0000000Fu
 #define S24_STATUS_BUSY_LSB 0u  /* ro, 1 bit(s): a job is running (start to last result beat accepted) */
 #define S24_STATUS_BUSY_WIDTH 1u
 #define S24_STATUS_BUSY_MASK 0x00000001u
@@ -93,6 +94,9 @@
 #define S24_STATUS_ERROR_LSB 2u  /* ro, 1 bit(s): some ERR bit is set */
 #define S24_STATUS_ERROR_WIDTH 1u
 #define S24_STATUS_ERROR_MASK 0x00000004u
+#define S24_STATUS_R_HELD_LSB 3u  /* ro, 1 bit(s): m_axis_r still presents the result beat it held when SOFT_RESET took effect (a stale result of the dropped job: the host takes and drops it); START is refused (ERR.START_BUSY) until it is taken (map 1.5 on) */
+#define S24_STATUS_R_HELD_WIDTH 1u
+#define S24_STATUS_R_HELD_MASK 0x00000008u
 
 /* ERR @ 0x28: Error causes, sticky until written 1 (or SOFT_RESET). Errors never stop or hang the block: a job always consumes exactly CFG_TILES*CFG_BEATS beats per input stream. */
 #define S24_REG_ERR 0x28u
@@ -109,7 +113,7 @@
 #define S24_ERR_A_LAST_LSB 3u  /* w1c, 1 bit(s): s_axis_a TLAST not exactly on the last beat of a tile */
 #define S24_ERR_A_LAST_WIDTH 1u
 #define S24_ERR_A_LAST_MASK 0x00000008u
-#define S24_ERR_START_BUSY_LSB 4u  /* w1c, 1 bit(s): START while busy (ignored) */
+#define S24_ERR_START_BUSY_LSB 4u  /* w1c, 1 bit(s): START while busy or while STATUS.R_HELD (ignored) */
 #define S24_ERR_START_BUSY_WIDTH 1u
 #define S24_ERR_START_BUSY_MASK 0x00000010u
 
@@ -234,7 +238,7 @@
 #define S24_EPI_MULT_VALUE_WIDTH 31u
 #define S24_EPI_MULT_VALUE_MASK 0x7FFFFFFFu
 
-/* EPI_SHIFT @ 0x6C: Writing it stores {EPI_BIAS, EPI_MULT, SHIFT} into parameter row EPI_ADDR and increments EPI_ADDR. The row shifts right by t = 31 - SHIFT (SPEC section 7). */
+/* EPI_SHIFT @ 0x6C: Writing it stores {EPI_BIAS, EPI_MULT, SHIFT} into parameter row EPI_ADDR and increments EPI_ADDR; only a write that strobes byte 0 (SHIFT's) does, one of the other bytes alone has no effect. The row shifts right by t = 31 - SHIFT (SPEC section 7). */
 #define S24_REG_EPI_SHIFT 0x6Cu
 #define S24_EPI_SHIFT_RW_MASK 0x0000003Fu
 #define S24_EPI_SHIFT_SHIFT_LSB 0u  /* rw, 6 bit(s): SHIFT, two's complement, -31..30 */

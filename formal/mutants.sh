@@ -17,6 +17,9 @@ w1c_clears_all_bits@s24_top.v@s/if (wr_err) err_d = err_d \& ~wr_bits\[4:0\];/if
 w1c_inverted@s24_top.v@s/if (wr_err) err_d = err_d \& ~wr_bits\[4:0\];/if (wr_err) err_d = err_d \& wr_bits[4:0];/@top.sby@bmc_2x2_2of4
 cfg_zero_stale@s24_top.v@s/      cfg_zero_q <= cfg_beats_d == 32'"'"'d0/      cfg_zero_q <= cfg_beats_q == 32'"'"'d0/@top.sby@bmc_2x2_2of4
 start_go_undecided@s24_top.v@s/      start_go_q <= start_ok;/      start_go_q <= start_req_q;/@top.sby@bmc_2x2_2of4
+soft_reset_drops_held_beat@s24_top.v@s/  wire r_keep_load = soft_reset \&\& !r_keep_q \&\& o_valid \&\& !m_axis_r_tready_i;/  wire r_keep_load = 1'"'"'b0;/@top.sby@bmc_2x2_2of4
+hole_answers_slverr@s24_top.v@s/    .rd_ok_i          (reg_in_block(rd_addr))/    .rd_ok_i          (reg_mapped(rd_addr))/@top.sby@bmc_2x2_2of4
+axil_byte_address_decoded@s24_axil_slave.v@s/  assign rd_addr_o = {s_axil_araddr_i\[AddrWidth-1:2\], 2'"'"'b00};/  assign rd_addr_o = s_axil_araddr_i;/@axil_slave.sby@bmc_a8
 axil_b_overwritten@s24_axil_slave.v@s/wire do_write = aw_full_q \&\& w_full_q \&\& (!b_valid_q || s_axil_bready_i);/wire do_write = aw_full_q \&\& w_full_q;/@axil_slave.sby@bmc_a8
 rbuf_output_overwritten@s24_rbuf.v@s/wire fetch = nonempty_q \&\& (!ram_v_q || !out_v_q || ready_i);  /wire fetch = nonempty_q;  /@rbuf.sby@bmc_d4
 rbuf_data_fetch_unchecked@s24_rbuf.v@s/wire fetch_data = nonempty_r \&\& (!ram_v_r || !out_v_r || ready_i);/wire fetch_data = nonempty_r;/@rbuf.sby@bmc_d4

@@ -26,68 +26,44 @@ OPT = sch.BuiltinOptions
 TT = sch.TensorType
 
 
+def opt(code, table, **fields):
+    """(operator, options type, options table) with the table's fields set."""
+    o = getattr(sch, table + "T")()
+    for k, v in fields.items():
+        setattr(o, k, v)
+    return code, getattr(OPT, table), o
+
+
 def options():
     """(operator, options type, options table) of every table the reader parses."""
-    out = []
-    o = sch.Conv2DOptionsT()
-    o.padding, o.strideW, o.strideH, o.fusedActivationFunction = 1, 2, 3, 1
-    o.dilationWFactor, o.dilationHFactor = 2, 3
-    out.append((OP.CONV_2D, OPT.Conv2DOptions, o))
-    o = sch.DepthwiseConv2DOptionsT()
-    o.padding, o.strideW, o.strideH, o.depthMultiplier = 1, 2, 1, 2
-    o.fusedActivationFunction, o.dilationWFactor, o.dilationHFactor = 3, 1, 2
-    out.append((OP.DEPTHWISE_CONV_2D, OPT.DepthwiseConv2DOptions, o))
-    o = sch.Pool2DOptionsT()
-    o.padding, o.strideW, o.strideH, o.filterWidth, o.filterHeight = 1, 2, 2, 3, 3
-    o.fusedActivationFunction = 2
-    out.append((OP.AVERAGE_POOL_2D, OPT.Pool2DOptions, o))
-    o = sch.FullyConnectedOptionsT()
-    o.fusedActivationFunction, o.keepNumDims = 1, True
-    out.append((OP.FULLY_CONNECTED, OPT.FullyConnectedOptions, o))
-    o = sch.SoftmaxOptionsT()
-    o.beta = 0.5
-    out.append((OP.SOFTMAX, OPT.SoftmaxOptions, o))
-    o = sch.ConcatenationOptionsT()
-    o.axis, o.fusedActivationFunction = -2, 1
-    out.append((OP.CONCATENATION, OPT.ConcatenationOptions, o))
-    o = sch.AddOptionsT()
-    o.fusedActivationFunction, o.potScaleInt16 = 3, False
-    out.append((OP.ADD, OPT.AddOptions, o))
-    o = sch.ReshapeOptionsT()
-    o.newShape = [1, -1, 4]
-    out.append((OP.RESHAPE, OPT.ReshapeOptions, o))
-    o = sch.MulOptionsT()
-    o.fusedActivationFunction = 1
-    out.append((OP.MUL, OPT.MulOptions, o))
-    out.append((OP.PAD, OPT.PadOptions, sch.PadOptionsT()))
-    out.append((OP.TRANSPOSE, OPT.TransposeOptions, sch.TransposeOptionsT()))
-    o = sch.ReducerOptionsT()
-    o.keepDims = True
-    out.append((OP.MEAN, OPT.ReducerOptions, o))
-    o = sch.SubOptionsT()
-    o.fusedActivationFunction, o.potScaleInt16 = 2, False
-    out.append((OP.SUB, OPT.SubOptions, o))
-    o = sch.SqueezeOptionsT()
-    o.squeezeDims = [0, -1, 2]
-    out.append((OP.SQUEEZE, OPT.SqueezeOptions, o))
-    o = sch.StridedSliceOptionsT()
-    o.beginMask, o.endMask, o.ellipsisMask, o.newAxisMask, o.shrinkAxisMask = 1, 2, 4, 8, 16
-    o.offset = True
-    out.append((OP.STRIDED_SLICE, OPT.StridedSliceOptions, o))
-    o = sch.SplitOptionsT()
-    o.numSplits = 2
-    out.append((OP.SPLIT, OPT.SplitOptions, o))
-    o = sch.PackOptionsT()
-    o.valuesCount, o.axis = 2, -1
-    out.append((OP.PACK, OPT.PackOptions, o))
-    o = sch.ResizeNearestNeighborOptionsT()
-    o.alignCorners, o.halfPixelCenters = True, True
-    out.append((OP.RESIZE_NEAREST_NEIGHBOR, OPT.ResizeNearestNeighborOptions, o))
-    o = sch.LeakyReluOptionsT()
-    o.alpha = 0.3
-    out.append((OP.LEAKY_RELU, OPT.LeakyReluOptions, o))
-    out.append((OP.HARD_SWISH, OPT.HardSwishOptions, sch.HardSwishOptionsT()))
-    return out
+    return [
+        opt(OP.CONV_2D, "Conv2DOptions", padding=1, strideW=2, strideH=3,
+            fusedActivationFunction=1, dilationWFactor=2, dilationHFactor=3),
+        opt(OP.DEPTHWISE_CONV_2D, "DepthwiseConv2DOptions", padding=1, strideW=2, strideH=1,
+            depthMultiplier=2, fusedActivationFunction=3, dilationWFactor=1, dilationHFactor=2),
+        opt(OP.AVERAGE_POOL_2D, "Pool2DOptions", padding=1, strideW=2, strideH=2, filterWidth=3,
+            filterHeight=3, fusedActivationFunction=2),
+        opt(OP.FULLY_CONNECTED, "FullyConnectedOptions", fusedActivationFunction=1,
+            keepNumDims=True),
+        opt(OP.SOFTMAX, "SoftmaxOptions", beta=0.5),
+        opt(OP.CONCATENATION, "ConcatenationOptions", axis=-2, fusedActivationFunction=1),
+        opt(OP.ADD, "AddOptions", fusedActivationFunction=3, potScaleInt16=False),
+        opt(OP.RESHAPE, "ReshapeOptions", newShape=[1, -1, 4]),
+        opt(OP.MUL, "MulOptions", fusedActivationFunction=1),
+        opt(OP.PAD, "PadOptions"),
+        opt(OP.TRANSPOSE, "TransposeOptions"),
+        opt(OP.MEAN, "ReducerOptions", keepDims=True),
+        opt(OP.SUB, "SubOptions", fusedActivationFunction=2, potScaleInt16=False),
+        opt(OP.SQUEEZE, "SqueezeOptions", squeezeDims=[0, -1, 2]),
+        opt(OP.STRIDED_SLICE, "StridedSliceOptions", beginMask=1, endMask=2, ellipsisMask=4,
+            newAxisMask=8, shrinkAxisMask=16, offset=True),
+        opt(OP.SPLIT, "SplitOptions", numSplits=2),
+        opt(OP.PACK, "PackOptions", valuesCount=2, axis=-1),
+        opt(OP.RESIZE_NEAREST_NEIGHBOR, "ResizeNearestNeighborOptions", alignCorners=True,
+            halfPixelCenters=True),
+        opt(OP.LEAKY_RELU, "LeakyReluOptions", alpha=0.3),
+        opt(OP.HARD_SWISH, "HardSwishOptions"),
+    ]
 
 
 def main():

@@ -8,9 +8,12 @@
 // depends only on internal state, so there is no combinational path from any input to any
 // ready output. Decode (mapped or not) is the register block's: `wr_ok_i`/`rd_ok_i` choose
 // OKAY or SLVERR for the strobe's address; an unmapped access therefore always completes.
+// The strobes carry word addresses: the low two bits of AWADDR/ARADDR are dropped, the byte
+// lanes being WSTRB's (AXI4-Lite on a 32-bit bus), so a CPU's byte or halfword access at any
+// offset (a store to 0x31 with WSTRB 0010) reaches its word, and a read returns the whole word.
 `include "s24_axil_ports.vh"
 module s24_axil_slave #(
-  parameter integer AddrWidth = 8  // byte address bits of the register window
+  parameter integer AddrWidth = 8  // byte address bits of the register window (>= 3)
 ) (
   input  wire                 clk_i,
   input  wire                 rst_ni,
@@ -18,19 +21,26 @@ module s24_axil_slave #(
   `S24_AXIL_SLAVE_PORTS(AddrWidth),
   // register strobes (one cycle each)
   output wire                 wr_en_o,
-  output wire [AddrWidth-1:0] wr_addr_o,
+  output wire [AddrWidth-1:0] wr_addr_o,  // word address (bits 1:0 zero)
   output wire [31:0]          wr_data_o,
   output wire [3:0]           wr_strb_o,
   input  wire                 wr_ok_i,   // wr_addr_o is mapped (OKAY) or not (SLVERR)
-  output wire [AddrWidth-1:0] rd_addr_o,
+  output wire [AddrWidth-1:0] rd_addr_o,  // word address (bits 1:0 zero), valid with arvalid
   input  wire [31:0]          rd_data_i,
   input  wire                 rd_ok_i    // rd_addr_o is mapped (OKAY) or not (SLVERR)
 );
   localparam [1:0] RespOkay = 2'b00;
   localparam [1:0] RespSlvErr = 2'b10;
 
+  initial begin
+    if (AddrWidth < 3) begin
+      $display("s24_axil_slave: AddrWidth must be at least 3 (two or more words)");
+      $finish;
+    end
+  end
+
   reg                 aw_full_q, aw_full_d;
-  reg [AddrWidth-1:0] aw_addr_q, aw_addr_d;
+  reg [AddrWidth-3:0] aw_addr_q, aw_addr_d;   // the word of the accepted AWADDR
   reg                 w_full_q, w_full_d;
   reg [31:0]          w_data_q, w_data_d;
   reg [3:0]           w_strb_q, w_strb_d;
@@ -66,7 +76,7 @@ module s24_axil_slave #(
     end
     if (aw_hs) begin
       aw_full_d = 1'b1;
-      aw_addr_d = s_axil_awaddr_i;
+      aw_addr_d = s_axil_awaddr_i[AddrWidth-1:2];
     end
     if (w_hs) begin
       w_full_d = 1'b1;
@@ -115,10 +125,11 @@ module s24_axil_slave #(
   assign s_axil_rdata_o = r_data_q;
 
   assign wr_en_o = do_write;
-  assign wr_addr_o = aw_addr_q;
+  assign wr_addr_o = {aw_addr_q, 2'b00};
   assign wr_data_o = w_data_q;
   assign wr_strb_o = w_strb_q;
-  assign rd_addr_o = s_axil_araddr_i;
+  assign rd_addr_o = {s_axil_araddr_i[AddrWidth-1:2], 2'b00};
+  wire unused_byte_addr = ^{s_axil_awaddr_i[1:0], s_axil_araddr_i[1:0]};  // byte lanes: WSTRB
 
 `ifdef FORMAL
   // ---------------------------------------------------------------- formal tail (formal/axil_slave.sby)
@@ -138,7 +149,7 @@ module s24_axil_slave #(
   // transaction counters (mod 16): handshakes per channel and register writes performed
   reg [3:0]           fv_n_aw_q, fv_n_w_q, fv_n_b_q, fv_n_ar_q, fv_n_r_q, fv_n_wr_q;
   // the last AW/W payload accepted, the last read accepted (expected response)
-  reg [AddrWidth-1:0] fv_aw_addr_q;
+  reg [AddrWidth-3:0] fv_aw_addr_q;   // its word
   reg [31:0]          fv_w_data_q, fv_r_exp_q;
   reg [3:0]           fv_w_strb_q;
   reg [1:0]           fv_b_exp_q, fv_r_exp_resp_q;
@@ -175,7 +186,7 @@ module s24_axil_slave #(
     fv_bresp_q   <= s_axil_bresp_o;
     fv_rresp_q   <= s_axil_rresp_o;
     fv_rdata_q   <= s_axil_rdata_o;
-    if (fv_aw_hs) fv_aw_addr_q <= s_axil_awaddr_i;
+    if (fv_aw_hs) fv_aw_addr_q <= s_axil_awaddr_i[AddrWidth-1:2];
     if (fv_w_hs) begin
       fv_w_data_q <= s_axil_wdata_i;
       fv_w_strb_q <= s_axil_wstrb_i;
@@ -215,10 +226,11 @@ module s24_axil_slave #(
       `S24_ASSERT(fv_n_w_q - fv_n_wr_q == {3'd0, w_full_q}, "axil: W lost or duplicated")
       `S24_ASSERT(fv_n_wr_q - fv_n_b_q == {3'd0, b_valid_q}, "axil: B lost or duplicated")
       `S24_ASSERT(fv_n_ar_q - fv_n_r_q == {3'd0, r_valid_q}, "axil: R lost or duplicated")
-      // the strobe carries the accepted address and data; responses carry the decode result
+      // the strobe carries the accepted address's word and data; responses carry the decode result
       if (aw_full_q) begin
-        `S24_ASSERT(wr_addr_o == fv_aw_addr_q, "axil: write address is not the accepted one")
+        `S24_ASSERT(wr_addr_o == {fv_aw_addr_q, 2'b00}, "axil: write address is not the accepted one's word")
       end
+      `S24_ASSERT(rd_addr_o == {s_axil_araddr_i[AddrWidth-1:2], 2'b00}, "axil: read address is not ARADDR's word")
       if (w_full_q) begin
         `S24_ASSERT(wr_data_o == fv_w_data_q && wr_strb_o == fv_w_strb_q, "axil: write data is not the accepted one")
       end

@@ -4,7 +4,7 @@
 localparam integer RegAddrBits = 8;
 localparam [31:0] RegMagic = 32'h53323441;
 localparam [15:0] RegVersionMajor = 16'd1;
-localparam [15:0] RegVersionMinor = 16'd4;
+localparam [15:0] RegVersionMinor = 16'd5;
 
 // ID @ 0x00: Identification magic; reads 0x53323441 ("S24A" in ASCII).
 localparam [7:0] RegId = 8'h00;
@@ -65,14 +65,14 @@ localparam integer HwBeatRWordsLsb = 16;  // ro, 8 bit(s): m_axis_r words per be
 localparam integer HwBeatRWordsWidth = 8;
 localparam [31:0] HwBeatRWordsMask = 32'h00FF0000;
 
-// CTRL @ 0x20: Control. START is ignored (and flags ERR) unless idle with CFG_BEATS and CFG_TILES nonzero.
+// CTRL @ 0x20: Control. START is ignored (and flags ERR) unless idle with CFG_BEATS and CFG_TILES nonzero. Every field is in byte 0: a write acts (START, SOFT_RESET) and sets IRQ_EN only when it strobes byte 0 (WSTRB[0]); a write of the other bytes alone has no effect.
 localparam [7:0] RegCtrl = 8'h20;
 localparam [31:0] CtrlRwMask = 32'h00000004;
 localparam [31:0] CtrlW1pMask = 32'h00000003;
 localparam integer CtrlStartLsb = 0;  // w1p, 1 bit(s): start a job of CFG_TILES tiles of CFG_BEATS beats
 localparam integer CtrlStartWidth = 1;
 localparam [31:0] CtrlStartMask = 32'h00000001;
-localparam integer CtrlSoftResetLsb = 1;  // w1p, 1 bit(s): back to idle from any state: drops in-flight data, clears STATUS, ERR, IRQ and counters
+localparam integer CtrlSoftResetLsb = 1;  // w1p, 1 bit(s): back to idle from any state: drops in-flight data, clears STATUS, ERR, IRQ and counters; a result beat that m_axis_r presents at that moment and is not taken stays, unchanged, until taken (AXI4-Stream withdraws TVALID only in reset; STATUS.R_HELD, map 1.5 on), everything behind it is dropped
 localparam integer CtrlSoftResetWidth = 1;
 localparam [31:0] CtrlSoftResetMask = 32'h00000002;
 localparam integer CtrlIrqEnLsb = 2;  // rw, 1 bit(s): drive irq_o while any IRQ bit is set
@@ -81,7 +81,7 @@ localparam [31:0] CtrlIrqEnMask = 32'h00000004;
 
 // STATUS @ 0x24: Status.
 localparam [7:0] RegStatus = 8'h24;
-localparam [31:0] StatusRoMask = 32'h00000007;
+localparam [31:0] StatusRoMask = 32'h0000000F;
 localparam integer StatusBusyLsb = 0;  // ro, 1 bit(s): a job is running (start to last result beat accepted)
 localparam integer StatusBusyWidth = 1;
 localparam [31:0] StatusBusyMask = 32'h00000001;
@@ -91,6 +91,9 @@ localparam [31:0] StatusDoneMask = 32'h00000002;
 localparam integer StatusErrorLsb = 2;  // ro, 1 bit(s): some ERR bit is set
 localparam integer StatusErrorWidth = 1;
 localparam [31:0] StatusErrorMask = 32'h00000004;
+localparam integer StatusRHeldLsb = 3;  // ro, 1 bit(s): m_axis_r still presents the result beat it held when SOFT_RESET took effect (a stale result of the dropped job: the host takes and drops it); START is refused (ERR.START_BUSY) until it is taken (map 1.5 on)
+localparam integer StatusRHeldWidth = 1;
+localparam [31:0] StatusRHeldMask = 32'h00000008;
 
 // ERR @ 0x28: Error causes, sticky until written 1 (or SOFT_RESET). Errors never stop or hang the block: a job always consumes exactly CFG_TILES*CFG_BEATS beats per input stream.
 localparam [7:0] RegErr = 8'h28;
@@ -107,7 +110,7 @@ localparam [31:0] ErrWLastMask = 32'h00000004;
 localparam integer ErrALastLsb = 3;  // w1c, 1 bit(s): s_axis_a TLAST not exactly on the last beat of a tile
 localparam integer ErrALastWidth = 1;
 localparam [31:0] ErrALastMask = 32'h00000008;
-localparam integer ErrStartBusyLsb = 4;  // w1c, 1 bit(s): START while busy (ignored)
+localparam integer ErrStartBusyLsb = 4;  // w1c, 1 bit(s): START while busy or while STATUS.R_HELD (ignored)
 localparam integer ErrStartBusyWidth = 1;
 localparam [31:0] ErrStartBusyMask = 32'h00000010;
 
@@ -232,7 +235,7 @@ localparam integer EpiMultValueLsb = 0;  // rw, 31 bit(s): MULT
 localparam integer EpiMultValueWidth = 31;
 localparam [31:0] EpiMultValueMask = 32'h7FFFFFFF;
 
-// EPI_SHIFT @ 0x6C: Writing it stores {EPI_BIAS, EPI_MULT, SHIFT} into parameter row EPI_ADDR and increments EPI_ADDR. The row shifts right by t = 31 - SHIFT (SPEC section 7).
+// EPI_SHIFT @ 0x6C: Writing it stores {EPI_BIAS, EPI_MULT, SHIFT} into parameter row EPI_ADDR and increments EPI_ADDR; only a write that strobes byte 0 (SHIFT's) does, one of the other bytes alone has no effect. The row shifts right by t = 31 - SHIFT (SPEC section 7).
 localparam [7:0] RegEpiShift = 8'h6C;
 localparam [31:0] EpiShiftRwMask = 32'h0000003F;
 localparam integer EpiShiftShiftLsb = 0;  // rw, 6 bit(s): SHIFT, two's complement, -31..30
@@ -258,40 +261,50 @@ localparam [31:0] CfgActActMinMask = 32'h000000FF;
 localparam integer CfgActActMaxLsb = 8;  // rw, 8 bit(s): upper bound, two's complement int8 (reset 127)
 localparam integer CfgActActMaxWidth = 8;
 localparam [31:0] CfgActActMaxMask = 32'h0000FF00;
+localparam integer RegSpan = 128;  // bytes of the register block
 
-// 1 when `addr` (a byte offset) is a register of the map; others answer SLVERR.
+// 1 when `addr` (a word offset) is a register of the map; an offset of the block that is not
+// (a hole) reads 0 and ignores writes (reg_in_block).
+// (A chain of compares, not a case: Yosys turns a case of constants into a ROM, whose contents a
+// k-induction proof would leave free.)
 function automatic reg_mapped;
   input [7:0] addr;
   begin
-    case (addr)
-      RegId,
-      RegVersion,
-      RegHwArray,
-      RegHwWidth,
-      RegHwBeat,
-      RegCtrl,
-      RegStatus,
-      RegErr,
-      RegIrq,
-      RegCfgBeats,
-      RegCfgTiles,
-      RegCfgEpi,
-      RegCfgMode,
-      RegCntCycles,
-      RegCntBeats,
-      RegCntStallW,
-      RegCntStallA,
-      RegCntStallR,
-      RegCntTilesOut,
-      RegCntJobCycles,
-      RegCfgColTiles,
-      RegEpiAddr,
-      RegEpiBias,
-      RegEpiMult,
-      RegEpiShift,
-      RegHwEpi,
-      RegCfgAct: reg_mapped = 1'b1;
-      default: reg_mapped = 1'b0;
-    endcase
+    reg_mapped = addr == RegId ||
+                 addr == RegVersion ||
+                 addr == RegHwArray ||
+                 addr == RegHwWidth ||
+                 addr == RegHwBeat ||
+                 addr == RegCtrl ||
+                 addr == RegStatus ||
+                 addr == RegErr ||
+                 addr == RegIrq ||
+                 addr == RegCfgBeats ||
+                 addr == RegCfgTiles ||
+                 addr == RegCfgEpi ||
+                 addr == RegCfgMode ||
+                 addr == RegCntCycles ||
+                 addr == RegCntBeats ||
+                 addr == RegCntStallW ||
+                 addr == RegCntStallA ||
+                 addr == RegCntStallR ||
+                 addr == RegCntTilesOut ||
+                 addr == RegCntJobCycles ||
+                 addr == RegCfgColTiles ||
+                 addr == RegEpiAddr ||
+                 addr == RegEpiBias ||
+                 addr == RegEpiMult ||
+                 addr == RegEpiShift ||
+                 addr == RegHwEpi ||
+                 addr == RegCfgAct;
+  end
+endfunction
+
+// 1 when `addr` (a word offset) lies in the register block (below RegSpan): the access answers
+// OKAY, a hole reading 0 and ignoring writes; the rest of the window answers SLVERR.
+function automatic reg_in_block;
+  input [7:0] addr;
+  begin
+    reg_in_block = {1'b0, addr} < 9'd128;
   end
 endfunction

@@ -14,7 +14,13 @@
 // s_axis_w and s_axis_a (mismatches set ERR.W_LAST / ERR.A_LAST, the job runs on); m_axis_r sets
 // TLAST on the last row of each result tile. With CFG_EPI.EN the results pass through
 // s24_epilogue (the fused int8 layer of SPEC section 7) and m_axis_r carries int8, four tile rows
-// per beat (docs/architecture.md section 4).
+// per beat (docs/architecture.md section 4). A result beat that m_axis_r presents when SOFT_RESET
+// takes effect stays, unchanged, until taken (AXI4-Stream withdraws TVALID only in reset): it is
+// kept in a register of its own while everything behind it is dropped (STATUS.R_HELD).
+//
+// The register window is decoded by word (the slave drops the byte address bits; the byte lanes
+// are WSTRB's): registers are at word offsets below RegSpan, where an offset without a register
+// reads 0 and ignores writes (OKAY); the rest of the window answers SLVERR.
 // The parameter defaults are the default build of regs/s24_regs.toml's [defaults] (generated
 // into s24_defaults.vh with the register map; today 8x8 2:4 with the pair mode, EpiLanes 4,
 // EpiDepth 512).
@@ -121,10 +127,10 @@ module s24_top #(
     .wr_addr_o        (wr_addr),
     .wr_data_o        (wr_data),
     .wr_strb_o        (wr_strb),
-    .wr_ok_i          (reg_mapped(wr_addr)),
+    .wr_ok_i          (reg_in_block(wr_addr)),
     .rd_addr_o        (rd_addr),
     .rd_data_i        (rd_data),
-    .rd_ok_i          (reg_mapped(rd_addr))
+    .rd_ok_i          (reg_in_block(rd_addr))
   );
 
   // bit mask of the written bytes
@@ -171,7 +177,8 @@ module s24_top #(
   // registers themselves (asserted below), 1 after reset (CFG_BEATS = 0)
   reg  cfg_zero_q;
   wire cfg_zero = cfg_zero_q;
-  wire start_ok = start_req && !soft_reset && !job_busy && !cfg_zero;
+  reg  r_keep_q, r_keep_d;                    // m_axis_r presents the beat kept across SOFT_RESET
+  wire start_ok = start_req && !soft_reset && !job_busy && !r_keep_q && !cfg_zero;
 
   s24_core #(`S24_CORE_PARAMS) u_core (
     .clk_i         (clk_i),
@@ -220,7 +227,7 @@ module s24_top #(
   reg  [5:0]  epi_shift_q, epi_shift_d;
   // a parameter row is stored by the EPI_SHIFT write (rows beyond EpiDepth are dropped)
   wire        pw_en = wr_epi_shift && wr_strb[0] && {16'd0, epi_addr_q} < EpiDepth;
-  wire        o_valid, o_last;
+  wire        o_valid, o_last, o_ready;
   wire [RBits-1:0] o_data;
 
   s24_epilogue #(
@@ -251,19 +258,32 @@ module s24_top #(
     .s_data_i        (r_data),
     .s_last_i        (r_last),
     .m_valid_o       (o_valid),
-    .m_ready_i       (m_axis_r_tready_i),
+    .m_ready_i       (o_ready),
     .m_data_o        (o_data),
     .m_last_o        (o_last),
     .busy_o          (epi_busy)
   );
 
-  assign m_axis_r_tvalid_o = o_valid;
-  assign m_axis_r_tlast_o = o_last;
+  // ---------------------------------------------------------------- result beat kept across SOFT_RESET
+  // SOFT_RESET empties the core and the epilogue in the cycle it takes effect. A beat presented
+  // on m_axis_r in that cycle and not taken is copied into r_keep_data_q and presented from the
+  // next cycle on, until taken; the stream behind it (empty after the reset, and no START is taken
+  // while it is kept) waits. The copy is datapath (not reset); r_keep_q is cleared only by the
+  // beat's handshake or ARESETn.
+  reg  [RBits:0] r_keep_data_q;               // {TLAST, TDATA} of the kept beat
+  wire r_keep_load = soft_reset && !r_keep_q && o_valid && !m_axis_r_tready_i;
+  wire [RBits-1:0] r_data_out = r_keep_q ? r_keep_data_q[RBits-1:0] : o_data;
+  assign o_ready = m_axis_r_tready_i && !r_keep_q;
+  assign m_axis_r_tvalid_o = r_keep_q || o_valid;
+  assign m_axis_r_tlast_o = r_keep_q ? r_keep_data_q[RBits] : o_last;
+  always @(posedge clk_i) begin
+    if (r_keep_load) r_keep_data_q <= {o_last, o_data};
+  end
   generate
     if (RWords * 32 > RBits) begin : g_r_pad
-      assign m_axis_r_tdata_o = {{(RWords * 32 - RBits){1'b0}}, o_data};
+      assign m_axis_r_tdata_o = {{(RWords * 32 - RBits){1'b0}}, r_data_out};
     end else begin : g_r_nopad
-      assign m_axis_r_tdata_o = o_data;
+      assign m_axis_r_tdata_o = r_data_out;
     end
   endgenerate
 
@@ -277,7 +297,7 @@ module s24_top #(
   reg  [31:0] a_pos_q, a_pos_d;
   wire w_hs = s_axis_w_tvalid_i && w_ready;
   wire a_hs = s_axis_a_tvalid_i && a_ready;
-  wire r_hs = o_valid && m_axis_r_tready_i;
+  wire r_hs = o_valid && o_ready;
   wire w_end = w_pos_q == beats_m1_q;
   wire a_end = a_pos_q == beats_m1_q;
 
@@ -293,8 +313,8 @@ module s24_top #(
 
   always @* begin
     err_set = 5'd0;
-    err_set[ErrBadCfgLsb] = start_req && !soft_reset && !job_busy && cfg_zero;
-    err_set[ErrStartBusyLsb] = start_req && !soft_reset && job_busy;
+    err_set[ErrBadCfgLsb] = start_req && !soft_reset && !job_busy && !r_keep_q && cfg_zero;
+    err_set[ErrStartBusyLsb] = start_req && !soft_reset && (job_busy || r_keep_q);
     err_set[ErrMetaLsb] = err_meta && !meta_seen_q;
     err_set[ErrWLastLsb] = w_hs && (s_axis_w_tlast_i != w_end);
     err_set[ErrALastLsb] = a_hs && (s_axis_a_tlast_i != a_end);
@@ -315,6 +335,9 @@ module s24_top #(
     beats_m1_d = beats_m1_q;
     w_pos_d = w_pos_q;
     a_pos_d = a_pos_q;
+    r_keep_d = r_keep_q;
+    if (r_keep_q && m_axis_r_tready_i) r_keep_d = 1'b0;
+    if (r_keep_load) r_keep_d = 1'b1;
     if (wr_mode && wr_strb[0] && HasPair) cfg_pair_d = wr_data[CfgModePairLsb];
     if (wr_epi_addr) epi_addr_d = (epi_addr_q & ~wr_mask[15:0]) | wr_bits[15:0];
     if (wr_epi_shift && wr_strb[0]) begin
@@ -381,6 +404,7 @@ module s24_top #(
       start_go_q <= 1'b0;
       w_pos_q <= 32'd0;
       a_pos_q <= 32'd0;
+      r_keep_q <= 1'b0;
     end else begin
       irq_en_q <= irq_en_d;
       done_q <= done_d;
@@ -401,6 +425,7 @@ module s24_top #(
       start_go_q <= start_ok;
       w_pos_q <= w_pos_d;
       a_pos_q <= a_pos_d;
+      r_keep_q <= r_keep_d;
     end
   end
 
@@ -420,6 +445,7 @@ module s24_top #(
         rd_data[StatusBusyLsb] = job_busy;
         rd_data[StatusDoneLsb] = done_q;
         rd_data[StatusErrorLsb] = err_q != 5'd0;
+        rd_data[StatusRHeldLsb] = r_keep_q;
       end
       RegErr: rd_data[4:0] = err_q;
       RegIrq: rd_data[1:0] = irq_q;
@@ -450,6 +476,12 @@ module s24_top #(
   reg [1:0] fv_irq_q, fv_irq_set_q, fv_irq_w1c_q;
   reg       fv_srst_q;
   reg       fv_may_start_q;   // a START decided now would be taken: idle, configured, no SOFT_RESET
+  // m_axis_r: a beat presented and not taken in a SOFT_RESET cycle or while kept, and its payload
+  reg             fv_r_hold_q;
+  reg [RBits:0]   fv_r_beat_q;
+  // the response being given: the read's and the write's address inside the register block, and
+  // the read's a hole of it
+  reg       fv_rd_in_q, fv_rd_hole_q, fv_wr_in_q;
   always @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) fv_past_q <= 1'b0;
     else         fv_past_q <= fv_live_q;
@@ -462,7 +494,14 @@ module s24_top #(
     fv_irq_set_q <= {err_set != 5'd0, (done || job_pend_q) && !epi_busy};  // causes: an ERR bit, the job done
     fv_irq_w1c_q <= wr_irq ? wr_bits[1:0] : 2'd0;
     fv_srst_q    <= soft_reset;
-    fv_may_start_q <= !job_busy && !cfg_zero && !soft_reset;
+    fv_may_start_q <= !job_busy && !r_keep_q && !cfg_zero && !soft_reset;
+    fv_r_hold_q  <= (soft_reset || r_keep_q) && m_axis_r_tvalid_o && !m_axis_r_tready_i;
+    fv_r_beat_q  <= {m_axis_r_tlast_o, m_axis_r_tdata_o[RBits-1:0]};
+    if (s_axil_arvalid_i && s_axil_arready_o) begin
+      fv_rd_in_q   <= reg_in_block(rd_addr);
+      fv_rd_hole_q <= reg_in_block(rd_addr) && !reg_mapped(rd_addr);
+    end
+    if (wr_en) fv_wr_in_q <= reg_in_block(wr_addr);
     if (fv_past_q) begin
       // ERR and IRQ are write-1-to-clear, bit by bit: a bit clears only by a 1 written to it or
       // SOFT_RESET, a written 1 clears it unless its cause fires in the same cycle, a written 0
@@ -478,18 +517,33 @@ module s24_top #(
       if (fv_srst_q) begin
         `S24_ASSERT(err_q == 5'd0 && irq_q == 2'd0 && !done_q, "SOFT_RESET left status behind")
       end
+      // AXI4-Stream: TVALID falls without a handshake only in reset; a beat held by the sink when
+      // SOFT_RESET takes effect is presented, unchanged, until taken
+      if (fv_r_hold_q) begin
+        `S24_ASSERT(m_axis_r_tvalid_o && {m_axis_r_tlast_o, m_axis_r_tdata_o[RBits-1:0]} == fv_r_beat_q,
+                    "m_axis_r: a held result beat withdrawn or changed across SOFT_RESET")
+      end
+      `S24_COVER(r_keep_q && m_axis_r_tready_i)                              // a kept beat delivered
       `S24_COVER(fv_err_q[ErrMetaLsb] && !err_q[ErrMetaLsb] && !fv_srst_q)  // W1C of one ERR bit
       `S24_COVER(err_q == 5'h1f)                                            // every ERR cause
       `S24_COVER(irq_o && fv_irq_q == 2'd3 && irq_q == 2'd1)                // IRQ.ERROR cleared, DONE kept
     end
     if (fv_live_q) begin
       // a START is taken only when idle with a nonzero configuration, else flagged
-      `S24_ASSERT(!(start_ok && (busy || cfg_zero)), "START taken while busy or unconfigured")
+      `S24_ASSERT(!(start_ok && (busy || r_keep_q || cfg_zero)), "START taken while busy, with a kept beat or unconfigured")
       `S24_ASSERT(!(start_go_q && soft_reset), "the core and the epilogue started and cleared in one cycle")
       `S24_ASSERT(cfg_zero_q == (cfg_beats_q == 32'd0 || cfg_tiles_q == 32'd0 ||
                                  (cfg_epi_q[CfgEpiEnLsb] && cfg_col_tiles_q == 32'd0)),
                   "the registered unconfigured flag differs from the configuration registers")
       `S24_ASSERT(!irq_o || irq_en_q, "interrupt while disabled")
+      // the register block answers OKAY (a hole reading 0), the rest of the window SLVERR
+      if (s_axil_rvalid_o) begin
+        `S24_ASSERT(s_axil_rresp_o == (fv_rd_in_q ? 2'b00 : 2'b10), "axil: a read inside the block not OKAY, or outside it not SLVERR")
+        `S24_ASSERT(!fv_rd_hole_q || s_axil_rdata_o == 32'd0, "axil: a hole of the register block does not read 0")
+      end
+      if (s_axil_bvalid_o) begin
+        `S24_ASSERT(s_axil_bresp_o == (fv_wr_in_q ? 2'b00 : 2'b10), "axil: a write inside the block not OKAY, or outside it not SLVERR")
+      end
     end
   end
 `endif

@@ -74,6 +74,22 @@ static int32_t f2i_trunc(float x) {
 // int32 addition modulo 2^32 (what the TFLite kernels' int32 sums do on overflow)
 static int32_t wrap_add(int32_t a, int32_t b) { return (int32_t)((uint32_t)a + (uint32_t)b); }
 
+// QuantizeMultiplier's common part: x (nonzero, finite) = qf * 2^(e - 31), qf rounded to 31
+// bits, flushed to zero below 2^-31 as TFLite does; the callers deal with e > 30 their way
+static int64_t q31_of(double x, int *e) {
+  const double frac = frexp(x, e);
+  int64_t qf = (int64_t)round(frac * (double)(1LL << 31));
+  if (qf == (1LL << 31)) {
+    qf /= 2;
+    ++*e;
+  }
+  if (*e < -31) {
+    *e = 0;
+    qf = 0;
+  }
+  return qf;
+}
+
 void s24_quantize_multiplier(double x, int32_t *q, int32_t *shift) {
   if (q == NULL || shift == NULL) return;
   if (x == 0.0) {
@@ -82,16 +98,7 @@ void s24_quantize_multiplier(double x, int32_t *q, int32_t *shift) {
     return;
   }
   int e = 0;
-  const double frac = frexp(x, &e);
-  int64_t qf = (int64_t)round(frac * (double)(1LL << 31));
-  if (qf == (1LL << 31)) {
-    qf /= 2;
-    ++e;
-  }
-  if (e < -31) {
-    e = 0;
-    qf = 0;
-  }
+  int64_t qf = q31_of(x, &e);
   if (e > 30) {  // single rounding saturates a shift above 30
     e = 30;
     qf = (1LL << 31) - 1;
@@ -202,16 +209,7 @@ static s24_status_t quant_mult(const ctx_t *c, double x, int32_t *q, int32_t *sh
     return FAIL(c, S24_ERR_UNSUPPORTED, "%s %g is not finite", what, x);
   if (x == 0.0) return S24_OK;
   int e = 0;
-  const double frac = frexp(x, &e);
-  int64_t qf = (int64_t)round(frac * (double)(1LL << 31));
-  if (qf == (1LL << 31)) {
-    qf /= 2;
-    ++e;
-  }
-  if (e < -31) {  // flushed to zero, as TFLite does
-    e = 0;
-    qf = 0;
-  }
+  const int64_t qf = q31_of(x, &e);
   if (e > 30 || qf <= INT32_MIN)
     return FAIL(c, S24_ERR_UNSUPPORTED, "%s %g out of the kernel's range (|x| < 2^30)", what, x);
   *q = (int32_t)qf;
@@ -430,9 +428,10 @@ static s24_status_t need_padding(const ctx_t *c, int32_t padding) {
 
 // What each operator's prep_* derives and its run_* reads: one struct per operator (QUANTIZE and
 // DEQUANTIZE share one, as do ADD and SUB, LOGISTIC and TANH, RELU and RELU6; SHAPE needs none),
-// all in one union, params_t, that check_or_run zeroes and hands to the prep_* and run_* of the
-// operator's row of kHostOps. The largest member is lut_t (a 256-byte table); none holds
-// pointers to storage of its own.
+// all in one union, params_t, that s24_op_prepare zeroes on its stack and hands to the prep_* of
+// the operator's row of kHostOps; the arena keeps that operator's member only (the row's size:
+// the largest member, lut_t's 256-byte table, only where it is used), which run_* reads. None
+// holds pointers to storage of its own, so the member is copied as bytes.
 
 typedef struct {
   const s24_tfl_tensor_t *in, *filter, *bias, *out;
@@ -990,6 +989,19 @@ static s24_status_t prep_pad(const ctx_t *c, params_t *pp) {
   return S24_OK;
 }
 
+// The next index idx[rank] over dims (last dimension fastest), *off kept equal to the sum of
+// idx[k] * str[k]
+static void walk_next(size_t *idx, const int32_t *dims, uint32_t rank, const size_t *str,
+                      size_t *off) {
+  for (uint32_t k = rank; k-- > 0;) {
+    ++idx[k];
+    *off += str[k];
+    if (idx[k] < (size_t)dims[k]) return;
+    *off -= str[k] * idx[k];
+    idx[k] = 0;
+  }
+}
+
 static s24_status_t run_pad(const ctx_t *c, const params_t *pp, void *const *data) {
   const pad_t *const p = &pp->pad;
   const int8_t *x = data[c->op->in[0]];
@@ -1003,14 +1015,11 @@ static s24_status_t run_pad(const ctx_t *c, const params_t *pp, void *const *dat
     s *= (size_t)p->out->dims[k];
   }
   size_t idx[S24_TFL_MAX_DIMS] = {0};
+  size_t o = 0;  // where input element idx goes
+  for (uint32_t k = 0; k < p->rank; ++k) o += (size_t)p->before[k] * ostr[k];
   for (size_t i = 0; i < p->in->elems; ++i) {
-    size_t o = 0;
-    for (uint32_t k = 0; k < p->rank; ++k) o += (idx[k] + (size_t)p->before[k]) * ostr[k];
     y[o] = x[i];
-    for (uint32_t k = p->rank; k-- > 0;) {
-      if (++idx[k] < (size_t)p->in->dims[k]) break;
-      idx[k] = 0;
-    }
+    walk_next(idx, p->in->dims, p->rank, ostr, &o);
   }
   return S24_OK;
 }
@@ -1077,13 +1086,7 @@ static void mean_sums(const mean_t *p, const int8_t *x, int8_t *y, int32_t *sums
   size_t o = 0;
   for (size_t i = 0; i < p->in->elems; ++i) {
     sums[o] = wrap_add(sums[o], x[i]);
-    for (uint32_t k = r; k-- > 0;) {
-      ++idx[k];
-      o += ostr[k];
-      if (idx[k] < (size_t)p->in->dims[k]) break;
-      o -= ostr[k] * idx[k];
-      idx[k] = 0;
-    }
+    walk_next(idx, p->in->dims, r, ostr, &o);
   }
   int32_t mult = p->mult, shift = p->shift;
   int sh = 63 - __builtin_clzll((unsigned long long)p->count);
@@ -2032,13 +2035,7 @@ static s24_status_t run_transpose(const ctx_t *c, const params_t *pp, void *cons
   size_t i = 0;
   for (size_t o = 0; o < p->out->elems; ++o) {
     memcpy(y + o * p->esize, x + i * p->esize, p->esize);
-    for (uint32_t k = p->rank; k-- > 0;) {
-      ++idx[k];
-      i += p->istr[k];
-      if (idx[k] < (size_t)p->out->dims[k]) break;
-      i -= p->istr[k] * idx[k];
-      idx[k] = 0;
-    }
+    walk_next(idx, p->out->dims, p->rank, p->istr, &i);
   }
   return S24_OK;
 }
@@ -2114,39 +2111,42 @@ static s24_status_t run_resize(const ctx_t *c, const params_t *pp, void *const *
 typedef struct {
   int32_t opcode;
   int32_t options;
+  size_t size;  // of its member of params_t: what s24_op_prepare keeps in the arena
   s24_status_t (*prep)(const ctx_t *c, params_t *p);
   s24_status_t (*run)(const ctx_t *c, const params_t *p, void *const *data);
 } host_op_t;
 
+#define P(member) sizeof(((params_t *)0)->member)
 static const host_op_t kHostOps[] = {
-    {S24_OP_DEPTHWISE_CONV_2D, S24_TFL_OPT_DEPTHWISE_CONV_2D, prep_dw, run_dw},
-    {S24_OP_ADD, S24_TFL_OPT_ADD, prep_add, run_add},
-    {S24_OP_AVERAGE_POOL_2D, S24_TFL_OPT_POOL_2D, prep_pool, run_pool},
-    {S24_OP_MAX_POOL_2D, S24_TFL_OPT_POOL_2D, prep_pool, run_pool},
-    {S24_OP_PAD, S24_TFL_OPT_PAD, prep_pad, run_pad},
-    {S24_OP_MEAN, S24_TFL_OPT_REDUCER, prep_mean, run_mean},
-    {S24_OP_RESHAPE, S24_TFL_OPT_RESHAPE, prep_reshape, run_reshape},
-    {S24_OP_SOFTMAX, S24_TFL_OPT_SOFTMAX, prep_softmax, run_softmax},
-    {S24_OP_QUANTIZE, -1, prep_quantize, run_quantize},
-    {S24_OP_DEQUANTIZE, -1, prep_dequantize, run_dequantize},
-    {S24_OP_SHAPE, -1, prep_shape, run_shape},
-    {S24_OP_STRIDED_SLICE, S24_TFL_OPT_STRIDED_SLICE, prep_slice, run_slice},
-    {S24_OP_PACK, S24_TFL_OPT_PACK, prep_pack, run_pack},
-    {S24_OP_SUB, S24_TFL_OPT_SUB, prep_add, run_add},
-    {S24_OP_MUL, S24_TFL_OPT_MUL, prep_mul, run_mul},
-    {S24_OP_LOGISTIC, -1, prep_lut, run_lut},
-    {S24_OP_TANH, -1, prep_lut, run_lut},
-    {S24_OP_RELU, -1, prep_relu, run_relu},
-    {S24_OP_RELU6, -1, prep_relu, run_relu},
-    {S24_OP_LEAKY_RELU, S24_TFL_OPT_LEAKY_RELU, prep_leaky, run_leaky},
-    {S24_OP_HARD_SWISH, S24_TFL_OPT_HARD_SWISH, prep_hswish, run_hswish},
-    {S24_OP_CONCATENATION, S24_TFL_OPT_CONCATENATION, prep_concat, run_concat},
-    {S24_OP_SPLIT, S24_TFL_OPT_SPLIT, prep_split, run_split},
-    {S24_OP_SQUEEZE, S24_TFL_OPT_SQUEEZE, prep_squeeze, run_squeeze},
-    {S24_OP_TRANSPOSE, S24_TFL_OPT_TRANSPOSE, prep_transpose, run_transpose},
-    {S24_OP_RESIZE_NEAREST_NEIGHBOR, S24_TFL_OPT_RESIZE_NEAREST_NEIGHBOR, prep_resize,
+    {S24_OP_DEPTHWISE_CONV_2D, S24_TFL_OPT_DEPTHWISE_CONV_2D, P(dw), prep_dw, run_dw},
+    {S24_OP_ADD, S24_TFL_OPT_ADD, P(add), prep_add, run_add},
+    {S24_OP_AVERAGE_POOL_2D, S24_TFL_OPT_POOL_2D, P(pool), prep_pool, run_pool},
+    {S24_OP_MAX_POOL_2D, S24_TFL_OPT_POOL_2D, P(pool), prep_pool, run_pool},
+    {S24_OP_PAD, S24_TFL_OPT_PAD, P(pad), prep_pad, run_pad},
+    {S24_OP_MEAN, S24_TFL_OPT_REDUCER, P(mean), prep_mean, run_mean},
+    {S24_OP_RESHAPE, S24_TFL_OPT_RESHAPE, P(reshape), prep_reshape, run_reshape},
+    {S24_OP_SOFTMAX, S24_TFL_OPT_SOFTMAX, P(softmax), prep_softmax, run_softmax},
+    {S24_OP_QUANTIZE, -1, P(quant), prep_quantize, run_quantize},
+    {S24_OP_DEQUANTIZE, -1, P(quant), prep_dequantize, run_dequantize},
+    {S24_OP_SHAPE, -1, 0, prep_shape, run_shape},
+    {S24_OP_STRIDED_SLICE, S24_TFL_OPT_STRIDED_SLICE, P(slice), prep_slice, run_slice},
+    {S24_OP_PACK, S24_TFL_OPT_PACK, P(pack), prep_pack, run_pack},
+    {S24_OP_SUB, S24_TFL_OPT_SUB, P(add), prep_add, run_add},
+    {S24_OP_MUL, S24_TFL_OPT_MUL, P(mul), prep_mul, run_mul},
+    {S24_OP_LOGISTIC, -1, P(lut), prep_lut, run_lut},
+    {S24_OP_TANH, -1, P(lut), prep_lut, run_lut},
+    {S24_OP_RELU, -1, P(relu), prep_relu, run_relu},
+    {S24_OP_RELU6, -1, P(relu), prep_relu, run_relu},
+    {S24_OP_LEAKY_RELU, S24_TFL_OPT_LEAKY_RELU, P(leaky), prep_leaky, run_leaky},
+    {S24_OP_HARD_SWISH, S24_TFL_OPT_HARD_SWISH, P(hswish), prep_hswish, run_hswish},
+    {S24_OP_CONCATENATION, S24_TFL_OPT_CONCATENATION, P(concat), prep_concat, run_concat},
+    {S24_OP_SPLIT, S24_TFL_OPT_SPLIT, P(split), prep_split, run_split},
+    {S24_OP_SQUEEZE, S24_TFL_OPT_SQUEEZE, P(squeeze), prep_squeeze, run_squeeze},
+    {S24_OP_TRANSPOSE, S24_TFL_OPT_TRANSPOSE, P(transpose), prep_transpose, run_transpose},
+    {S24_OP_RESIZE_NEAREST_NEIGHBOR, S24_TFL_OPT_RESIZE_NEAREST_NEIGHBOR, P(resize), prep_resize,
      run_resize},
 };
+#undef P
 
 // The row of opcode in kHostOps; NULL for any other operator.
 static const host_op_t *host_op(int32_t opcode) {
@@ -2194,10 +2194,13 @@ s24_status_t s24_op_prepare(const s24_tfl_model_t *m, size_t index, s24_arena_t 
   const ctx_t c = {m, &m->ops[index], index, err, errlen, arena};
   const host_op_t *h = NULL;
   TRY(op_row(&c, &h));
-  params_t *p = s24_arena_alloc(arena, sizeof *p, 0);
-  if (p == NULL) return FAIL(&c, S24_ERR_NOMEM, "the arena has no room for its parameters");
-  TRY(h->prep(&c, p));
-  *params = p;
+  params_t p;  // prepared here, its operator's member kept in the arena
+  memset(&p, 0, sizeof p);
+  TRY(h->prep(&c, &p));
+  void *kept = s24_arena_alloc(arena, h->size ? h->size : 1, 0);
+  if (kept == NULL) return FAIL(&c, S24_ERR_NOMEM, "the arena has no room for its parameters");
+  memcpy(kept, &p, h->size);
+  *params = kept;
   return S24_OK;
 }
 

@@ -386,6 +386,18 @@ static int32_t vec_i32(const rd_t *r, const vec_t *v, size_t i) {
   return as_i32(ld32(r->b + v->data + 4 * i));
 }
 
+// An optional [int] field of at most max entries into out[], their number into *n
+static s24_status_t get_i32_list(rd_t *r, const tbl_t *t, unsigned id, const char *field,
+                                 uint32_t max, int32_t *out, uint32_t *n) {
+  vec_t v;
+  const s24_status_t st = get_vec(r, t, id, 4, field, &v);
+  if (st != S24_OK) return st;
+  if (v.n > max) return fail(r, field, "%u entries, more than %u", (unsigned)v.n, (unsigned)max);
+  for (uint32_t k = 0; k < v.n; k++) out[k] = vec_i32(r, &v, k);
+  *n = v.n;
+  return S24_OK;
+}
+
 // ---------------------------------------------------------------- model parts
 typedef struct {
   vec_t opcodes, buffers;
@@ -579,7 +591,6 @@ static s24_status_t get_padding_strides(rd_t *r, const tbl_t *t, const char *f,
 static s24_status_t parse_options(rd_t *r, const tbl_t *t, uint8_t type, s24_tfl_options_t *o) {
   const char *f = "builtin_options";
   s24_status_t st = S24_OK;
-  vec_t v;
 #define RD(call) \
   do {                                 \
     if ((st = (call)) != S24_OK) return st; \
@@ -623,13 +634,8 @@ static s24_status_t parse_options(rd_t *r, const tbl_t *t, uint8_t type, s24_tfl
       RD(get_i32(r, t, 0, 0, f, &o->num_splits));
       break;
     case S24_TFL_OPT_SQUEEZE:  // SqueezeOptions { squeeze_dims 0 }
-      RD(get_vec(r, t, 0, 4, "builtin_options squeeze_dims", &v));
-      if (v.n > S24_TFL_MAX_SQUEEZE_DIMS) {
-        return fail(r, "builtin_options squeeze_dims", "%u entries, more than %d",
-                    (unsigned)v.n, S24_TFL_MAX_SQUEEZE_DIMS);
-      }
-      for (uint32_t k = 0; k < v.n; k++) o->squeeze_dims[k] = vec_i32(r, &v, k);
-      o->n_squeeze_dims = v.n;
+      RD(get_i32_list(r, t, 0, "builtin_options squeeze_dims", S24_TFL_MAX_SQUEEZE_DIMS,
+                      o->squeeze_dims, &o->n_squeeze_dims));
       break;
     case S24_TFL_OPT_RESIZE_NEAREST_NEIGHBOR:  // { align_corners 0, half_pixel_centers 1 }
       RD(get_bool(r, t, 0, f, &o->align_corners));
@@ -639,13 +645,8 @@ static s24_status_t parse_options(rd_t *r, const tbl_t *t, uint8_t type, s24_tfl
       RD(get_f32(r, t, 0, f, &o->alpha));
       break;
     case S24_TFL_OPT_RESHAPE:
-      RD(get_vec(r, t, 0, 4, "builtin_options new_shape", &v));
-      if (v.n > S24_TFL_MAX_NEW_SHAPE) {
-        return fail(r, "builtin_options new_shape", "%u entries, more than %d",
-                    (unsigned)v.n, S24_TFL_MAX_NEW_SHAPE);
-      }
-      for (uint32_t k = 0; k < v.n; k++) o->new_shape[k] = vec_i32(r, &v, k);
-      o->n_new_shape = v.n;
+      RD(get_i32_list(r, t, 0, "builtin_options new_shape", S24_TFL_MAX_NEW_SHAPE, o->new_shape,
+                      &o->n_new_shape));
       break;
     case S24_TFL_OPT_STRIDED_SLICE:
       RD(get_i32(r, t, 0, 0, f, &o->begin_mask));

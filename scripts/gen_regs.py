@@ -50,14 +50,17 @@ def load(path):
     abits = blk.get("addr_bits")
     if not isinstance(abits, int) or not 4 <= abits <= 16:
         die(f"{path}: block.addr_bits must be 4..16")
+    span = blk.get("span")
+    if not isinstance(span, int) or span < 8 or span & (span - 1) or span > (1 << abits):
+        die(f"{path}: block.span must be a power of two from 8 to 2^addr_bits (the register block's bytes)")
     seen_names, seen_offs = set(), set()
     for r in regs:
         n = r.get("name", "?")
         off = r.get("offset")
         if n in seen_names:
             die(f"{path}: register {n} defined twice")
-        if not isinstance(off, int) or off % 4 or off >= (1 << abits):
-            die(f"{path}: register {n}: offset must be word aligned and below 2^addr_bits")
+        if not isinstance(off, int) or off % 4 or off >= span:
+            die(f"{path}: register {n}: offset must be word aligned and below block.span")
         if off in seen_offs:
             die(f"{path}: register {n}: offset 0x{off:02X} already used")
         seen_names.add(n)
@@ -223,15 +226,25 @@ def gen_vh(blk, regs):
             decl = {"addr": f"[{ab - 1}:0] {name} = {ab}'h{v:02X}", "mask": f"[31:0] {name} = 32'h{v:08X}",
                     "int": f"integer {name} = {v}"}[kind]
             o.append(f"localparam {decl};" + (f"  // {note}" if note else ""))
+    o.append(f"localparam integer RegSpan = {blk['span']};  // bytes of the register block")
     o.append("")
-    o.append("// 1 when `addr` (a byte offset) is a register of the map; others answer SLVERR.")
+    o.append("// 1 when `addr` (a word offset) is a register of the map; an offset of the block that is not")
+    o.append("// (a hole) reads 0 and ignores writes (reg_in_block).")
+    o.append("// (A chain of compares, not a case: Yosys turns a case of constants into a ROM, whose contents a")
+    o.append("// k-induction proof would leave free.)")
     o.append("function automatic reg_mapped;")
     o.append(f"  input [{ab - 1}:0] addr;")
     o.append("  begin")
-    o.append("    case (addr)")
-    o.append("      " + ",\n      ".join(f"Reg{camel(r['name'])}" for r in regs) + ": reg_mapped = 1'b1;")
-    o.append("      default: reg_mapped = 1'b0;")
-    o.append("    endcase")
+    o.append("    reg_mapped = " + " ||\n                 ".join(f"addr == Reg{camel(r['name'])}" for r in regs) + ";")
+    o.append("  end")
+    o.append("endfunction")
+    o.append("")
+    o.append("// 1 when `addr` (a word offset) lies in the register block (below RegSpan): the access answers")
+    o.append("// OKAY, a hole reading 0 and ignoring writes; the rest of the window answers SLVERR.")
+    o.append("function automatic reg_in_block;")
+    o.append(f"  input [{ab - 1}:0] addr;")
+    o.append("  begin")
+    o.append(f"    reg_in_block = {{1'b0, addr}} < {ab + 1}'d{blk['span']};")
     o.append("  end")
     o.append("endfunction")
     return "\n".join(o) + "\n"
@@ -242,6 +255,8 @@ def gen_h(blk, regs):
          "#ifndef S24_REGS_H_", "#define S24_REGS_H_", "",
          f"#define S24_REG_ADDR_BITS {blk['addr_bits']}u",
          f"#define S24_REG_WINDOW 0x{1 << blk['addr_bits']:X}u  /* bytes of the register window */",
+         f"#define S24_REG_SPAN 0x{blk['span']:X}u  /* bytes of the register block: below it a hole reads 0 and "
+         "ignores writes (OKAY), from it on the window answers SLVERR */",
          f"#define S24_MAGIC 0x{blk['magic']:08X}u",
          f"#define S24_VERSION_MAJOR {blk['version_major']}u",
          f"#define S24_VERSION_MINOR {blk['version_minor']}u"]
@@ -283,9 +298,16 @@ def gen_md(blk, regs, dflt):
     o = ["# sparse24 registers", "",
          f"<!-- {HEADER} -->", "",
          f"AXI4-Lite slave of `s24_top`, 32-bit registers in a {1 << blk['addr_bits']}-byte window "
-         f"(`{blk['addr_bits']}` address bits). A read or write of an offset not listed below answers "
-         "SLVERR and has no effect; writes to read-only fields are ignored (OKAY). "
-         "`wstrb` is honoured byte by byte.", "",
+         f"(`{blk['addr_bits']}` address bits). Accesses are decoded by word: the low two address bits "
+         "are the byte lanes, which `wstrb` gives, so a CPU's byte or halfword access at any offset "
+         "(a store to 0x31 with `wstrb` 0010) reaches its word, a read returns the whole word, and a "
+         "write changes only its strobed bytes; a field whose write acts (`w1p`, `w1c`, EPI_SHIFT's row "
+         "store) acts only through a write that strobes its byte. "
+         f"The register block is the first {blk['span']} bytes (0x00-0x{blk['span'] - 1:02X}): an offset "
+         "in it that no register below uses reads as 0 and ignores writes, answering OKAY (RAZ/WI, so a "
+         "bus that reads whole lines, such as LiteX's 256-bit AXI-Lite down-converter, gets OKAY for "
+         f"every word of the block); an access from 0x{blk['span']:02X} to the end of the window answers "
+         "SLVERR and has no effect. Writes to read-only fields are ignored (OKAY).", "",
          "Access: `ro` read-only, `rw` read/write, `w1c` write 1 to clear, `w1p` write 1 to pulse "
          "(reads 0). `param` resets come from the top parameters.", "",
          f"ID magic `0x{blk['magic']:08X}`, map version {blk['version_major']}.{blk['version_minor']}.", "",

@@ -102,8 +102,9 @@ struct s24_cosim {
 
   bool chance(uint32_t pct) { return pct >= 100 || (pct > 0 && rng() % 100 < pct); }
 
-  // Presents the next queued input beats, decides tready, runs one cycle, retires handshakes.
-  void cycle() {
+  // Presents the next queued input beats, decides tready (1 with take_r, whatever the result
+  // backpressure), runs one cycle, retires handshakes.
+  void cycle(bool take_r = false) {
     if (!w_busy && q[S24_PORT_W].count() > 0 && !chance(opts.in_gap_pct)) {
       put(top->s_axis_w_tdata_i, q[S24_PORT_W].front());
       top->s_axis_w_tlast_i = q[S24_PORT_W].last[q[S24_PORT_W].head];
@@ -116,7 +117,7 @@ struct s24_cosim {
     }
     top->s_axis_w_tvalid_i = w_busy;
     top->s_axis_a_tvalid_i = a_busy;
-    top->m_axis_r_tready_i = !chance(opts.r_backpressure_pct);
+    top->m_axis_r_tready_i = take_r || !chance(opts.r_backpressure_pct);
     tb.eval();  // settle ready/valid outputs for this cycle's inputs
     const bool w_fire = top->s_axis_w_tvalid_i && top->s_axis_w_tready_o;
     const bool a_fire = top->s_axis_a_tvalid_i && top->s_axis_a_tready_o;
@@ -249,18 +250,29 @@ s24_status_t cs_stream_read(void *ctx, s24_port_t port, uint32_t *beats, size_t 
 }
 
 // Drops queued input beats (including the one presented: the block was just soft-reset) and
-// undelivered results.
+// undelivered results, among them the result beat the block kept across the soft reset (map 1.5:
+// m_axis_r presents a beat it held when SOFT_RESET took effect until it is taken, STATUS.R_HELD):
+// it is taken, whatever the result backpressure, and dropped.
 s24_status_t cs_stream_reset(void *ctx) {
   if (ctx == nullptr) return S24_ERR_ARG;
   s24_cosim *s = sim_of(ctx);
-  for (Queue &q : s->q) {
-    q.data.clear();
-    q.last.clear();
-    q.head = 0;
-  }
-  s->w_busy = s->a_busy = false;
-  s->top->s_axis_w_tvalid_i = s->top->s_axis_a_tvalid_i = 0;
-  return S24_OK;
+  S24_NO_THROW(s, {
+    for (Queue &q : s->q) {
+      q.data.clear();
+      q.last.clear();
+      q.head = 0;
+    }
+    s->w_busy = s->a_busy = false;
+    s->top->s_axis_w_tvalid_i = s->top->s_axis_a_tvalid_i = 0;
+    s->tb.eval();
+    // the soft reset emptied the block: a valid result now is the kept beat, taken in one cycle
+    for (int i = 0; i < 2 && s->top->m_axis_r_tvalid_o && !s->tb.stopped(); i++) s->cycle(true);
+    Queue &r = s->q[S24_PORT_R];
+    r.data.clear();
+    r.last.clear();
+    r.head = 0;
+    return S24_OK;
+  })
 }
 
 uint64_t cs_now_ns(void *ctx) { return sim_of(ctx)->tb.cycles() * kNsPerCycle; }

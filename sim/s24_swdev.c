@@ -270,10 +270,11 @@ static int param_reg(const s24_swdev_t *d, uint32_t addr, uint32_t *value) {
 
 static s24_status_t sw_read32(void *ctx, uint32_t addr, uint32_t *value) {
   s24_swdev_t *d = ctx;
-  if (d == NULL || value == NULL) return S24_ERR_ARG;
+  if (d == NULL || value == NULL || addr >= S24_REG_WINDOW) return S24_ERR_ARG;
   s24_status_t st = run(d);
   if (st != S24_OK) return st;
   d->time_ns += STEP_NS;
+  addr &= ~3u;  // decoded by word, as s24_top (the low two bits are byte lanes)
   uint32_t v = 0, rw;
   if (store_reg(addr, &rw)) {
     *value = d->store[addr >> 2];
@@ -286,7 +287,7 @@ static s24_status_t sw_read32(void *ctx, uint32_t addr, uint32_t *value) {
       v = S24_VERSION_MAJOR << S24_VERSION_MAJOR_LSB | S24_VERSION_MINOR << S24_VERSION_MINOR_LSB;
       break;
     case S24_REG_CTRL: v = d->irq_en ? S24_CTRL_IRQ_EN_MASK : 0; break;
-    case S24_REG_STATUS:
+    case S24_REG_STATUS:  // R_HELD stays 0: no beat is presented, results wait in the seam's queue
       v = (d->busy ? S24_STATUS_BUSY_MASK : 0) | (d->done ? S24_STATUS_DONE_MASK : 0) |
           (d->err ? S24_STATUS_ERROR_MASK : 0);
       break;
@@ -302,7 +303,10 @@ static s24_status_t sw_read32(void *ctx, uint32_t addr, uint32_t *value) {
     case S24_REG_CNT_JOB_CYCLES: v = d->cnt_job_cycles; break;
     case S24_REG_EPI_ADDR: v = d->epi_addr; break;
     case S24_REG_EPI_SHIFT: v = d->epi_shift; break;
-    default: return S24_ERR_HW;  // SLVERR
+    default:
+      if (addr >= S24_REG_SPAN) return S24_ERR_HW;  // beyond the register block: SLVERR
+      v = 0;  // a hole of the block reads 0 (RAZ)
+      break;
   }
   *value = v;
   return S24_OK;
@@ -310,10 +314,11 @@ static s24_status_t sw_read32(void *ctx, uint32_t addr, uint32_t *value) {
 
 static s24_status_t sw_write32(void *ctx, uint32_t addr, uint32_t v) {
   s24_swdev_t *d = ctx;
-  if (d == NULL) return S24_ERR_ARG;
+  if (d == NULL || addr >= S24_REG_WINDOW) return S24_ERR_ARG;
   s24_status_t st = run(d);
   if (st != S24_OK) return st;
   d->time_ns += STEP_NS;
+  addr &= ~3u;  // decoded by word, as s24_top
   uint32_t rw;
   if (store_reg(addr, &rw)) {
     d->store[addr >> 2] = v & rw;
@@ -374,7 +379,9 @@ static s24_status_t sw_write32(void *ctx, uint32_t addr, uint32_t v) {
       }
       d->epi_addr = (d->epi_addr + 1u) & S24_EPI_ADDR_ROW_MASK;
       break;
-    default: return S24_ERR_HW;  // SLVERR
+    default:
+      if (addr >= S24_REG_SPAN) return S24_ERR_HW;  // beyond the register block: SLVERR
+      break;  // a hole of the block ignores writes (WI)
   }
   return run(d);
 }

@@ -181,10 +181,20 @@ static s24_status_t uio_stream_read(void *ctx, s24_port_t port, uint32_t *beats,
   return S24_OK;
 }
 
+// After the soft reset (map 1.5 on) s24_top may still present the result beat it held when the
+// reset took effect (STATUS.R_HELD): the emptied RX FIFO takes it, so it is waited for and the RX
+// FIFO is reset once more. A map before 1.5 reads R_HELD as 0 (it withdrew the beat).
 static s24_status_t uio_stream_reset(void *ctx) {
   s24_uio_t *u = ctx;
   if (u == NULL) return S24_ERR_ARG;
   fifo_clear(u);
+  if (u->rd(u->ctx, S24_UIO_WIN_REGS, S24_REG_STATUS) & S24_STATUS_R_HELD_MASK) {
+    const uint64_t t0 = u->now(u->ctx);
+    while (u->rd(u->ctx, S24_UIO_WIN_REGS, S24_REG_STATUS) & S24_STATUS_R_HELD_MASK) {
+      if (u->now(u->ctx) - t0 > u->write_timeout_ns) return S24_ERR_TIMEOUT;
+    }
+    u->wr(u->ctx, S24_UIO_WIN_R, S24_FIFO_RDFR, S24_FIFO_RESET_KEY);
+  }
   return S24_OK;
 }
 

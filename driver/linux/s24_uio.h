@@ -17,7 +17,9 @@
 // words to TDFD and the byte length to TLR, which sends them as one packet with TLAST on its last
 // beat (store-and-forward: the TX FIFO must hold one tile of beats). stream_read polls RDFO,
 // reads RLR (bytes of the packet at the head, one result tile) and the words from RDFD.
-// stream_reset resets both TX FIFOs and the RX FIFO (TDFR/RDFR = 0xA5). Time is CLOCK_MONOTONIC.
+// stream_reset resets both TX FIFOs and the RX FIFO (TDFR/RDFR = 0xA5); if STATUS.R_HELD shows a
+// result beat kept across the soft reset, it waits until the RX FIFO has taken it and resets the
+// RX FIFO again. Time is CLOCK_MONOTONIC.
 // Register reads cannot report SLVERR here (a bus error faults the process instead).
 #ifndef S24_UIO_H_
 #define S24_UIO_H_

@@ -2,6 +2,16 @@
 pass=0
 fail=0
 ok() { pass=$((pass + 1)); echo "ok   $1"; }
+
+# net_models WORK SCRIPT DIR: WORK emptied and made the current folder, then tests/net/SCRIPT
+# writes its models made from kws.tflite into DIR ($PY, $HERE and $MODELS set by the caller;
+# $KWS set here), and keep.npy holds a sentinel the failing runs must leave alone
+net_models() {
+  rm -rf "$1"; mkdir -p "$1"; cd "$1" || exit 1
+  KWS=$MODELS/kws.tflite
+  "$PY" "$HERE/$2" "$KWS" "$3" || { echo "$2 failed"; exit 1; }
+  echo keep > keep.npy
+}
 bad() { fail=$((fail + 1)); echo "FAIL $1: $2"; }
 
 # run NAME CMD...: must exit 0 within 60 s

@@ -1,6 +1,8 @@
 // Directed co-simulation tests of s24_top through the driver seam: register map (every
-// register, unmapped -> SLVERR, read-only writes ignored), error bits (BAD_CFG, START_BUSY,
-// W_LAST, A_LAST, META), IRQ, soft reset from a running job, counters, timeouts and recovery.
+// register, holes of the block -> 0 and writes ignored, beyond it -> SLVERR, read-only writes
+// ignored, byte stores at byte addresses), error bits (BAD_CFG, START_BUSY, W_LAST, A_LAST,
+// META), IRQ, soft reset from a running job and with a held result beat, counters, timeouts and
+// recovery.
 // Usage: proto [+seed=N] [+trace=FILE.fst]. Prints a line per failed check and 'N passed, N failed'.
 #include <inttypes.h>
 #include <stdio.h>
@@ -74,26 +76,35 @@ static void register_map(const s24_dev_t *dev) {
   CHECK(dev->hw.rows == 8 && dev->hw.cols == 8 && dev->hw.sparse_n == 2 && dev->hw.sparse_m == 4,
         "HW_ARRAY %ux%u %u:%u", dev->hw.rows, dev->hw.cols, dev->hw.sparse_n, dev->hw.sparse_m);
   CHECK(dev->hw.w_words == 5 && dev->hw.a_words == 8 && dev->hw.r_words == 8, "HW_BEAT");
-  // every mapped register answers OKAY; every other word offset answers SLVERR both ways
+  // every mapped register answers OKAY; every other word of the register block (a hole) reads 0
+  // and ignores writes with OKAY (map 1.5); every word beyond the block answers SLVERR both ways
   int mapped[64] = {0};
 #define MARK(name, off, wmask) mapped[(off) / 4] = 1;
   S24_REG_LIST(MARK)
 #undef MARK
-  int n_mapped = 0, n_unmapped = 0;
+  int n_mapped = 0, n_holes = 0, n_beyond = 0;
   for (uint32_t off = 0; off < 256; off += 4) {
-    uint32_t v;
+    uint32_t v = 0xBADBADu;
     s24_status_t st = S.read32(S.ctx, off, &v);
     if (mapped[off / 4]) {
       n_mapped++;
       CHECK(st == S24_OK, "read of mapped 0x%02X: %s", off, s24_strerror(st));
-    } else {
-      n_unmapped++;
-      CHECK(st == S24_ERR_HW, "read of unmapped 0x%02X: %s, want SLVERR", off, s24_strerror(st));
+    } else if (off < S24_REG_SPAN) {
+      n_holes++;
+      CHECK(st == S24_OK && v == 0, "read of hole 0x%02X: %s 0x%08X, want 0 (OKAY)", off,
+            s24_strerror(st), v);
       st = S.write32(S.ctx, off, 0xFFFFFFFFu);
-      CHECK(st == S24_ERR_HW, "write of unmapped 0x%02X: %s, want SLVERR", off, s24_strerror(st));
+      CHECK(st == S24_OK, "write of hole 0x%02X: %s, want OKAY", off, s24_strerror(st));
+      CHECK(rd(off) == 0, "hole 0x%02X still reads 0 after a write", off);
+    } else {
+      n_beyond++;
+      CHECK(st == S24_ERR_HW, "read beyond the block 0x%02X: %s, want SLVERR", off, s24_strerror(st));
+      st = S.write32(S.ctx, off, 0xFFFFFFFFu);
+      CHECK(st == S24_ERR_HW, "write beyond the block 0x%02X: %s, want SLVERR", off, s24_strerror(st));
     }
   }
-  CHECK(n_mapped == (int)S24_REG_COUNT && n_unmapped == 64 - (int)S24_REG_COUNT, "map count");
+  CHECK(n_mapped == (int)S24_REG_COUNT && n_holes == (int)(S24_REG_SPAN / 4 - S24_REG_COUNT) &&
+            n_beyond == (int)((S24_REG_WINDOW - S24_REG_SPAN) / 4), "map count");
   // read-only registers ignore writes; read/write ones keep them
   wr(S24_REG_ID, 0);
   wr(S24_REG_CNT_CYCLES, 0x1234);
@@ -113,7 +124,24 @@ static void register_map(const s24_dev_t *dev) {
   CHECK(rd(S24_REG_CFG_BEATS) == 0xAA22CCDDu, "wstrb 1001: 0x%08X", rd(S24_REG_CFG_BEATS));
   CHECK(s24_cosim_write_strb(g_sim, S24_REG_CTRL, S24_CTRL_START_MASK, 0xE) == S24_OK, "strobed write");
   CHECK((rd(S24_REG_STATUS) & S24_STATUS_BUSY_MASK) == 0, "START outside the strobed bytes ignored");
-  CHECK(s24_cosim_write_strb(g_sim, 0x18, 0, 0x1) == S24_ERR_HW, "strobed write to unmapped: SLVERR");
+  CHECK(s24_cosim_write_strb(g_sim, 0x18, 0, 0x1) == S24_OK, "strobed write to a hole: OKAY");
+  CHECK(s24_cosim_write_strb(g_sim, S24_REG_SPAN, 0, 0x1) == S24_ERR_HW, "strobed write beyond: SLVERR");
+  // byte stores as a CPU issues them (map 1.5): the byte's address, its lane's strobe; a read at
+  // a byte address returns the whole word
+  wr(S24_REG_CFG_BEATS, 0x11223344u);
+  for (uint32_t lane = 0; lane < 4; lane++) {
+    CHECK(s24_cosim_write_strb(g_sim, S24_REG_CFG_BEATS + lane, 0xA0u << (8 * lane), 1u << lane) == S24_OK,
+          "byte store at 0x%02X", S24_REG_CFG_BEATS + lane);
+    uint32_t v = 0;
+    CHECK(S.read32(S.ctx, S24_REG_CFG_BEATS + lane, &v) == S24_OK && (v >> (8 * lane) & 0xFF) == 0xA0u,
+          "byte load at 0x%02X: 0x%08X", S24_REG_CFG_BEATS + lane, v);
+  }
+  CHECK(rd(S24_REG_CFG_BEATS) == 0xA0A0A0A0u, "four byte stores: 0x%08X", rd(S24_REG_CFG_BEATS));
+  CHECK(s24_cosim_write_strb(g_sim, S24_REG_CFG_TILES + 2, 0xBEEF0000u, 0xC) == S24_OK, "halfword store");
+  CHECK(rd(S24_REG_CFG_TILES) == (0xBEEF0000u | (0x0000BEEFu & 0xFFFFu)), "halfword store at +2: 0x%08X",
+        rd(S24_REG_CFG_TILES));
+  wr(S24_REG_CFG_BEATS, 0);
+  wr(S24_REG_CFG_TILES, 0);
 }
 
 static void bad_cfg_and_irq(void) {
@@ -195,6 +223,55 @@ static void start_busy_and_soft_reset_mid_job(void) {
   CHECK(rd(S24_REG_STATUS) == 0, "idle, not done, no error after soft reset");
   CHECK(rd(S24_REG_ERR) == 0 && rd(S24_REG_IRQ) == 0, "ERR and IRQ cleared by soft reset");
   CHECK(rd(S24_REG_CNT_CYCLES) == 0 && rd(S24_REG_CNT_BEATS) == 0, "counters cleared");
+}
+
+// Map 1.5: a result beat m_axis_r presents when SOFT_RESET takes effect stays until taken
+// (STATUS.R_HELD; START refused meanwhile), unchanged; nothing behind it survives. The driver's
+// path (SOFT_RESET, then the seam's stream reset) takes and drops it.
+static void soft_reset_keeps_a_held_result_beat(void) {
+  uint32_t w[4 * 5], a[4 * 8], r[8 * 8];
+  uint8_t last[8];
+  for (int i = 0; i < 4; i++) {
+    w_beat(w + i * 5, 1, 0, 1);
+    a_beat(a + i * 8, 2);
+  }
+  for (int via_seam = 0; via_seam < 2; via_seam++) {
+    soft_reset();
+    CHECK(s24_cosim_set_backpressure(g_sim, 100) == S24_OK, "backpressure");
+    start_job(4, 1);
+    CHECK(S.stream_write(S.ctx, S24_PORT_W, w, 5, 4) == S24_OK, "queue w");
+    CHECK(S.stream_write(S.ctx, S24_PORT_A, a, 8, 4) == S24_OK, "queue a");
+    for (int i = 0; i < 30; i++) (void)rd(S24_REG_STATUS);  // the results wait at m_axis_r
+    if (via_seam) {
+      soft_reset();  // the driver's reset: the seam takes the kept beat and drops it
+      CHECK(rd(S24_REG_STATUS) == 0, "idle, nothing kept after the driver's reset");
+    } else {
+      wr(S24_REG_CTRL, S24_CTRL_SOFT_RESET_MASK);
+      CHECK(rd(S24_REG_STATUS) == S24_STATUS_R_HELD_MASK, "idle with the result beat kept: 0x%X",
+            rd(S24_REG_STATUS));
+      wr(S24_REG_CTRL, S24_CTRL_START_MASK);
+      CHECK(rd(S24_REG_ERR) == S24_ERR_START_BUSY_MASK, "START refused while a beat is kept");
+      CHECK((rd(S24_REG_STATUS) & S24_STATUS_BUSY_MASK) == 0, "no job started");
+      wr(S24_REG_ERR, S24_ERR_START_BUSY_MASK);
+      wr(S24_REG_IRQ, S24_IRQ_ERROR_MASK);
+      CHECK(s24_cosim_set_backpressure(g_sim, 0) == S24_OK, "backpressure off");
+      s24_status_t st = S.stream_read(S.ctx, S24_PORT_R, r, 8, 1, last, 10000);
+      CHECK(st == S24_OK && r[0] == 16 && r[7] == 16 && last[0] == 0,
+            "the kept beat (row 0, 16s, no TLAST): %s %u %u %u", s24_strerror(st), r[0], r[7], last[0]);
+      CHECK(rd(S24_REG_STATUS) == 0, "R_HELD clears when the beat is taken");
+      st = S.stream_read(S.ctx, S24_PORT_R, r, 8, 1, last, 20000);
+      CHECK(st == S24_ERR_TIMEOUT, "nothing behind the kept beat: %s", s24_strerror(st));
+    }
+    CHECK(s24_cosim_set_backpressure(g_sim, 0) == S24_OK, "backpressure off");
+    // the next job's results come alone
+    start_job(4, 1);
+    CHECK(S.stream_write(S.ctx, S24_PORT_W, w, 5, 4) == S24_OK, "queue w");
+    CHECK(S.stream_write(S.ctx, S24_PORT_A, a, 8, 4) == S24_OK, "queue a");
+    s24_status_t st = S.stream_read(S.ctx, S24_PORT_R, r, 8, 8, last, 100000);
+    CHECK(st == S24_OK && r[0] == 16 && r[63] == 16 && last[7] == 1 && last[0] == 0,
+          "the next job's tile after the kept beat (%s)", via_seam ? "seam" : "taken");
+    CHECK(wait_done() && rd(S24_REG_ERR) == 0, "the next job completes cleanly");
+  }
 }
 
 // One tile of 4 beats, weights all 1 at (0, 1), activations all 2: every output = 4 * 2 * 2.
@@ -377,6 +454,7 @@ int main(int argc, char **argv) {
   register_map(&dev);
   bad_cfg_and_irq();
   start_busy_and_soft_reset_mid_job();
+  soft_reset_keeps_a_held_result_beat();
   tlast_errors_never_hang();
   invalid_metadata_flagged_and_zeroed();
   done_irq_counters();

@@ -422,10 +422,11 @@ static void pair_mode_probe_and_gemm(void **state) {
 // A fused layer of 1:4 weights on a core with the pair mode runs in it from map 1.4 on (THE mode
 // rule, as a GEMM): CFG_MODE.PAIR is set before the jobs, each int8 tile has 2R = 4 rows (one
 // beat), so 8 channels are 2 tiles; on a map-1.3 device (which refuses PAIR with CFG_EPI.EN) the
-// weights are repacked for the core's own mode: CFG_MODE stays 0, 4 tiles of 2 rows.
+// weights are repacked for the core's own mode: CFG_MODE stays 0, 4 tiles of 2 rows. Every later
+// minor version (up to this header's) is run as 1.4.
 static void linear_pair_mode_from_map_1_4(void **state) {
   (void)state;
-  for (uint32_t minor = 3; minor <= 4; minor++) {
+  for (uint32_t minor = 3; minor <= S24_VERSION_MINOR; minor++) {
     s24_dev_t dev;
     mock_device(2, 2);
     g.regs[S24_REG_VERSION / 4] = S24_VERSION_MAJOR << S24_VERSION_MAJOR_LSB | minor;
@@ -902,8 +903,17 @@ static void swdev_flags_tlast_bad_cfg_and_unmapped(void **state) {
   s24_swdev_t d;
   s24_seam_t s;
   swdev_open(&d, &s);
-  uint32_t v = 0;
-  assert_int_equal(s.read32(s.ctx, 0x1C, &v), S24_ERR_HW);  // unmapped: SLVERR
+  uint32_t v = 0xBAD;
+  // map 1.5: a hole of the register block reads 0 and ignores writes; beyond it, SLVERR
+  assert_int_equal(s.write32(s.ctx, 0x1C, 0xFFFFFFFFu), S24_OK);
+  assert_int_equal(s.read32(s.ctx, 0x1C, &v), S24_OK);
+  assert_int_equal(v, 0);
+  assert_int_equal(s.read32(s.ctx, S24_REG_SPAN, &v), S24_ERR_HW);
+  assert_int_equal(s.write32(s.ctx, S24_REG_WINDOW - 4, 0), S24_ERR_HW);
+  assert_int_equal(s.read32(s.ctx, S24_REG_WINDOW, &v), S24_ERR_ARG);
+  // decoded by word: an offset inside a register reaches it
+  assert_int_equal(s.read32(s.ctx, S24_REG_ID + 3, &v), S24_OK);
+  assert_int_equal(v, S24_MAGIC);
   assert_int_equal(s.write32(s.ctx, S24_REG_CTRL, S24_CTRL_START_MASK), S24_OK);
   assert_int_equal(s.read32(s.ctx, S24_REG_ERR, &v), S24_OK);
   assert_int_equal(v, S24_ERR_BAD_CFG_MASK);
@@ -962,6 +972,8 @@ typedef struct {
   size_t nrx, rx_pos;
   uint32_t tx_vacancy;
   int stall_rx;          // never deliver results
+  uint32_t held_reads;   // STATUS reads that still show R_HELD (a result beat kept across reset)
+  uint32_t rx_resets;    // RDFR writes
 } uio_mock_t;
 
 static uint32_t um_read(void *ctx, int win, uint32_t off) {
@@ -969,6 +981,10 @@ static uint32_t um_read(void *ctx, int win, uint32_t off) {
   if (win == S24_UIO_WIN_REGS) {
     uint32_t v = 0;
     if (m->seam.read32(m->seam.ctx, off, &v) != S24_OK) return 0xFFFFFFFFu;
+    if (off == S24_REG_STATUS && m->held_reads > 0) {
+      m->held_reads--;
+      v |= S24_STATUS_R_HELD_MASK;
+    }
     return v;
   }
   if (win == S24_UIO_WIN_W || win == S24_UIO_WIN_A) {
@@ -1027,6 +1043,7 @@ static void um_write(void *ctx, int win, uint32_t off, uint32_t v) {
   if (off == S24_FIFO_RDFR) {
     assert_int_equal(v, S24_FIFO_RESET_KEY);
     m->nrx = m->rx_pos = 0;
+    m->rx_resets++;
   }
 }
 
@@ -1086,6 +1103,36 @@ static void uio_gemm_through_fifo_windows_is_bit_exact(void **state) {
   free(m);
 }
 
+// Map 1.5: after the soft reset s24_top may still present the result beat it held (STATUS.R_HELD);
+// the UIO seam's stream reset waits until the emptied RX FIFO has taken it, then resets the RX FIFO
+// again, so it never reaches the next job; a beat never taken times out.
+static void uio_stream_reset_drops_a_kept_result_beat(void **state) {
+  (void)state;
+  uio_mock_t *m = calloc(1, sizeof(*m));
+  assert_non_null(m);
+  assert_int_equal(s24_swdev_init(&m->dev, 2, 2, 2, 4), S24_OK);
+  s24_swdev_seam(&m->dev, &m->seam);
+  m->tx_vacancy = 1024;
+  s24_uio_t u;
+  s24_seam_t seam;
+  assert_int_equal(s24_uio_init_mmio(&u, um_read, um_write, um_now, m), S24_OK);
+  s24_uio_seam(&u, &seam);
+  m->rx_resets = 0;
+  assert_int_equal(seam.stream_reset(seam.ctx), S24_OK);  // nothing kept: one RX reset
+  assert_int_equal(m->rx_resets, 1);
+  m->rx_resets = 0;
+  m->held_reads = 3;
+  assert_int_equal(seam.stream_reset(seam.ctx), S24_OK);  // kept: waited for, RX reset again
+  assert_int_equal(m->held_reads, 0);
+  assert_int_equal(m->rx_resets, 2);
+  m->held_reads = UINT32_MAX;
+  u.write_timeout_ns = 1000;
+  assert_int_equal(seam.stream_reset(seam.ctx), S24_ERR_TIMEOUT);
+  s24_uio_close(&u);
+  s24_swdev_free(&m->dev);
+  free(m);
+}
+
 static void uio_open_errors_are_clean(void **state) {
   (void)state;
   s24_uio_t u;
@@ -1123,6 +1170,7 @@ int main(void) {
       cmocka_unit_test(swdev_storage_registers),
       cmocka_unit_test(linear_pair_mode_from_map_1_4),
       cmocka_unit_test(uio_gemm_through_fifo_windows_is_bit_exact),
+      cmocka_unit_test(uio_stream_reset_drops_a_kept_result_beat),
       cmocka_unit_test(uio_open_errors_are_clean),
   };
   return S24_RUN_TESTS("tests", tests, NULL, NULL);  // the group name cmocka_run_group_tests gives

@@ -6,12 +6,8 @@
 set -u
 S24=$(realpath "$1"); WORK=$2; PY=$3; MODELS=$(realpath "$4")
 HERE=$(cd "$(dirname "$0")" && pwd)
-rm -rf "$WORK"; mkdir -p "$WORK"; cd "$WORK" || exit 1
 . "$HERE/../cli/lib.sh"
-
-KWS=$MODELS/kws.tflite
-"$PY" "$HERE/bad_models.py" "$KWS" bad || { echo "bad_models.py failed"; exit 1; }
-echo keep > keep.npy
+net_models "$WORK" bad_models.py bad
 
 run info_kws "$S24" info "$KWS"
 grep -q '^1    CONV_2D            array 64x40x125' out.txt && ok info_conv_line || bad info_conv_line "$(sed -n 4p out.txt)"

@@ -7,12 +7,8 @@
 set -u
 S24=$(realpath "$1"); PLAIN=$(realpath "$2"); WORK=$3; PY=$4; MODELS=$(realpath "$5")
 HERE=$(cd "$(dirname "$0")" && pwd)
-rm -rf "$WORK"; mkdir -p "$WORK"; cd "$WORK" || exit 1
 . "$HERE/../cli/lib.sh"
-
-KWS=$MODELS/kws.tflite
-"$PY" "$HERE/hostile_models.py" "$KWS" h || { echo "hostile_models.py failed"; exit 1; }
-echo keep > keep.npy
+net_models "$WORK" hostile_models.py h
 
 # memory follows the tensors the graph uses, not what the file declares: a 3 GiB tensor nobody
 # uses, info and run within 256 MiB of address space, the same bytes as the model without it

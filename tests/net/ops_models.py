@@ -171,6 +171,17 @@ def case_depthwise(rng, B):
     return m.finish(x, y), i8(rng, (B, h, w, c))
 
 
+def add_scales(rng):
+    """The scales of ADD's and SUB's two inputs and output: sometimes far apart."""
+    s1, s2 = scale(rng), scale(rng)
+    if rng.integers(0, 5) == 0:  # far apart scales
+        s2 = float(np.float32(s1 * 10.0 ** rng.uniform(-3, 3)))
+    s_o = float(np.float32(max(s1, s2) * rng.uniform(0.5, 3)))
+    if rng.integers(0, 6) == 0:
+        s_o = float(np.float32(max(s1, s2) * 10.0 ** rng.uniform(-2, 2)))
+    return s1, s2, s_o
+
+
 def case_add(rng, B):
     rank = int(rng.integers(1, 5))
     shape = [1] + [int(rng.integers(1, 7)) for _ in range(rank - 1)] if rank > 1 else [int(rng.integers(1, 9))]
@@ -182,12 +193,7 @@ def case_add(rng, B):
         other = [d if rng.integers(0, 2) else 1 for d in shape]
     elif kind == 2 and rank > 1:
         other = shape[int(rng.integers(1, rank)):]
-    s1, s2 = scale(rng), scale(rng)
-    if rng.integers(0, 5) == 0:  # far apart scales
-        s2 = float(np.float32(s1 * 10.0 ** rng.uniform(-3, 3)))
-    s_o = float(np.float32(max(s1, s2) * rng.uniform(0.5, 3)))
-    if rng.integers(0, 6) == 0:
-        s_o = float(np.float32(max(s1, s2) * 10.0 ** rng.uniform(-2, 2)))
+    s1, s2, s_o = add_scales(rng)
     z1, z2, z_o = zp(rng), zp(rng), zp(rng)
     m = Model()
     x = m.tensor("x", shape, TT.INT8, s1, z1)
@@ -547,12 +553,7 @@ def case_binary(rng, B, code, s_o, z1, z2, z_o, s1, s2, opt_type, opt, shapes):
 
 
 def case_sub(rng, B):
-    s1, s2 = scale(rng), scale(rng)
-    if rng.integers(0, 5) == 0:  # far apart scales
-        s2 = float(np.float32(s1 * 10.0 ** rng.uniform(-3, 3)))
-    s_o = float(np.float32(max(s1, s2) * rng.uniform(0.5, 3)))
-    if rng.integers(0, 6) == 0:
-        s_o = float(np.float32(max(s1, s2) * 10.0 ** rng.uniform(-2, 2)))
+    s1, s2, s_o = add_scales(rng)
     return case_binary(rng, B, OP.SUB, s_o, zp(rng), zp(rng), zp(rng), s1, s2, OPT.SubOptions,
                        sch.SubOptionsT(), binary_shapes(rng))
 
@@ -744,11 +745,10 @@ def case_resize(rng, B):
 # Models LiteRT's reference kernels refuse (at AllocateTensors): the runtime must refuse each
 # too, naming the operator (SPEC §8). Each returns (model bytes, X) as the cases above.
 
-def refuse_concat_quant(rng, B):
-    """CONCATENATION of int8 tensors whose scale or zero point differ from the output's."""
-    shape = rand_shape(rng, 2, 4)
-    sc, z = scale(rng), zp(rng)
-    s2, z2 = (float(np.float32(sc * 1.5)), z) if rng.integers(0, 2) else (sc, (z + 1) % 128)
+def concat_two(rng, B, shape, sc, z, s2, z2, act):
+    """CONCATENATION of the input (sc, z) and a constant (s2, z2) along the last axis into an
+    output (sc, z); act: a random fused activation (the input first), else no activation and
+    the two in a random order."""
     m = Model()
     x = m.tensor("x", shape, TT.INT8, sc, z)
     c = m.tensor("c", shape, TT.INT8, s2, z2, i8(rng, shape))
@@ -757,25 +757,26 @@ def refuse_concat_quant(rng, B):
     y = m.tensor("y", out, TT.INT8, sc, z)
     o = sch.ConcatenationOptionsT()
     o.axis = len(shape) - 1
-    m.op(OP.CONCATENATION, [x, c] if rng.integers(0, 2) else [c, x], [y],
-         OPT.ConcatenationOptions, o, version=2)
+    if act:
+        o.fusedActivationFunction = int(rng.integers(1, 4))
+    ins = [x, c] if act or rng.integers(0, 2) else [c, x]
+    m.op(OP.CONCATENATION, ins, [y], OPT.ConcatenationOptions, o, version=2)
     return m.finish(x, y), i8(rng, [B] + shape[1:])
+
+
+def refuse_concat_quant(rng, B):
+    """CONCATENATION of int8 tensors whose scale or zero point differ from the output's."""
+    shape = rand_shape(rng, 2, 4)
+    sc, z = scale(rng), zp(rng)
+    s2, z2 = (float(np.float32(sc * 1.5)), z) if rng.integers(0, 2) else (sc, (z + 1) % 128)
+    return concat_two(rng, B, shape, sc, z, s2, z2, act=False)
 
 
 def refuse_concat_act(rng, B):
     """CONCATENATION with a fused activation (LiteRT takes NONE only)."""
     shape = rand_shape(rng, 2, 4)
     sc, z = scale(rng), zp(rng)
-    m = Model()
-    x = m.tensor("x", shape, TT.INT8, sc, z)
-    c = m.tensor("c", shape, TT.INT8, sc, z, i8(rng, shape))
-    out = list(shape)
-    out[-1] *= 2
-    y = m.tensor("y", out, TT.INT8, sc, z)
-    o = sch.ConcatenationOptionsT()
-    o.axis, o.fusedActivationFunction = len(shape) - 1, int(rng.integers(1, 4))
-    m.op(OP.CONCATENATION, [x, c], [y], OPT.ConcatenationOptions, o, version=2)
-    return m.finish(x, y), i8(rng, [B] + shape[1:])
+    return concat_two(rng, B, shape, sc, z, sc, z, act=True)
 
 
 def refuse_logistic_scale(rng, B):

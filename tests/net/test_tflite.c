@@ -1114,6 +1114,31 @@ static void test_quantization(void **state) {
   expect_spec_refused(&s, "quantized_dimension -1 outside [0, 2)");
 }
 
+// An options table's int list (RESHAPE's new_shape, SQUEEZE's squeeze_dims, the spec writing
+// 1, -1, 4, 5, ... into either): 3 and 8 entries read, into that list only; 9 refused
+static void list_option(spec_t *s, int type, const char *field) {
+  s24_tfl_model_t m;
+  uint8_t *c;
+  s->options_type = type;
+  for (uint32_t n = 3; n <= 8; n += 5) {
+    s->n_new_shape = n;
+    parse_ok(s, &m, &c);
+    const s24_tfl_options_t *o = &m.ops[0].opt;
+    const int reshape = type == S24_TFL_OPT_RESHAPE;
+    const int32_t *v = reshape ? o->new_shape : o->squeeze_dims;
+    assert_int_equal(reshape ? o->n_new_shape : o->n_squeeze_dims, n);
+    assert_int_equal(reshape ? o->n_squeeze_dims : o->n_new_shape, 0);
+    assert_int_equal(v[1], -1);
+    assert_int_equal(v[n - 1], n + 1);
+    done(&m, c);
+  }
+  s->n_new_shape = 9;
+  char want[128];
+  snprintf(want, sizeof want, "operator 0 (FULLY_CONNECTED) builtin_options %s: 9 entries, more "
+           "than 8", field);
+  expect_spec_refused(s, want);
+}
+
 static void test_options(void **state) {
   (void)state;
   s24_tfl_model_t m;
@@ -1128,27 +1153,8 @@ static void test_options(void **state) {
   assert_int_equal(m.ops[0].opt.dilation_h, 1);
   assert_int_equal(m.ops[0].opt.activation, S24_ACT_NONE);
   done(&m, c);
-  s.options_type = S24_TFL_OPT_RESHAPE;
-  s.n_new_shape = 3;
-  parse_ok(&s, &m, &c);
-  assert_int_equal(m.ops[0].opt.n_new_shape, 3);
-  assert_int_equal(m.ops[0].opt.new_shape[1], -1);
-  assert_int_equal(m.ops[0].opt.new_shape[2], 4);
-  done(&m, c);
-  s.n_new_shape = 9;
-  expect_spec_refused(&s, "operator 0 (FULLY_CONNECTED) builtin_options new_shape: 9 entries, "
-                          "more than 8");
-  s.options_type = S24_TFL_OPT_SQUEEZE;
-  s.n_new_shape = 8;
-  parse_ok(&s, &m, &c);
-  assert_int_equal(m.ops[0].opt.n_squeeze_dims, 8);
-  assert_int_equal(m.ops[0].opt.squeeze_dims[1], -1);
-  assert_int_equal(m.ops[0].opt.squeeze_dims[7], 9);
-  assert_int_equal(m.ops[0].opt.n_new_shape, 0);
-  done(&m, c);
-  s.n_new_shape = 9;
-  expect_spec_refused(&s, "operator 0 (FULLY_CONNECTED) builtin_options squeeze_dims: 9 entries, "
-                          "more than 8");
+  list_option(&s, S24_TFL_OPT_RESHAPE, "new_shape");
+  list_option(&s, S24_TFL_OPT_SQUEEZE, "squeeze_dims");
   s.n_new_shape = 0;
   parse_ok(&s, &m, &c);  // an empty squeeze_dims: every dimension of size 1
   assert_int_equal(m.ops[0].opt.n_squeeze_dims, 0);
