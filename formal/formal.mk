@@ -5,13 +5,15 @@
 #   make formal          every task of every .sby, then the mutants; build/formal/results.md is the
 #                        property x configuration x result table (docs/formal.md shows a run)
 #   make formal-mutants  only the mutants (formal/mutants.sh)
-#   make formal-quick    the proofs of the configurations the core uses + the mutants (make test)
+#   make formal-quick    the proofs of the configurations the core uses, the epilogue's one-lane
+#                        arithmetic (r5c2: operand, constant, rounded product, int8 lane) + the
+#                        mutants (make test)
 # s24_core (with s24_pe, s24_skew and the leaves inside, multipliers cut out): bounded only
 # (core.sby, ABC bmc3, depth 28: whole small jobs), plus its reachability task.
 
 FORMAL_DIR := $(BUILD)/formal
 # <sby>:<task> of `make formal`
-FORMAL_TASKS := fifo:prove_d2 fifo:prove_d4 fifo:misuse_d2 fifo:cover_d2 \
+FORMAL_TASKS := fifo:prove_d2 fifo:prove_d4 fifo:prove_d8 fifo:misuse_d2 fifo:cover_d2 \
   cnt2:prove_full cnt2:prove_small cnt2:cover_small \
   inq:prove_full inq:prove_small inq:cover_small \
   meta_check:prove_2of4 meta_check:prove_1of4 meta_check:prove_3of4 meta_check:prove_2of8 \
@@ -19,13 +21,16 @@ FORMAL_TASKS := fifo:prove_d2 fifo:prove_d4 fifo:misuse_d2 fifo:cover_d2 \
   axil_slave:prove_a8 axil_slave:prove_a4 axil_slave:cover_a8 \
   rbuf:prove_d4 rbuf:prove_d8 rbuf:cover_d4 \
   top:prove_2x2_2of4 top:cover_2x2_2of4 \
-  epilogue:prove_r5c2 epilogue:prove_r4c2l2 epilogue:prove_r3c2p epilogue:cover_r1c1 \
+  epilogue:prove_r5c2_ctrl epilogue:prove_r5c2_opcst epilogue:prove_r5c2_rnd epilogue:prove_r5c2_lane \
+  epilogue:prove_r4c2l2_ctrl epilogue:prove_r4c2l2_opcst epilogue:prove_r4c2l2_rnd epilogue:prove_r4c2l2_lane \
+  epilogue:prove_r3c2p_ctrl epilogue:cover_r1c1 \
   core:bmc_2x2_2of4 core:bmc_2x2_2of4_only core:bmc_pair_2x2_2of4 core:reach_2x2_2of4 \
   core:reach_pair_2x2_2of4
 # reachability tasks (formal/reach.sh: a cover written as an assertion that must FAIL with a trace)
 FORMAL_REACH := core:reach_2x2_2of4 core:reach_pair_2x2_2of4
 FORMAL_QUICK := fifo:prove_d2 fifo:misuse_d2 cnt2:prove_full inq:prove_small meta_check:prove_2of4 \
-  meta_check:prove_2of8 axil_slave:prove_a8 rbuf:prove_d4 top:prove_2x2_2of4
+  meta_check:prove_2of8 axil_slave:prove_a8 rbuf:prove_d4 top:prove_2x2_2of4 \
+  epilogue:prove_r5c2_opcst epilogue:prove_r5c2_rnd epilogue:prove_r5c2_lane
 # the sources of every task (formal/run_sby.sh gives SymbiYosys the files of rtl/s24.f and the headers)
 FORMAL_SRCS := $(wildcard formal/*.sby formal/*.sh) rtl/s24.f $(RTL_FILES) $(wildcard rtl/*.vh)
 

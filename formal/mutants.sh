@@ -25,9 +25,17 @@ axil_b_overwritten@s24_axil_slave.v@s/wire do_write = aw_full_q \&\& w_full_q \&
 rbuf_output_overwritten@s24_rbuf.v@s/wire fetch = nonempty_q \&\& (!ram_v_q || !out_v_q || ready_i);  /wire fetch = nonempty_q;  /@rbuf.sby@bmc_d4
 rbuf_data_fetch_unchecked@s24_rbuf.v@s/wire fetch_data = nonempty_r \&\& (!ram_v_r || !out_v_r || ready_i);/wire fetch_data = nonempty_r;/@rbuf.sby@bmc_d4
 inq_ready_ignores_room@s24_inq.v@s/begin fill_d = fill_q + 1.b1; ready_d = (fill_q <= DepthM2); end/begin fill_d = fill_q + 1'"'"'b1; ready_d = 1'"'"'b1; end/@inq.sby@prove_small
-epilogue_saturation_unchecked@s24_epilogue.v@s/      ok = ok6_q\[l\] \&\& (((w17\[16:9\] ^ {8{sgn6_q\[l\]}}) \& (8.hFF << t6_q)) == 8.d0);/      ok = ok6_q[l];/@epilogue.sby@bmc_r2c1
-epilogue_clear_keeps_rows@s24_epilogue.v@/u_in (/,/clear_i/s/\.clear_i (clear_i),/.clear_i (1'"'"'b0),/@epilogue.sby@bmc_r2c1
-epilogue_clamp_ignores_act_max@s24_epilogue.v@s/      hi_r_d = cfg_hi_r;/      hi_r_d = 11'"'"'sd127 - cfg_zo_s;/@epilogue.sby@bmc_r2c1
+epilogue_saturation_unchecked@s24_epilogue.v@s/      ok = ok6_q\[l\] \&\& (((w17\[16:9\] ^ {8{sgn6_q\[l\]}}) \& (8.hFF << t6_q)) == 8.d0);/      ok = ok6_q[l];/@epilogue.sby@bmc_r2c1_lane
+epilogue_clear_keeps_rows@s24_epilogue.v@/u_in (/,/clear_i/s/\.clear_i (clear_i),/.clear_i (1'"'"'b0),/@epilogue.sby@bmc_r2c1_ctrl
+epilogue_clamp_ignores_act_max@s24_epilogue.v@s/      hi_r_d = cfg_hi_r;/      hi_r_d = 11'"'"'sd127 - cfg_zo_s;/@epilogue.sby@bmc_r2c1_ctrl
+epilogue_clamp_top_fixed@s24_epilogue.v@s/      if (over8_q\[l\]) y = act_max_q;/      if (over8_q[l]) y = 8'"'"'d127;/@epilogue.sby@bmc_r2c1_y9
+epilogue_double_correction_dropped@s24_epilogue.v@s/      corr_d\[l\] = cen5_q \&\& (sgn ?/      corr_d[l] = 1'"'"'b0 \&\& (sgn ?/@epilogue.sby@bmc_r2c1_lane
+epilogue_double_correction_sign_ignored@s24_epilogue.v@s/      corr_d\[l\] = cen5_q \&\& (sgn ?/      corr_d[l] = cen5_q \&\& (1'"'"'b0 ?/@epilogue.sby@bmc_r2c1_lane
+epilogue_double_first_round_dropped@s24_epilogue.v@s/    if (dbl_q \&\& t2c_q\[5\]) cst_d = cst_d | (64.d1 << 30);/    if (dbl_q \&\& t2c_q[5]) cst_d = cst_d;/@epilogue.sby@bmc_r2c1_opcst
+epilogue_double_shift_not_wrapped@s24_epilogue.v@s/  wire        dp1 = dbl_q \&\& /  wire        dp1 = 1'"'"'b0 \&\& /@epilogue.sby@bmc_r2c1_opcst
+epilogue_karatsuba_ll_dropped@s24_epilogue.v@s/                                - {{2{pll3_q\[l\*34+33\]}}, pll3_q\[l\*34 +: 34\]};/                                - 36'"'"'d0;/@epilogue.sby@bmc_r2c1_rnd
+epilogue_pair_base_advances_r_rows@s24_epilogue.v@s/  wire \[AddrWidth-1:0\] rows_a = pair_q ? RowsPW\[AddrWidth-1:0\] :/  wire [AddrWidth-1:0] rows_a = 1'"'"'b0 ? RowsPW[AddrWidth-1:0] :/@epilogue.sby@bmc_r3c1p_ctrl
+epilogue_pair_last_row_early@s24_epilogue.v@s/  wire \[RowWidth-1:0\]  rows_m1 = pair_q ?/  wire [RowWidth-1:0]  rows_m1 = 1'"'"'b0 ?/@epilogue.sby@bmc_r3c1p_ctrl
 cnt2_counts_after_done@s24_cnt2.v@s/if (inc_i \&\& !done_q) begin/if (inc_i) begin/@cnt2.sby@bmc_full
 pair_rows_not_gated@s24_core.v@s/: cap\[sr\*NumCols + sc\] \&\& !pair_h\[sr\*(NumCols+1) + sc + 1\];/: cap[sr*NumCols + sc];/@core.sby@bmc_pair_2x2_2of4
 pair_period_too_short@s24_core.v@s/localparam integer MinPeriodP = NumRows + MinPeriod;/localparam integer MinPeriodP = MinPeriod;/@core.sby@bmc_pair_2x2_2of4

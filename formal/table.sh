@@ -25,7 +25,7 @@ for t in "$@"; do
   echo "| $sby | $task | $cfg, depth $depth | $res | $secs |"
 done
 echo
-echo "## Properties (every assertion holds in every prove task of its .sby)"
+echo "## Properties (every assertion holds in every prove task of its .sby, or of its group's: see below)"
 for sby in $(for t in "$@"; do echo "${t%%:*}"; done | uniq); do
   src=rtl/s24_$sby.v
   tasks=$(for t in "$@"; do case $t in "$sby:prove"*) echo "${t#*:}";; esac; done | tr '\n' ' ')
@@ -44,17 +44,45 @@ for sby in $(for t in "$@"; do echo "${t%%:*}"; done | uniq); do
   python3 -c '
 import re, sys
 text = open(sys.argv[1]).read()
+# property groups (s24_epilogue): an assertion inside `ifdef S24_FV_<X>_G_<GROUP> is proven by the
+# prove tasks of the parts that define that group (`ifdef S24_FV_<X>_<PART> ... `define ..._G_<GROUP>),
+# a part being a tag of the .sby task (lower case); the result is of those tasks only
+parts = {}
+for part, body in re.findall(r"`ifdef (S24_FV_[A-Z0-9]+_[A-Z0-9]+)\n((?:\s*`define S24_FV_[A-Z0-9]+_G_[A-Z0-9]+\n)+)", text):
+    for g in re.findall(r"`define (S24_FV_[A-Z0-9]+_G_[A-Z0-9]+)", body):
+        parts.setdefault(g, []).append(part.rsplit("_", 1)[1].lower())
+tags = {}
+for line in open(sys.argv[3]).read().split("[tasks]")[1].split("[")[0].splitlines():
+    if line.strip() and not line.startswith("#"):
+        tags[line.split()[0]] = line.split()[1:]
+results = dict(a.split("=", 1) for a in sys.argv[4:])
+def group_result(g):
+    ts = [t for t in results if any(p in tags.get(t, []) for p in parts[g])]
+    ok = ts and all(results[t] == "PASS" for t in ts)
+    return "%s (%s)" % ("PASS" if ok else "FAIL", " ".join(ts))
+grp = None
+out = []
+for line in text.splitlines(True):
+    m = re.match(r"`ifdef (S24_FV_[A-Z0-9]+_G_[A-Z0-9]+)\s*$", line)
+    if m and m.group(1) in parts:
+        grp = m.group(1)
+    elif grp and re.match(r"`endif", line):
+        grp = None
+    out.append((grp, line))
+text = "".join(l if g is None else l.replace("`S24_ASSERT(", "`S24_ASSERT(@@%s@@" % g) for g, l in out)
 # a contract macro of rtl/s24_assert.vh used by the module: its properties are listed with the module
 for name in re.findall(r"`(S24_FV_[A-Z0-9_]+)\(", text):
     m = re.search(r"`define " + name + r"\b(?:.*\\\n)*.*", open("rtl/s24_assert.vh").read())
     if m:
         text += m.group(0)
-for kind, msg in re.findall(r"`S24_(ASSERT|ASSUME)\((?:[^\"]|\n)*?\"([^\"]*)\"\)", text):
-    if msg.startswith("reach:"):
+for kind, g, msg in re.findall(r"`S24_(ASSERT|ASSUME)\((?:@@(\w+)@@)?(?:[^\"]|\n)*?\"([^\"]*)\"\)", text):
+    if g:
+        print("| assert | %s | %s |" % (msg, group_result(g)))
+    elif msg.startswith("reach:"):
         print("| reach (must fail: a trace) | %s | see the reach task |" % msg)
     else:
         print("| assert | %s | %s |" % (msg, sys.argv[2]) if kind == "ASSERT" else "| assume (input contract) | %s | - |" % msg)
-' "$src" "$allpass"
+' "$src" "$allpass" "formal/$sby.sby" $(for t in $tasks; do r=FAIL; grep -q ": PASS" "$dir/$sby.$t.result" 2>/dev/null && r=PASS; echo "$t=$r"; done)
   where="see the cover task"   # a .sby without a cover task states its cover as a reach task
   case " $* " in *" $sby:cover"*) ;; *) where="stated as the reach task's assertion";; esac
   grep -c '`S24_COVER' "$src" | sed "s/^\(.*\)\$/| cover | \1 cover statements | $where |/"

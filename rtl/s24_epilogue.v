@@ -634,6 +634,46 @@ module s24_epilogue #(
 `ifdef S24_FV_TOP_S24_EPILOGUE
   `define S24_FV_ASSUME_INPUTS
 `endif
+  // Property groups. formal/epilogue.sby proves them one group a task (S24_FV_EPI_PART and one
+  // of S24_FV_EPI_CTRL, _OPCST, _RND, _LANE, _Y9), each with the datapath outside its cone cut
+  // (docs/formal.md, "The epilogue"); without S24_FV_EPI_PART (the simulations, the cover task)
+  // every group is in. The input assumptions are in every group.
+  //   CTRL   stream protocol on m_*, credits, tile structure, parameter row base, ranges
+  //   CFG    the per-job bound registers (with CTRL and LANE: stage 8 reads them)
+  //   OPCST  the multiplier's operand (stage 2) and the rounding constant (stage 3)
+  //   RND    the rounded product (stage 5) from the partial products and the constant
+  //   ST7    the lemma of stage 7: the window is the rounded product shifted and saturated
+  //   LANE   the int8 lane (stage 9) from the rounded product
+  // (part LANE proves ST7, LANE and CFG; part Y9, LANE and CFG only: the mutants' BMC of stage 9)
+`ifdef S24_FV_EPI_PART
+  `ifdef S24_FV_EPI_CTRL
+    `define S24_FV_EPI_G_CTRL
+    `define S24_FV_EPI_G_CFG
+  `endif
+  `ifdef S24_FV_EPI_OPCST
+    `define S24_FV_EPI_G_OPCST
+  `endif
+  `ifdef S24_FV_EPI_RND
+    `define S24_FV_EPI_G_RND
+  `endif
+  `ifdef S24_FV_EPI_LANE
+    `define S24_FV_EPI_G_ST7
+    `define S24_FV_EPI_G_LANE
+    `define S24_FV_EPI_G_CFG
+  `endif
+  `ifdef S24_FV_EPI_Y9
+    `define S24_FV_EPI_G_LANE
+    `define S24_FV_EPI_G_CFG
+    `define S24_FV_EPI_ST7_ASSUMED
+  `endif
+`else
+  `define S24_FV_EPI_G_CTRL
+  `define S24_FV_EPI_G_CFG
+  `define S24_FV_EPI_G_OPCST
+  `define S24_FV_EPI_G_RND
+  `define S24_FV_EPI_G_ST7
+  `define S24_FV_EPI_G_LANE
+`endif
 `include "s24_assert.vh"
   `S24_FV_START_IN_RESET(clk_i, rst_ni)
   `S24_FV_LIVE(clk_i, rst_ni)
@@ -718,6 +758,7 @@ module s24_epilogue #(
   // y9_q's (four stages after rnd5_q)
   wire [Lanes*64-1:0] fv_rnd2_q;
   wire [Lanes*8-1:0]  fv_y9_q;
+  wire [Lanes-1:0]    fv_st7_ok;    // the lane's stage 7 is (rnd >>> t) saturated, its correction gemmlowp's
   wire [Lanes-1:0]    fv_prod_ok;   // the lane's partial products are within their operands' ranges
   wire [Lanes-1:0]    fv_op_ok;     // the lane's multiplier operand is the rounding mode's
   // MULT beside the multipliers (aligned with t3_q), and the rounding constant expected of t3_q:
@@ -748,7 +789,12 @@ module s24_epilogue #(
       reg  signed [63:0] ex_r;
       reg                ex_neg, ex_corr;
       reg  signed [65:0] ex_v, ex_lo, ex_hi;
-      reg  [7:0]         ex_y_d, ex_y6_q, ex_y7_q, ex_y8_q, ex_y9_q;
+      reg  [7:0]         ex_y_d, ex_y8_q, ex_y9_q;
+      // the exact shift and correction of stage 5, carried to stage 7 (the lemma on sat7_q and
+      // corr7_q: the stage-6/7 windows are the shift saturated to 10 bits), then the clamp
+      reg  signed [63:0] ex_r6_q, ex_r7_q;
+      reg                ex_c6_q, ex_c7_q;
+      reg  [9:0]         ex_sat7;
       // the operand (stage 2): sum = acc + bias, or with double rounding and t <= 30 (SHIFT =
       // 31 - t > 0) op such that op - 2^t = (sum * 2^SHIFT wrapped to int32) >>> SHIFT
       reg  [31:0]        ex_sum2_q;
@@ -773,7 +819,11 @@ module s24_epilogue #(
         ex_neg  = dbl_q && t5_q >= 6'd32 && $signed(rnd5_q[fv_l*64 +: 64]) < (64'sd1 <<< (t5_q - 6'd1));
         ex_corr = ex_neg && ((rnd5_q[fv_l*64 +: 64] & ((64'd1 << t5_q) - 64'd1)) < 64'd2147483648);
         ex_r  = $signed(rnd5_q[fv_l*64 +: 64]) >>> t5_q;
-        ex_v  = {{2{ex_r[63]}}, ex_r} - (ex_corr ? 66'sd1 : 66'sd0) + {{58{zo_q[7]}}, zo_q};
+        // r saturated to [-512, 511] (what stage 7 keeps), two stages later
+        if (ex_r7_q > 64'sd511)       ex_sat7 = 10'h1FF;
+        else if (ex_r7_q < -64'sd512) ex_sat7 = 10'h200;
+        else                          ex_sat7 = ex_r7_q[9:0];
+        ex_v  = {{2{ex_r7_q[63]}}, ex_r7_q} - (ex_c7_q ? 66'sd1 : 66'sd0) + {{58{zo_q[7]}}, zo_q};
         ex_lo = {{58{act_min_q[7]}}, act_min_q};
         ex_hi = {{58{act_max_q[7]}}, act_max_q};
         if (ex_v > ex_hi)        ex_y_d = ex_hi[7:0];
@@ -783,13 +833,16 @@ module s24_epilogue #(
       always @(posedge clk_i) begin
         ex_rnd_q  <= ex_rnd_d;
         ex_rnd2_q <= ex_rnd_q;
-        ex_y6_q   <= ex_y_d;
-        ex_y7_q   <= ex_y6_q;
-        ex_y8_q   <= ex_y7_q;
+        ex_r6_q   <= ex_r;
+        ex_c6_q   <= ex_corr;
+        ex_r7_q   <= ex_r6_q;
+        ex_c7_q   <= ex_c6_q;
+        ex_y8_q   <= ex_y_d;
         ex_y9_q   <= ex_y8_q;
       end
       assign fv_rnd2_q[fv_l*64 +: 64] = ex_rnd2_q;
       assign fv_y9_q[fv_l*8 +: 8] = ex_y9_q;
+      assign fv_st7_ok[fv_l] = sat7_q[fv_l*10 +: 10] == ex_sat7 && corr7_q[fv_l] == ex_c7_q;
     end
   endgenerate
   wire [15:0] fv_row_beats = {{(16-RowWidth){1'b0}}, row_q} >> 2;  // beat ends issued in this tile
@@ -807,6 +860,7 @@ module s24_epilogue #(
       `S24_ASSUME(!(start_i && (busy_o || s_valid_i || clear_i)), "epilogue: a job started while data is in flight")
       `S24_ASSUME(!(start_i && cfg_en_i && cfg_col_tiles_i == 32'd0), "epilogue: fused job with 0 column tiles")
       `S24_ASSUME(&fv_prod_ok, "epilogue: a partial product outside its operands' range")
+`ifdef S24_FV_EPI_G_CTRL
       // output stream protocol: a beat stays, unchanged, until taken
       if (fv_m_hold_q) begin
         `S24_ASSERT(m_valid_o && {m_last_o, m_data_o} == fv_m_beat_q, "epilogue: output beat withdrawn or changed before ready")
@@ -825,19 +879,38 @@ module s24_epilogue #(
       `S24_ASSERT({{(32-PhWidth){1'b0}}, ph_q} < Phases, "epilogue: phase out of range")
       `S24_ASSERT(colt_q <= col_last_q || !en_q, "epilogue: column tile beyond the row tile")
       `S24_ASSERT(en_q || !busy_o, "epilogue: fused data in flight outside a fused job (pass-through would drop it)")
+`endif
+`ifdef S24_FV_EPI_G_CFG
       `S24_ASSERT(hi_r_q == fv_hi_r && lo_r_q == fv_lo_r, "epilogue: per-job clamp bounds differ from ACT_MAX - ZO, ACT_MIN - ZO")
       `S24_ASSERT(hi1_r_q == fv_hi_r + 11'sd1 && lo1_r_q == fv_lo_r + 11'sd1 && zom1_q == fv_zo_s - 11'sd1, "epilogue: per-job corrected bounds differ from ACT_MAX - ZO + 1, ACT_MIN - ZO + 1, ZO - 1")
+`endif
       // the arithmetic after the multipliers
+`ifdef S24_FV_EPI_G_OPCST
       if (fv_age_q >= 4'd1) begin
         `S24_ASSERT(&fv_op_ok, "epilogue: multiplier operand differs from acc + bias (double rounding, SHIFT > 0: sign-extended from bit t, + 2^t)")
         `S24_ASSERT(cst3_q == fv_cst, "epilogue: rounding constant differs from 2^(t-1) (+ 2^30, t >= 32; - MULT * 2^t, t <= 30: double rounding)")
       end
+`endif
+`ifdef S24_FV_EPI_G_RND
       if (fv_age_q >= 4'd3) begin
         `S24_ASSERT(rnd5_q == fv_rnd2_q, "epilogue: rounded product differs from hh<<32 + (k-hh-ll)<<16 + ll + the mode's constant")
       end
+`endif
+`ifdef S24_FV_EPI_G_ST7
+      if (fv_age_q >= 4'd3) begin
+        `S24_ASSERT(&fv_st7_ok, "epilogue: stage 7 differs from (rnd >>> t) saturated to [-512, 511], or its correction from gemmlowp's")
+      end
+`endif
+`ifdef S24_FV_EPI_ST7_ASSUMED
+      // part Y9 (a BMC for the mutants of stages 8-9 only): the stage-7 lemma, proven by part
+      // LANE, as an assumption, so the solver searches stage 9 only
+      if (fv_age_q >= 4'd3) assume (&fv_st7_ok);
+`endif
+`ifdef S24_FV_EPI_G_LANE
       if (fv_age_q >= 4'd5) begin
         `S24_ASSERT(y9_q == fv_y9_q, "epilogue: int8 lane differs from clamp(round(x, t, mode) + ZO, act_min, act_max)")
       end
+`endif
       `S24_COVER(o_valid && o_tile_end && en_q)                 // a fused tile completes
       `S24_COVER(o_valid && o_tile_end && en_q && pair_q)       // a fused pair-mode tile completes
       `S24_COVER(out_full && m_valid_o && !m_ready_i)           // output stalled with the FIFO full
@@ -848,6 +921,27 @@ module s24_epilogue #(
       `S24_COVER(v_q[10] && corr7_q[0])                          // double rounding's correction on a result
     end
   end
+`ifdef S24_FV_EPI_G_CTRL
+  `undef S24_FV_EPI_G_CTRL
+`endif
+`ifdef S24_FV_EPI_G_CFG
+  `undef S24_FV_EPI_G_CFG
+`endif
+`ifdef S24_FV_EPI_G_OPCST
+  `undef S24_FV_EPI_G_OPCST
+`endif
+`ifdef S24_FV_EPI_G_RND
+  `undef S24_FV_EPI_G_RND
+`endif
+`ifdef S24_FV_EPI_G_ST7
+  `undef S24_FV_EPI_G_ST7
+`endif
+`ifdef S24_FV_EPI_ST7_ASSUMED
+  `undef S24_FV_EPI_ST7_ASSUMED
+`endif
+`ifdef S24_FV_EPI_G_LANE
+  `undef S24_FV_EPI_G_LANE
+`endif
 `endif
 endmodule
 `resetall

@@ -103,9 +103,13 @@ module s24_fifo #(
     end
   end
 `ifdef S24_SBY
+`ifndef S24_FV_FIFO_NO_TRACK
   // Tracked beat (solver's choice): a beat pushed at any time leaves exactly once, in order, with
   // its data: fv_pos_q entries are ahead of it, one fewer at every pop; it must be the head when
   // fv_pos_q is 0. Together with the fill-level properties: no beat lost, duplicated or reordered.
+  // (S24_FV_FIFO_NO_TRACK leaves it out of a parent's proof that only needs the contract and the
+  // fill level: fifo.sby proves it for any inputs that keep the contract, and the parent proves
+  // the contract.)
   wire                 fv_pick = $anyseq;
   reg                  fv_trk_q;
   reg  [Width-1:0]     fv_trk_data_q;
@@ -143,6 +147,7 @@ module s24_fifo #(
     end
     `S24_COVER(fv_out_q && full_o)
   end
+`endif
 `endif
 `endif
 
