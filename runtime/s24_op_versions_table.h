@@ -12,40 +12,43 @@
 
 #include "s24_tflite.h"
 
+// Versions lo to hi (0 <= lo <= hi <= 31): bits lo to hi.
+#define S24_VERSIONS(lo, hi) ((0xffffffffu >> (31 - (hi))) & (0xffffffffu << (lo)))
+
 typedef struct {
   int32_t opcode;
   uint32_t versions;
 } s24_op_versions_row_t;
 
 static const s24_op_versions_row_t kS24OpVersions[] = {
-    {S24_OP_ADD, 0x0000003eu},  // 1-5
-    {S24_OP_AVERAGE_POOL_2D, 0x0000000eu},  // 1-3
-    {S24_OP_CONCATENATION, 0x000000feu},  // 1-7
-    {S24_OP_CONV_2D, 0x000001feu},  // 1-8
-    {S24_OP_DEPTHWISE_CONV_2D, 0x0000007eu},  // 1-6
-    {S24_OP_DEQUANTIZE, 0x000003feu},  // 1-9
-    {S24_OP_FULLY_CONNECTED, 0x00007ffeu},  // 1-14
-    {S24_OP_LOGISTIC, 0x0000000eu},  // 1-3
-    {S24_OP_MAX_POOL_2D, 0x0000000eu},  // 1-3
-    {S24_OP_MUL, 0x000000feu},  // 1-7
-    {S24_OP_RELU, 0x0000000eu},  // 1-3
-    {S24_OP_RELU6, 0x0000000eu},  // 1-3
-    {S24_OP_RESHAPE, 0x00000002u},  // 1
-    {S24_OP_SOFTMAX, 0x0000000eu},  // 1-3
-    {S24_OP_TANH, 0x0000000eu},  // 1-3
-    {S24_OP_PAD, 0x0000007eu},  // 1-6
-    {S24_OP_TRANSPOSE, 0x000001feu},  // 1-8
-    {S24_OP_MEAN, 0x0000000eu},  // 1-3
-    {S24_OP_SUB, 0x0000003eu},  // 1-5
-    {S24_OP_SQUEEZE, 0x00000002u},  // 1
-    {S24_OP_STRIDED_SLICE, 0x0000001eu},  // 1-4
-    {S24_OP_SPLIT, 0x0000003eu},  // 1-5
-    {S24_OP_SHAPE, 0x00000002u},  // 1
-    {S24_OP_PACK, 0x0000003eu},  // 1-5
-    {S24_OP_RESIZE_NEAREST_NEIGHBOR, 0x0000001eu},  // 1-4
-    {S24_OP_LEAKY_RELU, 0x00000006u},  // 1-2
-    {S24_OP_QUANTIZE, 0x0000007eu},  // 1-6
-    {S24_OP_HARD_SWISH, 0x00000002u},  // 1
+    {S24_OP_ADD, S24_VERSIONS(1, 5)},
+    {S24_OP_AVERAGE_POOL_2D, S24_VERSIONS(1, 3)},
+    {S24_OP_CONCATENATION, S24_VERSIONS(1, 7)},
+    {S24_OP_CONV_2D, S24_VERSIONS(1, 8)},
+    {S24_OP_DEPTHWISE_CONV_2D, S24_VERSIONS(1, 6)},
+    {S24_OP_DEQUANTIZE, S24_VERSIONS(1, 9)},
+    {S24_OP_FULLY_CONNECTED, S24_VERSIONS(1, 14)},
+    {S24_OP_LOGISTIC, S24_VERSIONS(1, 3)},
+    {S24_OP_MAX_POOL_2D, S24_VERSIONS(1, 3)},
+    {S24_OP_MUL, S24_VERSIONS(1, 7)},
+    {S24_OP_RELU, S24_VERSIONS(1, 3)},
+    {S24_OP_RELU6, S24_VERSIONS(1, 3)},
+    {S24_OP_RESHAPE, S24_VERSIONS(1, 1)},
+    {S24_OP_SOFTMAX, S24_VERSIONS(1, 3)},
+    {S24_OP_TANH, S24_VERSIONS(1, 3)},
+    {S24_OP_PAD, S24_VERSIONS(1, 6)},
+    {S24_OP_TRANSPOSE, S24_VERSIONS(1, 8)},
+    {S24_OP_MEAN, S24_VERSIONS(1, 3)},
+    {S24_OP_SUB, S24_VERSIONS(1, 5)},
+    {S24_OP_SQUEEZE, S24_VERSIONS(1, 1)},
+    {S24_OP_STRIDED_SLICE, S24_VERSIONS(1, 4)},
+    {S24_OP_SPLIT, S24_VERSIONS(1, 5)},
+    {S24_OP_SHAPE, S24_VERSIONS(1, 1)},
+    {S24_OP_PACK, S24_VERSIONS(1, 5)},
+    {S24_OP_RESIZE_NEAREST_NEIGHBOR, S24_VERSIONS(1, 4)},
+    {S24_OP_LEAKY_RELU, S24_VERSIONS(1, 2)},
+    {S24_OP_QUANTIZE, S24_VERSIONS(1, 6)},
+    {S24_OP_HARD_SWISH, S24_VERSIONS(1, 1)},
 };
 
 #endif  // S24_OP_VERSIONS_TABLE_H_

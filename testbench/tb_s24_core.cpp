@@ -88,6 +88,7 @@ std::mt19937_64 g_rng;
 Testb<Vs24_core> *g_tb = nullptr;
 std::string g_test = "init";
 uint64_t g_seed = 1;
+uint64_t g_random_tiles = 200;  // test_random's tile operations (+tiles=)
 
 [[noreturn]] void fail(const char *fmt, ...) {
   va_list ap;
@@ -277,6 +278,13 @@ Job make_job(const Problem &pb) {
     }
   }
   return job;
+}
+
+// The job of a random problem (make_problem's operands, no group marked bad), finished.
+Job random_job(size_t rows, size_t groups, size_t cols, ValMode vm, DenMode dm) {
+  Problem pb = make_problem(rows, groups, cols, vm, dm);
+  finish_problem(pb);
+  return make_job(pb);
 }
 
 // ------------------------------------------------------------------ cycle formula (docs §3)
@@ -491,7 +499,8 @@ Traffic ideal() { return Traffic(); }
 size_t full_rows() { return kR; }
 size_t full_cols() { return kC; }
 
-void test_random(uint64_t target_tiles) {
+void test_random() {
+  const uint64_t target_tiles = g_random_tiles;
   uint64_t tiles = 0, ideal_jobs = 0, corrupt_jobs = 0, pair_jobs = 0;
   while (tiles < target_tiles) {
     // some jobs carry invalid metadata (one tile column, so each A group is sent once)
@@ -534,9 +543,7 @@ void test_random(uint64_t target_tiles) {
 }
 
 void test_tile_one_group() {
-  Problem pb = make_problem(full_rows(), 1, full_cols(), kValUniform, kDenFull);
-  finish_problem(pb);
-  const Job job = make_job(pb);
+  const Job job = random_job(full_rows(), 1, full_cols(), kValUniform, kDenFull);
   const JobStats st = run_job(job, ideal());
   account(job);
   std::printf("  tile_one_group%s: 1 tile x 1 beat in %" PRIu64 " cycles (formula %" PRIu64 ")\n",
@@ -545,9 +552,7 @@ void test_tile_one_group() {
 
 void test_tiles_back_to_back_16() {
   const size_t groups = 64;  // K = 64*m
-  Problem pb = make_problem((g_pair ? 8 : 4) * kR, groups, 4 * kC, kValUniform, kDenAny);  // 16 tiles
-  finish_problem(pb);
-  const Job job = make_job(pb);
+  const Job job = random_job((g_pair ? 8 : 4) * kR, groups, 4 * kC, kValUniform, kDenAny);  // 16 tiles
   const JobStats st = run_job(job, ideal());
   account(job);
   const double util = static_cast<double>(st.beats) / static_cast<double>(st.cycles);
@@ -559,9 +564,7 @@ void test_tiles_back_to_back_16() {
 void test_tiles_short_spacing() {
   const unsigned most = (g_pair ? kR : 0) + std::max(kR, kC) + 1;  // pair: P >= R + max(R, C)
   for (size_t g = 1; g <= most; ++g) {
-    Problem pb = make_problem((g_pair ? 4 : 2) * kR, g, 2 * kC, kValExtreme, kDenAny);
-    finish_problem(pb);
-    const Job job = make_job(pb);
+    const Job job = random_job((g_pair ? 4 : 2) * kR, g, 2 * kC, kValExtreme, kDenAny);
     run_job(job, ideal());
     account(job);
   }
@@ -591,9 +594,7 @@ void test_meta_invalid_zeroed() {
 }
 
 void test_backpressure_full() {
-  Problem pb = make_problem(3 * kR, 20, 2 * kC, kValUniform, kDenAny);
-  finish_problem(pb);
-  const Job job = make_job(pb);
+  const Job job = random_job(3 * kR, 20, 2 * kC, kValUniform, kDenAny);
   Traffic t;
   t.ideal = false;
   t.r = gate_bursty(0.5, 0.03);  // result stream mostly stalled
@@ -608,9 +609,7 @@ void test_backpressure_full() {
 }
 
 void test_input_gaps() {
-  Problem pb = make_problem(2 * kR, 33, 2 * kC, kValUniform, kDenAny);
-  finish_problem(pb);
-  const Job job = make_job(pb);
+  const Job job = random_job(2 * kR, 33, 2 * kC, kValUniform, kDenAny);
   Traffic t;
   t.ideal = false;
   t.w = gate_bursty(0.7, 0.2);
@@ -658,9 +657,7 @@ void test_groups_zero_one_nonzero() {
 }
 
 void test_clear_mid_job() {
-  Problem pb = make_problem(2 * kR, 40, 2 * kC, kValUniform, kDenAny);
-  finish_problem(pb);
-  const Job job = make_job(pb);
+  const Job job = random_job(2 * kR, 40, 2 * kC, kValUniform, kDenAny);
   Vs24_core *d = g_tb->dut();
   pulse_start(job.beats, job.tiles);
   const unsigned n = static_cast<unsigned>(urand(5, 60));
@@ -700,9 +697,7 @@ void test_start_zero_ignored() {
 // Withdraws a weight beat before it was accepted: the RTL stream-protocol assertion must stop
 // the simulation. Ends the run, so it only runs when named (+test=protocol_violation_caught).
 void test_protocol_violation_caught() {
-  Problem pb = make_problem(kR, 8, kC, kValUniform, kDenFull);
-  finish_problem(pb);
-  const Job job = make_job(pb);
+  const Job job = random_job(kR, 8, kC, kValUniform, kDenFull);
   Vs24_core *d = g_tb->dut();
   pulse_start(job.beats, job.tiles);
   to_port(d->w_data_i, job.w[0]);
@@ -764,28 +759,28 @@ void test_pair_mode() {
 }
 
 struct Test {
-  const char *name;
+  const char *name;  // +test=name runs test_name
   void (*fn)();
   bool by_default;  // run when no +test= is given
 };
-uint64_t g_random_tiles = 200;
-void test_random_default() { test_random(g_random_tiles); }
+#define TEST(name, by_default) {#name, test_##name, by_default}
 
 const Test kTests[] = {
-    {"start_zero_ignored", test_start_zero_ignored, true},
-    {"tile_one_group", test_tile_one_group, true},
-    {"tiles_back_to_back_16", test_tiles_back_to_back_16, true},
-    {"tiles_short_spacing", test_tiles_short_spacing, true},
-    {"meta_invalid_zeroed", test_meta_invalid_zeroed, true},
-    {"backpressure_full", test_backpressure_full, true},
-    {"input_gaps", test_input_gaps, true},
-    {"groups_zero_one_nonzero", test_groups_zero_one_nonzero, true},
-    {"clear_mid_job", test_clear_mid_job, true},
-    {"acc_wraparound_long_k", test_acc_wraparound_long_k, true},
-    {"pair_mode", test_pair_mode, true},
-    {"random", test_random_default, true},
-    {"protocol_violation_caught", test_protocol_violation_caught, false},
+    TEST(start_zero_ignored, true),
+    TEST(tile_one_group, true),
+    TEST(tiles_back_to_back_16, true),
+    TEST(tiles_short_spacing, true),
+    TEST(meta_invalid_zeroed, true),
+    TEST(backpressure_full, true),
+    TEST(input_gaps, true),
+    TEST(groups_zero_one_nonzero, true),
+    TEST(clear_mid_job, true),
+    TEST(acc_wraparound_long_k, true),
+    TEST(pair_mode, true),
+    TEST(random, true),
+    TEST(protocol_violation_caught, false),
 };
+#undef TEST
 
 }  // namespace
 

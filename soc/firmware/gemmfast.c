@@ -144,7 +144,7 @@ int main(void) {
   s24_soc_t soc;
   s24_seam_t seam;
   s24_dev_t dev;
-  if (s24_soc_open(&soc, &seam) != S24_OK || s24_dev_open(&dev, &seam) != S24_OK) return 1;
+  if (s24_soc_dev_open(&soc, &seam, &dev) != S24_OK) return 1;
   dev.cycle_ns = s24_soc_cycle_ns();
   static const uint32_t shapes[][3] = {{8, 256, 64}, {16, 576, 24}};
   int fails = 0;

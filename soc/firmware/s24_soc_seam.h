@@ -9,6 +9,7 @@
 //   s24_soc_open(&soc, &seam);             // resets the stream engines
 //   s24_dev_open(&dev, &seam);             // the driver, unchanged
 //   dev.cycle_ns = s24_soc_cycle_ns();     // the driver's wait bounds at this clock
+//   (s24_soc_dev_open: the first two at once)
 //
 // stream_write copies the beats into the port's ring with the CPU (uncached stores to its window)
 // and queues one descriptor per chunk (TLAST on the packet's last beat); the ring's engine then
@@ -73,6 +74,13 @@ typedef struct {
 
 /** Resets the three stream engines and fills *seam (the MMIO seam over soc). */
 S24_WARN_UNUSED s24_status_t s24_soc_open(s24_soc_t *soc, s24_seam_t *seam);
+/** s24_soc_open, then the driver's s24_dev_open over the seam; the first error. */
+S24_WARN_UNUSED static inline s24_status_t s24_soc_dev_open(s24_soc_t *soc, s24_seam_t *seam,
+                                                            s24_dev_t *dev) {
+  s24_status_t st = s24_soc_open(soc, seam);
+  if (st == S24_OK) st = s24_dev_open(dev, seam);
+  return st;
+}
 /** Drops what waits for the rings; safe twice. */
 void s24_soc_close(s24_soc_t *soc);
 /** The SoC's clock period in whole ns (for s24_dev_t.cycle_ns). */

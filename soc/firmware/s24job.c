@@ -38,8 +38,7 @@ int main(void) {
   s24_soc_t soc;
   s24_seam_t seam;
   s24_dev_t dev;
-  s24_status_t st = s24_soc_open(&soc, &seam);
-  if (st == S24_OK) st = s24_dev_open(&dev, &seam);
+  s24_status_t st = s24_soc_dev_open(&soc, &seam, &dev);
   if (st != S24_OK) {
     job->status = st;
     return 0;

@@ -97,8 +97,7 @@ int main(void) {
   int dev_open = 0;
   timing_t tm = {ops, job->ops_room, NULL, NULL, 0, 0, {0, 0, 0}};
   if (job->engine == SOC_NET_IP) {
-    st = s24_soc_open(&soc, &seam);
-    if (st == S24_OK) st = s24_dev_open(&dev, &seam);
+    st = s24_soc_dev_open(&soc, &seam, &dev);
     if (st == S24_OK) {
       dev_open = 1;
       dev.cycle_ns = s24_soc_cycle_ns();

@@ -334,18 +334,14 @@ int main(int argc, char **argv) {
   std::unordered_map<uint32_t, uint64_t> profile;
   const Vsim_VexRiscv *cpu = top->rootp->sim->VexRiscv;
   while (cycle < max_cycles + reset_cycles) {
-    top->sys_clk = 0;
-    top->eval();
+    for (int clk = 0; clk <= 1; clk++) {  // the clock low, then high: one rising edge
+      top->sys_clk = clk;
+      top->eval();
 #if VM_TRACE
-    if (trace) trace->dump(ctx->time());
+      if (trace) trace->dump(ctx->time());
 #endif
-    ctx->timeInc(5);
-    top->sys_clk = 1;
-    top->eval();
-#if VM_TRACE
-    if (trace) trace->dump(ctx->time());
-#endif
-    ctx->timeInc(5);
+      ctx->timeInc(5);
+    }
     cycle++;
     if (cycle == reset_cycles) top->sys_rst = 0;
     if (profile_path) profile[cpu->lastStagePc]++;

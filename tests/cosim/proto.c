@@ -189,6 +189,20 @@ static void a_beat(uint32_t *a, int8_t v) {
   for (int i = 0; i < 32; i++) a[i / 4] |= (uint32_t)(uint8_t)v << (8 * (i % 4));
 }
 
+// One tile of 4 beats, weights all 1 at (0, 1), activations all av (every output 4 * 2 * av), and
+// room for its results.
+typedef struct {
+  uint32_t w[4 * 5], a[4 * 8], r[8 * 8];
+  uint8_t last[8];
+} tile4_t;
+
+static void tile_of_4_beats(tile4_t *t, int8_t av) {
+  for (int i = 0; i < 4; i++) {
+    w_beat(t->w + i * 5, 1, 0, 1);
+    a_beat(t->a + i * 8, av);
+  }
+}
+
 static void start_job_ctrl(uint32_t beats, uint32_t tiles, uint32_t ctrl) {
   wr(S24_REG_CFG_BEATS, beats);
   wr(S24_REG_CFG_TILES, tiles);
@@ -196,6 +210,13 @@ static void start_job_ctrl(uint32_t beats, uint32_t tiles, uint32_t ctrl) {
 }
 
 static void start_job(uint32_t beats, uint32_t tiles) { start_job_ctrl(beats, tiles, 0); }
+
+// A job of one tile of `beats` beats, all its weight and activation beats queued.
+static void start_tile(const uint32_t *w, const uint32_t *a, uint32_t beats) {
+  start_job(beats, 1);
+  CHECK(S.stream_write(S.ctx, S24_PORT_W, w, 5, beats) == S24_OK, "queue w");
+  CHECK(S.stream_write(S.ctx, S24_PORT_A, a, 8, beats) == S24_OK, "queue a");
+}
 
 static int wait_done(void) {
   for (int i = 0; i < 2000; i++) {
@@ -207,17 +228,14 @@ static int wait_done(void) {
 
 static void start_busy_and_soft_reset_mid_job(void) {
   soft_reset();
-  uint32_t w[4 * 5], a[4 * 8];
-  for (int i = 0; i < 4; i++) {
-    w_beat(w + i * 5, 1, 0, 1);
-    a_beat(a + i * 8, 1);
-  }
+  tile4_t t;
+  tile_of_4_beats(&t, 1);
   start_job(4, 3);
   CHECK(rd(S24_REG_STATUS) & S24_STATUS_BUSY_MASK, "BUSY after START");
   wr(S24_REG_CTRL, S24_CTRL_START_MASK);
   CHECK(rd(S24_REG_ERR) == S24_ERR_START_BUSY_MASK, "START_BUSY");
-  CHECK(S.stream_write(S.ctx, S24_PORT_W, w, 5, 4) == S24_OK, "queue w");
-  CHECK(S.stream_write(S.ctx, S24_PORT_A, a, 8, 2) == S24_OK, "queue a");  // half a tile
+  CHECK(S.stream_write(S.ctx, S24_PORT_W, t.w, 5, 4) == S24_OK, "queue w");
+  CHECK(S.stream_write(S.ctx, S24_PORT_A, t.a, 8, 2) == S24_OK, "queue a");  // half a tile
   for (int i = 0; i < 20; i++) (void)rd(S24_REG_STATUS);
   CHECK(rd(S24_REG_STATUS) & S24_STATUS_BUSY_MASK, "still BUSY waiting for activations");
   soft_reset();
@@ -230,18 +248,12 @@ static void start_busy_and_soft_reset_mid_job(void) {
 // (STATUS.R_HELD; START refused meanwhile), unchanged; nothing behind it survives. The driver's
 // path (SOFT_RESET, then the seam's stream reset) takes and drops it.
 static void soft_reset_keeps_a_held_result_beat(void) {
-  uint32_t w[4 * 5], a[4 * 8], r[8 * 8];
-  uint8_t last[8];
-  for (int i = 0; i < 4; i++) {
-    w_beat(w + i * 5, 1, 0, 1);
-    a_beat(a + i * 8, 2);
-  }
+  tile4_t t;
+  tile_of_4_beats(&t, 2);
   for (int via_seam = 0; via_seam < 2; via_seam++) {
     soft_reset();
     CHECK(s24_cosim_set_backpressure(g_sim, 100) == S24_OK, "backpressure");
-    start_job(4, 1);
-    CHECK(S.stream_write(S.ctx, S24_PORT_W, w, 5, 4) == S24_OK, "queue w");
-    CHECK(S.stream_write(S.ctx, S24_PORT_A, a, 8, 4) == S24_OK, "queue a");
+    start_tile(t.w, t.a, 4);
     for (int i = 0; i < 30; i++) (void)rd(S24_REG_STATUS);  // the results wait at m_axis_r
     if (via_seam) {
       soft_reset();  // the driver's reset: the seam takes the kept beat and drops it
@@ -256,51 +268,46 @@ static void soft_reset_keeps_a_held_result_beat(void) {
       wr(S24_REG_ERR, S24_ERR_START_BUSY_MASK);
       wr(S24_REG_IRQ, S24_IRQ_ERROR_MASK);
       CHECK(s24_cosim_set_backpressure(g_sim, 0) == S24_OK, "backpressure off");
-      s24_status_t st = S.stream_read(S.ctx, S24_PORT_R, r, 8, 1, last, 10000);
-      CHECK(st == S24_OK && r[0] == 16 && r[7] == 16 && last[0] == 0,
-            "the kept beat (row 0, 16s, no TLAST): %s %u %u %u", s24_strerror(st), r[0], r[7], last[0]);
+      s24_status_t st = S.stream_read(S.ctx, S24_PORT_R, t.r, 8, 1, t.last, 10000);
+      CHECK(st == S24_OK && t.r[0] == 16 && t.r[7] == 16 && t.last[0] == 0,
+            "the kept beat (row 0, 16s, no TLAST): %s %u %u %u", s24_strerror(st), t.r[0], t.r[7],
+            t.last[0]);
       CHECK(rd(S24_REG_STATUS) == 0, "R_HELD clears when the beat is taken");
-      st = S.stream_read(S.ctx, S24_PORT_R, r, 8, 1, last, 20000);
+      st = S.stream_read(S.ctx, S24_PORT_R, t.r, 8, 1, t.last, 20000);
       CHECK(st == S24_ERR_TIMEOUT, "nothing behind the kept beat: %s", s24_strerror(st));
     }
     CHECK(s24_cosim_set_backpressure(g_sim, 0) == S24_OK, "backpressure off");
     // the next job's results come alone
-    start_job(4, 1);
-    CHECK(S.stream_write(S.ctx, S24_PORT_W, w, 5, 4) == S24_OK, "queue w");
-    CHECK(S.stream_write(S.ctx, S24_PORT_A, a, 8, 4) == S24_OK, "queue a");
-    s24_status_t st = S.stream_read(S.ctx, S24_PORT_R, r, 8, 8, last, 100000);
-    CHECK(st == S24_OK && r[0] == 16 && r[63] == 16 && last[7] == 1 && last[0] == 0,
+    start_tile(t.w, t.a, 4);
+    s24_status_t st = S.stream_read(S.ctx, S24_PORT_R, t.r, 8, 8, t.last, 100000);
+    CHECK(st == S24_OK && t.r[0] == 16 && t.r[63] == 16 && t.last[7] == 1 && t.last[0] == 0,
           "the next job's tile after the kept beat (%s)", via_seam ? "seam" : "taken");
     CHECK(wait_done() && rd(S24_REG_ERR) == 0, "the next job completes cleanly");
   }
 }
 
-// One tile of 4 beats, weights all 1 at (0, 1), activations all 2: every output = 4 * 2 * 2.
+// One tile of 4 beats (activations all 2: every output = 16) with its W or A stream cut wrong.
 static void tlast_errors_never_hang(void) {
-  uint32_t w[4 * 5], a[4 * 8], r[8 * 8];
-  uint8_t last[8];
-  for (int i = 0; i < 4; i++) {
-    w_beat(w + i * 5, 1, 0, 1);
-    a_beat(a + i * 8, 2);
-  }
+  tile4_t t;
+  tile_of_4_beats(&t, 2);
   for (int which = 0; which < 2; which++) {
     soft_reset();
     start_job(4, 1);
     // the faulty stream comes as two packets (3 + 1 beats): TLAST early on beat 2
     const s24_port_t bad = which == 0 ? S24_PORT_W : S24_PORT_A;
-    const uint32_t *bd = bad == S24_PORT_W ? w : a;
+    const uint32_t *bd = bad == S24_PORT_W ? t.w : t.a;
     const size_t words = bad == S24_PORT_W ? 5 : 8;
     CHECK(S.stream_write(S.ctx, bad, bd, words, 3) == S24_OK, "queue");
     CHECK(S.stream_write(S.ctx, bad, bd + 3 * words, words, 1) == S24_OK, "queue");
     if (bad == S24_PORT_W) {
-      CHECK(S.stream_write(S.ctx, S24_PORT_A, a, 8, 4) == S24_OK, "queue a");
+      CHECK(S.stream_write(S.ctx, S24_PORT_A, t.a, 8, 4) == S24_OK, "queue a");
     } else {
-      CHECK(S.stream_write(S.ctx, S24_PORT_W, w, 5, 4) == S24_OK, "queue w");
+      CHECK(S.stream_write(S.ctx, S24_PORT_W, t.w, 5, 4) == S24_OK, "queue w");
     }
-    s24_status_t st = S.stream_read(S.ctx, S24_PORT_R, r, 8, 8, last, 100000);
+    s24_status_t st = S.stream_read(S.ctx, S24_PORT_R, t.r, 8, 8, t.last, 100000);
     CHECK(st == S24_OK, "results despite the TLAST error: %s", s24_strerror(st));
-    CHECK(st == S24_OK && r[0] == 16 && r[63] == 16 && last[7] == 1 && last[6] == 0,
-          "result values %u %u / TLAST on the last row", r[0], r[63]);
+    CHECK(st == S24_OK && t.r[0] == 16 && t.r[63] == 16 && t.last[7] == 1 && t.last[6] == 0,
+          "result values %u %u / TLAST on the last row", t.r[0], t.r[63]);
     CHECK(wait_done(), "job completes");
     uint32_t want = bad == S24_PORT_W ? S24_ERR_W_LAST_MASK : S24_ERR_A_LAST_MASK;
     CHECK(rd(S24_REG_ERR) == want, "ERR = %s", bad == S24_PORT_W ? "W_LAST" : "A_LAST");
@@ -309,10 +316,10 @@ static void tlast_errors_never_hang(void) {
   // a missing TLAST at the end of the tile is an error too
   soft_reset();
   start_job(2, 1);
-  CHECK(S.stream_write(S.ctx, S24_PORT_W, w, 5, 2) == S24_OK, "queue w");
-  CHECK(S.stream_write(S.ctx, S24_PORT_A, a, 8, 1) == S24_OK, "queue a");
-  CHECK(S.stream_write(S.ctx, S24_PORT_A, a, 8, 1) == S24_OK, "queue a");
-  CHECK(S.stream_read(S.ctx, S24_PORT_R, r, 8, 8, last, 100000) == S24_OK, "results");
+  CHECK(S.stream_write(S.ctx, S24_PORT_W, t.w, 5, 2) == S24_OK, "queue w");
+  CHECK(S.stream_write(S.ctx, S24_PORT_A, t.a, 8, 1) == S24_OK, "queue a");
+  CHECK(S.stream_write(S.ctx, S24_PORT_A, t.a, 8, 1) == S24_OK, "queue a");
+  CHECK(S.stream_read(S.ctx, S24_PORT_R, t.r, 8, 8, t.last, 100000) == S24_OK, "results");
   CHECK(wait_done(), "job completes");
   CHECK(rd(S24_REG_ERR) == S24_ERR_A_LAST_MASK, "A_LAST for TLAST on beat 0 of 2");
 }
@@ -325,9 +332,7 @@ static void invalid_metadata_flagged_and_zeroed(void) {
   w_beat(w + 5, 1, 2, 3);  // valid
   a_beat(a, 1);
   a_beat(a + 8, 1);
-  start_job(2, 1);
-  CHECK(S.stream_write(S.ctx, S24_PORT_W, w, 5, 2) == S24_OK, "queue w");
-  CHECK(S.stream_write(S.ctx, S24_PORT_A, a, 8, 2) == S24_OK, "queue a");
+  start_tile(w, a, 2);
   CHECK(S.stream_read(S.ctx, S24_PORT_R, r, 8, 8, last, 100000) == S24_OK, "results");
   CHECK(r[0] == 2 && r[8 * 7 + 7] == 2, "invalid group zeroed: got %u, want 2", r[0]);
   CHECK(wait_done(), "job completes");
@@ -340,9 +345,7 @@ static void invalid_metadata_flagged_and_zeroed(void) {
     wr(S24_REG_ERR, S24_ERR_META_MASK);
     CHECK(rd(S24_REG_ERR) == 0, "ERR.META cleared by W1C");
     w_beat(w, 3, bad ? 2 : 0, bad ? 2 : 1);
-    start_job(2, 1);
-    CHECK(S.stream_write(S.ctx, S24_PORT_W, w, 5, 2) == S24_OK, "queue w");
-    CHECK(S.stream_write(S.ctx, S24_PORT_A, a, 8, 2) == S24_OK, "queue a");
+    start_tile(w, a, 2);
     CHECK(S.stream_read(S.ctx, S24_PORT_R, r, 8, 8, last, 100000) == S24_OK, "results");
     CHECK(wait_done(), "job completes");
     CHECK(rd(S24_REG_ERR) == (bad ? S24_ERR_META_MASK : 0u), "ERR.META of job %d after W1C", round + 2);

@@ -1053,17 +1053,31 @@ static uint64_t um_now(void *ctx) {
   return m->seam.now_ns(m->seam.ctx);
 }
 
-static void uio_gemm_through_fifo_windows_is_bit_exact(void **state) {
-  (void)state;
+// A mock of the FIFO windows (room for 1024 words in each TX FIFO) in front of a software device of
+// rows x cols, sparse_n:sparse_m; *u and *seam the UIO backend over it. Freed by um_free.
+static uio_mock_t *um_new(uint32_t rows, uint32_t cols, uint32_t sparse_n, uint32_t sparse_m,
+                          s24_uio_t *u, s24_seam_t *seam) {
   uio_mock_t *m = calloc(1, sizeof(*m));
   assert_non_null(m);
-  assert_int_equal(s24_swdev_init(&m->dev, 2, 3, 2, 4), S24_OK);
+  assert_int_equal(s24_swdev_init(&m->dev, rows, cols, sparse_n, sparse_m), S24_OK);
   s24_swdev_seam(&m->dev, &m->seam);
   m->tx_vacancy = 1024;
+  assert_int_equal(s24_uio_init_mmio(u, um_read, um_write, um_now, m), S24_OK);
+  s24_uio_seam(u, seam);
+  return m;
+}
+
+static void um_free(uio_mock_t *m, s24_uio_t *u) {
+  s24_uio_close(u);
+  s24_swdev_free(&m->dev);
+  free(m);
+}
+
+static void uio_gemm_through_fifo_windows_is_bit_exact(void **state) {
+  (void)state;
   s24_uio_t u;
   s24_seam_t seam;
-  assert_int_equal(s24_uio_init_mmio(&u, um_read, um_write, um_now, m), S24_OK);
-  s24_uio_seam(&u, &seam);
+  uio_mock_t *m = um_new(2, 3, 2, 4, &u, &seam);
   s24_dev_t dev;
   assert_int_equal(s24_dev_open(&dev, &seam), S24_OK);
   const s24_pattern_t p = {2, 4};
@@ -1099,9 +1113,7 @@ static void uio_gemm_through_fifo_windows_is_bit_exact(void **state) {
   u.write_timeout_ns = UINT64_MAX / 4;
   assert_int_equal(s24_gemm_compressed(&dev, p, vals, meta, M, K, b, N, NULL, got, &where),
                    S24_ERR_UNSUPPORTED);
-  s24_uio_close(&u);
-  s24_swdev_free(&m->dev);
-  free(m);
+  um_free(m, &u);
 }
 
 // Map 1.5: after the soft reset s24_top may still present the result beat it held (STATUS.R_HELD);
@@ -1109,15 +1121,9 @@ static void uio_gemm_through_fifo_windows_is_bit_exact(void **state) {
 // again, so it never reaches the next job; a beat never taken times out.
 static void uio_stream_reset_drops_a_kept_result_beat(void **state) {
   (void)state;
-  uio_mock_t *m = calloc(1, sizeof(*m));
-  assert_non_null(m);
-  assert_int_equal(s24_swdev_init(&m->dev, 2, 2, 2, 4), S24_OK);
-  s24_swdev_seam(&m->dev, &m->seam);
-  m->tx_vacancy = 1024;
   s24_uio_t u;
   s24_seam_t seam;
-  assert_int_equal(s24_uio_init_mmio(&u, um_read, um_write, um_now, m), S24_OK);
-  s24_uio_seam(&u, &seam);
+  uio_mock_t *m = um_new(2, 2, 2, 4, &u, &seam);
   m->rx_resets = 0;
   assert_int_equal(seam.stream_reset(seam.ctx), S24_OK);  // nothing kept: one RX reset
   assert_int_equal(m->rx_resets, 1);
@@ -1129,9 +1135,7 @@ static void uio_stream_reset_drops_a_kept_result_beat(void **state) {
   m->held_reads = UINT32_MAX;
   u.write_timeout_ns = 1000;
   assert_int_equal(seam.stream_reset(seam.ctx), S24_ERR_TIMEOUT);
-  s24_uio_close(&u);
-  s24_swdev_free(&m->dev);
-  free(m);
+  um_free(m, &u);
 }
 
 static void uio_open_errors_are_clean(void **state) {

@@ -125,14 +125,19 @@ def probe():
     return table
 
 
-def ranges(versions):
+def spans(versions):
+    """[(first, last), ...]: the runs of consecutive versions, in order"""
     out, start = [], versions[0]
     for a, b in zip(versions, versions[1:] + [None]):
         if b != a + 1:
-            out.append(f"{start}" if start == a else f"{start}-{a}")
+            out.append((start, a))
             if b is not None:
                 start = b
-    return ", ".join(out)
+    return out
+
+
+def ranges(versions):
+    return ", ".join(f"{a}" if a == b else f"{a}-{b}" for a, b in spans(versions))
 
 
 def header(table):
@@ -158,6 +163,9 @@ def header(table):
         "",
         "#include \"s24_tflite.h\"",
         "",
+        "// Versions lo to hi (0 <= lo <= hi <= 31): bits lo to hi.",
+        "#define S24_VERSIONS(lo, hi) ((0xffffffffu >> (31 - (hi))) & (0xffffffffu << (lo)))",
+        "",
         "typedef struct {",
         "  int32_t opcode;",
         "  uint32_t versions;",
@@ -166,10 +174,10 @@ def header(table):
         "static const s24_op_versions_row_t kS24OpVersions[] = {",
     ]
     for code in sorted(table):
-        mask = sum(1 << v for v in table[code])
         if max(table[code]) > 31:
             raise RuntimeError(f"{NAMES[code]}: version above 31 does not fit the mask")
-        lines.append(f"    {{S24_OP_{NAMES[code]}, 0x{mask:08x}u}},  // {ranges(table[code])}")
+        versions = " | ".join(f"S24_VERSIONS({a}, {b})" for a, b in spans(table[code]))
+        lines.append(f"    {{S24_OP_{NAMES[code]}, {versions}}},")
     lines += ["};", "", "#endif  // S24_OP_VERSIONS_TABLE_H_", ""]
     return "\n".join(lines)
 
