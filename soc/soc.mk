@@ -174,7 +174,7 @@ SOC_MODELS ?= ad,kws,ic,vww
 SOC_ROWS   ?= 2:4/soc,dense/soc,dense/soc-cpu
 soc-networks: soc $(BUILD)/sparse24
 	$(NET_PYENV) $(VPYTHON) soc/tests/networks.py $(BUILD)/sparse24 $(TFLITE_MODELS) $(SOC_DIR)/networks \
-	  --models $(SOC_MODELS) --rows $(SOC_ROWS) --csv $(SOC_DIR)/results.csv
+	  --models $(SOC_MODELS) --rows $(SOC_ROWS) --csv $(SOC_DIR)/results.csv --record $(SOC_RECORD)
 	$(VPYTHON) soc/tests/report.py $(SOC_DIR)/results.csv $(SOC_DIR)
 
 # the simulator's speed, the IP idle and the IP busy: build/soc/speed.txt

@@ -14,7 +14,10 @@ not run again (the runs take minutes to hours of simulation; --fresh starts over
   model,weights,engine,cycles_total,cycles_ip,cycles_cpu,load_cycles,arena_bytes,code_bytes,
   soc_mhz,ms_total,bitexact_litert
 (the --stats figures, per inference; cycles_ip the IP's busy cycles (CNT_CYCLES), cycles_cpu the
-CPU's outside its waits for the IP), and FILE_detail.csv:
+CPU's outside its waits for the IP; soc_mhz and ms_total of every row from make soc-synth's record
+as it is when the file is written (--record; soc/build_h.py's reading of it, the one the library's
+--stats use): the cycles do not depend on the clock, so rows kept from before a record follow it),
+and FILE_detail.csv:
   model,weights,engine,inferences,array_cycles,array_op_cycles,other_op_cycles,stall_w,stall_a,stall_r
 (array_cycles: the cycle model's for the array layers at full stream rate, i.e. `--backend rtl`'s;
 array_op_cycles: SoC cycles inside FULLY_CONNECTED and CONV_2D, wherever they ran (on the IP: the
@@ -32,6 +35,8 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(HERE)), "net"))
 from networks import litert, random_inputs, reference, stats_of, variant_model  # noqa: E402
+sys.path.insert(0, os.path.dirname(HERE))
+from build_h import record_mhz  # noqa: E402
 
 import numpy as np  # noqa: E402
 
@@ -56,6 +61,14 @@ def read_csv(path, fields):
     return [r for r in rows if list(r.keys()) == fields]
 
 
+def with_clock(rows, mhz):
+    """soc_mhz and ms_total of each row at mhz (none: blank), as lib/s24_text.c prints them."""
+    for r in rows:
+        r["soc_mhz"] = f"{mhz:.1f}" if mhz > 0 else ""
+        r["ms_total"] = f"{int(r['cycles_total']) / (mhz * 1000.0):.3f}" if mhz > 0 else ""
+    return rows
+
+
 def write_csv(path, fields, rows):
     tmp = path + ".tmp"
     with open(tmp, "w", newline="") as f:
@@ -76,7 +89,10 @@ def main():
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--csv")
     ap.add_argument("--fresh", action="store_true")
+    ap.add_argument("--record", default=os.path.join(os.path.dirname(os.path.dirname(HERE)), "synth",
+                                                     "records", "soc", "ecp5_ulx3s.json"))
     a = ap.parse_args()
+    mhz = record_mhz(a.record)[0]
     os.makedirs(a.out_dir, exist_ok=True)
     rows = [] if a.fresh else read_csv(a.csv, FIELDS)
     details = [] if a.fresh or not a.csv else read_csv(detail_path(a.csv), DETAIL)
@@ -120,8 +136,7 @@ def main():
         row = {"model": m, "weights": v, "engine": engine, **per,
                "load_cycles": st["load_cycles"], "arena_bytes": st["arena_bytes"],
                "code_bytes": st["code_bytes"],
-               "soc_mhz": "" if st["soc_mhz"] == "none" else st["soc_mhz"],
-               "ms_total": "" if st["ms_total"] == "none" else st["ms_total"],
+               "soc_mhz": "", "ms_total": "",
                "bitexact_litert": "yes"}
         ops = sorted({k.split("_")[0] for k in st if k.startswith("op") and k.endswith("_where")})
         arr = [o for o in ops if st[o + "_name"] in ARRAY_OPS]
@@ -136,13 +151,14 @@ def main():
         rows.append(row)
         details.append(det)
         if a.csv:
-            write_csv(a.csv, FIELDS, rows)
+            write_csv(a.csv, FIELDS, with_clock(rows, mhz))
             write_csv(detail_path(a.csv), DETAIL, details)
         print(f"{head}: {n} input(s) bit-exact with LiteRT; per inference {per['cycles_total']:,} "
               f"SoC cycles, IP busy {per['cycles_ip']:,} (array alone {det['array_cycles']:,}), "
               f"CPU {per['cycles_cpu']:,}; load {int(row['load_cycles']):,} cycles, arena "
               f"{int(row['arena_bytes']):,} B ({secs:.0f} s)", flush=True)
     if a.csv:
+        write_csv(a.csv, FIELDS, with_clock(rows, mhz))   # kept rows too: the record's clock now
         print(f"soc-networks: {a.csv} has {len(rows)} rows")
 
 
