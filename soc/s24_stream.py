@@ -19,6 +19,15 @@ from litex.soc.interconnect import stream, wishbone
 from litex.soc.interconnect.csr import CSR, CSRStatus, CSRStorage, CSRField, AutoCSR
 
 
+def _reset_csr(m, description):
+    """m.reset: a 1-bit CSR whose write of 1 resets the port; returns that pulse (one cycle)."""
+    m.reset = CSR(1)
+    m.reset.description = description
+    rst = Signal()
+    m.comb += rst.eq(m.reset.re & m.reset.r[0])
+    return rst
+
+
 def _log2(n):
     return max(1, (n - 1).bit_length())
 
@@ -78,13 +87,10 @@ class RingReader(LiteXModule):
         self.desc = CSRStorage(32, description="Queue a descriptor: start beat [15:0], count [30:16] (>= 1), TLAST on the last beat [31].")
         self.desc_level = CSRStatus(8, description="Descriptors queued (including the one running).")
         self.consumed = CSRStatus(32, description="Beats the port has taken since the last reset (monotonic, wraps at 2^32).")
-        self.reset = CSR(1)
-        self.reset.description = "Write 1: drop every queued descriptor and beat, zero the counters."
+        rst = _reset_csr(self, "Write 1: drop every queued descriptor and beat, zero the counters.")
 
         # # #
 
-        rst = Signal()
-        self.comb += rst.eq(self.reset.re & self.reset.r[0])
         port = mem.get_port(has_re=False)
         self.specials += port
 
@@ -156,13 +162,10 @@ class RingWriter(LiteXModule):
         self.sink = sink = stream.Endpoint([("data", width)])
         self.received = CSRStatus(32, description="Beats stored since the last reset (monotonic).")
         self.consumed = CSRStorage(32, description="Beats the firmware has read (monotonic); frees their slots.")
-        self.reset = CSR(1)
-        self.reset.description = "Write 1: forget every stored beat, zero the counters."
+        rst = _reset_csr(self, "Write 1: forget every stored beat, zero the counters.")
 
         # # #
 
-        rst = Signal()
-        self.comb += rst.eq(self.reset.re & self.reset.r[0])
         port = mem.get_port(write_capable=True)
         self.specials += port
         received = Signal(32)
