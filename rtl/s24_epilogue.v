@@ -892,14 +892,12 @@ module s24_epilogue #(
       end
 `endif
 `ifdef S24_FV_EPI_G_RND
-      if (fv_age_q >= 4'd3) begin
+      if (fv_age_q >= 4'd3)
         `S24_ASSERT(rnd5_q == fv_rnd2_q, "epilogue: rounded product differs from hh<<32 + (k-hh-ll)<<16 + ll + the mode's constant")
-      end
 `endif
 `ifdef S24_FV_EPI_G_ST7
-      if (fv_age_q >= 4'd3) begin
+      if (fv_age_q >= 4'd3)
         `S24_ASSERT(&fv_st7_ok, "epilogue: stage 7 differs from (rnd >>> t) saturated to [-512, 511], or its correction from gemmlowp's")
-      end
 `endif
 `ifdef S24_FV_EPI_ST7_ASSUMED
       // part Y9 (a BMC for the mutants of stages 8-9 only): the stage-7 lemma, proven by part
@@ -907,9 +905,8 @@ module s24_epilogue #(
       if (fv_age_q >= 4'd3) assume (&fv_st7_ok);
 `endif
 `ifdef S24_FV_EPI_G_LANE
-      if (fv_age_q >= 4'd5) begin
+      if (fv_age_q >= 4'd5)
         `S24_ASSERT(y9_q == fv_y9_q, "epilogue: int8 lane differs from clamp(round(x, t, mode) + ZO, act_min, act_max)")
-      end
 `endif
       `S24_COVER(o_valid && o_tile_end && en_q)                 // a fused tile completes
       `S24_COVER(o_valid && o_tile_end && en_q && pair_q)       // a fused pair-mode tile completes
