@@ -11,19 +11,20 @@ COCOTB_DIR  := $(BUILD)/cocotb
 COCOTB_CFGS ?= 8:8:2:4 2:2:2:4
 COCOTB_PY   := tests/cocotb/test_s24_top.py tests/cocotb/s24_beats.py regs/s24_regs.toml
 
-# $(1) a configuration: its Icarus build (the wrapper renames the ports for cocotbext-axi; the time
-# unit comes from the command file, as in cocotb's own flow) and its run
+# $(1) a configuration: its Icarus build of s24_top itself (the test's Ports name its ports as
+# cocotbext-axi looks them up; the time unit comes from the command file, as in cocotb's own flow)
+# and its run
 define COCOTB_RULES
-$(COCOTB_DIR)/$(call cfg_name,$(1))/sim.vvp: tests/cocotb/tb_s24_top.v $(RTL_FILES) $(wildcard rtl/*.vh)
+$(COCOTB_DIR)/$(call cfg_name,$(1))/sim.vvp: $(RTL_FILES) $(wildcard rtl/*.vh)
 	@mkdir -p $$(@D)
 	@echo "+timescale+1ns/1ps" > $$(@D)/cmds.f
-	iverilog -g2005 -o $$@ -c $$(@D)/cmds.f -I rtl -s tb_s24_top \
-	  $(subst -G,-Ptb_s24_top.,$(call cfg_gparams,$(1))) $(RTL_FILES) tests/cocotb/tb_s24_top.v
+	iverilog -g2005 -o $$@ -c $$(@D)/cmds.f -I rtl -s s24_top \
+	  $(subst -G,-Ps24_top.,$(call cfg_gparams,$(1))) $(RTL_FILES)
 
 .PHONY: test-cocotb-$(call cfg_name,$(1))
 test-cocotb-$(call cfg_name,$(1)): deps $(COCOTB_DIR)/$(call cfg_name,$(1))/sim.vvp $(BUILD)/sparse24 $(COCOTB_PY)
 	@d=$(COCOTB_DIR)/$(call cfg_name,$(1)); rm -f $$$$d/results.xml; \
-	  MODULE=test_s24_top TOPLEVEL=tb_s24_top TOPLEVEL_LANG=verilog TESTCASE=$(COCOTB_TESTCASE) \
+	  MODULE=test_s24_top TOPLEVEL=s24_top TOPLEVEL_LANG=verilog TESTCASE=$(COCOTB_TESTCASE) \
 	  PYTHONPATH=tests/cocotb VIRTUAL_ENV=$(VENV) PATH=$(VENV)/bin:$$$$PATH \
 	  LIBPYTHON_LOC=$$$$($(VENV)/bin/cocotb-config --libpython) COCOTB_RESULTS_FILE=$$$$d/results.xml \
 	  S24_CFG=$(1) S24_SEED=$(SEED) S24_SPARSE24=$(BUILD)/sparse24 S24_WORK=$$$$d/work \

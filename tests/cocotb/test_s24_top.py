@@ -12,6 +12,7 @@ one when unset, printed either way: every test draws from Random("<seed>:<cfg>:<
 Every test also checks, on every cycle, that m_axis_r never withdraws or changes a beat before it
 is taken (AXI4-Stream) and that B and R stay stable while not accepted (AXI4-Lite).
 """
+import functools
 import logging
 import os
 import pathlib
@@ -271,8 +272,39 @@ class Tb:
         return beats, tiles, st
 
 
+class Ports:
+    """s24_top itself (the cocotb toplevel) as cocotbext-axi looks its buses up: every port by its name
+    without the _i/_o/_ni suffix (s_axil_awaddr for s_axil_awaddr_i, clk, rst_n, irq), so no
+    hand-written wrapper stands between the bench and the IP's port list."""
+
+    def __init__(self, dut):
+        self._dut, self._log, self._name = dut, dut._log, dut._name
+        self._ports = {}
+        for n in dir(dut):
+            for suffix in ("_ni", "_i", "_o"):
+                if n.endswith(suffix):
+                    self._ports[n[:-len(suffix)] + ("_n" if suffix == "_ni" else "")] = n
+                    break
+        assert {"clk", "rst_n", "irq", "s_axil_awaddr", "m_axis_r_tdata"} <= self._ports.keys(), \
+            f"s24_top's ports: {sorted(self._ports)}"
+
+    def __dir__(self):
+        return list(self._ports)
+
+    def __getattr__(self, name):
+        if name.startswith("_") or name not in self._ports:
+            raise AttributeError(name)
+        return getattr(self._dut, self._ports[name])
+
+
 def test(**kw):
-    return cocotb.test(timeout_time=20, timeout_unit="ms", **kw)
+    """A cocotb test on s24_top, handed its Ports."""
+    def wrap(f):
+        @functools.wraps(f)
+        async def run(dut):
+            return await f(Ports(dut))
+        return cocotb.test(timeout_time=20, timeout_unit="ms", **kw)(run)
+    return wrap
 
 
 # ---------------------------------------------------------------------- the 17 checks
