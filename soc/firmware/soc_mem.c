@@ -11,10 +11,7 @@
 void *memset(void *dst, int c, size_t n) {
   uint8_t *d = dst;
   const uint8_t b = (uint8_t)c;
-  while (n > 0 && ((uintptr_t)d & 3u) != 0) {
-    *d++ = b;
-    n--;
-  }
+  for (; n > 0 && ((uintptr_t)d & 3u) != 0; n--) *d++ = b;  // bytes up to a word boundary
   const uint32_t w = 0x01010101u * b;
   for (; n >= 16; n -= 16, d += 16) {
     ((uint32_t *)(void *)d)[0] = w;
@@ -23,10 +20,7 @@ void *memset(void *dst, int c, size_t n) {
     ((uint32_t *)(void *)d)[3] = w;
   }
   for (; n >= 4; n -= 4, d += 4) *(uint32_t *)(void *)d = w;
-  while (n > 0) {
-    *d++ = b;
-    n--;
-  }
+  for (; n > 0; n--) *d++ = b;
   return dst;
 }
 
