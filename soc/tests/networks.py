@@ -21,9 +21,13 @@ and FILE_detail.csv:
   model,weights,engine,inferences,array_cycles,array_op_cycles,other_op_cycles,stall_w,stall_a,stall_r
 (array_cycles: the cycle model's for the array layers at full stream rate, i.e. `--backend rtl`'s;
 array_op_cycles: SoC cycles inside FULLY_CONNECTED and CONV_2D, wherever they ran (on the IP: the
-CPU packing and moving their operands included); other_op_cycles: inside the other operators). Each run's --stats is kept in
-OUT_DIR/<model>_<weights>_<backend>_stats.txt. Exit 1 on the first mismatch or failure, naming the
-model, row and input.
+CPU packing and moving their operands included); other_op_cycles: inside the other operators),
+and FILE_ops.csv, the same cycles by operator type (issue 52: what to move into hardware first):
+  model,weights,engine,op,where,count,cycles,share_pct
+(per inference, summed over the operators of that type that ran there; share_pct of cycles_total).
+Each run's --stats is kept in OUT_DIR/<model>_<weights>_<backend>_stats.txt; the ops file is made
+from those files, a kept row's too. Exit 1 on the first mismatch or failure, naming the model, row
+and input.
 """
 import argparse
 import csv
@@ -46,12 +50,31 @@ FIELDS = ["model", "weights", "engine", "cycles_total", "cycles_ip", "cycles_cpu
 # beside it (FILE's name with _detail): where the time goes
 DETAIL = ["model", "weights", "engine", "inferences", "array_cycles", "array_op_cycles",
           "other_op_cycles", "stall_w", "stall_a", "stall_r"]
+# beside it (FILE's name with _ops): the cycles by operator type
+OPS = ["model", "weights", "engine", "op", "where", "count", "cycles", "share_pct"]
 ARRAY_OPS = ("FULLY_CONNECTED", "CONV_2D")  # the operators the IP runs (SPEC §8)
 ROWS = "2:4/soc,dense/soc,dense/soc-cpu"
 
 
-def detail_path(path):
-    return os.path.splitext(path)[0] + "_detail.csv"
+def detail_path(path, what="detail"):
+    return os.path.splitext(path)[0] + f"_{what}.csv"
+
+
+def op_rows(m, v, engine, st):
+    """FILE_ops.csv's lines of one run's --stats: cycles per inference by (operator, where it ran),
+    the largest first."""
+    total = int(st["cycles_total"])   # per inference, as --stats prints it, and each op's cycles
+    by = {}
+    for k in st:
+        if k.startswith("op") and k.endswith("_name"):
+            o = k[:-len("_name")]
+            key = (st[k], st[o + "_where"])
+            c, cyc = by.get(key, (0, 0))
+            by[key] = (c + 1, cyc + int(st[o + "_cycles"]))
+    out = [{"model": m, "weights": v, "engine": engine, "op": op, "where": where, "count": c,
+            "cycles": cyc, "share_pct": f"{100.0 * cyc / total:.1f}" if total else ""}
+           for (op, where), (c, cyc) in by.items()]
+    return sorted(out, key=lambda r: -r["cycles"])
 
 
 def read_csv(path, fields):
@@ -104,11 +127,21 @@ def main():
             sys.exit(f"soc-networks: row {v}/{b}: weights dense or 2:4, backend soc or soc-cpu")
     print(f"soc-networks: seed {a.seed}, {a.inputs} random input(s) per run, {len(runs)} runs",
           flush=True)
+    ops = []
+
+    def kept_stats(m, v, engine, tag):
+        """A kept row's operator lines, from its kept --stats (none when the file is gone)."""
+        p = os.path.join(a.out_dir, f"{tag}_stats.txt")
+        if os.path.exists(p):
+            with open(p) as f:
+                ops.extend(op_rows(m, v, engine, stats_of(f.read())))
     for i, (m, v, b) in enumerate(runs):
         engine = "ip" if b == "soc" else "cpu"
         head = f"[{i + 1}/{len(runs)}] {m} {v} {b}"
+        tag = f"{m}_{v.replace(':', 'of')}_{b}"
         if any(r["model"] == m and r["weights"] == v and r["engine"] == engine for r in rows):
             print(f"{head}: kept from {a.csv}", flush=True)
+            kept_stats(m, v, engine, tag)
             continue
         path = variant_model(a.sparse24, a.models_dir, a.out_dir, m, v, "soc-networks")
         it = litert(path)
@@ -116,7 +149,6 @@ def main():
         # (a row run alone, resumed or in another --models list gets the same inputs)
         x = random_inputs(it, a.inputs, np.random.default_rng([a.seed, zlib.crc32(f"{m}/{v}/{b}".encode())]))
         want = reference(it, x)
-        tag = f"{m}_{v.replace(':', 'of')}_{b}"
         xp, yp = os.path.join(a.out_dir, f"{tag}_x.npy"), os.path.join(a.out_dir, f"{tag}_y.npy")
         np.save(xp, x)
         t0 = time.time()
@@ -153,15 +185,18 @@ def main():
         details = [x for x in details if (x["model"], x["weights"], x["engine"]) != (m, v, engine)]
         rows.append(row)
         details.append(det)
+        ops.extend(op_rows(m, v, engine, st))
         if a.csv:
             write_csv(a.csv, FIELDS, with_clock(rows, mhz))
             write_csv(detail_path(a.csv), DETAIL, details)
+            write_csv(detail_path(a.csv, "ops"), OPS, ops)
         print(f"{head}: {n} input(s) bit-exact with LiteRT; per inference {per['cycles_total']:,} "
               f"SoC cycles, IP busy {per['cycles_ip']:,} (array alone {det['array_cycles']:,}), "
               f"CPU {per['cycles_cpu']:,}; load {int(row['load_cycles']):,} cycles, arena "
               f"{int(row['arena_bytes']):,} B ({secs:.0f} s)", flush=True)
     if a.csv:
         write_csv(a.csv, FIELDS, with_clock(rows, mhz))   # kept rows too: the record's clock now
+        write_csv(detail_path(a.csv, "ops"), OPS, ops)
         print(f"soc-networks: {a.csv} has {len(rows)} rows")
 
 

@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: Apache-2.0
 """make soc-networks' report (issue 51): build/soc/results.csv and results_detail.csv as a Markdown
-table (OUT_DIR/results.md, pasted into docs/results.md) and a stacked bar plot of where each
-inference's cycles go (OUT_DIR/soc_networks.png, gnuplot).
+table (OUT_DIR/results.md, pasted into docs/results.md), results_ops.csv as a second table (the
+cycles by operator type and where it ran, the float edges QUANTIZE/DEQUANTIZE on their own), and
+a stacked bar plot of where each inference's cycles go (OUT_DIR/soc_networks.png, gnuplot).
 
   soc/tests/report.py RESULTS.csv OUT_DIR
 """
@@ -25,6 +26,32 @@ ANCHORS = {"ad": "GAP9 0.27 ms", "ic": "fpgaConvNet (Zedboard) 0.411 ms; GAP9 0.
 def read(path):
     with open(path, newline="") as f:
         return {(r["model"], r["weights"], r["engine"]): r for r in csv.DictReader(f)}
+
+
+FLOAT_EDGES = ("QUANTIZE", "DEQUANTIZE")   # float in, float out: soft float on RV32IM
+
+
+def ops_table(path, rows, models, top=4):
+    """results_ops.csv as Markdown: per model and row, the operator types taking the most cycles
+    (where they ran, M cycles per inference, share), the float edges on their own column."""
+    with open(path, newline="") as f:
+        ops = list(csv.DictReader(f))
+    out = ["| model | weights, array layers on | the largest operator types (where: M cycles, share) | "
+           "float edges (QUANTIZE + DEQUANTIZE, CPU) |", "|---|---|---|---|"]
+    for m in models:
+        for w, e in ORDER:
+            if (m, w, e) not in rows:
+                continue
+            mine = [o for o in ops if (o["model"], o["weights"], o["engine"]) == (m, w, e)]
+            mine.sort(key=lambda o: -int(o["cycles"]))
+            big = "; ".join(f"{o['op']} ({o['where']}: {int(o['cycles']) / 1e6:.2f} M, {o['share_pct']} %)"
+                            for o in mine[:top])
+            fe = [o for o in mine if o["op"] in FLOAT_EDGES]
+            tot = int(rows[(m, w, e)]["cycles_total"])
+            fe_c = sum(int(o["cycles"]) for o in fe)
+            out.append(f"| {m} | {LABEL[(w, e)]} | {big} | "
+                       f"{f'{fe_c:,} ({100.0 * fe_c / tot:.1f} %)' if fe else 'none'} |")
+    return "\n".join(out) + "\n"
 
 
 def main():
@@ -65,6 +92,9 @@ def main():
     os.makedirs(out, exist_ok=True)
     md = "\n".join(lines) + "\n\nPublished whole inferences to set beside `ms_total` (other systems, " \
          "not like for like):\n" + "\n".join(anchors) + "\n"
+    ops_path = os.path.splitext(path)[0] + "_ops.csv"
+    if os.path.exists(ops_path):
+        md += "\n" + ops_table(ops_path, rows, models)
     with open(os.path.join(out, "results.md"), "w") as f:
         f.write(md)
     print(md)
