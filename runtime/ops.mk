@@ -55,5 +55,23 @@ test-ops-run: $(BUILD)/tools/sparse24-san
 test-op-versions:
 	$(VPYTHON) tests/net/op_versions.py --check runtime/s24_op_versions_table.h
 
-TESTS      += test-ops test-ops-run test-op-versions
-LONG_TESTS += test-ops-long
+# QUANTIZE FLOAT32 -> int8 by prep's threshold table against the reference expression it replaces
+# (tests/net/test_quant_table.c: every float near every threshold, the specials, a stride through
+# all 2^32 bit patterns; 21 scale and zero-point pairs); test-quant-table-all: every bit pattern
+# (an -O2 build without sanitizers, minutes)
+QT_SRCS := tests/net/test_quant_table.c runtime/s24_arena.c runtime/s24_tflite.c runtime/s24_op_versions.c \
+           runtime/s24_net.c runtime/s24_engine.c runtime/host/s24_runtime_host.c $(MODEL_SRCS) driver/s24_drv.c
+$(BUILD)/tests/net/test_quant_table: $(QT_SRCS) runtime/s24_ops.c
+	@mkdir -p $(@D)
+	$(TEST_CC) $(RUNTIME_INC) $(QT_SRCS) -lm -o $@
+$(BUILD)/tests/net/test_quant_table_fast: $(QT_SRCS) runtime/s24_ops.c
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(RUNTIME_INC) $(MODEL_INC) $(QT_SRCS) -lm -o $@
+.PHONY: test-quant-table test-quant-table-all
+test-quant-table: $(BUILD)/tests/net/test_quant_table
+	$<
+test-quant-table-all: $(BUILD)/tests/net/test_quant_table_fast
+	$< --all
+
+TESTS      += test-ops test-ops-run test-op-versions test-quant-table
+LONG_TESTS += test-ops-long test-quant-table-all

@@ -158,8 +158,8 @@ static int32_t srdhm(int32_t a, int32_t b) {  // SaturatingRoundingDoublingHighM
   return (int32_t)((ab + nudge) / (1LL << 31));  // C division truncates, as in C++
 }
 
-static int32_t rdbpot(int32_t x, int exponent) {  // RoundingDivideByPOT
-  const int32_t mask = (int32_t)((1LL << exponent) - 1);
+static int32_t rdbpot(int32_t x, int exponent) {  // RoundingDivideByPOT, 0 <= exponent <= 31
+  const int32_t mask = (int32_t)((UINT32_C(1) << exponent) - 1u);  // 32-bit: no 64-bit shift call
   const int32_t remainder = x & mask;
   const int32_t threshold = (mask >> 1) + (x < 0 ? 1 : 0);
   return (x >> exponent) + (remainder > threshold ? 1 : 0);
@@ -463,6 +463,7 @@ typedef struct {  // ADD and SUB
   int sub;  // SUB: a - b
   int32_t a_off, b_off, out_off, left_shift;
   int32_t a_mult, a_shift, b_mult, b_shift, out_mult, out_shift, act_lo, act_hi;
+  int32_t *ta, *tb;  // each input's rescaled value per int8 value (256 entries, in the arena)
 } add_t;
 
 typedef struct {
@@ -553,6 +554,11 @@ typedef struct {
   const s24_tfl_tensor_t *in, *out;
   int requant;  // int8 -> int8
   int32_t mult, shift;
+  // FLOAT32 -> int8 (in the arena): thr[j] the least float key (f32_key) whose output is at least
+  // -127 + j, for inputs whose magnitude's bits are below dom; DEQUANTIZE: deq[q + 128] the output
+  int32_t *thr;
+  uint32_t dom;
+  float *deq;
 } quant_t;
 
 typedef struct {
@@ -689,34 +695,104 @@ static s24_status_t prep_dw(const ctx_t *c, params_t *pp) {
   return S24_OK;
 }
 
+// A 32-bit load of int8 tensor bytes (GCC and Clang: may alias anything); the bytes of a word in
+// memory order where the target is little-endian (the host and RV32 alike), else never used
+typedef uint32_t u32_alias_t __attribute__((may_alias));
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define S24_WORD_BYTES 1
+#else
+#define S24_WORD_BYTES 0
+#endif
+
+// (int8 byte `sh` / 8 of w) * (int8 byte of x + off), as the sum's uint32 term
+static uint32_t byte_mac(uint32_t w, uint32_t x, int sh, int32_t off) {
+  return (uint32_t)((int32_t)(int8_t)(w >> sh) * ((int32_t)(int8_t)(x >> sh) + off));
+}
+
+// The taps f in [0, k) of one window whose input index o0 + d*f lies in [0, n): [*lo, *hi) (o0 the
+// window's first input index, d the dilation; empty: *lo == *hi). Once per output row or column,
+// so that the MAC loop below has no bounds check.
+static void tap_range(int64_t o0, int32_t d, int32_t k, int32_t n, int32_t *lo, int32_t *hi) {
+  int64_t a = o0 < 0 ? (-o0 + d - 1) / d : 0;        // the first f with o0 + d*f >= 0
+  int64_t e = n - 1 - o0 < 0 ? 0 : (n - 1 - o0) / d + 1;  // f < e  <=>  o0 + d*f <= n - 1
+  if (e > k) e = k;
+  if (a > e) a = e;
+  *lo = (int32_t)a;
+  *hi = (int32_t)e;
+}
+
+// reference_integer_ops::DepthwiseConv with its sums modulo 2^32 (the order of the additions does
+// not matter then): per output pixel the taps inside the input, per channel a walk of pointers.
 static void conv_dw(const dw_t *p, const int8_t *x, const int8_t *w, const void *bias, int8_t *y) {
   const int32_t *const mult = p->mult, *const shift = p->shift;
+  const int32_t in_off = p->in_off, dm = p->depth_mult;
+  const size_t ic = (size_t)p->ic, oc = (size_t)p->oc;
+  const size_t x_fx = (size_t)p->dw * ic, w_fx = oc;  // the next tap along x
+  const size_t x_fy = (size_t)p->dh * (size_t)p->iw * ic, w_fy = (size_t)p->kw * oc;  // along y
+  // one depth multiplier, channels in fours and both tensors word-aligned (then every tap is): four
+  // channels a load
+  const int quad = S24_WORD_BYTES && dm == 1 && ic % 4 == 0 && ((uintptr_t)x & 3u) == 0 &&
+                   ((uintptr_t)w & 3u) == 0;
   for (int32_t b = 0; b < p->n; ++b)
-    for (int32_t oy = 0; oy < p->oh; ++oy)
-      for (int32_t ox = 0; ox < p->ow; ++ox)
-        for (int32_t ic = 0; ic < p->ic; ++ic)
-          for (int32_t mm = 0; mm < p->depth_mult; ++mm) {
-            const int32_t oc = mm + ic * p->depth_mult;
-            const int64_t x0 = (int64_t)ox * p->sw - p->pw;
-            const int64_t y0 = (int64_t)oy * p->sh - p->ph;
-            int32_t acc = 0;
-            for (int32_t fy = 0; fy < p->kh; ++fy)
-              for (int32_t fx = 0; fx < p->kw; ++fx) {
-                const int64_t iy = y0 + (int64_t)p->dh * fy;
-                const int64_t ix = x0 + (int64_t)p->dw * fx;
-                if (ix < 0 || ix >= p->iw || iy < 0 || iy >= p->ih) continue;
-                const int32_t xv =
-                    x[(((size_t)b * p->ih + (size_t)iy) * p->iw + (size_t)ix) * p->ic + ic];
-                const int32_t wv = w[((size_t)fy * p->kw + (size_t)fx) * p->oc + oc];
-                acc = wrap_add(acc, wv * (xv + p->in_off));
+    for (int32_t oy = 0; oy < p->oh; ++oy) {
+      const int64_t y0 = (int64_t)oy * p->sh - p->ph;
+      int32_t fy0, fy1;
+      tap_range(y0, p->dh, p->kh, p->ih, &fy0, &fy1);
+      for (int32_t ox = 0; ox < p->ow; ++ox) {
+        const int64_t x0 = (int64_t)ox * p->sw - p->pw;
+        int32_t fx0, fx1;
+        tap_range(x0, p->dw, p->kw, p->iw, &fx0, &fx1);
+        const int taps = fy0 < fy1 && fx0 < fx1;
+        // the first tap inside the input (only read when there is one)
+        const size_t iy = taps ? (size_t)(y0 + (int64_t)p->dh * fy0) : 0;
+        const size_t ix = taps ? (size_t)(x0 + (int64_t)p->dw * fx0) : 0;
+        const int8_t *const xt = x + (((size_t)b * p->ih + iy) * p->iw + ix) * ic;
+        const int8_t *const wt = taps ? w + ((size_t)fy0 * p->kw + (size_t)fx0) * oc : w;
+        int8_t *const yo = y + (((size_t)b * p->oh + (size_t)oy) * p->ow + (size_t)ox) * oc;
+        if (quad) {  // four channels a word: a load of x and one of w feed four MACs
+          for (size_t ch = 0; ch < oc; ch += 4) {
+            uint32_t acc[4] = {0, 0, 0, 0};
+            if (taps) {
+              const int8_t *xr = xt + ch, *wr = wt + ch;
+              for (int32_t fy = fy0; fy < fy1; ++fy, xr += x_fy, wr += w_fy) {
+                const int8_t *xp = xr, *wp = wr;
+                for (int32_t fx = fx0; fx < fx1; ++fx, xp += x_fx, wp += w_fx) {
+                  const uint32_t xv = *(const u32_alias_t *)(const void *)xp;
+                  const uint32_t wv = *(const u32_alias_t *)(const void *)wp;
+                  acc[0] += byte_mac(wv, xv, 0, in_off);
+                  acc[1] += byte_mac(wv, xv, 8, in_off);
+                  acc[2] += byte_mac(wv, xv, 16, in_off);
+                  acc[3] += byte_mac(wv, xv, 24, in_off);
+                }
               }
-            if (bias != NULL) acc = wrap_add(acc, rd_i32(bias, (size_t)oc));
-            acc = mbqm(acc, mult[oc], shift[oc]);
-            acc += p->out_off;
-            acc = clamp_act(acc, p->act_lo, p->act_hi);
-            y[(((size_t)b * p->oh + (size_t)oy) * p->ow + (size_t)ox) * p->oc + oc] =
-                (int8_t)acc;
+            }
+            for (size_t k = 0; k < 4; ++k) {
+              int32_t v = (int32_t)acc[k];
+              if (bias != NULL) v = wrap_add(v, rd_i32(bias, ch + k));
+              v = mbqm(v, mult[ch + k], shift[ch + k]) + p->out_off;
+              yo[ch + k] = (int8_t)clamp_act(v, p->act_lo, p->act_hi);
+            }
           }
+          continue;
+        }
+        for (size_t ch = 0, ci = 0; ci < ic; ++ci)
+          for (int32_t mm = 0; mm < dm; ++mm, ++ch) {
+            uint32_t acc = 0;
+            if (taps) {
+              const int8_t *xr = xt + ci, *wr = wt + ch;
+              for (int32_t fy = fy0; fy < fy1; ++fy, xr += x_fy, wr += w_fy) {
+                const int8_t *xp = xr, *wp = wr;
+                for (int32_t fx = fx0; fx < fx1; ++fx, xp += x_fx, wp += w_fx)
+                  acc += (uint32_t)((int32_t)*wp * ((int32_t)*xp + in_off));
+              }
+            }
+            int32_t v = (int32_t)acc;
+            if (bias != NULL) v = wrap_add(v, rd_i32(bias, ch));
+            v = mbqm(v, mult[ch], shift[ch]) + p->out_off;
+            yo[ch] = (int8_t)clamp_act(v, p->act_lo, p->act_hi);
+          }
+      }
+    }
 }
 
 static s24_status_t run_dw(const ctx_t *c, const params_t *pp, void *const *data) {
@@ -778,6 +854,11 @@ static s24_status_t need_q8_binary(const ctx_t *c, const s24_tfl_tensor_t *a,
 }
 
 // add.cc and sub.cc Prepare, 8-bit path (PrepareGeneralSubOp is ADD's arithmetic)
+// One input of ADD/SUB rescaled: ((q + off) * 2^left_shift), times its multiplier
+static int32_t add_in(int32_t q, int32_t off, int32_t left_shift, int32_t mult, int32_t shift) {
+  return mbqm((off + q) * (1 << left_shift), mult, shift);
+}
+
 static s24_status_t prep_add(const ctx_t *c, params_t *pp) {
   add_t *const p = &pp->add;
   TRY(need_io(c, 2, 2, &p->a, &p->out));
@@ -806,15 +887,23 @@ static s24_status_t prep_add(const ctx_t *c, params_t *pp) {
   if (s24_act_range_i8(c->op->opt.activation, so_f, p->out_off, &p->act_lo, &p->act_hi) !=
       S24_OK)
     return FAIL(c, S24_ERR_UNSUPPORTED, "fused activation %d", (int)c->op->opt.activation);
+  if (c->arena != NULL) {  // the inputs' rescaling depends on the int8 value alone: once, here
+    p->ta = s24_arena_alloc(c->arena, 256 * sizeof(int32_t), 0);
+    p->tb = s24_arena_alloc(c->arena, 256 * sizeof(int32_t), 0);
+    if (p->ta == NULL || p->tb == NULL)
+      return FAIL(c, S24_ERR_NOMEM, "the arena has no room for the inputs' rescaling tables");
+    for (int32_t q = -128; q < 128; ++q) {
+      p->ta[q + 128] = add_in(q, p->a_off, p->left_shift, p->a_mult, p->a_shift);
+      p->tb[q + 128] = add_in(q, p->b_off, p->left_shift, p->b_mult, p->b_shift);
+    }
+  }
   return S24_OK;
 }
 
-// reference_integer_ops::AddElementwise, reference_ops::SubElementwise
+// reference_integer_ops::AddElementwise, reference_ops::SubElementwise: the sum of the two
+// rescaled inputs (prep_add's tables), rescaled to the output
 static int8_t add_one(const add_t *p, int8_t x, int8_t y) {
-  const int32_t a = (p->a_off + x) * (1 << p->left_shift);
-  const int32_t b = (p->b_off + y) * (1 << p->left_shift);
-  const int32_t sa = mbqm(a, p->a_mult, p->a_shift);
-  const int32_t sb = mbqm(b, p->b_mult, p->b_shift);
+  const int32_t sa = p->ta[(int32_t)x + 128], sb = p->tb[(int32_t)y + 128];
   int32_t r = mbqm(p->sub ? sa - sb : sa + sb, p->out_mult, p->out_shift) + p->out_off;
   r = clamp_act(r, p->act_lo, p->act_hi);
   return (int8_t)r;
@@ -822,8 +911,13 @@ static int8_t add_one(const add_t *p, int8_t x, int8_t y) {
 
 static s24_status_t run_add(const ctx_t *c, const params_t *pp, void *const *data) {
   const add_t *const p = &pp->add;
+  if (p->ta == NULL) return S24_ERR_ARG;  // prepared without an arena
   const int8_t *x = data[c->op->in[0]], *y = data[c->op->in[1]];
   int8_t *z = data[c->op->out[0]];
+  if (p->a->elems == p->out->elems && p->b->elems == p->out->elems) {  // nothing broadcast
+    for (size_t o = 0; o < p->out->elems; ++o) z[o] = add_one(p, x[o], y[o]);
+    return S24_OK;
+  }
   size_t idx[S24_TFL_MAX_DIMS] = {0};
   size_t ia = 0, ib = 0;
   for (size_t o = 0; o < p->out->elems; ++o) {
@@ -1195,6 +1289,82 @@ static s24_status_t run_softmax(const ctx_t *c, const params_t *pp, void *const 
 
 // ------------------------------------------------------------------------------ QUANTIZE, DEQUANTIZE
 
+// reference_ops::AffineQuantize of one value: TfLiteRound(val / scale) + zero point in float, as
+// x86-64 converts it (f2i_trunc), clamped to int8
+static int8_t quant_one(float x, float s, int32_t zo) {
+  int32_t v = wrap_add(f2i_trunc(round_f(x / s)), zo);
+  if (v < -128) v = -128;
+  if (v > 127) v = 127;
+  return (int8_t)v;
+}
+
+// A float's bits as an int32 that orders like the float's value (-0 just below +0); its own inverse
+static int32_t f32_key(uint32_t bits) {
+  return (int32_t)(bits ^ ((uint32_t)((int32_t)bits >> 31) & 0x7FFFFFFFu));
+}
+
+static float key_f32(int64_t k) {
+  const uint32_t b = (uint32_t)f32_key((uint32_t)(int32_t)k);
+  float f;
+  memcpy(&f, &b, 4);
+  return f;
+}
+
+// The least key in [lo, hi] whose quant_one is at least v (hi + 1: none), quant_one being monotone
+// there: a gallop from the guess k0 to a bracket, then bisection (a few evaluations a threshold)
+static int32_t first_at_least(int64_t lo, int64_t hi, int64_t k0, int32_t v, float s, int32_t zo) {
+  int64_t a, b, step = 1;  // !(a reaches v) or a == lo - 1; b reaches v or b == hi + 1
+  if (quant_one(key_f32(k0), s, zo) >= v) {
+    b = k0;
+    for (a = b - 1; a >= lo && quant_one(key_f32(a), s, zo) >= v; a = b - step) {
+      b = a;
+      step *= 2;
+    }
+    if (a < lo) a = lo - 1;
+  } else {
+    a = k0;
+    for (b = a + 1; b <= hi && quant_one(key_f32(b), s, zo) < v; b = a + step) {
+      a = b;
+      step *= 2;
+    }
+    if (b > hi) b = hi + 1;
+  }
+  while (b - a > 1) {
+    const int64_t m = a + (b - a) / 2;
+    if (quant_one(key_f32(m), s, zo) >= v) b = m;
+    else a = m;
+  }
+  return (int32_t)b;
+}
+
+// FLOAT32 -> int8 by table (prepared once): quant_one is monotone in the input while
+// |x / scale| <= 2^24 (no wrap, no int32 overflow: division and both roundings are monotone), that
+// is for |x| < dom = scale * 2^24; there the output is -128 plus the number of thresholds at or
+// below the input's key, eight comparisons. Outside (NaN, infinities, huge values) quant_one itself.
+static s24_status_t prep_quant_table(const ctx_t *c, quant_t *p, float s, int32_t zo) {
+  p->thr = s24_arena_alloc(c->arena, 255 * sizeof(int32_t), 0);
+  if (p->thr == NULL)
+    return FAIL(c, S24_ERR_NOMEM, "the arena has no room for a quantization table");
+  const float bound = s * 16777216.0f;  // may be +inf: every finite input
+  uint32_t dom;
+  memcpy(&dom, &bound, 4);
+  p->dom = dom;
+  const int64_t hi = (int64_t)dom - 1, lo = -(int64_t)dom;  // keys of -bound < x < bound
+  for (int32_t j = 0; j < 255; ++j) {
+    const int32_t v = -127 + j;
+    float guess = ((float)(v - zo) - 0.5f) * s;
+    if (!(guess > -bound)) guess = -bound;
+    if (!(guess < bound)) guess = bound;
+    uint32_t gb;
+    memcpy(&gb, &guess, 4);
+    int64_t k0 = f32_key(gb);
+    if (k0 < lo) k0 = lo;
+    if (k0 > hi) k0 = hi;
+    p->thr[j] = first_at_least(lo, hi, k0, v, s, zo);
+  }
+  return S24_OK;
+}
+
 static s24_status_t prep_quantize(const ctx_t *c, params_t *pp) {
   quant_t *const p = &pp->quant;
   TRY(need_io(c, 1, 1, &p->in, &p->out));
@@ -1212,6 +1382,8 @@ static s24_status_t prep_quantize(const ctx_t *c, params_t *pp) {
                        s24_tfl_type_name(p->in->type));
   }
   TRY(need_shape(c, p->out, "output", p->in->dims, p->in->rank));
+  if (!p->requant && c->arena != NULL)
+    TRY(prep_quant_table(c, p, (float)(double)p->out->scale[0], (int32_t)p->out->zero_point[0]));
   return S24_OK;
 }
 
@@ -1230,14 +1402,25 @@ static s24_status_t run_quantize(const ctx_t *c, const params_t *pp, void *const
     }
     return S24_OK;
   }
-  // reference_ops::AffineQuantize: TfLiteRound(val / (float)scale) in float
-  const void *x = data[c->op->in[0]];
+  if (p->thr == NULL) return S24_ERR_ARG;  // prepared without an arena
+  // reference_ops::AffineQuantize: TfLiteRound(val / (float)scale) in float, by prep's table
+  const uint8_t *x = data[c->op->in[0]];
   const float s = (float)(double)p->out->scale[0];
   for (size_t i = 0; i < p->in->elems; ++i) {
-    int32_t v = wrap_add(f2i_trunc(round_f(rd_f32(x, i) / s)), zo);
-    if (v < -128) v = -128;
-    if (v > 127) v = 127;
-    y[i] = (int8_t)v;
+    uint32_t bits;
+    memcpy(&bits, x + 4 * i, 4);
+    if ((bits & 0x7FFFFFFFu) >= p->dom) {
+      y[i] = quant_one(rd_f32(x, i), s, zo);
+      continue;
+    }
+    const int32_t k = f32_key(bits);
+    size_t a = 0, b = 255;  // thresholds at or below k: thr[0 .. a)
+    while (a < b) {
+      const size_t m = (a + b) / 2;
+      if (p->thr[m] <= k) a = m + 1;
+      else b = m;
+    }
+    y[i] = (int8_t)((int32_t)a - 128);
   }
   return S24_OK;
 }
@@ -1249,18 +1432,24 @@ static s24_status_t prep_dequantize(const ctx_t *c, params_t *pp) {
   TRY(need_type(c, p->out, "output", S24_TFL_FLOAT32));
   TRY(need_q8(c, p->in, "input"));
   TRY(need_shape(c, p->out, "output", p->in->dims, p->in->rank));
+  if (c->arena != NULL) {  // the 256 outputs, once
+    p->deq = s24_arena_alloc(c->arena, 256 * sizeof(float), 0);
+    if (p->deq == NULL)
+      return FAIL(c, S24_ERR_NOMEM, "the arena has no room for a dequantization table");
+    // reference_integer_ops::Dequantize: static_cast<float>(double scale * (val - zero_point))
+    const double s = (double)p->in->scale[0];
+    const int32_t zp = (int32_t)p->in->zero_point[0];
+    for (int32_t q = -128; q < 128; ++q) p->deq[q + 128] = (float)(s * (double)(q - zp));
+  }
   return S24_OK;
 }
 
 static s24_status_t run_dequantize(const ctx_t *c, const params_t *pp, void *const *data) {
   const quant_t *const p = &pp->quant;
+  if (p->deq == NULL) return S24_ERR_ARG;  // prepared without an arena
   const int8_t *x = data[c->op->in[0]];
   void *y = data[c->op->out[0]];
-  // reference_integer_ops::Dequantize: static_cast<float>(double scale * (val - zero_point))
-  const double s = (double)p->in->scale[0];
-  const int32_t zp = (int32_t)p->in->zero_point[0];
-  for (size_t i = 0; i < p->in->elems; ++i)
-    wr_f32(y, i, (float)(s * (double)((int32_t)x[i] - zp)));
+  for (size_t i = 0; i < p->in->elems; ++i) wr_f32(y, i, p->deq[(int32_t)x[i] + 128]);
   return S24_OK;
 }
 

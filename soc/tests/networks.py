@@ -127,14 +127,14 @@ def main():
             sys.exit(f"soc-networks: row {v}/{b}: weights dense or 2:4, backend soc or soc-cpu")
     print(f"soc-networks: seed {a.seed}, {a.inputs} random input(s) per run, {len(runs)} runs",
           flush=True)
-    ops = []
+    op_lines = []
 
     def kept_stats(m, v, engine, tag):
         """A kept row's operator lines, from its kept --stats (none when the file is gone)."""
         p = os.path.join(a.out_dir, f"{tag}_stats.txt")
         if os.path.exists(p):
             with open(p) as f:
-                ops.extend(op_rows(m, v, engine, stats_of(f.read())))
+                op_lines.extend(op_rows(m, v, engine, stats_of(f.read())))
     for i, (m, v, b) in enumerate(runs):
         engine = "ip" if b == "soc" else "cpu"
         head = f"[{i + 1}/{len(runs)}] {m} {v} {b}"
@@ -185,18 +185,18 @@ def main():
         details = [x for x in details if (x["model"], x["weights"], x["engine"]) != (m, v, engine)]
         rows.append(row)
         details.append(det)
-        ops.extend(op_rows(m, v, engine, st))
+        op_lines.extend(op_rows(m, v, engine, st))
         if a.csv:
             write_csv(a.csv, FIELDS, with_clock(rows, mhz))
             write_csv(detail_path(a.csv), DETAIL, details)
-            write_csv(detail_path(a.csv, "ops"), OPS, ops)
+            write_csv(detail_path(a.csv, "ops"), OPS, op_lines)
         print(f"{head}: {n} input(s) bit-exact with LiteRT; per inference {per['cycles_total']:,} "
               f"SoC cycles, IP busy {per['cycles_ip']:,} (array alone {det['array_cycles']:,}), "
               f"CPU {per['cycles_cpu']:,}; load {int(row['load_cycles']):,} cycles, arena "
               f"{int(row['arena_bytes']):,} B ({secs:.0f} s)", flush=True)
     if a.csv:
         write_csv(a.csv, FIELDS, with_clock(rows, mhz))   # kept rows too: the record's clock now
-        write_csv(detail_path(a.csv, "ops"), OPS, ops)
+        write_csv(detail_path(a.csv, "ops"), OPS, op_lines)
         print(f"soc-networks: {a.csv} has {len(rows)} rows")
 
 
