@@ -203,9 +203,13 @@ soc-speed: soc
 # make soc-synth: the SoC for the ULX3S's ECP5-85 pads through Yosys and nextpnr-ecp5 (the venv's
 # YoWASP tools), SOC_SEEDS placer seeds (median Fmax per clock), SOC_SYNTH_JOBS at a time; resumable
 # (a seed already placed for the same netlist is kept); the record -> synth/records/soc/ecp5_ulx3s.json
+# nextpnr's router1: the one that routed the SoC (router2 oscillated at hundreds to thousands of
+# overused wires on every seed tried; docs/soc.md)
 SOC_SEEDS      ?= 1,2,3
 SOC_SYNTH_JOBS ?= 1
+SOC_ROUTER     ?= router1
 soc-synth:
 	@scripts/deps.sh --synth
 	@scripts/deps.sh
-	$(VPYTHON) soc/synth.py --out $(BUILD)/soc-synth --seeds $(SOC_SEEDS) --jobs $(SOC_SYNTH_JOBS)
+	$(VPYTHON) soc/synth.py --out $(BUILD)/soc-synth --seeds $(SOC_SEEDS) --jobs $(SOC_SYNTH_JOBS) \
+	  --router $(SOC_ROUTER)

@@ -10,8 +10,9 @@
 #    MULT18X18D and TRELLIS_FF instances), synth_ecp5 with synth/ecp5_ffs.ys's flop mapping; -nodsp
 #    puts the one inferred multiplier, VexRiscv's, in LUTs (152 of the 156 MULT18X18D used, not 156);
 # 3. nextpnr-ecp5 (yowasp, LFE5UM-85F-8BG381) once per placer seed, each seed's JSON report kept
-#    (pnr_s<seed>.json; a seed that fails writes pnr_s<seed>.fail); router2 by default, since router1
-#    left the SoC unrouted after an hour (--router router1 to compare);
+#    (pnr_s<seed>.json; a seed that fails writes pnr_s<seed>.fail); --router: make soc-synth passes
+#    router1, which routed the SoC once its 152 DSPs left VexRiscv's multiplier to LUTs (router2, the
+#    default here, oscillated on every seed tried; docs/soc.md, "Placed and routed");
 # 4. the record: cells, each seed's Fmax of every clock, the median per clock, utilisation, the
 #    critical path of the median seed -> <records>/ecp5_ulx3s.json (committed, like make synth's).
 # Resumable: a seed whose report exists for the same netlist is not run again (a new netlist, from
