@@ -29,7 +29,9 @@ API_PIC_OBJS := $(patsubst %.c,$(BUILD)/lib/pic/%.o,$(API_LIB_SRCS))
 
 ALL += $(API_SO) $(API_A)
 
-$(API_GEN_H): soc/build_h.py $(wildcard $(SOC_RECORD))
+# (and again when the SoC's sources change: the record then reads as stale)
+$(API_GEN_H): soc/build_h.py $(wildcard $(SOC_RECORD)) soc/synth.py soc/soc.py soc/s24_stream.py \
+              soc/firmware/boot.S $(RTL_FILES) $(wildcard rtl/*.vh) regs/s24_regs.toml
 	$(PYTHON) soc/build_h.py $(SOC_RECORD) $(BUILD)/soc $@
 $(API_PIC_OBJS): | $(API_GEN_H)
 

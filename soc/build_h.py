@@ -9,11 +9,23 @@ so that the figures work on a clean checkout.
 
 S24_SOC_MHZ: the record's soc_mhz, the slowest clock's median Fmax over the placer seeds (the
 system clock of the ULX3S build; the SDRAM's phase-shifted copy runs at the same frequency);
-S24_SOC_MHZ_FROM: where it comes from, in one line.
+S24_SOC_MHZ_FROM: where it comes from, in one line, and "STALE: ..." when the record's digest of
+the SoC's sources (soc/synth.py's, the one make soc-synth records) is not that of the tree's.
 """
+import importlib.util
 import json
 import os
 import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def sources_digest():
+    """soc/synth.py's digest of the SoC's sources as they are now (what a record's `rtl` holds)."""
+    spec = importlib.util.spec_from_file_location("s24_soc_synth", os.path.join(HERE, "synth.py"))
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod.rtl_digest(mod.sources())
 
 
 def record_mhz(record):
@@ -28,6 +40,8 @@ def record_mhz(record):
             seeds = sorted(r.get("seeds", {}), key=int)
             src = (f"the median placed Fmax of seeds {', '.join(seeds)} on the ECP5-85, "
                    f"{record} (commit {rec.get('commit', '?')}, {rec.get('recorded_utc', '?')} UTC)")
+            if r.get("rtl") != sources_digest():
+                src += "; STALE: the SoC's sources changed since that record (rerun make soc-synth)"
     return mhz, src
 
 
