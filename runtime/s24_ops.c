@@ -290,12 +290,6 @@ static int32_t rd_i32(const void *p, size_t i) {
   return v;
 }
 
-static float rd_f32(const void *p, size_t i) {
-  float v;
-  memcpy(&v, (const uint8_t *)p + 4 * i, 4);
-  return v;
-}
-
 static void wr_i32(void *p, size_t i, int32_t v) { memcpy((uint8_t *)p + 4 * i, &v, 4); }
 static void wr_f32(void *p, size_t i, float v) { memcpy((uint8_t *)p + 4 * i, &v, 4); }
 
@@ -752,13 +746,13 @@ static void conv_dw(const dw_t *p, const int8_t *x, const int8_t *w, const void 
         if (quad) {  // four channels a word: a load of x and one of w feed four MACs
           for (size_t ch = 0; ch < oc; ch += 4) {
             uint32_t acc[4] = {0, 0, 0, 0};
-            if (taps) {
-              const int8_t *xr = xt + ch, *wr = wt + ch;
+            if (taps) {  // offsets from xt and wt (a step past the last tap makes no pointer)
+              size_t xr = ch, wr = ch;
               for (int32_t fy = fy0; fy < fy1; ++fy, xr += x_fy, wr += w_fy) {
-                const int8_t *xp = xr, *wp = wr;
+                size_t xp = xr, wp = wr;
                 for (int32_t fx = fx0; fx < fx1; ++fx, xp += x_fx, wp += w_fx) {
-                  const uint32_t xv = *(const u32_alias_t *)(const void *)xp;
-                  const uint32_t wv = *(const u32_alias_t *)(const void *)wp;
+                  const uint32_t xv = *(const u32_alias_t *)(const void *)(xt + xp);
+                  const uint32_t wv = *(const u32_alias_t *)(const void *)(wt + wp);
                   acc[0] += byte_mac(wv, xv, 0, in_off);
                   acc[1] += byte_mac(wv, xv, 8, in_off);
                   acc[2] += byte_mac(wv, xv, 16, in_off);
@@ -778,12 +772,12 @@ static void conv_dw(const dw_t *p, const int8_t *x, const int8_t *w, const void 
         for (size_t ch = 0, ci = 0; ci < ic; ++ci)
           for (int32_t mm = 0; mm < dm; ++mm, ++ch) {
             uint32_t acc = 0;
-            if (taps) {
-              const int8_t *xr = xt + ci, *wr = wt + ch;
+            if (taps) {  // offsets, as above
+              size_t xr = ci, wr = ch;
               for (int32_t fy = fy0; fy < fy1; ++fy, xr += x_fy, wr += w_fy) {
-                const int8_t *xp = xr, *wp = wr;
+                size_t xp = xr, wp = wr;
                 for (int32_t fx = fx0; fx < fx1; ++fx, xp += x_fx, wp += w_fx)
-                  acc += (uint32_t)((int32_t)*wp * ((int32_t)*xp + in_off));
+                  acc += (uint32_t)((int32_t)wt[wp] * ((int32_t)xt[xp] + in_off));
               }
             }
             int32_t v = (int32_t)acc;
@@ -1365,6 +1359,24 @@ static s24_status_t prep_quant_table(const ctx_t *c, quant_t *p, float s, int32_
   return S24_OK;
 }
 
+// One float (its bits) quantized by prep_quant_table's thresholds: -128 plus the number at or below
+// its key; quant_one itself outside the table's domain
+static int8_t quant_lookup(const quant_t *p, uint32_t bits, float s, int32_t zo) {
+  if ((bits & 0x7FFFFFFFu) >= p->dom) {
+    float x;
+    memcpy(&x, &bits, 4);
+    return quant_one(x, s, zo);
+  }
+  const int32_t k = f32_key(bits);
+  size_t a = 0, b = 255;  // thresholds at or below k: thr[0 .. a)
+  while (a < b) {
+    const size_t m = (a + b) / 2;
+    if (p->thr[m] <= k) a = m + 1;
+    else b = m;
+  }
+  return (int8_t)((int32_t)a - 128);
+}
+
 static s24_status_t prep_quantize(const ctx_t *c, params_t *pp) {
   quant_t *const p = &pp->quant;
   TRY(need_io(c, 1, 1, &p->in, &p->out));
@@ -1409,18 +1421,7 @@ static s24_status_t run_quantize(const ctx_t *c, const params_t *pp, void *const
   for (size_t i = 0; i < p->in->elems; ++i) {
     uint32_t bits;
     memcpy(&bits, x + 4 * i, 4);
-    if ((bits & 0x7FFFFFFFu) >= p->dom) {
-      y[i] = quant_one(rd_f32(x, i), s, zo);
-      continue;
-    }
-    const int32_t k = f32_key(bits);
-    size_t a = 0, b = 255;  // thresholds at or below k: thr[0 .. a)
-    while (a < b) {
-      const size_t m = (a + b) / 2;
-      if (p->thr[m] <= k) a = m + 1;
-      else b = m;
-    }
-    y[i] = (int8_t)((int32_t)a - 128);
+    y[i] = quant_lookup(p, bits, s, zo);
   }
   return S24_OK;
 }

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
-// QUANTIZE FLOAT32 -> int8 by prep's threshold table (runtime/s24_ops.c, prep_quant_table and
-// run_quantize) against the reference expression it replaces (quant_one: TfLiteRound(x / scale) +
-// zero point, x86-64's conversion, clamped), on scales from 2^-30 to 2^110 and zero points -128, 0,
-// 127. Every float near every threshold (+-300 keys), the specials (NaN, infinities, +-0,
-// subnormals, FLT_MAX) and a stride through all 2^32 bit patterns; `--all` visits every bit
-// pattern (test-ops-long). The file includes s24_ops.c to reach the static functions.
+// QUANTIZE FLOAT32 -> int8 by prep's threshold table (runtime/s24_ops.c: prep_quant_table and
+// quant_lookup, which run_quantize calls for every element) against the reference expression it
+// replaces (quant_one: TfLiteRound(x / scale) + zero point, x86-64's conversion, clamped), on
+// scales from the least subnormal to FLT_MAX and zero points -128, 0, 127. Every float near every
+// threshold (+-300 keys), the specials (NaN, infinities, +-0, subnormals, FLT_MAX) and a stride
+// through all 2^32 bit patterns; `--all` visits every bit pattern (make test-quant-table-all).
+// The file includes s24_ops.c to reach the static functions.
 //
 // usage: test_quant_table [--all]
 #include "../../runtime/s24_ops.c"
@@ -14,24 +15,10 @@
 
 static unsigned long long checked, failed;
 
-static int8_t by_table(const quant_t *p, float x, float s, int32_t zo) {
-  uint32_t bits;
-  memcpy(&bits, &x, 4);
-  if ((bits & 0x7FFFFFFFu) >= p->dom) return quant_one(x, s, zo);
-  const int32_t k = f32_key(bits);
-  size_t a = 0, b = 255;
-  while (a < b) {
-    const size_t m = (a + b) / 2;
-    if (p->thr[m] <= k) a = m + 1;
-    else b = m;
-  }
-  return (int8_t)((int32_t)a - 128);
-}
-
 static void check_bits(const quant_t *p, uint32_t bits, float s, int32_t zo) {
   float x;
   memcpy(&x, &bits, 4);
-  const int8_t want = quant_one(x, s, zo), got = by_table(p, x, s, zo);
+  const int8_t want = quant_one(x, s, zo), got = quant_lookup(p, bits, s, zo);
   checked++;
   if (got != want && failed++ < 10)
     printf("FAIL scale %a zero point %d: input %a (bits 0x%08x): table %d, reference %d\n",
@@ -41,7 +28,8 @@ static void check_bits(const quant_t *p, uint32_t bits, float s, int32_t zo) {
 int main(int argc, char **argv) {
   const int all = argc > 1 && strcmp(argv[1], "--all") == 0;
   static uint8_t mem[4096];
-  const float scales[] = {0x1p-30f, 1.0f / 255.0f, 0.0039215689f, 0.1f, 1.0f, 3.0e5f, 0x1p110f};
+  const float scales[] = {0x1p-149f, 0x1p-126f, 0x1p-30f,    1.0f / 255.0f, 0.0039215689f, 0.1f,
+                          1.0f,      3.0e5f,    0x1.fffffep103f, 0x1p104f, 0x1p110f,     FLT_MAX};
   const int32_t zps[] = {-128, 0, 127};
   for (size_t si = 0; si < sizeof scales / sizeof scales[0]; ++si)
     for (size_t zi = 0; zi < sizeof zps / sizeof zps[0]; ++zi) {
