@@ -57,7 +57,7 @@ test-op-versions:
 
 # QUANTIZE FLOAT32 -> int8 by prep's threshold table against the reference expression it replaces
 # (tests/net/test_quant_table.c: every float near every threshold, the specials, a stride through
-# all 2^32 bit patterns; 21 scale and zero-point pairs); test-quant-table-all: every bit pattern
+# all 2^32 bit patterns; 36 scale and zero-point pairs); test-quant-table-all: every bit pattern
 # (an -O2 build without sanitizers, minutes)
 QT_SRCS := tests/net/test_quant_table.c runtime/s24_arena.c runtime/s24_tflite.c runtime/s24_op_versions.c \
            runtime/s24_net.c runtime/s24_engine.c runtime/host/s24_runtime_host.c $(MODEL_SRCS) driver/s24_drv.c
