@@ -84,8 +84,8 @@ $(SOC_FWDIR)/runtime/%.o: runtime/%.c $(SOC_GEN)/sources.f
 	@mkdir -p $(@D)
 	$(SOC_CC) $(SOC_CFLAGS) $(SOC_INC) -Iruntime -c $< -o $@
 $(SOC_FWDIR)/soc/firmware/s24run.o: INCX := -Iruntime -Ilib   # the job format, lib/s24_soc_job.h
-# the host operators at -Os, the rest at -O2: measured on kws 2:4 (VexRiscv's 4 KiB direct-mapped I$),
-# 36.9 M cycles all -Os, 38.8 M all -O2, 30.3 M this way (docs/results.md)
+# the host operators at -Os, the rest at -O2: the README's magic wand 2:4 2,065,619 cycles this way,
+# 2,362,074 all at -Os; all at -O2 was slower than all at -Os on kws (the 4 KiB I$; docs/results.md)
 $(SOC_FWDIR)/runtime/s24_ops.o: SOC_CFLAGS += -Os
 $(SOC_FWDIR)/s24run.elf: $(RUNTIME_CORE_SRCS:%.c=$(SOC_FWDIR)/%.o)
 $(SOC_FWDIR)/s24run.elf: SOC_LDLIBS := -lm
