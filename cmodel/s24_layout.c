@@ -111,6 +111,17 @@ int8_t s24_r8_get(const uint32_t *beats, uint32_t r_words, uint32_t cols, uint32
   return (int8_t)(uint8_t)(beats[bit / 32] >> (bit % 32));
 }
 
+void s24_r8_tile(const uint32_t *beats, uint32_t r_words, uint32_t cols, uint32_t rows,
+                 uint32_t ncols, int8_t *y, size_t ldy) {
+  for (uint32_t r = 0; r < rows; r++) {
+    const uint32_t *w = beats + (r / 4) * r_words;  // row r%4 of this beat: bytes (r%4)*cols ..
+    uint32_t i = (r % 4) * cols;
+    for (uint32_t cc = 0; cc < ncols; cc++, i++) {
+      y[cc * ldy + r] = (int8_t)(uint8_t)(w[i / 4] >> (8 * (i % 4)));
+    }
+  }
+}
+
 // ------------------------------------------------------------------ whole beats
 
 // Byte i of a beat (activation elements are whole bytes: element e of column c is byte c*m + e),
@@ -149,6 +160,121 @@ void s24_a_beat_t(const s24_geom_t *g, uint32_t *beat, const int8_t *bt, size_t 
     }
     beat[w] = v;
   }
+}
+
+void s24_conv_row(const s24_conv_src_t *s, size_t p, int8_t *row) {
+  const size_t ox = p % (size_t)s->ow, t = p / (size_t)s->ow;
+  const size_t oy = t % (size_t)s->oh, b = t / (size_t)s->oh, cs = (size_t)s->cs;
+  for (int32_t ky = 0; ky < s->kh; ky++) {
+    const int64_t iy = (int64_t)oy * s->sh - s->ph + (int64_t)ky * s->dh;
+    for (int32_t kx = 0; kx < s->kw; kx++, row += cs) {
+      const int64_t ix = (int64_t)ox * s->sw - s->pw + (int64_t)kx * s->dw;
+      if (iy < 0 || iy >= s->h || ix < 0 || ix >= s->w) {
+        memset(row, s->pad, cs);
+      } else {
+        memcpy(row, s->x + ((b * (size_t)s->h + (size_t)iy) * (size_t)s->w + (size_t)ix) *
+                              (size_t)s->c + (size_t)s->c0, cs);
+      }
+    }
+  }
+}
+
+// A 32-bit load of int8 bytes (GCC and Clang: may alias anything): the bytes of a word in memory
+// order where the target is little-endian (the beat's order), else never used
+typedef uint32_t s24_u32_alias_t __attribute__((may_alias));
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define S24_LE_WORDS 1
+#else
+#define S24_LE_WORDS 0
+#endif
+
+size_t s24_a_beats_conv(const s24_geom_t *g, uint32_t *out, const s24_conv_src_t *s, size_t j0,
+                        size_t first, size_t count, const uint8_t *reps) {
+  const size_t hm = g->sparse_m, aw = g->a_words, cs = (size_t)s->cs, c = (size_t)s->c;
+  const size_t kw = (size_t)s->kw, k = (size_t)s->kh * kw * cs;
+  const size_t n_cols = (size_t)s->n * (size_t)s->oh * (size_t)s->ow;
+  const size_t cols = j0 >= n_cols ? 0 : n_cols - j0 < g->cols ? n_cols - j0 : g->cols;
+  const size_t row_bytes = (size_t)s->w * c, img_bytes = (size_t)s->h * row_bytes;
+  size_t beats = 0;
+  for (size_t i = 0; i < count; i++) beats += reps != NULL ? reps[i] : 1;
+  memset(out, 0, beats * aw * sizeof(uint32_t));
+  // four elements of one tap a word: groups inside one tap, word-aligned in the input
+  const int word = S24_LE_WORDS && hm == 4 && cs % 4 == 0 && c % 4 == 0 && s->c0 % 4 == 0 &&
+                   ((uintptr_t)s->x & 3u) == 0;
+  const uint32_t padw = 0x01010101u * (uint8_t)s->pad;
+  const int8_t *const x = s->x + (size_t)s->c0;
+  // the first group's first element as (ky, kx, ic); each group hm elements further on
+  const size_t e_first = first * hm, tap0 = e_first / cs;
+  const size_t ic0 = e_first % cs, ky0 = tap0 / kw, kx0 = tap0 % kw;
+  // column by column (its window's corner once), then group by group along k: positions are
+  // stepped, not divided or multiplied, and a tap's input offset is kept modulo 2^N (exact
+  // whenever the tap is inside the input, the only time it is used)
+  size_t ox = j0 % (size_t)s->ow, t0 = j0 / (size_t)s->ow;
+  size_t oy = t0 % (size_t)s->oh, b = t0 / (size_t)s->oh;
+  const size_t step_x = (size_t)s->dw * c, step_y = (size_t)s->dh * row_bytes;
+  for (size_t cc = 0; cc < cols; cc++) {
+    const int64_t y0 = (int64_t)oy * s->sh - s->ph, x0 = (int64_t)ox * s->sw - s->pw;
+    const int8_t *const img = x + b * img_bytes;
+    size_t ic = ic0, kx = kx0, ky = ky0;
+    int64_t iy = y0 + (int64_t)ky * s->dh, ix = x0 + (int64_t)kx * s->dw;
+    size_t off = (size_t)iy * row_bytes + (size_t)ix * c + ic;  // modulo 2^N
+    uint32_t *dst = out;
+    for (size_t i = 0; i < count; i++) {
+      const uint8_t r = reps != NULL ? reps[i] : 1;
+      const size_t e0 = e_first + i * hm;
+      if (r > 0 && word) {
+        const uint32_t v = ((uint64_t)iy < (uint64_t)s->h && (uint64_t)ix < (uint64_t)s->w)
+                               ? *(const s24_u32_alias_t *)(const void *)(img + off)
+                               : padw;
+        for (uint8_t j = 0; j < r; j++) dst[j * aw + cc] = v;
+      } else if (r > 0) {  // element by element, across taps
+        const size_t len = k - e0 < hm ? k - e0 : hm;
+        size_t eic = ic, ekx = kx, eky = ky;
+        for (size_t e = 0; e < len; e++) {
+          const int64_t yy = y0 + (int64_t)eky * s->dh, xx = x0 + (int64_t)ekx * s->dw;
+          const int8_t v = ((uint64_t)yy < (uint64_t)s->h && (uint64_t)xx < (uint64_t)s->w)
+                               ? img[(size_t)yy * row_bytes + (size_t)xx * c + eic]
+                               : s->pad;
+          for (uint8_t j = 0; j < r; j++) put_byte(dst + j * aw, cc * hm + e, v);
+          if (++eic == cs) {
+            eic = 0;
+            if (++ekx == kw) {
+              ekx = 0;
+              eky++;
+            }
+          }
+        }
+      }
+      dst += r * aw;
+      for (ic += hm, off += hm; ic >= cs;) {  // the next group's first element
+        ic -= cs;
+        off -= cs;
+        if (++kx == kw) {
+          kx = 0;
+          ky++;
+          iy += s->dh;
+          ix = x0;
+          off += step_y - (kw - 1) * step_x;
+        } else {
+          ix += s->dw;
+          off += step_x;
+        }
+      }
+    }
+    if (++ox == (size_t)s->ow) {
+      ox = 0;
+      if (++oy == (size_t)s->oh) {
+        oy = 0;
+        b++;
+      }
+    }
+  }
+  return beats;
+}
+
+void s24_a_beat_conv(const s24_geom_t *g, uint32_t *beat, const s24_conv_src_t *s, size_t group,
+                     size_t j0) {
+  (void)s24_a_beats_conv(g, beat, s, j0, group, 1, NULL);
 }
 
 void s24_w_beat_dense(const s24_geom_t *g, uint32_t *beat, const int8_t *a, size_t m_rows,

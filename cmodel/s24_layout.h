@@ -63,6 +63,10 @@ void s24_r8_put(uint32_t *beats, uint32_t r_words, uint32_t cols, uint32_t row, 
                 int8_t value);
 int8_t s24_r8_get(const uint32_t *beats, uint32_t r_words, uint32_t cols, uint32_t row,
                   uint32_t col);
+/** A whole int8 result tile out of its beats, transposed: row r (< rows), column c (< ncols <=
+ *  cols) to y[c * ldy + r] (equal to s24_r8_get of each). */
+void s24_r8_tile(const uint32_t *beats, uint32_t r_words, uint32_t cols, uint32_t rows,
+                 uint32_t ncols, int8_t *y, size_t ldy);
 
 /** Whole beats (each first cleared: a_words / w_words / r_words words). Rows and columns past
  *  the matrix, and elements past k, are zero.
@@ -74,6 +78,30 @@ void s24_a_beat(const s24_geom_t *g, uint32_t *beat, const int8_t *b, size_t k, 
  *  so a fused layer streams X in place. Equal to s24_a_beat of the transpose. */
 void s24_a_beat_t(const s24_geom_t *g, uint32_t *beat, const int8_t *bt, size_t k,
                   size_t n_cols, size_t group, size_t j0);
+/** A convolution's B^T read in place (the implicit GEMM: SPEC §8's im2col without the copy):
+ *  row p = output position (b, oy, ox) (p = (b*oh + oy)*ow + ox), column kk = (ky*kw + kx)*cs +
+ *  ic over channels c0 .. c0+cs-1 of the NHWC input x [n, h, w, c] (a depthwise slice's window;
+ *  0 and c for a CONV_2D); the input row of (oy, ky) is oy*sh - ph + ky*dh (columns alike), and
+ *  a position outside the input holds `pad` (the input zero point). */
+typedef struct {
+  const int8_t *x;
+  int32_t n, h, w, c;
+  int32_t c0, cs;
+  int32_t kh, kw, oh, ow, sh, sw, dh, dw, ph, pw;
+  int8_t pad;
+} s24_conv_src_t;
+
+/** Row p of the conv source's B^T (kh*kw*cs bytes) into row: what an im2col writes. */
+void s24_conv_row(const s24_conv_src_t *s, size_t p, int8_t *row);
+/** s24_a_beat_t of the conv source's B^T (n_cols = n*oh*ow rows, k = kh*kw*cs), read in place;
+ *  equal to s24_a_beat_t of the im2col. */
+void s24_a_beat_conv(const s24_geom_t *g, uint32_t *beat, const s24_conv_src_t *s, size_t group,
+                     size_t j0);
+/** The beats of groups first .. first+count-1 for the column tile from j0, one after another in
+ *  out: group first+i's beat reps[i] times (once each with reps NULL; none for 0), the groups'
+ *  and the columns' positions stepped, not divided. Returns the beats written. */
+size_t s24_a_beats_conv(const s24_geom_t *g, uint32_t *out, const s24_conv_src_t *s, size_t j0,
+                        size_t first, size_t count, const uint8_t *reps);
 /** Beat `b` of hardware group `group` of the row tile whose first row is r0, from the dense A
  *  (m_rows x k): each row's nonzeros b*n .. b*n+n-1 of the group, the unused slots zero values
  *  at the highest indices not in use (strictly increasing); on a dense core slot s holds

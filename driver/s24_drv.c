@@ -357,10 +357,15 @@ s24_status_t s24_weights_pack(const s24_dev_t *dev, const int8_t *a, size_t m_ro
 // ------------------------------------------------------------------------------ GEMM
 
 // Activation beats of one column tile for row tile t: each group's beat repeated bpg times. B is
-// k x n_cols (s24_a_beat), or with b_t its transpose, n_cols x k (s24_a_beat_t: X of a layer).
+// k x n_cols (s24_a_beat), or with b_t its transpose, n_cols x k (s24_a_beat_t: X of a layer), or
+// with conv a convolution's im2col read in place from its input (s24_a_beat_conv).
 static void build_a(const s24_geom_t *g, const s24_weights_t *w, size_t t, const int8_t *b,
-                    int b_t, size_t n_cols, size_t j0, uint32_t *out) {
+                    int b_t, const s24_conv_src_t *conv, size_t n_cols, size_t j0, uint32_t *out) {
   const size_t aw = g->a_words;
+  if (conv != NULL) {
+    (void)s24_a_beats_conv(g, out, conv, j0, 0, w->groups, &w->bpg[t * w->groups]);
+    return;
+  }
   size_t beat = 0;
   for (size_t grp = 0; grp < w->groups; grp++) {
     const uint8_t reps = w->bpg[t * w->groups + grp];
@@ -421,14 +426,17 @@ static s24_status_t add_counters(s24_dev_t *dev) {
 // The fused int8 epilogue's job setup (s24_linear): SPEC §7 parameters, NULL for a GEMM.
 typedef struct {
   const s24_linear_params_t *prm;
-  int8_t *y;  // batch x m_rows
+  int8_t *y;   // batch x m_rows, row b at y + b * ldy
+  size_t ldy;
+  const s24_conv_src_t *conv;  // X as a convolution's input (s24_linear_conv), or NULL
 } epi_job_t;
 
 // Reads one fused result tile: ceil(R/4) beats of int8, four tile rows per beat
 // (docs/architecture.md §4), and scatters it into Y[b][m] (b = column, m = row of the tile);
 // R = w->rows, the tile rows of the weights' mode (2 * NumRows in pair mode).
 static s24_status_t read_tile_i8(s24_dev_t *dev, const s24_weights_t *w, size_t t, size_t ct,
-                                 size_t n_cols, int8_t *y, uint32_t *rbuf, uint8_t *last) {
+                                 size_t n_cols, int8_t *y, size_t ldy, uint32_t *rbuf,
+                                 uint8_t *last) {
   const size_t R = w->rows, C = w->cols, rw = dev->hw.r_words, nb = s24_r8_beats(w->rows);
   s24_status_t st = dev->seam.stream_read(dev->seam.ctx, S24_PORT_R, rbuf, rw, nb, last,
                                           dev->timeout_ns);
@@ -436,12 +444,10 @@ static s24_status_t read_tile_i8(s24_dev_t *dev, const s24_weights_t *w, size_t 
   for (size_t i = 0; i < nb; i++) {
     if (last[i] != (i == nb - 1)) return S24_ERR_HW;  // TLAST must end each result tile
   }
-  for (size_t r = 0; r < R && t * R + r < w->m_rows; r++) {
-    for (size_t cc = 0; cc < C && ct * C + cc < n_cols; cc++) {
-      y[(ct * C + cc) * w->m_rows + t * R + r] =
-          s24_r8_get(rbuf, (uint32_t)rw, (uint32_t)C, (uint32_t)r, (uint32_t)cc);
-    }
-  }
+  const size_t rows = w->m_rows - t * R < R ? w->m_rows - t * R : R;
+  const size_t cols = n_cols - ct * C < C ? n_cols - ct * C : C;
+  s24_r8_tile(rbuf, (uint32_t)rw, (uint32_t)C, (uint32_t)rows, (uint32_t)cols,
+              y + ct * C * ldy + t * R, ldy);
   return S24_OK;
 }
 
@@ -529,6 +535,8 @@ static s24_status_t run_gemm(s24_dev_t *dev, const s24_weights_t *w, const int8_
     return S24_ERR_ARG;  // weights packed for another device (or mode)
   }
   const size_t R = arr.rows;  // tile rows of this GEMM's jobs
+  const s24_conv_src_t *conv = epi != NULL ? epi->conv : NULL;
+  int fetch = conv != NULL && dev->seam.stream_conv != NULL, fresh = 1;
   const size_t col_tiles = (n_cols + hw->cols - 1) / hw->cols;
   if (col_tiles > UINT32_MAX) return S24_ERR_UNSUPPORTED;
   size_t ring_at = 0, slot = 0;
@@ -580,16 +588,30 @@ static s24_status_t run_gemm(s24_dev_t *dev, const s24_weights_t *w, const int8_
       } else if (sent < total && sent - got < dev->inflight_tiles) {
         const size_t t = first + sent / col_tiles, j = sent % col_tiles;
         uint32_t *abuf = (uint32_t *)(void *)(scratch + ring_at + (sent % dev->inflight_tiles) * slot);
-        build_a(&geom, w, t, b, b_t, n_cols, j * hw->cols, abuf);
         st = dev->seam.stream_write(dev->seam.ctx, S24_PORT_W,
                                     w->beats + w->tile_first[t] * hw->w_words, hw->w_words, nb);
+        // the activations: by the seam's fetch unit from the convolution's input where it has
+        // one (S24_ERR_UNSUPPORTED: not for this source; then built here from now on)
+        if (st == S24_OK && conv != NULL && fetch) {
+          st = dev->seam.stream_conv(dev->seam.ctx, &geom, conv, j * hw->cols, w->groups,
+                                     &w->bpg[t * w->groups], fresh);
+          fresh = 0;
+          if (st == S24_ERR_UNSUPPORTED) {
+            fetch = 0;
+            st = S24_OK;
+          } else if (st == S24_OK) {
+            sent++;
+            continue;
+          }
+        }
         if (st == S24_OK) {
+          build_a(&geom, w, t, b, b_t, conv, n_cols, j * hw->cols, abuf);
           st = dev->seam.stream_write(dev->seam.ctx, S24_PORT_A, abuf, hw->a_words, nb);
         }
         sent++;
       } else {
         const size_t t = first + got / col_tiles, j = got % col_tiles;
-        st = epi != NULL ? read_tile_i8(dev, w, t, j, n_cols, epi->y, rbuf, last)
+        st = epi != NULL ? read_tile_i8(dev, w, t, j, n_cols, epi->y, epi->ldy, rbuf, last)
                          : read_tile(dev, &geom, w, t, j, n_cols, c0, c, rbuf, last);
         got++;
       }
@@ -686,11 +708,14 @@ s24_status_t s24_dev_probe_epi(s24_dev_t *dev) {
   return S24_OK;
 }
 
-s24_status_t s24_linear(s24_dev_t *dev, const s24_weights_t *w, const int8_t *x, size_t batch,
-                        const s24_linear_params_t *prm, int8_t *y) {
+// s24_linear and s24_linear_conv: X's rows in place (x, batch rows of k), or a convolution's
+// im2col read from its input (conv, batch = its output positions); row b of Y at y + b * ldy.
+static s24_status_t linear(s24_dev_t *dev, const s24_weights_t *w, const int8_t *x, size_t batch,
+                           const s24_conv_src_t *conv, const s24_linear_params_t *prm, int8_t *y,
+                           size_t ldy) {
   if (!dev_ok(dev) || w == NULL || w->beats == NULL || w->row_sum == NULL || x == NULL ||
       batch == 0 || prm == NULL || prm->mult == NULL || prm->shift == NULL || y == NULL ||
-      dev->inflight_tiles == 0) {
+      dev->inflight_tiles == 0 || ldy < w->m_rows) {
     return S24_ERR_ARG;
   }
   if (!s24_linear_params_ok(prm->mult, prm->shift, w->m_rows, prm->zi, prm->zo, prm->act_min,
@@ -704,7 +729,7 @@ s24_status_t s24_linear(s24_dev_t *dev, const s24_weights_t *w, const int8_t *x,
   }
   const s24_status_t pst = s24_dev_probe_epi(dev);  // HW_EPI is read on first use
   if (pst != S24_OK) return pst;
-  const epi_job_t epi = {prm, y};
+  const epi_job_t epi = {prm, y, ldy, conv};
   // the weights run in the mode they were packed for (THE mode rule, s24_pair_choose, as for a
   // GEMM: map 1.4 takes fused pair-mode jobs); a map-1.3 device refuses PAIR with CFG_EPI.EN,
   // so there pair-packed weights are repacked for the core's own mode, into the seam's scratch
@@ -723,4 +748,21 @@ s24_status_t s24_linear(s24_dev_t *dev, const s24_weights_t *w, const int8_t *x,
   uint8_t *scratch = get_scratch(dev, w);
   if (scratch == NULL) return S24_ERR_NOMEM;
   return run_gemm(dev, w, x, 1, batch, NULL, NULL, &epi, scratch);
+}
+
+s24_status_t s24_linear(s24_dev_t *dev, const s24_weights_t *w, const int8_t *x, size_t batch,
+                        const s24_linear_params_t *prm, int8_t *y) {
+  return linear(dev, w, x, batch, NULL, prm, y, w != NULL ? w->m_rows : 0);
+}
+
+s24_status_t s24_linear_conv(s24_dev_t *dev, const s24_weights_t *w, const s24_conv_src_t *src,
+                             const s24_linear_params_t *prm, int8_t *y, size_t ldy) {
+  if (w == NULL || src == NULL || src->x == NULL || src->n <= 0 || src->h <= 0 || src->w <= 0 ||
+      src->c <= 0 || src->c0 < 0 || src->cs <= 0 || src->c0 > src->c - src->cs || src->kh <= 0 ||
+      src->kw <= 0 || src->oh <= 0 || src->ow <= 0 ||
+      (size_t)src->kh * (size_t)src->kw * (size_t)src->cs != w->k) {
+    return S24_ERR_ARG;
+  }
+  const size_t n = (size_t)src->n * (size_t)src->oh * (size_t)src->ow;
+  return linear(dev, w, src->x, n, src, prm, y, ldy);
 }

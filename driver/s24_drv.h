@@ -40,6 +40,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "s24_layout.h"
 #include "s24_model.h"
 #include "s24_plan.h"
 #include "s24_regs.h"
@@ -83,6 +84,15 @@ typedef struct {
    *  the results of their tile have been read, so a seam may stream them in place; a seam that
    *  can give memory up front (s24_gemm_scratch_bytes) lets the driver run without allocating. */
   void *(*scratch)(void *ctx, size_t bytes);
+  /** Optional (NULL: the driver builds every activation beat itself). Sends on S24_PORT_A, as
+   *  one packet with TLAST on its last beat, the activation beats of a convolution's column
+   *  tile from column j0 for the beat geometry g: group i's beat (s24_a_beats_conv) reps[i]
+   *  times, i < groups, built by the platform from src's input where it lies (a fetch unit in
+   *  front of the stream). `fresh`: src->x may have changed since the last call (the platform
+   *  makes it visible to its DMA first). S24_ERR_UNSUPPORTED when it cannot for this source
+   *  or geometry (nothing sent: the driver then builds the beats). Queues like stream_write. */
+  s24_status_t (*stream_conv)(void *ctx, const s24_geom_t *g, const s24_conv_src_t *src,
+                              size_t j0, size_t groups, const uint8_t *reps, int fresh);
 } s24_seam_t;
 
 /** Build parameters read from the HW_* registers. */
@@ -268,6 +278,15 @@ S24_WARN_UNUSED s24_status_t s24_dev_probe_epi(s24_dev_t *dev);
 S24_WARN_UNUSED s24_status_t s24_linear(s24_dev_t *dev, const s24_weights_t *w, const int8_t *x,
                                         size_t batch, const s24_linear_params_t *prm,
                                         int8_t *y);
+/** s24_linear of a convolution without the im2col copy (the implicit GEMM): X = the im2col of
+ *  src (s24_layout.h; batch = n*oh*ow output positions, k = kh*kw*cs = the weights' k), its
+ *  activation beats built from the NHWC input in place (s24_a_beat_conv); row b of Y (m_rows
+ *  int8) at y + b * ldy (ldy >= m_rows: a depthwise slice writes its channels of a wider
+ *  output). S24_ERR_ARG for a source that does not match the weights. */
+S24_WARN_UNUSED s24_status_t s24_linear_conv(s24_dev_t *dev, const s24_weights_t *w,
+                                             const s24_conv_src_t *src,
+                                             const s24_linear_params_t *prm, int8_t *y,
+                                             size_t ldy);
 #ifdef __cplusplus
 }
 #endif

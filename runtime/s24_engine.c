@@ -9,16 +9,42 @@
 
 // ------------------------------------------------------------------ the golden model
 
+// A convolution's state: one im2col row (k bytes).
+static s24_status_t model_layer_bytes(void *ctx, const s24_net_layer_t *l, size_t *bytes) {
+  (void)ctx;
+  *bytes = l->conv.cs > 0 ? l->k : 0;
+  return S24_OK;
+}
+
+static s24_status_t model_prepare(void *ctx, const s24_net_layer_t *l, void *mem, size_t bytes,
+                                  void **state, char *err, size_t errlen) {
+  (void)ctx;
+  (void)err;
+  (void)errlen;
+  if (l->conv.cs > 0 && (mem == NULL || bytes < l->k)) return S24_ERR_ARG;
+  *state = mem;
+  return S24_OK;
+}
+
+// Row by row (the im2col's row of a convolution in the state), y's rows ldy apart.
 static s24_status_t model_linear(void *ctx, const s24_net_layer_t *l, void *state,
                                  const int8_t *x, int8_t *y, uint64_t *cycles,
                                  uint64_t *job_cycles, char *err, size_t errlen) {
   (void)ctx;
-  (void)state;
   *cycles = 0;
   *job_cycles = 0;
-  const s24_status_t st =
-      s24_linear_ref(x, l->n, l->w, l->m, l->k, l->bias, l->mult, l->shift, l->zi, l->zo,
-                     l->act_min, l->act_max, l->round, y);
+  s24_conv_src_t src = l->conv;
+  src.x = x;
+  s24_status_t st = S24_OK;
+  for (size_t p = 0; p < l->n && st == S24_OK; p++) {
+    const int8_t *row = x + p * l->k;
+    if (l->conv.cs > 0) {
+      s24_conv_row(&src, p, state);
+      row = state;
+    }
+    st = s24_linear_ref(row, 1, l->w, l->m, l->k, l->bias, l->mult, l->shift, l->zi, l->zo,
+                        l->act_min, l->act_max, l->round, y + p * l->ldy);
+  }
   if (st != S24_OK) {
     return s24_errorf(st, err, errlen, "operator %zu: model linear failed: %s", l->op,
                       s24_strerror(st));
@@ -30,8 +56,8 @@ void s24_engine_model(s24_engine_t *e) {
   if (e == NULL) return;
   const s24_array_t hw = S24_DEFAULT_ARRAY;
   *e = (s24_engine_t){NULL,
-                      NULL,
-                      NULL,
+                      model_layer_bytes,
+                      model_prepare,
                       model_linear,
                       hw,
                       S24_DEFAULT_EPI_DEPTH,
@@ -96,7 +122,10 @@ static s24_status_t dev_linear(void *ctx, const s24_net_layer_t *l, void *state,
   s24_engine_dev_t *d = ctx;
   const s24_linear_params_t prm = {l->bias,   l->mult,    l->shift,   l->zi,
                                    l->zo,     l->act_min, l->act_max, l->round};
-  const s24_status_t st = s24_linear(d->dev, state, x, l->n, &prm, y);
+  s24_conv_src_t src = l->conv;
+  src.x = x;
+  const s24_status_t st = l->conv.cs > 0 ? s24_linear_conv(d->dev, state, &src, &prm, y, l->ldy)
+                                         : s24_linear(d->dev, state, x, l->n, &prm, y);
   if (st != S24_OK) return dev_failed(d->dev, l, st, err, errlen);
   *cycles = d->dev->counters.cycles;
   *job_cycles = d->dev->counters.job_cycles;

@@ -11,14 +11,19 @@
 #include "s24_op_versions.h"
 #include "s24_ops.h"
 
-// An array layer as planned at load time, plus its statistics.
+// An array layer as planned at load time, plus its statistics. FULLY_CONNECTED and CONV_2D are
+// one engine call an inference (n_sl 1, sl == &l). A DEPTHWISE_CONV_2D (depth multiplier 1) is
+// n_sl calls, one per slice of `slice` channels (the last one may be shorter): slice s is the
+// CONV_2D of channels s*slice .. on themselves with the block-diagonal filter (row r holds channel
+// r's taps at column tap*cs + r, zeros elsewhere), each row of a hardware group one nonzero; l
+// then describes the whole operator for the statistics (m channels, k taps, n pixels).
 typedef struct {
   s24_net_layer_t l;
   void *state;                   // the engine's (its prepared weights)
-  // CONV_2D geometry (NHWC input, OHWI filter)
-  int32_t in_n, in_h, in_w, in_c, kh, kw, out_h, out_w, stride_h, stride_w, dil_h, dil_w,
-      pad_top, pad_left;
-  int8_t *cols;                  // im2col scratch (n x k), conv only: planned with the tensors
+  size_t n_sl, slice;            // engine calls an inference; depthwise: channels a slice (else 0)
+  s24_net_layer_t *sl;           // n_sl layers, each with its engine state in sl_state
+  void **sl_state;
+  const int8_t *dw_filter;       // depthwise: [1, kh, kw, m] (slices' weights: dw_expand)
   uint64_t cycles, job_cycles;   // measured, summed over the inferences run
 } layer_t;
 
@@ -36,6 +41,8 @@ struct s24_net {
   size_t arena_bytes;  // the peak of the load: what it needs
   size_t act_bytes;    // the planned activation region
   uint64_t inferences;
+  int8_t *dwx;         // a depthwise slice's block-diagonal weights, expanded when used
+  size_t dwx_bytes;
   s24_net_hook_t hook;
   void *hook_ctx;
 };
@@ -119,6 +126,10 @@ static s24_status_t no_room(const s24_arena_t *a, const char *what, char *err, s
                     "the arena of %zu bytes has no room for %s (the model needs at least %zu)",
                     a->size, what, a->need);
 }
+
+static s24_status_t engine_layer(s24_net_t *net, size_t i, s24_arena_t *arena,
+                                 const s24_net_layer_t *l, void **state, char *err,
+                                 size_t errlen);
 
 // Checks an array operator and fills its layer (its parameters in the arena, its weights in
 // place, prepared for the engine). Messages name "operator N (NAME)".
@@ -230,59 +241,58 @@ static s24_status_t plan_array(s24_net_t *net, size_t i, s24_arena_t *arena, cha
                         out->elems, l->n, oc);
     }
   } else {  // CONV_2D: input [N, H, W, IC], filter [OC, KH, KW, IC], output [N, OH, OW, OC]
+    s24_conv_src_t *cv = &l->conv;
     if (in->rank != 4 || w->rank != 4 || out->rank != 4) {
       return s24_errorf(S24_ERR_FORMAT, err, errlen,
                         "operator %zu (%s): input, filter and output must have rank 4", i, nm);
     }
-    L->in_n = in->dims[0];
-    L->in_h = in->dims[1];
-    L->in_w = in->dims[2];
-    L->in_c = in->dims[3];
-    L->kh = w->dims[1];
-    L->kw = w->dims[2];
-    if (w->dims[3] != L->in_c) {
+    cv->n = in->dims[0];
+    cv->h = in->dims[1];
+    cv->w = in->dims[2];
+    cv->c = in->dims[3];
+    cv->kh = w->dims[1];
+    cv->kw = w->dims[2];
+    if (w->dims[3] != cv->c) {
       return s24_errorf(S24_ERR_UNSUPPORTED, err, errlen,
                         "operator %zu (%s): filter has %d input channels, input %d (grouped "
                         "convolution is not supported)",
-                        i, nm, (int)w->dims[3], (int)L->in_c);
+                        i, nm, (int)w->dims[3], (int)cv->c);
     }
-    L->stride_h = op->opt.stride_h;
-    L->stride_w = op->opt.stride_w;
-    L->dil_h = op->opt.dilation_h;
-    L->dil_w = op->opt.dilation_w;
+    cv->sh = op->opt.stride_h;
+    cv->sw = op->opt.stride_w;
+    cv->dh = op->opt.dilation_h;
+    cv->dw = op->opt.dilation_w;
     // LiteRT keeps strides and dilations in int16 (ConvParams) and refuses larger ones, as the
     // depthwise kernel's check does (s24_ops.c)
-    if (L->stride_h <= 0 || L->stride_w <= 0 || L->stride_h > INT16_MAX || L->stride_w > INT16_MAX) {
+    if (cv->sh <= 0 || cv->sw <= 0 || cv->sh > INT16_MAX || cv->sw > INT16_MAX) {
       return s24_errorf(S24_ERR_FORMAT, err, errlen, "operator %zu (%s): stride %dx%d out of range",
-                        i, nm, (int)L->stride_h, (int)L->stride_w);
+                        i, nm, (int)cv->sh, (int)cv->sw);
     }
-    if (L->dil_h <= 0 || L->dil_w <= 0 || L->dil_h > INT16_MAX || L->dil_w > INT16_MAX) {
+    if (cv->dh <= 0 || cv->dw <= 0 || cv->dh > INT16_MAX || cv->dw > INT16_MAX) {
       return s24_errorf(S24_ERR_FORMAT, err, errlen,
-                        "operator %zu (%s): dilation %dx%d out of range", i, nm, (int)L->dil_h,
-                        (int)L->dil_w);
+                        "operator %zu (%s): dilation %dx%d out of range", i, nm, (int)cv->dh,
+                        (int)cv->dw);
     }
-    if (!conv_dim(op->opt.padding, L->in_h, L->kh, L->stride_h, L->dil_h, &L->out_h,
-                  &L->pad_top) ||
-        !conv_dim(op->opt.padding, L->in_w, L->kw, L->stride_w, L->dil_w, &L->out_w,
-                  &L->pad_left)) {
+    if (!conv_dim(op->opt.padding, cv->h, cv->kh, cv->sh, cv->dh, &cv->oh,
+                  &cv->ph) ||
+        !conv_dim(op->opt.padding, cv->w, cv->kw, cv->sw, cv->dw, &cv->ow,
+                  &cv->pw)) {
       return s24_errorf(S24_ERR_FORMAT, err, errlen,
                         "operator %zu (%s): bad padding, stride or dilation for a %dx%d input "
                         "and a %dx%d filter",
-                        i, nm, (int)L->in_h, (int)L->in_w, (int)L->kh, (int)L->kw);
+                        i, nm, (int)cv->h, (int)cv->w, (int)cv->kh, (int)cv->kw);
     }
-    if (out->dims[0] != L->in_n || out->dims[1] != L->out_h || out->dims[2] != L->out_w ||
+    if (out->dims[0] != cv->n || out->dims[1] != cv->oh || out->dims[2] != cv->ow ||
         out->dims[3] != (int32_t)oc) {
       return s24_errorf(S24_ERR_FORMAT, err, errlen,
                         "operator %zu (%s): output shape [%d, %d, %d, %d], expected [%d, %d, %d, "
                         "%zu]",
                         i, nm, (int)out->dims[0], (int)out->dims[1], (int)out->dims[2],
-                        (int)out->dims[3], (int)L->in_n, (int)L->out_h, (int)L->out_w, oc);
+                        (int)out->dims[3], (int)cv->n, (int)cv->oh, (int)cv->ow, oc);
     }
-    l->n = (size_t)L->in_n * (size_t)L->out_h * (size_t)L->out_w;
-    if (l->n > SIZE_MAX / k) {
-      return s24_errorf(S24_ERR_NOMEM, err, errlen, "operator %zu (%s): im2col of %zu x %zu bytes "
-                        "is too large", i, nm, l->n, k);
-    }
+    l->n = (size_t)cv->n * (size_t)cv->oh * (size_t)cv->ow;
+    cv->cs = cv->c;  // every channel (c0 0)
+    cv->pad = (int8_t)l->zi;
   }
   int32_t lo, hi;
   if (s24_act_range_i8(op->opt.activation, out->scale[0], l->zo, &lo, &hi) != S24_OK) {
@@ -320,7 +330,19 @@ static s24_status_t plan_array(s24_net_t *net, size_t i, s24_arena_t *arena, cha
   l->mult = mult;
   l->shift = shift;
   l->pattern = weight_pattern(l->w, oc, k);
-  // the engine's share: a device packs the weights into its beats here, once
+  l->ldy = oc;
+  L->n_sl = 1;
+  L->sl = l;
+  L->sl_state = &L->state;
+  return engine_layer(net, i, arena, l, &L->state, err, errlen);
+}
+
+// The engine's share of array layer l of operator i: a device packs the weights into its beats
+// here, once (*state gets what its linear reads).
+static s24_status_t engine_layer(s24_net_t *net, size_t i, s24_arena_t *arena,
+                                 const s24_net_layer_t *l, void **state, char *err,
+                                 size_t errlen) {
+  const char *nm = op_name(&net->m.ops[i]);
   const s24_engine_t *e = net->engine;
   size_t bytes = 0;
   char msg[256];
@@ -335,7 +357,7 @@ static s24_status_t plan_array(s24_net_t *net, size_t i, s24_arena_t *arena, cha
   }
   if (e->prepare != NULL) {
     msg[0] = '\0';
-    st = e->prepare(e->ctx, l, mem, bytes, &L->state, msg, sizeof msg);
+    st = e->prepare(e->ctx, l, mem, bytes, state, msg, sizeof msg);
     if (st != S24_OK) {
       return s24_errorf(st, err, errlen, "operator %zu (%s): %s", i, nm,
                         msg[0] != '\0' ? msg : s24_strerror(st));
@@ -344,17 +366,121 @@ static s24_status_t plan_array(s24_net_t *net, size_t i, s24_arena_t *arena, cha
   return S24_OK;
 }
 
+// Slice s of depthwise layer L's weights into net->dwx (ms x taps*ms, block-diagonal: row r
+// holds channel c0 + r's taps at columns tap*ms + r). One buffer serves every slice: it is
+// filled before each use (packing at load, the engine's call, the cycle model), so the weights
+// stay in the model's bytes, not expanded 16-fold in the arena.
+static void dw_expand(const s24_net_t *net, const layer_t *L, size_t s) {
+  const s24_net_layer_t *l = &L->sl[s];
+  // (the filter's channels: the output's, y's row stride; L->l is set after the slices)
+  const size_t ms = l->m, taps = l->k / ms, oc = l->ldy, c0 = s * L->slice;
+  memset(net->dwx, 0, ms * l->k);
+  for (size_t r = 0; r < ms; r++) {
+    for (size_t t = 0; t < taps; t++) net->dwx[r * l->k + t * ms + r] = L->dw_filter[t * oc + c0 + r];
+  }
+}
+
+// Channels a depthwise slice: a tile's rows (in the pair mode of a 2:m core, which its 1:m
+// block-diagonal weights run in, twice the rows).
+static size_t dw_slice(const s24_engine_t *e) {
+  return s24_array_has_pair(e->hw) ? 2u * e->hw.rows : e->hw.rows;
+}
+
+// The largest slice's expanded weights over m's depthwise operators (bytes of net->dwx); the
+// shapes are checked later (prep_dw), this only bounds them (0 on overflow: none on the array).
+static size_t dwx_bound(const s24_tfl_model_t *m, size_t slice) {
+  size_t most = 0;
+  for (size_t i = 0; i < m->n_ops; i++) {
+    const s24_tfl_op_t *op = &m->ops[i];
+    if (op->is_custom || op->opcode != S24_OP_DEPTHWISE_CONV_2D || op->n_in < 2 || op->in[1] < 0) {
+      continue;
+    }
+    const s24_tfl_tensor_t *f = &m->tensors[op->in[1]];
+    if (f->rank != 4 || f->dims[1] <= 0 || f->dims[2] <= 0 || f->dims[3] <= 0) continue;
+    const size_t ms = (size_t)f->dims[3] < slice ? (size_t)f->dims[3] : slice;
+    const size_t taps = (size_t)f->dims[1], taps2 = (size_t)f->dims[2];
+    if (taps > SIZE_MAX / taps2 || ms * ms > SIZE_MAX / (taps * taps2)) continue;
+    if (ms * ms * taps * taps2 > most) most = ms * ms * taps * taps2;
+  }
+  return most;
+}
+
+// A DEPTHWISE_CONV_2D, prepared as a host operator (every check done, its multipliers derived),
+// moved to the array as slices (layer_t) when its depth multiplier is 1, its filter and bias
+// are constant and every channel's multiplier is in the epilogue's range; otherwise it stays on
+// the host. LiteRT's reference kernel requantizes it as CONV_2D does (two roundings).
+static s24_status_t plan_dw(s24_net_t *net, size_t i, s24_arena_t *arena, char *err,
+                            size_t errlen) {
+  const s24_tfl_model_t *m = &net->m;
+  const s24_tfl_op_t *op = &m->ops[i];
+  s24_dw_geom_t g;
+  if (s24_op_dw_geom(m, i, net->ops[i].params, &g) != S24_OK || g.depth_mult != 1 ||
+      !s24_linear_params_ok(g.mult, g.shift, (size_t)g.oc, g.zi, g.zo, g.act_lo, g.act_hi,
+                            NULL)) {
+    return S24_OK;
+  }
+  const s24_tfl_tensor_t *f = &m->tensors[op->in[1]];
+  const s24_tfl_tensor_t *b = op->n_in == 3 && op->in[2] >= 0 ? &m->tensors[op->in[2]] : NULL;
+  if (f->data == NULL || (b != NULL && b->data == NULL)) return S24_OK;
+  const s24_engine_t *e = net->engine;
+  const size_t oc = (size_t)g.oc, taps = (size_t)g.kh * (size_t)g.kw;
+  const size_t n = (size_t)g.n * (size_t)g.oh * (size_t)g.ow;
+  const size_t slice = dw_slice(e) < oc ? dw_slice(e) : oc;
+  if (slice == 0 || net->dwx == NULL || taps > SIZE_MAX / slice / slice ||
+      slice * slice * taps > net->dwx_bytes) {
+    return S24_OK;  // (cannot be: dwx_bound bounds every depthwise operator)
+  }
+  layer_t *L = s24_arena_alloc(arena, sizeof *L, 0);
+  const size_t n_sl = (oc + slice - 1) / slice;
+  s24_net_layer_t *sl = s24_arena_alloc(arena, n_sl * sizeof *sl, 0);
+  void **sl_state = s24_arena_alloc(arena, n_sl * sizeof *sl_state, 0);
+  int32_t *bias = s24_arena_alloc(arena, oc * sizeof(int32_t), 0);
+  if (L == NULL || sl == NULL || sl_state == NULL || bias == NULL) {
+    return no_room(arena, "an array layer", err, errlen);
+  }
+  if (b != NULL) memcpy(bias, b->data, oc * sizeof(int32_t));
+  *L = (layer_t){.n_sl = n_sl, .slice = slice, .sl = sl, .sl_state = sl_state};
+  L->dw_filter = (const int8_t *)f->data;
+  for (size_t s = 0; s < n_sl; s++) {
+    const size_t c0 = s * slice, ms = oc - c0 < slice ? oc - c0 : slice, ks = taps * ms;
+    sl[s] = (s24_net_layer_t){i,          S24_OP_DEPTHWISE_CONV_2D,
+                              net->dwx,   ms,
+                              ks,         n,
+                              bias + c0,  g.mult + c0,
+                              g.shift + c0, g.zi,
+                              g.zo,       g.act_lo,
+                              g.act_hi,   {0, 0},
+                              S24_ROUND_DOUBLE,
+                              {NULL, g.n, g.ih, g.iw, g.ic, (int32_t)c0, (int32_t)ms, g.kh, g.kw,
+                               g.oh, g.ow, g.sh, g.sw, g.dh, g.dw, g.ph, g.pw, (int8_t)g.zi},
+                              oc};
+    dw_expand(net, L, s);
+    sl[s].pattern = weight_pattern(net->dwx, ms, ks);
+    const s24_status_t st = engine_layer(net, i, arena, &sl[s], &sl_state[s], err, errlen);
+    if (st != S24_OK) return st;
+  }
+  // the whole operator, for the statistics: oc channels of taps MACs per output pixel
+  L->l = sl[0];
+  L->l.w = NULL;
+  L->l.m = oc;
+  L->l.k = taps;
+  L->l.bias = bias;
+  L->l.mult = g.mult;
+  L->l.shift = g.shift;
+  net->ops[i].layer = L;
+  return S24_OK;
+}
+
 // ------------------------------------------------------------------ the memory planner
-// TensorFlow Lite Micro's greedy planner: every buffer (an activation tensor, or a
-// convolution's im2col scratch) lives from the operator that writes it first to the last that
-// reads it; buffers are placed largest first, each at the lowest offset that overlaps no
+// TensorFlow Lite Micro's greedy planner: every activation tensor lives from the operator that
+// writes it first to the last that reads it; buffers are placed largest first, each at the lowest offset that overlaps no
 // placed buffer whose lifetime overlaps its own.
 
 typedef struct {
   size_t bytes;       // rounded to S24_ARENA_ALIGN
   int64_t first, last;  // operator indices (-1: before the first, n_ops: after the last)
   size_t offset;
-  int32_t tensor;     // or -1 - op for an im2col scratch
+  int32_t tensor;
 } buf_t;
 
 static int by_size(const void *a, const void *b) {
@@ -394,8 +520,8 @@ static size_t round_buf(size_t bytes) {
   return bytes > SIZE_MAX - a ? SIZE_MAX : (bytes + a - 1) / a * a;
 }
 
-// Plans the activation tensors and im2col scratch of the network and points data[] and the
-// layers' cols at their places in one region of the arena.
+// Plans the activation tensors of the network and points data[] at their places in one region of
+// the arena (convolutions read their inputs in place: no im2col buffer).
 static s24_status_t plan_memory(s24_net_t *net, s24_arena_t *arena, char *err, size_t errlen) {
   const s24_tfl_model_t *m = &net->m;
   const int64_t n_ops = (int64_t)m->n_ops;
@@ -404,7 +530,7 @@ static s24_status_t plan_memory(s24_net_t *net, s24_arena_t *arena, char *err, s
   if (first == NULL || last == NULL) return no_room(arena, "the memory planner", err, errlen);
   for (size_t t = 0; t < m->n_tensors; t++) first[t] = last[t] = INT64_MIN;  // not used
   first[m->inputs[0]] = last[m->inputs[0]] = -1;
-  size_t n = 1, n_scratch = 0;
+  size_t n = 1;
   for (size_t i = 0; i < m->n_ops; i++) {
     const s24_tfl_op_t *op = &m->ops[i];
     for (uint32_t j = 0; j < op->n_in; j++) {
@@ -418,11 +544,10 @@ static s24_status_t plan_memory(s24_net_t *net, s24_arena_t *arena, char *err, s
         n++;
       }
     }
-    if (net->ops[i].layer != NULL && op->opcode == S24_OP_CONV_2D) n_scratch++;
   }
   last[m->outputs[0]] = n_ops;  // read out after the last operator
-  buf_t *bufs = s24_arena_temp(arena, (n + n_scratch) * sizeof(buf_t));
-  size_t *order = s24_arena_temp(arena, (n + n_scratch) * sizeof(size_t));
+  buf_t *bufs = s24_arena_temp(arena, n * sizeof(buf_t));
+  size_t *order = s24_arena_temp(arena, n * sizeof(size_t));
   if (bufs == NULL || order == NULL) return no_room(arena, "the memory planner", err, errlen);
   size_t nb = 0;
   for (size_t t = 0; t < m->n_tensors; t++) {
@@ -430,23 +555,12 @@ static s24_status_t plan_memory(s24_net_t *net, s24_arena_t *arena, char *err, s
     bufs[nb++] = (buf_t){round_buf(m->tensors[t].bytes ? m->tensors[t].bytes : 1), first[t],
                          last[t], 0, (int32_t)t};
   }
-  for (size_t i = 0; i < m->n_ops; i++) {
-    const layer_t *L = net->ops[i].layer;
-    if (L == NULL || m->ops[i].opcode != S24_OP_CONV_2D) continue;
-    bufs[nb++] = (buf_t){round_buf(L->l.n * L->l.k), (int64_t)i, (int64_t)i, 0, -1 - (int32_t)i};
-  }
   qsort(bufs, nb, sizeof *bufs, by_size);
   const size_t total = place(bufs, nb, order);
   // the offsets outlive the working memory: data[] (of a tensor not in the file: NULL before)
-  // and cols hold offset + 1 until the region is there
+  // holds offset + 1 until the region is there
   for (size_t i = 0; i < nb; i++) {
-    const int32_t t = bufs[i].tensor;
-    const uintptr_t at = (uintptr_t)bufs[i].offset + 1;
-    if (t >= 0) {
-      net->data[t] = (void *)at;
-    } else {
-      net->ops[-1 - t].layer->cols = (int8_t *)at;
-    }
+    net->data[bufs[i].tensor] = (void *)((uintptr_t)bufs[i].offset + 1);
   }
   s24_arena_temp_release(arena);
   uint8_t *region = s24_arena_alloc(arena, total, 0);
@@ -455,10 +569,6 @@ static s24_status_t plan_memory(s24_net_t *net, s24_arena_t *arena, char *err, s
     if (m->tensors[t].data == NULL && net->data[t] != NULL) {
       net->data[t] = region + ((uintptr_t)net->data[t] - 1);
     }
-  }
-  for (size_t i = 0; i < m->n_ops; i++) {
-    layer_t *L = net->ops[i].layer;
-    if (L != NULL && L->cols != NULL) L->cols = (int8_t *)(region + ((uintptr_t)L->cols - 1));
   }
   net->act_bytes = total;
   return S24_OK;
@@ -506,6 +616,10 @@ static s24_status_t load(s24_net_t *net, s24_arena_t *arena, char *err, size_t e
   }
   net->data = s24_arena_alloc(arena, m->n_tensors * sizeof(void *), 0);
   net->ops = s24_arena_alloc(arena, (m->n_ops ? m->n_ops : 1) * sizeof(op_t), 0);
+  net->dwx_bytes = dwx_bound(m, dw_slice(net->engine));
+  if (net->dwx_bytes > 0 && (net->dwx = s24_arena_alloc(arena, net->dwx_bytes, 0)) == NULL) {
+    return no_room(arena, "the depthwise weights' expansion", err, errlen);
+  }
   uint8_t *ready = s24_arena_temp(arena, m->n_tensors);  // computed or constant by now
   if (net->data == NULL || net->ops == NULL || ready == NULL) {
     return no_room(arena, "the tensor tables", err, errlen);
@@ -556,6 +670,9 @@ static s24_status_t load(s24_net_t *net, s24_arena_t *arena, char *err, size_t e
     } else {
       st = s24_op_prepare(m, i, arena, &net->ops[i].params, err, errlen);
       if (st == S24_ERR_NOMEM) st = no_room(arena, "an operator's parameters", err, errlen);
+      if (st == S24_OK && !op->is_custom && op->opcode == S24_OP_DEPTHWISE_CONV_2D) {
+        st = plan_dw(net, i, arena, err, errlen);
+      }
     }
     if (st != S24_OK) return st;
   }
@@ -601,29 +718,23 @@ s24_status_t s24_net_load(const uint8_t *buf, size_t len, const s24_engine_t *en
 
 // ------------------------------------------------------------------ run
 
-// im2col of one CONV_2D: row p = output position (n, oy, ox), column = (ky, kx, ic)
-static void im2col(const layer_t *L, const int8_t *x, int8_t *cols) {
-  const int8_t pad = (int8_t)L->l.zi;
-  int8_t *row = cols;
-  for (int32_t n = 0; n < L->in_n; n++) {
-    for (int32_t oy = 0; oy < L->out_h; oy++) {
-      for (int32_t ox = 0; ox < L->out_w; ox++) {
-        for (int32_t ky = 0; ky < L->kh; ky++) {
-          const int64_t iy = (int64_t)oy * L->stride_h - L->pad_top + (int64_t)ky * L->dil_h;
-          for (int32_t kx = 0; kx < L->kw; kx++) {
-            const int64_t ix = (int64_t)ox * L->stride_w - L->pad_left + (int64_t)kx * L->dil_w;
-            if (iy < 0 || iy >= L->in_h || ix < 0 || ix >= L->in_w) {
-              memset(row, pad, (size_t)L->in_c);
-            } else {
-              memcpy(row, x + (((size_t)n * L->in_h + (size_t)iy) * L->in_w + (size_t)ix) * L->in_c,
-                     (size_t)L->in_c);
-            }
-            row += L->in_c;
-          }
-        }
-      }
-    }
+// One array layer's engine calls: FULLY_CONNECTED on x's rows, CONV_2D on x (the NHWC input:
+// the engine reads its im2col in place), a depthwise layer slice by slice, each writing its
+// channels of y.
+static s24_status_t run_layer(const s24_net_t *net, layer_t *L, const int8_t *x, int8_t *y,
+                              char *err, size_t errlen) {
+  const s24_engine_t *e = net->engine;
+  for (size_t s = 0; s < L->n_sl; s++) {
+    const s24_net_layer_t *l = &L->sl[s];
+    if (L->dw_filter != NULL) dw_expand(net, L, s);
+    uint64_t cyc = 0, jcyc = 0;
+    const s24_status_t st =
+        e->linear(e->ctx, l, L->sl_state[s], x, y + s * L->slice, &cyc, &jcyc, err, errlen);
+    if (st != S24_OK) return st;
+    L->cycles += cyc;
+    L->job_cycles += jcyc;
   }
+  return S24_OK;
 }
 
 s24_status_t s24_net_run(s24_net_t *net, const void *x, void *y, char *err, size_t errlen) {
@@ -631,7 +742,6 @@ s24_status_t s24_net_run(s24_net_t *net, const void *x, void *y, char *err, size
     return s24_errorf(S24_ERR_ARG, err, errlen, "bad argument");
   }
   const s24_tfl_model_t *m = &net->m;
-  const s24_engine_t *e = net->engine;
   memcpy(net->data[m->inputs[0]], x, m->tensors[m->inputs[0]].bytes);
   for (size_t i = 0; i < m->n_ops; i++) {
     const s24_tfl_op_t *op = &m->ops[i];
@@ -639,17 +749,8 @@ s24_status_t s24_net_run(s24_net_t *net, const void *x, void *y, char *err, size
     s24_status_t st;
     if (net->hook != NULL) net->hook(net->hook_ctx, i, 0);
     if (L != NULL) {
-      const int8_t *in = net->data[op->in[0]];
-      if (op->opcode == S24_OP_CONV_2D) {
-        im2col(L, in, L->cols);
-        in = L->cols;
-      }
-      uint64_t cyc = 0, jcyc = 0;
-      st = e->linear(e->ctx, &L->l, L->state, in, net->data[op->out[0]], &cyc, &jcyc, err,
-                     errlen);
+      st = run_layer(net, L, net->data[op->in[0]], net->data[op->out[0]], err, errlen);
       if (st != S24_OK) return st;
-      L->cycles += cyc;
-      L->job_cycles += jcyc;
     } else {
       st = s24_op_run(m, i, net->ops[i].params, net->data);
       if (st != S24_OK) {
@@ -704,11 +805,17 @@ s24_status_t s24_net_op_predict(const s24_net_t *net, size_t op, s24_array_t hw,
     return S24_ERR_ARG;
   }
   const layer_t *L = net->ops[op].layer;
-  s24_gemm_cycles_t c;
-  s24_status_t st =
-      s24_linear_cycles(hw, epi_depth, epi_lanes, L->l.w, L->l.m, L->l.k, L->l.n, &c);
-  if (st == S24_OK) *cycles = c.busy_cycles;
-  return st;
+  uint64_t sum = 0;
+  for (size_t s = 0; s < L->n_sl; s++) {
+    const s24_net_layer_t *l = &L->sl[s];
+    if (L->dw_filter != NULL) dw_expand(net, L, s);
+    s24_gemm_cycles_t c;
+    const s24_status_t st = s24_linear_cycles(hw, epi_depth, epi_lanes, l->w, l->m, l->k, l->n, &c);
+    if (st != S24_OK) return st;
+    sum += c.busy_cycles;
+  }
+  *cycles = sum;
+  return S24_OK;
 }
 
 // ------------------------------------------------------------------ prune

@@ -34,6 +34,7 @@
 
 #include "s24_arena.h"
 #include "s24_cycles.h"
+#include "s24_layout.h"
 #include "s24_model.h"
 #include "s24_tflite.h"
 
@@ -44,8 +45,11 @@ extern "C" {
 /** One array layer, as the executor hands it to an engine. */
 typedef struct {
   size_t op;               /**< operator index in the model */
-  int32_t opcode;          /**< S24_OP_FULLY_CONNECTED or S24_OP_CONV_2D */
-  const int8_t *w;         /**< m x k int8 weights, row-major (in place in the model's bytes) */
+  int32_t opcode;          /**< S24_OP_FULLY_CONNECTED, S24_OP_CONV_2D, or
+                                S24_OP_DEPTHWISE_CONV_2D (one slice of its channels: a CONV_2D
+                                of those channels with a block-diagonal filter) */
+  const int8_t *w;         /**< m x k int8 weights, row-major (in place in the model's bytes; a
+                                depthwise slice's expanded filter in the arena) */
   size_t m, k;             /**< output channels, reduction length */
   size_t n;                /**< GEMM columns of one inference (FC: input rows; conv: oh*ow) */
   const int32_t *bias;     /**< m int32 (an aligned copy in the arena; zeros without a bias) */
@@ -58,6 +62,10 @@ typedef struct {
   s24_round_t round;       /**< the requantization's rounding: S24_ROUND_DOUBLE (gemmlowp's,
                                 as LiteRT's reference CONV_2D), S24_ROUND_SINGLE (SPEC §7, its
                                 FULLY_CONNECTED) */
+  s24_conv_src_t conv;     /**< a convolution (conv.cs > 0): linear's x is the NHWC input, X its
+                                im2col read in place (conv.x is set per call); else cs == 0 and
+                                x holds X's n rows of k */
+  size_t ldy;              /**< y's row stride (>= m): a depthwise slice writes its channels */
 } s24_net_layer_t;
 
 /** Where the array layers run (s24_engine.h makes the two the project has). */
@@ -69,7 +77,8 @@ typedef struct {
    *  packs its weights into hardware beats; *state gets what linear reads. err: one line. */
   s24_status_t (*prepare)(void *ctx, const s24_net_layer_t *layer, void *mem, size_t bytes,
                           void **state, char *err, size_t errlen);
-  /** y (n x m int8, row-major) = the SPEC §7 layer on x (n x k int8, row-major). On a device,
+  /** y (n rows of m int8, ldy apart) = the SPEC §7 layer on X (x: n x k int8, row-major; or
+   *  the im2col of layer->conv read from x, the NHWC input). On a device,
    *  *cycles gets the array's busy cycles of the call (CNT_CYCLES summed over its jobs) and
    *  *job_cycles those plus the epilogue's drain; a model leaves both 0. err: one line. */
   s24_status_t (*linear)(void *ctx, const s24_net_layer_t *layer, void *state, const int8_t *x,

@@ -2397,6 +2397,20 @@ s24_status_t s24_op_prepare(const s24_tfl_model_t *m, size_t index, s24_arena_t 
   return S24_OK;
 }
 
+s24_status_t s24_op_dw_geom(const s24_tfl_model_t *m, size_t index, const void *params,
+                            s24_dw_geom_t *g) {
+  if (!op_index_ok(m, index, NULL, 0) || params == NULL || g == NULL || m->ops[index].is_custom ||
+      m->ops[index].opcode != S24_OP_DEPTHWISE_CONV_2D) {
+    return S24_ERR_ARG;
+  }
+  const dw_t *p = params;  // the kept member (s24_op_prepare copies only it)
+  if (p->mult == NULL || p->shift == NULL) return S24_ERR_ARG;
+  *g = (s24_dw_geom_t){p->n,  p->ih, p->iw, p->ic,     p->kh,      p->kw,      p->oc,
+                       p->oh, p->ow, p->depth_mult, p->sh, p->sw, p->dh, p->dw, p->ph,
+                       p->pw, -p->in_off, p->out_off, p->act_lo, p->act_hi, p->mult, p->shift};
+  return S24_OK;
+}
+
 s24_status_t s24_op_run(const s24_tfl_model_t *m, size_t index, const void *params,
                         void *const *data) {
   if (!op_index_ok(m, index, NULL, 0) || params == NULL || data == NULL) return S24_ERR_ARG;

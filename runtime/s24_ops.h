@@ -58,6 +58,21 @@ S24_WARN_UNUSED s24_status_t s24_op_prepare(const s24_tfl_model_t *m, size_t ind
 S24_WARN_UNUSED s24_status_t s24_op_run(const s24_tfl_model_t *m, size_t index,
                                         const void *params, void *const *data);
 
+/** A DEPTHWISE_CONV_2D as s24_op_prepare derived it, for the executor (s24_net.c), which runs
+ *  one with a depth multiplier of 1 on the array: input [n, ih, iw, ic], filter [1, kh, kw, oc],
+ *  output [n, oh, ow, oc]; strides, dilations, leading padding; the input and output zero points,
+ *  the fused activation's range and the per-channel multipliers (in the arena, oc each). */
+typedef struct {
+  int32_t n, ih, iw, ic, kh, kw, oc, oh, ow, depth_mult, sh, sw, dh, dw, ph, pw;
+  int32_t zi, zo, act_lo, act_hi;
+  const int32_t *mult, *shift;
+} s24_dw_geom_t;
+
+/** *g from the parameters s24_op_prepare made for DEPTHWISE_CONV_2D operator `index` of m;
+ *  S24_ERR_ARG for another operator or parameters made without an arena. */
+S24_WARN_UNUSED s24_status_t s24_op_dw_geom(const s24_tfl_model_t *m, size_t index,
+                                            const void *params, s24_dw_geom_t *g);
+
 /** TFLite's QuantizeMultiplier (kernels/internal/quantization_util.cc) of a double: *q and
  *  *shift with x ~= q * 2^(shift - 31), 2^30 <= q < 2^31 (0 and 0 for x == 0; a shift above 30
  *  saturates to q = 2^31 - 1, shift 30). Also used by the executor for CONV_2D and

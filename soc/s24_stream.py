@@ -12,6 +12,9 @@
 # Counters are monotonic 32-bit beat counts (the ring position is the count modulo the depth), so
 # the firmware computes room and fill from one CSR read; a descriptor may replay any resident range
 # (a weight tile used by several column tiles is written once).
+from functools import reduce
+from operator import or_
+
 from migen import *
 
 from litex.gen import LiteXModule
@@ -182,6 +185,32 @@ class RingWriter(LiteXModule):
         # a reset also has to zero `consumed`: the firmware writes 0 to it after the reset pulse
 
 
+class _Filler:
+    """One writer of a RingWindow's narrow port (RingFill, ConvFetch): while `active` it owns the
+    port (S24Streams ORs the fillers of a window: the firmware runs one at a time)."""
+
+    def __init__(self, adr_bits, words):
+        self.active = Signal()
+        self.adr = Signal(adr_bits)
+        self.we = Signal(4 * words)
+        self.dat = Signal(32)
+
+
+def _lane_we(valid, lane, words):
+    """Byte enables of 32-bit lane `lane` of a beat (one-hot; not `0xf << lane * 4`: Verilog sizes
+    lane * 4 to lane's bits)."""
+    return Cat(*[Replicate(valid & (lane == i), 4) for i in range(words)])
+
+
+def _connect_fillers(m, win, fillers):
+    m.comb += [
+        win.fill_active.eq(reduce(or_, [f.active for f in fillers])),
+        win.fill_adr.eq(reduce(or_, [Replicate(f.active, len(f.adr)) & f.adr for f in fillers])),
+        win.fill_we.eq(reduce(or_, [Replicate(f.active, len(f.we)) & f.we for f in fillers])),
+        win.fill_dat.eq(reduce(or_, [Replicate(f.active, 32) & f.dat for f in fillers])),
+    ]
+
+
 class RingFill(LiteXModule):
     """Main RAM -> ring by DMA: `go` = start beat [15:0] | beats [30:16] reads beats x words 32-bit
     words, packed one after the other from byte address `addr` of the SDRAM, through a LiteDRAM
@@ -228,17 +257,172 @@ class RingFill(LiteXModule):
                 If(lane == words - 1, lane.eq(0), beat.eq(beat + 1)).Else(lane.eq(lane + 1))),
             If(active & (got == total) & ~self.go.re, active.eq(0), done.eq(done + 1)),
         ]
+        self.filler = f = _Filler(depth_bits, words)
         self.comb += [
             dma.sink.valid.eq(active & (issued != total)),
             dma.sink.address.eq(base + issued),
             dma.source.ready.eq(1),
-            win.fill_active.eq(active),
-            win.fill_adr.eq(beat),
-            win.fill_dat.eq(dma.source.data),
-            # one-hot lane decode (not `0xf << lane * 4`: Verilog sizes lane * 4 to lane's 3 bits)
-            win.fill_we.eq(Cat(*[Replicate(dma.source.valid & (lane == i), 4) for i in range(words)])),
+            f.active.eq(active),
+            f.adr.eq(beat),
+            f.dat.eq(dma.source.data),
+            f.we.eq(_lane_we(dma.source.valid, lane, words)),
             self.done.status.eq(done),
         ]
+
+
+class ConvFetch(LiteXModule):
+    """The implicit GEMM in hardware: a convolution's activation beats for one column tile, read
+    from its NHWC int8 input in main RAM (a LiteDRAM read port, 32-bit words) and written into the
+    A ring, beat `start + g` holding group g (g < groups) of every column: the C model's
+    s24_a_beats_conv (cmodel/s24_layout.c) on its word path (four channels of one tap a word:
+    channels in fours, the input word-aligned; a tap outside the input reads as the `padw` word,
+    four copies of the input zero point). Column by column (ox, then oy, then the image, stepped
+    from the tile's first column), and along k group by group (channel word, then kx, then ky),
+    so nothing multiplies (the device's MULT18X18D are taken): the firmware writes each layer's
+    strides in bytes and each tile's first position. Reads stay in flight while their ring
+    position and lane wait in a tag FIFO (pads take their turn there too); `done` counts finished
+    tiles. As with RingFill, the firmware writes the input back to the SDRAM first and keeps off
+    the ring's window while a tile is fetched."""
+
+    TAGS = 32
+
+    def __init__(self, port, words, depth):
+        from litedram.frontend.dma import LiteDRAMDMAReader
+        depth_bits = _log2(depth)
+
+        def csr(name, desc):
+            c = CSRStorage(32, name=name, description=desc)
+            setattr(self, name, c)
+            return c.storage
+
+        hw = csr("hw", "Input height [15:0], width [31:16].")
+        ohw = csr("ohw", "Output height [15:0], width [31:16].")
+        strd = csr("strd", "Stride rows [15:0], columns [31:16].")
+        dil = csr("dil", "Dilation rows [15:0], columns [31:16].")
+        pad = csr("pad", "Leading padding rows [15:0], columns [31:16].")
+        taps = csr("taps", "Filter width kw [15:0], words a tap cs / 4 [31:16].")
+        step_x = csr("step_x", "Bytes from one output column's window to the next (sw * c).")
+        step_y = csr("step_y", "Bytes from one output row's window to the next (sh * w * c).")
+        step_img = csr("step_img", "From the last output row's first window to the next image's first (h*w*c - (oh - 1) * step_y).")
+        tap_x = csr("tap_x", "Offset from a tap's last word to the next tap along x (dw * c - cs + 4).")
+        tap_y = csr("tap_y", "Offset from a row's last tap's last word to the next row's first (dh * w * c - (kw - 1) * dw * c - cs + 4).")
+        padw = csr("padw", "The word a tap outside the input reads as.")
+        pos = csr("pos", "The tile's first column: ox [15:0], oy [31:16].")
+        org = csr("org", "Its window's first input row oy*sh - ph [15:0] and column ox*sw - pw [31:16], signed.")
+        addr0 = csr("addr0", "Byte address of its window's first tap (channel c0; modulo 2^32: may lie outside the input).")
+        row0 = csr("row0", "Byte address of the window of output column 0 in its output row.")
+        groups = csr("groups", "Groups (beats) a column tile.")
+        self.go = CSRStorage(32, description="Write: fetch a tile into the A ring from beat [15:0], [23:16] columns (1 .. words).")
+        self.done = CSRStatus(32, description="Tiles fetched since reset (monotonic).")
+
+        # # #
+
+        self.dma = dma = LiteDRAMDMAReader(port, fifo_depth=16)
+        aw = len(dma.sink.address)
+        self.filler = f = _Filler(depth_bits, words)
+
+        def s16(v):
+            return Cat(v[:16], Replicate(v[15], 16))  # sign-extended to 32 bits
+
+        # the layer's constants
+        h, w = hw[:16], hw[16:32]
+        oh, ow = ohw[:16], ohw[16:32]
+        kw, cs4 = taps[:16], taps[16:32]
+
+        active = Signal()
+        issuing = Signal()
+        start = Signal(depth_bits)
+        ncols = Signal(8)
+        # column state
+        col = Signal(8)
+        ox, oy = Signal(16), Signal(16)
+        y0, x0 = Signal((32, True)), Signal((32, True))
+        a0, rs = Signal(32), Signal(32)
+        # tap state along k
+        g = Signal(16)
+        ic4, kx = Signal(16), Signal(16)
+        dy, dx = Signal((32, True)), Signal((32, True))
+        off = Signal(32)
+
+        iy, ix = Signal((32, True)), Signal((32, True))
+        inside = Signal()
+        self.comb += [
+            iy.eq(y0 + dy), ix.eq(x0 + dx),
+            inside.eq((iy >= 0) & (iy < h) & (ix >= 0) & (ix < w)),
+        ]
+
+        tags = ResetInserter()(stream.SyncFIFO([("pad", 1), ("beat", depth_bits), ("lane", 8)], self.TAGS))
+        self.submodules += tags
+        addr = Signal(32)
+        self.comb += addr.eq(a0 + off)
+        fire = Signal()
+        self.comb += [
+            fire.eq(issuing & tags.sink.ready & (~inside | dma.sink.ready)),
+            dma.sink.valid.eq(issuing & tags.sink.ready & inside),
+            dma.sink.address.eq(addr[2:2 + aw]),
+            tags.sink.valid.eq(fire),
+            tags.sink.pad.eq(~inside),
+            tags.sink.beat.eq(start + g),
+            tags.sink.lane.eq(col),
+        ]
+        last_g = Signal()
+        last_col = Signal()
+        self.comb += [last_g.eq(g == groups[:16] - 1), last_col.eq(col == ncols - 1)]
+        self.sync += [
+            If(self.go.re,
+                active.eq(1), issuing.eq(1),
+                start.eq(self.go.storage[:depth_bits]), ncols.eq(self.go.storage[16:24]),
+                col.eq(0), ox.eq(pos[:16]), oy.eq(pos[16:32]),
+                y0.eq(s16(org[:16])), x0.eq(s16(org[16:32])), a0.eq(addr0), rs.eq(row0),
+                g.eq(0), ic4.eq(0), kx.eq(0), dy.eq(0), dx.eq(0), off.eq(0),
+            ).Elif(fire,
+                If(last_g,
+                    # the next column: its window, the taps from the first
+                    col.eq(col + 1),
+                    g.eq(0), ic4.eq(0), kx.eq(0), dy.eq(0), dx.eq(0), off.eq(0),
+                    If(last_col, issuing.eq(0)),
+                    If(ox == ow - 1,
+                        ox.eq(0), x0.eq(-s16(pad[16:32])),
+                        If(oy == oh - 1,
+                            oy.eq(0), y0.eq(-s16(pad[:16])),
+                            a0.eq(rs + step_img), rs.eq(rs + step_img),
+                        ).Else(
+                            oy.eq(oy + 1), y0.eq(y0 + strd[:16]),
+                            a0.eq(rs + step_y), rs.eq(rs + step_y),
+                        ),
+                    ).Else(
+                        ox.eq(ox + 1), x0.eq(x0 + strd[16:32]), a0.eq(a0 + step_x),
+                    ),
+                ).Else(
+                    g.eq(g + 1),
+                    If(ic4 == cs4 - 1,
+                        ic4.eq(0),
+                        If(kx == kw - 1,
+                            kx.eq(0), dx.eq(0), dy.eq(dy + dil[:16]), off.eq(off + tap_y),
+                        ).Else(
+                            kx.eq(kx + 1), dx.eq(dx + dil[16:32]), off.eq(off + tap_x),
+                        ),
+                    ).Else(
+                        ic4.eq(ic4 + 1), off.eq(off + 4),
+                    ),
+                ),
+            ),
+        ]
+        # the writer: tags in order, a pad at once, a read when its word is back
+        wr = Signal()
+        self.comb += [
+            wr.eq(tags.source.valid & (tags.source.pad | dma.source.valid)),
+            tags.source.ready.eq(wr),
+            dma.source.ready.eq(tags.source.valid & ~tags.source.pad),
+            f.active.eq(active),
+            f.adr.eq(tags.source.beat),
+            f.dat.eq(Mux(tags.source.pad, padw, dma.source.data)),
+            f.we.eq(_lane_we(wr, tags.source.lane, words)),
+        ]
+        done = Signal(32)
+        self.sync += If(active & ~issuing & ~tags.source.valid & ~self.go.re,
+                        active.eq(0), done.eq(done + 1))
+        self.comb += [self.done.status.eq(done), tags.reset.eq(self.go.re)]
 
 
 class S24Streams(LiteXModule):
@@ -246,7 +430,7 @@ class S24Streams(LiteXModule):
     `r` a sink for its m_axis_r; `windows` maps "w", "a", "r" to (Wishbone interface, size)."""
 
     def __init__(self, w_bits, a_bits, r_bits, w_depth=1024, a_depth=1024, r_depth=256,
-                 w_port=None, a_port=None):
+                 w_port=None, a_port=None, conv_port=None):
         w_words, a_words, r_words = (w_bits + 31) // 32, (a_bits + 31) // 32, (r_bits + 31) // 32
         w_mem = Memory(32 * w_words, w_depth, name="s24_ring_w")
         a_mem = Memory(32 * a_words, a_depth, name="s24_ring_a")
@@ -260,10 +444,18 @@ class S24Streams(LiteXModule):
         self.a_rd = RingReader(a_mem, 32 * a_words)
         self.r_wr = RingWriter(r_mem, 32 * r_words)
         self.w, self.a, self.r = self.w_rd.source, self.a_rd.source, self.r_wr.sink
+        a_fillers = []
         if w_port is not None:
             self.w_fill = RingFill(w_port, self.w_win, w_words, w_depth)
+            _connect_fillers(self, self.w_win, [self.w_fill.filler])
         if a_port is not None:
             self.a_fill = RingFill(a_port, self.a_win, a_words, a_depth)
+            a_fillers.append(self.a_fill.filler)
+        if conv_port is not None:
+            self.a_conv = ConvFetch(conv_port, a_words, a_depth)
+            a_fillers.append(self.a_conv.filler)
+        if a_fillers:
+            _connect_fillers(self, self.a_win, a_fillers)
 
         def size(mem, win):
             return mem.depth * (1 << win.lane_bits) * 4

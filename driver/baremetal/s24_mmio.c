@@ -53,6 +53,12 @@ static uint64_t mm_now_ns(void *ctx) {
   return m->platform.now_ns(m->platform.ctx);
 }
 
+static s24_status_t mm_stream_conv(void *ctx, const s24_geom_t *g, const s24_conv_src_t *src,
+                                   size_t j0, size_t groups, const uint8_t *reps, int fresh) {
+  s24_mmio_t *m = ctx;
+  return m->platform.stream_conv(m->platform.ctx, g, src, j0, groups, reps, fresh);
+}
+
 static void *mm_scratch(void *ctx, size_t bytes) {
   s24_mmio_t *m = ctx;
   return bytes <= m->platform.scratch_len ? m->platform.scratch : NULL;
@@ -65,5 +71,9 @@ static const s24_seam_t k_mmio_seam = {
     .scratch = mm_scratch};
 
 void s24_mmio_seam(s24_mmio_t *m, s24_seam_t *seam) {
-  if (seam != NULL) *seam = k_mmio_seam, seam->ctx = m;
+  if (seam != NULL) {
+    *seam = k_mmio_seam;
+    seam->ctx = m;
+    seam->stream_conv = m->platform.stream_conv != NULL ? mm_stream_conv : NULL;
+  }
 }

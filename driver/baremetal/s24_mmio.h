@@ -30,6 +30,9 @@ typedef struct {
   uint64_t (*now_ns)(void *ctx);
   void *scratch;       /**< the driver's staging memory: 16-byte aligned, reachable by the DMA */
   size_t scratch_len;  /**< its bytes */
+  /** NULL, or the platform's fetch unit (s24_seam_t.stream_conv) */
+  s24_status_t (*stream_conv)(void *ctx, const s24_geom_t *g, const s24_conv_src_t *src,
+                              size_t j0, size_t groups, const uint8_t *reps, int fresh);
 } s24_mmio_platform_t;
 
 /** Caller-owned seam state. */

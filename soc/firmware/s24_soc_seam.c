@@ -66,8 +66,11 @@ static s24_status_t plat_stream_reset(void *ctx) {
   s24_soc_t *soc = ctx;
   engines_reset();
   soc->w_wr = soc->a_wr = soc->w_done = soc->a_done = 0;
+  soc->a_conv = 0;
+  soc->n_tiles = 0;
   soc->r_rd = soc->r_avail = 0;
   soc->w_fills = s24_streams_w_fill_done_read();
+  soc->conv_tiles = s24_streams_a_conv_done_read();
   soc->a_fills = s24_streams_a_fill_done_read();
   memset(soc->pend_head, 0, sizeof soc->pend_head);
   memset(soc->pend_count, 0, sizeof soc->pend_count);
@@ -81,6 +84,12 @@ static uint32_t ring_room(s24_soc_t *soc, s24_port_t port, uint32_t *slots) {
   uint32_t *wr = port == S24_PORT_W ? &soc->w_wr : &soc->a_wr;
   uint32_t *done = port == S24_PORT_W ? &soc->w_done : &soc->a_done;
   uint32_t room = ring->depth - (*wr - *done);
+  if (port == S24_PORT_A && soc->a_conv) {  // fetched tiles: packets once they are all read
+    soc->a_done = s24_streams_a_rd_consumed_read();
+    if (soc->a_done != soc->a_wr) return 0;
+    soc->a_conv = 0;
+    room = ring->depth;
+  }
   if (room == 0) {
     *done = port == S24_PORT_W ? s24_streams_w_rd_consumed_read() : s24_streams_a_rd_consumed_read();
     room = ring->depth - (*wr - *done);
@@ -133,15 +142,21 @@ static size_t push_beats(s24_soc_t *soc, s24_port_t port, const uint32_t *src, s
   return moved;
 }
 
+static int fetch_tile(s24_soc_t *soc, const s24_soc_pend_t *p, s24_status_t *st);
+
 // Moves what waits into the rings, in order, as far as they have room.
 static s24_status_t pump(s24_soc_t *soc) {
   s24_status_t st = S24_OK;
   for (int port = S24_PORT_W; port <= S24_PORT_A && st == S24_OK; port++) {
     while (soc->pend_count[port] > 0) {
       s24_soc_pend_t *p = &soc->pend[port][soc->pend_head[port]];
-      p->moved += push_beats(soc, (s24_port_t)port, p->beats + p->moved * p->words, p->words,
-                             p->n - p->moved, p->by_dma, &st);
-      if (p->moved < p->n || st != S24_OK) break;
+      if (p->conv != NULL) {  // a tile for the fetch unit
+        if (!fetch_tile(soc, p, &st)) break;
+      } else {
+        p->moved += push_beats(soc, (s24_port_t)port, p->beats + p->moved * p->words, p->words,
+                               p->n - p->moved, p->by_dma, &st);
+        if (p->moved < p->n || st != S24_OK) break;
+      }
       soc->pend_head[port] = (soc->pend_head[port] + 1) % S24_SOC_PENDING;
       soc->pend_count[port]--;
     }
@@ -170,7 +185,7 @@ static s24_status_t plat_stream_write(void *ctx, s24_port_t port, const uint32_t
       st = S24_ERR_NOMEM;
     } else {
       const size_t at = (soc->pend_head[port] + soc->pend_count[port]) % S24_SOC_PENDING;
-      soc->pend[port][at] = (s24_soc_pend_t){beats, words, n, moved, by_dma};
+      soc->pend[port][at] = (s24_soc_pend_t){beats, words, n, moved, by_dma, NULL, NULL, 0, 0, NULL};
       soc->pend_count[port]++;
     }
   }
@@ -178,6 +193,165 @@ static s24_status_t plat_stream_write(void *ctx, s24_port_t port, const uint32_t
   soc->stats.beats[port] += n;
   soc->stats.bytes[port] += (uint64_t)n * words * 4u;
   soc->stats.cycles[port] += soc_cycles() - t0;
+  return st;
+}
+
+// ---------------------------------------------------------------- the fetch unit (ConvFetch)
+// A fetched tile takes `groups` ring positions and streams `total` beats (its descriptors replay
+// positions). While tiles are fetched (soc->a_conv), a_wr counts beats streamed (what the reader's
+// consumed counter reaches) and a_pos positions written; each tile's {a_pos, a_wr} at its end is
+// kept until the reader has consumed it, so a position is rewritten only once no queued
+// descriptor names it. Tiles that do not fit yet wait in the A backlog like packets (before
+// START the core takes nothing) and are fetched by later calls.
+
+// Releases the tiles the reader has finished; returns the ring positions free.
+static uint32_t fetch_room(s24_soc_t *soc) {
+  const uint32_t done = s24_streams_a_rd_consumed_read();
+  while (soc->n_tiles > 0 && (int32_t)(done - soc->tile_end[soc->tile_head][1]) >= 0) {
+    soc->a_rel = soc->tile_end[soc->tile_head][0];
+    soc->tile_head = (soc->tile_head + 1) % S24_SOC_TILES;
+    soc->n_tiles--;
+  }
+  return kRingA.depth - (soc->a_pos - soc->a_rel);
+}
+
+// The reader descriptors of a tile: a run of groups sent once is one, a group sent r > 1 times
+// r of them.
+static uint32_t tile_descs(const uint8_t *reps, size_t groups) {
+  uint32_t n = 0;
+  for (size_t i = 0; i < groups;) {
+    if (reps[i] == 1) {
+      size_t run = 1;
+      while (i + run < groups && reps[i + run] == 1 && run < DESC_MAX_COUNT) run++;
+      n++;
+      i += run;
+    } else {
+      n += reps[i++];
+    }
+  }
+  return n;
+}
+
+// Fetches tile p now if the ring has the positions and the reader the descriptor slots (1),
+// else leaves it waiting (0).
+static int fetch_tile(s24_soc_t *soc, const s24_soc_pend_t *p, s24_status_t *st) {
+  const s24_conv_src_t *s = p->conv;
+  const size_t groups = p->groups, j0 = p->j0;
+  const uint8_t *reps = p->reps;
+  const uint32_t descs = tile_descs(reps, groups);
+  const uint32_t level = s24_streams_a_rd_desc_level_read();
+  if (soc->n_tiles == S24_SOC_TILES || fetch_room(soc) < groups || level + descs > DESC_QUEUE) {
+    return 0;
+  }
+  const uint64_t t0 = soc_cycles();
+  const ring_t *ring = &kRingA;
+  const uint32_t c = (uint32_t)s->c, row = (uint32_t)s->w * c, img = (uint32_t)s->h * row;
+  const uint32_t step_y = (uint32_t)s->sh * row;
+  s24_streams_a_conv_hw_write((uint32_t)s->h | (uint32_t)s->w << 16);
+  s24_streams_a_conv_ohw_write((uint32_t)s->oh | (uint32_t)s->ow << 16);
+  s24_streams_a_conv_strd_write((uint32_t)s->sh | (uint32_t)s->sw << 16);
+  s24_streams_a_conv_dil_write((uint32_t)s->dh | (uint32_t)s->dw << 16);
+  s24_streams_a_conv_pad_write((uint32_t)s->ph | (uint32_t)s->pw << 16);
+  s24_streams_a_conv_taps_write((uint32_t)s->kw | (uint32_t)(s->cs / 4) << 16);
+  s24_streams_a_conv_step_x_write((uint32_t)s->sw * c);
+  s24_streams_a_conv_step_y_write(step_y);
+  s24_streams_a_conv_step_img_write(img - (uint32_t)(s->oh - 1) * step_y);
+  s24_streams_a_conv_tap_x_write((uint32_t)s->dw * c - (uint32_t)s->cs + 4u);
+  s24_streams_a_conv_tap_y_write((uint32_t)s->dh * row - (uint32_t)(s->kw - 1) * (uint32_t)s->dw * c -
+                                 (uint32_t)s->cs + 4u);
+  s24_streams_a_conv_padw_write(0x01010101u * (uint8_t)s->pad);
+  s24_streams_a_conv_groups_write((uint32_t)groups);
+  // the tile's first column: its position, its window's corner, addresses modulo 2^32
+  const uint32_t ox = (uint32_t)(j0 % (size_t)s->ow), t = (uint32_t)(j0 / (size_t)s->ow);
+  const uint32_t oy = t % (uint32_t)s->oh, b = t / (uint32_t)s->oh;
+  const int32_t y0 = (int32_t)(oy * (uint32_t)s->sh) - s->ph;
+  const int32_t x0 = (int32_t)(ox * (uint32_t)s->sw) - s->pw;
+  const uint32_t base = (uint32_t)(uintptr_t)s->x + (uint32_t)s->c0 + b * img + (uint32_t)y0 * row;
+  s24_streams_a_conv_pos_write(ox | oy << 16);
+  s24_streams_a_conv_org_write(((uint32_t)y0 & 0xffffu) | (uint32_t)x0 << 16);
+  s24_streams_a_conv_addr0_write(base + (uint32_t)x0 * c);
+  s24_streams_a_conv_row0_write(base - (uint32_t)s->pw * c);
+  const size_t n_cols = (size_t)s->n * (size_t)s->oh * (size_t)s->ow;
+  const uint32_t ncols = n_cols - j0 < 8 ? (uint32_t)(n_cols - j0) : 8u;
+  const uint32_t start = soc->a_pos & (ring->depth - 1);
+  const uint32_t expect = ++soc->conv_tiles;
+  s24_streams_a_conv_go_write(start | ncols << 16);
+  while (s24_streams_a_conv_done_read() != expect) {  // the fetch never waits on the IP
+    if (soc_cycles() - t0 > soc->write_timeout_cycles) {
+      *st = S24_ERR_TIMEOUT;
+      return 1;
+    }
+  }
+  size_t total = 0, sent = 0;
+  for (size_t i = 0; i < groups; i++) total += reps[i];
+  for (size_t i = 0; i < groups;) {  // the slots were counted above: no wait
+    size_t run = 1;
+    if (reps[i] == 1) {
+      while (i + run < groups && reps[i + run] == 1 && run < DESC_MAX_COUNT) run++;
+    }
+    for (uint32_t r = 0; r < (reps[i] == 1 ? 1u : reps[i]); r++) {
+      sent += run;
+      const uint32_t tlast = sent == total ? 1u : 0u;
+      s24_streams_a_rd_desc_write(((start + (uint32_t)i) & (ring->depth - 1)) |
+                                  (uint32_t)run << 16 | tlast << 31);
+    }
+    i += run;
+  }
+  soc->a_wr += (uint32_t)total;
+  soc->a_pos += (uint32_t)groups;
+  const size_t at = (soc->tile_head + soc->n_tiles) % S24_SOC_TILES;
+  soc->tile_end[at][0] = soc->a_pos;
+  soc->tile_end[at][1] = soc->a_wr;
+  soc->n_tiles++;
+  soc->stats.cycles[S24_PORT_A] += soc_cycles() - t0;
+  return 1;
+}
+
+// The word path of ConvFetch only: four channels of one tap a 32-bit word of an input in main
+// RAM, one word a column of the beat; every field within its CSR's 16 bits.
+static s24_status_t plat_stream_conv(void *ctx, const s24_geom_t *g, const s24_conv_src_t *s,
+                                     size_t j0, size_t groups, const uint8_t *reps, int fresh) {
+  s24_soc_t *soc = ctx;
+  const uintptr_t x = (uintptr_t)s->x;
+  const uint64_t in_bytes = (uint64_t)s->n * (uint64_t)s->h * (uint64_t)s->w * (uint64_t)s->c;
+  const int32_t lim = 0x7fff;
+  if (g->sparse_m != 4 || g->cols != 8 || g->a_words != 8 || s->c % 4 != 0 || s->cs % 4 != 0 ||
+      s->c0 % 4 != 0 || (x & 3u) != 0 || x < MAIN_RAM_BASE ||
+      in_bytes > MAIN_RAM_BASE + MAIN_RAM_SIZE - x || s->h > lim || s->w > lim || s->oh > lim ||
+      s->ow > lim || s->sh > lim || s->sw > lim || s->dh > lim || s->dw > lim || s->ph > lim ||
+      s->pw > lim || s->kw > lim || s->cs / 4 > lim || groups == 0 || groups > kRingA.depth / 2 ||
+      (uint64_t)s->oh * (uint64_t)s->sh > (uint64_t)lim ||
+      (uint64_t)s->ow * (uint64_t)s->sw > (uint64_t)lim || tile_descs(reps, groups) > DESC_QUEUE) {
+    return S24_ERR_UNSUPPORTED;
+  }
+  size_t total = 0;
+  for (size_t i = 0; i < groups; i++) total += reps[i];
+  if (total == 0) return S24_ERR_ARG;
+  const uint64_t t0 = soc_cycles();
+  s24_status_t st = pump(soc);
+  if (st != S24_OK) return st;
+  if (!soc->a_conv) {  // the first tile since packets: their beats are all read by now
+    if (soc->pend_count[S24_PORT_A] != 0 || s24_streams_a_rd_consumed_read() != soc->a_wr) {
+      return S24_ERR_UNSUPPORTED;
+    }
+    soc->a_conv = 1;
+    soc->a_pos = soc->a_rel = soc->a_wr;
+    soc->n_tiles = 0;
+  }
+  if (fresh) soc_flush_dcache();  // the input, written through the caches, into the SDRAM
+  const s24_soc_pend_t p = {NULL, 0, 0, 0, 0, s, g, j0, groups, reps};
+  if (soc->pend_count[S24_PORT_A] == 0 && fetch_tile(soc, &p, &st)) {
+    // fetched now
+  } else if (st == S24_OK) {  // waits for room, in order
+    if (soc->pend_count[S24_PORT_A] == S24_SOC_PENDING) return S24_ERR_NOMEM;
+    const size_t at = (soc->pend_head[S24_PORT_A] + soc->pend_count[S24_PORT_A]) % S24_SOC_PENDING;
+    soc->pend[S24_PORT_A][at] = p;
+    soc->pend_count[S24_PORT_A]++;
+  }
+  soc->stats.calls[S24_PORT_A]++;
+  soc->stats.beats[S24_PORT_A] += total;
+  soc->stats.bytes[S24_PORT_A] += (uint64_t)groups * 32u;
+  soc->stats.cycles[S24_PORT_A] += soc_cycles() - t0;
   return st;
 }
 
@@ -227,8 +401,9 @@ s24_status_t s24_soc_open(s24_soc_t *soc, s24_seam_t *seam) {
   if (soc == NULL || seam == NULL) return S24_ERR_ARG;
   memset(soc, 0, sizeof *soc);
   soc->write_timeout_cycles = soc_clk_hz();
-  const s24_mmio_platform_t plat = {soc, plat_stream_write, plat_stream_read, plat_stream_reset,
-                                    plat_now_ns, g_scratch, sizeof g_scratch};
+  const s24_mmio_platform_t plat = {soc,         plat_stream_write, plat_stream_read,
+                                    plat_stream_reset, plat_now_ns, g_scratch,
+                                    sizeof g_scratch, plat_stream_conv};
   s24_status_t st = s24_mmio_init(&soc->mmio, S24_REGS_BASE, &plat);
   if (st != S24_OK) return st;
   (void)plat_stream_reset(soc);

@@ -52,13 +52,25 @@ typedef struct {
   const uint32_t *beats;
   size_t words, n, moved;
   int by_dma;
+  const s24_conv_src_t *conv;  /**< or a column tile for the fetch unit (stream_conv's call) */
+  const s24_geom_t *geom;
+  size_t j0, groups;
+  const uint8_t *reps;
 } s24_soc_pend_t;
+
+/** Fetched tiles the A ring's reader may still be reading. */
+#define S24_SOC_TILES 16
 
 /** The seam's state; the caller owns it. */
 typedef struct {
   s24_mmio_t mmio;          /**< the register side (driver/baremetal) */
   uint32_t w_wr, a_wr;      /**< beats written into the W and A rings (monotonic, mod 2^32) */
   uint32_t w_done, a_done;  /**< the engines' consumed counters, as last read */
+  int a_conv;               /**< the A ring holds tiles from the fetch unit (not packets) */
+  uint32_t a_pos, a_rel;    /**< ring positions written and released by fetched tiles */
+  uint32_t tile_end[S24_SOC_TILES][2];  /**< per fetched tile: a_pos, a_wr at its end */
+  size_t tile_head, n_tiles;
+  uint32_t conv_tiles;      /**< column tiles the fetch unit built (its done counter) */
   uint32_t r_rd;            /**< beats read from the R ring */
   uint32_t r_avail;         /**< the R engine's received counter, as last read */
   uint64_t write_timeout_cycles;  /**< longest wait for a fill DMA (default 1 s of SoC time) */

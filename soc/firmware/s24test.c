@@ -35,6 +35,16 @@ typedef struct {
   s24_round_t round;
 } linear_case_t;
 
+// A convolution (s24_linear_conv): NHWC input n x h x w x c, channels c0 .. c0+cs-1, m filters
+// of kh x kw x cs, y rows ldy apart; `fetch` 1 if the fetch unit must build its activations
+typedef struct {
+  int32_t n, h, w, c, c0, cs, kh, kw, sh, sw, dh, dw, ph, pw;
+  uint32_t m, ldy;
+  s24_pattern_t p;
+  int32_t zi;
+  int fetch;
+} conv_case_t;
+
 static uint64_t g_rng = 0x5eed2451ull;
 
 static void fill_i8(int8_t *x, size_t n) {
@@ -154,6 +164,86 @@ out:
   return ok;
 }
 
+// TFLite's output size and leading padding for SAME (pad 1) or VALID (pad 0)
+static void out_dim(int same, int32_t in, int32_t k, int32_t s, int32_t d, int32_t *o, int32_t *p) {
+  const int32_t eff = (k - 1) * d + 1;
+  *o = same ? (in + s - 1) / s : (in - eff + s) / s;
+  const int32_t tot = (*o - 1) * s + eff - in;
+  *p = tot > 0 ? tot / 2 : 0;
+}
+
+static int run_conv(s24_dev_t *dev, s24_soc_t *soc, const conv_case_t *tc, int same) {
+  s24_conv_src_t src = {NULL, tc->n, tc->h, tc->w, tc->c, tc->c0, tc->cs, tc->kh, tc->kw,
+                        0,    0,     tc->sh, tc->sw, tc->dh, tc->dw, 0, 0, (int8_t)tc->zi};
+  out_dim(same, tc->h, tc->kh, tc->sh, tc->dh, &src.oh, &src.ph);
+  out_dim(same, tc->w, tc->kw, tc->sw, tc->dw, &src.ow, &src.pw);
+  const size_t m = tc->m, k = (size_t)tc->kh * tc->kw * tc->cs;
+  const size_t np = (size_t)tc->n * src.oh * src.ow, in = (size_t)tc->n * tc->h * tc->w * tc->c;
+  int8_t *w = malloc(m * k), *x = malloc(in), *row = malloc(k), *y = malloc(np * tc->ldy);
+  int8_t *ref = malloc(np * tc->ldy);
+  int32_t *bias = malloc(m * 4), *mult = malloc(m * 4), *shift = malloc(m * 4);
+  int ok = 0;
+  s24_weights_t wt;
+  memset(&wt, 0, sizeof wt);
+  if (!w || !x || !row || !y || !ref || !bias || !mult || !shift) {
+    printf("case=conv error=out_of_memory\n");
+    goto out;
+  }
+  fill_i8(w, m * k);
+  fill_i8(x, in);
+  if (s24_prune(tc->p, w, m, k, w) != S24_OK) {
+    printf("case=conv error=prune (k %u)\n", (unsigned)k);
+    goto out;
+  }
+  for (size_t i = 0; i < m; i++) {
+    bias[i] = (int32_t)(s24_rng_next(&g_rng) % 200001u) - 100000;
+    mult[i] = (int32_t)(0x40000000u + (uint32_t)(s24_rng_next(&g_rng) % 0x3fffffffu));
+    shift[i] = -(int32_t)(6 + s24_rng_next(&g_rng) % 8u);
+  }
+  src.x = x;
+  memset(ref, 0x5a, np * tc->ldy);
+  memset(y, 0x5a, np * tc->ldy);
+  for (size_t p = 0; p < np; p++) {  // the C model on the im2col, row by row
+    s24_conv_row(&src, p, row);
+    if (s24_linear_ref(row, 1, w, m, k, bias, mult, shift, tc->zi, -3, -128, 127,
+                       S24_ROUND_DOUBLE, ref + p * tc->ldy) != S24_OK) {
+      printf("case=conv error=model\n");
+      goto out;
+    }
+  }
+  const s24_linear_params_t prm = {bias, mult, shift, tc->zi, -3, -128, 127, S24_ROUND_DOUBLE};
+  s24_soc_stats_clear(soc);
+  const uint32_t tiles0 = soc->conv_tiles;
+  s24_status_t st = s24_weights_load_dense(dev, w, m, k, &wt);
+  soc_flush_dcache();  // the weights by the W ring's fill DMA
+  soc->dma = 1u << S24_PORT_W;
+  const uint64_t t1 = soc_cycles();
+  if (st == S24_OK) st = s24_linear_conv(dev, &wt, &src, &prm, y, tc->ldy);
+  const uint64_t t2 = soc_cycles();
+  soc->dma = 0;
+  const uint32_t tiles = soc->conv_tiles - tiles0;
+  ok = st == S24_OK && memcmp(y, ref, np * tc->ldy) == 0 && (tiles > 0) == (tc->fetch != 0);
+  printf("case=conv input=%dx%dx%dx%d channels=%d+%d filter=%ux%dx%d stride=%dx%d dilation=%dx%d "
+         "pad=%d,%d output=%dx%d pattern=%u:%u ok=%d fetched_tiles=%u",
+         (int)tc->n, (int)tc->h, (int)tc->w, (int)tc->c, (int)tc->c0, (int)tc->cs, (unsigned)m,
+         (int)tc->kh, (int)tc->kw, (int)tc->sh, (int)tc->sw, (int)tc->dh, (int)tc->dw,
+         (int)src.ph, (int)src.pw, (int)src.oh, (int)src.ow, (unsigned)tc->p.n, (unsigned)tc->p.m,
+         ok, (unsigned)tiles);
+  if (st != S24_OK) printf(" error=%s", s24_strerror(st));
+  print_counters(dev, soc, t2 - t1);
+out:
+  s24_weights_free(&wt);
+  free(w);
+  free(x);
+  free(row);
+  free(y);
+  free(ref);
+  free(bias);
+  free(mult);
+  free(shift);
+  return ok;
+}
+
 int main(void) {
 #ifdef S24TEST_LONG  // make soc-test-long
   static const gemm_case_t gemms[] = {
@@ -205,6 +295,51 @@ int main(void) {
   }
   for (size_t i = 0; i < sizeof linears / sizeof linears[0]; i++, runs++) {
     fails += !run_linear(&dev, &soc, &linears[i]);
+  }
+  // convolutions through the fetch unit (channels in fours) and without it (c = 3): directed,
+  // then random geometries from the printed seed
+  static const conv_case_t convs[] = {
+      {1, 5, 5, 8, 0, 8, 3, 3, 1, 1, 1, 1, 0, 0, 16, 16, {2, 4}, 5, 1},    // SAME 3x3
+      {1, 7, 6, 16, 4, 8, 3, 2, 2, 1, 1, 2, 0, 0, 8, 20, {1, 4}, -9, 1},   // a channel window
+      {2, 4, 5, 4, 0, 4, 1, 1, 1, 1, 1, 1, 0, 0, 12, 12, {2, 4}, 0, 1},    // 1x1, two images
+      {1, 6, 6, 3, 0, 3, 4, 1, 2, 2, 1, 1, 0, 0, 8, 8, {2, 4}, 7, 0},      // c = 3: software
+  };
+  for (size_t i = 0; i < sizeof convs / sizeof convs[0]; i++, runs++) {
+    fails += !run_conv(&dev, &soc, &convs[i], i != 2);
+  }
+  const uint64_t seed = 0x5eed0000ull + soc_cycles() % 100000u;
+  printf("s24test: random convolutions, seed %" PRIu64 "\n", seed);
+  uint64_t rng = seed;
+#ifdef S24TEST_LONG
+  const int n_rand = 24;
+#else
+  const int n_rand = 4;
+#endif
+  for (int i = 0; i < n_rand; i++, runs++) {
+    conv_case_t tc;
+    tc.n = 1 + (int32_t)(s24_rng_next(&rng) % 2u);
+    tc.h = 1 + (int32_t)(s24_rng_next(&rng) % 9u);
+    tc.w = 1 + (int32_t)(s24_rng_next(&rng) % 9u);
+    tc.c = 4 * (1 + (int32_t)(s24_rng_next(&rng) % 6u));
+    tc.cs = 4 * (1 + (int32_t)(s24_rng_next(&rng) % (uint64_t)(tc.c / 4)));
+    tc.c0 = 4 * (int32_t)(s24_rng_next(&rng) % (uint64_t)((tc.c - tc.cs) / 4 + 1));
+    tc.kh = 1 + (int32_t)(s24_rng_next(&rng) % 3u);
+    tc.kw = 1 + (int32_t)(s24_rng_next(&rng) % 3u);
+    tc.sh = 1 + (int32_t)(s24_rng_next(&rng) % 2u);
+    tc.sw = 1 + (int32_t)(s24_rng_next(&rng) % 2u);
+    tc.dh = 1 + (int32_t)(s24_rng_next(&rng) % 2u);
+    tc.dw = 1 + (int32_t)(s24_rng_next(&rng) % 2u);
+    tc.ph = tc.pw = 0;
+    tc.m = 1 + (uint32_t)(s24_rng_next(&rng) % 20u);
+    tc.ldy = tc.m + (uint32_t)(s24_rng_next(&rng) % 3u);
+    tc.p = (s24_pattern_t){2, 4};
+    tc.zi = (int32_t)(s24_rng_next(&rng) % 256u) - 128;
+    tc.fetch = 1;
+    const int same = (int)(s24_rng_next(&rng) % 2u);
+    if (!same && ((tc.kh - 1) * tc.dh + 1 > tc.h || (tc.kw - 1) * tc.dw + 1 > tc.w)) {
+      tc.kh = tc.kw = 1;  // VALID needs the window inside the input
+    }
+    fails += !run_conv(&dev, &soc, &tc, same);
   }
   s24_dev_close(&dev);
   s24_soc_close(&soc);

@@ -29,7 +29,7 @@ static char g_why[256];
 
 // A case's buffers, each recorded so that prop_free_all frees them all (NULL when out of memory
 // or out of slots).
-static void *g_bufs[16];
+static void *g_bufs[32];
 static size_t g_nbufs;
 static inline void *prop_keep(void *p) {
   if (p != NULL && g_nbufs == sizeof g_bufs / sizeof g_bufs[0]) {

@@ -208,6 +208,87 @@ static int run_case(uint64_t seed, int *cmp_beats, int *exact) {
     }
   }
 
+  // the implicit GEMM: a convolution's beats read in place (s24_a_beat_conv) equal the beats of
+  // its im2col (s24_conv_row, then s24_a_beat_t), for a random geometry, channel window, padding
+  // and alignment (a word-aligned input and channels in fours too, for the word path)
+  {
+    s24_conv_src_t cs;
+    cs.n = (int32_t)rnd_below(2) + 1;
+    cs.h = (int32_t)rnd_below(7) + 1;
+    cs.w = (int32_t)rnd_below(7) + 1;
+    cs.c = rnd_below(2) ? 4 * ((int32_t)rnd_below(6) + 1) : (int32_t)rnd_below(9) + 1;
+    cs.cs = rnd_below(2) ? cs.c : (int32_t)rnd_below((uint32_t)cs.c) + 1;
+    if (rnd_below(2) && cs.c % 4 == 0) cs.cs = 4 * ((int32_t)rnd_below((uint32_t)cs.c / 4) + 1);
+    cs.c0 = (int32_t)rnd_below((uint32_t)(cs.c - cs.cs + 1));
+    if (rnd_below(2)) cs.c0 &= ~3;
+    cs.kh = (int32_t)rnd_below(4) + 1;
+    cs.kw = (int32_t)rnd_below(4) + 1;
+    cs.sh = (int32_t)rnd_below(3) + 1;
+    cs.sw = (int32_t)rnd_below(3) + 1;
+    cs.dh = (int32_t)rnd_below(3) + 1;
+    cs.dw = (int32_t)rnd_below(3) + 1;
+    cs.ph = (int32_t)rnd_below(3);
+    cs.pw = (int32_t)rnd_below(3);
+    cs.oh = (int32_t)rnd_below(5) + 1;  // any output size: positions past the input are padding
+    cs.ow = (int32_t)rnd_below(5) + 1;
+    cs.pad = (int8_t)(rnd() & 0xFF);
+    const size_t in_bytes = (size_t)cs.n * cs.h * cs.w * cs.c, off = rnd_below(2) ? 0 : 1 + rnd_below(3);
+    int8_t *in = prop_calloc(in_bytes + 4, 1);
+    const size_t ck = (size_t)cs.kh * cs.kw * cs.cs, cn = (size_t)cs.n * cs.oh * cs.ow;
+    int8_t *cols = prop_calloc(ck * cn, 1);
+    uint32_t *a1 = prop_calloc(geom.a_words, 4), *a2 = prop_calloc(geom.a_words, 4);
+    CHECK(in != NULL && cols != NULL && a1 != NULL && a2 != NULL, "out of memory");
+    for (size_t i = 0; i < in_bytes + 4; i++) in[i] = (int8_t)(rnd() & 0xFF);
+    cs.x = in + off;
+    for (size_t p = 0; p < cn; p++) s24_conv_row(&cs, p, cols + p * ck);
+    const size_t ng = (ck + hw.sparse_m - 1) / hw.sparse_m;
+    uint8_t *reps = prop_calloc(ng, 1);
+    uint32_t *tile = prop_calloc(ng * 3 + 1, geom.a_words * 4);
+    CHECK(reps != NULL && tile != NULL, "out of memory");
+    for (size_t j0 = 0; j0 < cn + hw.cols; j0 += hw.cols) {
+      for (size_t g = 0; g < (ck + hw.sparse_m - 1) / hw.sparse_m; g++) {
+        s24_a_beat_t(&geom, a1, cols, ck, cn, g, j0);
+        s24_a_beat_conv(&geom, a2, &cs, g, j0);
+        CHECK(memcmp(a1, a2, geom.a_words * 4) == 0,
+              "conv beat of columns %zu.. group %zu (input %dx%dx%dx%d, channels %d+%d, filter "
+              "%dx%d, stride %dx%d, dilation %dx%d, pad %d,%d, output %dx%d, offset %zu): "
+              "differs from its im2col's", j0, g, cs.n, cs.h, cs.w, cs.c, cs.c0, cs.cs, cs.kh,
+              cs.kw, cs.sh, cs.sw, cs.dh, cs.dw, cs.ph, cs.pw, cs.oh, cs.ow, off);
+      }
+      // a whole tile at once (the driver's call): each group's beat its random count of times
+      for (size_t g = 0; g < ng; g++) reps[g] = (uint8_t)rnd_below(4);
+      const size_t got = s24_a_beats_conv(&geom, tile, &cs, j0, 0, ng, reps);
+      size_t at = 0;
+      for (size_t g = 0; g < ng; g++) {
+        s24_a_beat_t(&geom, a1, cols, ck, cn, g, j0);
+        for (uint8_t r = 0; r < reps[g]; r++, at++) {
+          CHECK(at < got && memcmp(tile + at * geom.a_words, a1, geom.a_words * 4) == 0,
+                "conv tile of columns %zu..: beat %zu (group %zu) differs from its im2col's", j0,
+                at, g);
+        }
+      }
+      CHECK(got == at, "conv tile of columns %zu..: %zu beats, expected %zu", j0, got, at);
+    }
+  }
+
+  // an int8 result tile unpacked whole (s24_r8_tile) equals it byte by byte (s24_r8_get)
+  {
+    const uint32_t rows = (uint32_t)rnd_below(2 * hw.rows) + 1, nb = s24_r8_beats(rows);
+    const uint32_t ncols = (uint32_t)rnd_below(hw.cols) + 1;
+    const size_t ldy = rows + rnd_below(5);
+    uint32_t *rb = prop_calloc(nb, geom.r_words * 4);
+    int8_t *yt = prop_calloc(ncols * ldy, 1);
+    CHECK(rb != NULL && yt != NULL, "out of memory");
+    for (size_t i = 0; i < (size_t)nb * geom.r_words; i++) rb[i] = rnd();
+    s24_r8_tile(rb, geom.r_words, hw.cols, rows, ncols, yt, ldy);
+    for (uint32_t r = 0; r < rows; r++) {
+      for (uint32_t cc = 0; cc < ncols; cc++) {
+        CHECK(yt[cc * ldy + r] == s24_r8_get(rb, geom.r_words, hw.cols, r, cc),
+              "r8 tile: row %u column %u", r, cc);
+      }
+    }
+  }
+
   // bias folding: the zero point moves into the bias exactly (uint32 wraparound)
   {
     const int32_t zi = (int32_t)rnd_below(256) - 128;
