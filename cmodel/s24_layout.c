@@ -227,20 +227,27 @@ size_t s24_a_beats_conv(const s24_geom_t *g, uint32_t *out, const s24_conv_src_t
                                ? *(const s24_u32_alias_t *)(const void *)(img + off)
                                : padw;
         for (uint8_t j = 0; j < r; j++) dst[j * aw + cc] = v;
-      } else if (r > 0) {  // element by element, across taps
+      } else if (r > 0) {  // element by element, across taps (stepped like the groups)
         const size_t len = k - e0 < hm ? k - e0 : hm;
-        size_t eic = ic, ekx = kx, eky = ky;
+        size_t eic = ic, ekx = kx, eoff = off;
+        int64_t yy = iy, xx = ix;
         for (size_t e = 0; e < len; e++) {
-          const int64_t yy = y0 + (int64_t)eky * s->dh, xx = x0 + (int64_t)ekx * s->dw;
           const int8_t v = ((uint64_t)yy < (uint64_t)s->h && (uint64_t)xx < (uint64_t)s->w)
-                               ? img[(size_t)yy * row_bytes + (size_t)xx * c + eic]
+                               ? img[eoff]
                                : s->pad;
           for (uint8_t j = 0; j < r; j++) put_byte(dst + j * aw, cc * hm + e, v);
+          eoff++;
           if (++eic == cs) {
             eic = 0;
+            eoff -= cs;
             if (++ekx == kw) {
               ekx = 0;
-              eky++;
+              yy += s->dh;
+              xx = x0;
+              eoff += step_y - (kw - 1) * step_x;
+            } else {
+              xx += s->dw;
+              eoff += step_x;
             }
           }
         }

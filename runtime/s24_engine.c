@@ -36,11 +36,31 @@ static s24_status_t model_linear(void *ctx, const s24_net_layer_t *l, void *stat
   s24_conv_src_t src = l->conv;
   src.x = x;
   s24_status_t st = S24_OK;
+  const int dw = l->opcode == S24_OP_DEPTHWISE_CONV_2D;
+  if (dw && (l->k % l->m != 0 || !s24_linear_params_ok(l->mult, l->shift, l->m, l->zi, l->zo,
+                                                       l->act_min, l->act_max, NULL))) {
+    st = S24_ERR_ARG;
+  }
   for (size_t p = 0; p < l->n && st == S24_OK; p++) {
     const int8_t *row = x + p * l->k;
     if (l->conv.cs > 0) {
       s24_conv_row(&src, p, state);
       row = state;
+    }
+    if (dw) {  // a depthwise slice: s24_linear_ref's sums over the block diagonal's nonzeros only
+      // (row r's weights are zero off columns t*m + r: the same sums modulo 2^32)
+      const size_t m = l->m, taps = l->k / m;
+      for (size_t r = 0; r < m; r++) {
+        uint32_t acc = l->bias != NULL ? (uint32_t)l->bias[r] : 0u;
+        for (size_t t = 0; t < taps; t++) {
+          acc += (uint32_t)((int32_t)l->w[r * l->k + t * m + r] * ((int32_t)row[t * m + r] - l->zi));
+        }
+        int32_t a;
+        memcpy(&a, &acc, sizeof a);
+        y[p * l->ldy + r] =
+            s24_requant(a, l->mult[r], l->shift[r], l->zo, l->act_min, l->act_max, l->round);
+      }
+      continue;
     }
     st = s24_linear_ref(row, 1, l->w, l->m, l->k, l->bias, l->mult, l->shift, l->zi, l->zo,
                         l->act_min, l->act_max, l->round, y + p * l->ldy);

@@ -185,7 +185,8 @@ static s24_status_t plat_stream_write(void *ctx, s24_port_t port, const uint32_t
       st = S24_ERR_NOMEM;
     } else {
       const size_t at = (soc->pend_head[port] + soc->pend_count[port]) % S24_SOC_PENDING;
-      soc->pend[port][at] = (s24_soc_pend_t){beats, words, n, moved, by_dma, NULL, NULL, 0, 0, NULL};
+      soc->pend[port][at] = (s24_soc_pend_t){beats, words, n, moved, by_dma, NULL, NULL, 0, 0, NULL,
+                                             0, 0};
       soc->pend_count[port]++;
     }
   }
@@ -238,9 +239,8 @@ static int fetch_tile(s24_soc_t *soc, const s24_soc_pend_t *p, s24_status_t *st)
   const s24_conv_src_t *s = p->conv;
   const size_t groups = p->groups, j0 = p->j0;
   const uint8_t *reps = p->reps;
-  const uint32_t descs = tile_descs(reps, groups);
   const uint32_t level = s24_streams_a_rd_desc_level_read();
-  if (soc->n_tiles == S24_SOC_TILES || fetch_room(soc) < groups || level + descs > DESC_QUEUE) {
+  if (soc->n_tiles == S24_SOC_TILES || fetch_room(soc) < groups || level + p->descs > DESC_QUEUE) {
     return 0;
   }
   const uint64_t t0 = soc_cycles();
@@ -282,8 +282,8 @@ static int fetch_tile(s24_soc_t *soc, const s24_soc_pend_t *p, s24_status_t *st)
       return 1;
     }
   }
-  size_t total = 0, sent = 0;
-  for (size_t i = 0; i < groups; i++) total += reps[i];
+  const size_t total = p->total;
+  size_t sent = 0;
   for (size_t i = 0; i < groups;) {  // the slots were counted above: no wait
     size_t run = 1;
     if (reps[i] == 1) {
@@ -321,11 +321,13 @@ static s24_status_t plat_stream_conv(void *ctx, const s24_geom_t *g, const s24_c
       s->ow > lim || s->sh > lim || s->sw > lim || s->dh > lim || s->dw > lim || s->ph > lim ||
       s->pw > lim || s->kw > lim || s->cs / 4 > lim || groups == 0 || groups > kRingA.depth / 2 ||
       (uint64_t)s->oh * (uint64_t)s->sh > (uint64_t)lim ||
-      (uint64_t)s->ow * (uint64_t)s->sw > (uint64_t)lim || tile_descs(reps, groups) > DESC_QUEUE) {
+      (uint64_t)s->ow * (uint64_t)s->sw > (uint64_t)lim) {
     return S24_ERR_UNSUPPORTED;
   }
   size_t total = 0;
   for (size_t i = 0; i < groups; i++) total += reps[i];
+  const uint32_t descs = tile_descs(reps, groups);
+  if (descs > DESC_QUEUE) return S24_ERR_UNSUPPORTED;
   if (total == 0) return S24_ERR_ARG;
   const uint64_t t0 = soc_cycles();
   s24_status_t st = pump(soc);
@@ -339,7 +341,7 @@ static s24_status_t plat_stream_conv(void *ctx, const s24_geom_t *g, const s24_c
     soc->n_tiles = 0;
   }
   if (fresh) soc_flush_dcache();  // the input, written through the caches, into the SDRAM
-  const s24_soc_pend_t p = {NULL, 0, 0, 0, 0, s, g, j0, groups, reps};
+  const s24_soc_pend_t p = {NULL, 0, 0, 0, 0, s, g, j0, groups, reps, (uint32_t)total, descs};
   if (soc->pend_count[S24_PORT_A] == 0 && fetch_tile(soc, &p, &st)) {
     // fetched now
   } else if (st == S24_OK) {  // waits for room, in order

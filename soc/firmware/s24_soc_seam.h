@@ -56,6 +56,7 @@ typedef struct {
   const s24_geom_t *geom;
   size_t j0, groups;
   const uint8_t *reps;
+  uint32_t total, descs;       /**< its beats streamed and reader descriptors */
 } s24_soc_pend_t;
 
 /** Fetched tiles the A ring's reader may still be reading. */
