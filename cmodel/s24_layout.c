@@ -169,11 +169,18 @@ void s24_conv_row(const s24_conv_src_t *s, size_t p, int8_t *row) {
     const int64_t iy = (int64_t)oy * s->sh - s->ph + (int64_t)ky * s->dh;
     for (int32_t kx = 0; kx < s->kw; kx++, row += cs) {
       const int64_t ix = (int64_t)ox * s->sw - s->pw + (int64_t)kx * s->dw;
-      if (iy < 0 || iy >= s->h || ix < 0 || ix >= s->w) {
-        memset(row, s->pad, cs);
+      const int out = iy < 0 || iy >= s->h || ix < 0 || ix >= s->w;
+      const int8_t *src = out ? NULL
+                              : s->x + ((b * (size_t)s->h + (size_t)iy) * (size_t)s->w +
+                                        (size_t)ix) * (size_t)s->c + (size_t)s->c0;
+      if (cs > 8) {  // (a few channels a tap, e.g. a first layer's 1 or 3: no call)
+        if (out) {
+          memset(row, s->pad, cs);
+        } else {
+          memcpy(row, src, cs);
+        }
       } else {
-        memcpy(row, s->x + ((b * (size_t)s->h + (size_t)iy) * (size_t)s->w + (size_t)ix) *
-                              (size_t)s->c + (size_t)s->c0, cs);
+        for (size_t i = 0; i < cs; i++) row[i] = out ? s->pad : src[i];
       }
     }
   }
@@ -231,11 +238,13 @@ size_t s24_a_beats_conv(const s24_geom_t *g, uint32_t *out, const s24_conv_src_t
         const size_t len = k - e0 < hm ? k - e0 : hm;
         size_t eic = ic, ekx = kx, eoff = off;
         int64_t yy = iy, xx = ix;
+        uint64_t acc = 0;  // the column's hm bytes, stored once (a byte at a time into a beat in
+                           // main RAM cost a read and a write-through store each on the SoC)
         for (size_t e = 0; e < len; e++) {
           const int8_t v = ((uint64_t)yy < (uint64_t)s->h && (uint64_t)xx < (uint64_t)s->w)
                                ? img[eoff]
                                : s->pad;
-          for (uint8_t j = 0; j < r; j++) put_byte(dst + j * aw, cc * hm + e, v);
+          acc |= (uint64_t)(uint8_t)v << (8 * e);
           eoff++;
           if (++eic == cs) {
             eic = 0;
@@ -248,6 +257,15 @@ size_t s24_a_beats_conv(const s24_geom_t *g, uint32_t *out, const s24_conv_src_t
             } else {
               xx += s->dw;
               eoff += step_x;
+            }
+          }
+        }
+        for (uint8_t j = 0; j < r; j++) {
+          if (hm == 4 && S24_LE_WORDS) {
+            dst[j * aw + cc] = (uint32_t)acc;
+          } else {
+            for (size_t e = 0; e < len; e++) {
+              put_byte(dst + j * aw, cc * hm + e, (int8_t)(uint8_t)(acc >> (8 * e)));
             }
           }
         }
