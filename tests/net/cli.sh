@@ -12,7 +12,8 @@ net_models "$WORK" bad_models.py bad
 
 run info_kws "$S24" info "$KWS"
 grep -q '^1    CONV_2D            array 64x40x125' out.txt && ok info_conv_line || bad info_conv_line "$(sed -n 4p out.txt)"
-grep -q '^2    DEPTHWISE_CONV_2D  host' out.txt && ok info_host_line || bad info_host_line "$(sed -n 5p out.txt)"
+grep -q '^0    QUANTIZE           host' out.txt && ok info_host_line || bad info_host_line "$(sed -n 3p out.txt)"
+grep -q '^2    DEPTHWISE_CONV_2D  array 64x9x125         1:4' out.txt && ok info_dw_line || bad info_dw_line "$(sed -n 5p out.txt)"
 run help_run "$S24" run --help
 run help_info "$S24" info --help
 
