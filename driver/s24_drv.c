@@ -759,7 +759,8 @@ s24_status_t s24_linear_conv(s24_dev_t *dev, const s24_weights_t *w, const s24_c
                              const s24_linear_params_t *prm, int8_t *y, size_t ldy) {
   if (w == NULL || src == NULL || src->x == NULL || src->n <= 0 || src->h <= 0 || src->w <= 0 ||
       src->c <= 0 || src->c0 < 0 || src->cs <= 0 || src->c0 > src->c - src->cs || src->kh <= 0 ||
-      src->kw <= 0 || src->oh <= 0 || src->ow <= 0 ||
+      src->kw <= 0 || src->oh <= 0 || src->ow <= 0 || src->sh <= 0 || src->sw <= 0 ||
+      src->dh <= 0 || src->dw <= 0 || src->ph < 0 || src->pw < 0 ||
       (size_t)src->kh * (size_t)src->kw * (size_t)src->cs != w->k) {
     return S24_ERR_ARG;
   }

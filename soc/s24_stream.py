@@ -282,7 +282,10 @@ class ConvFetch(LiteXModule):
     strides in bytes and each tile's first position. Reads stay in flight while their ring
     position and lane wait in a tag FIFO (pads take their turn there too); `done` counts finished
     tiles. As with RingFill, the firmware writes the input back to the SDRAM first and keeps off
-    the ring's window while a tile is fetched."""
+    the ring's window while a tile is fetched. Lanes at and above the tile's columns are not
+    written (the C model's beats hold zeros there): their products go to result columns the
+    driver drops. `reset` stops a fetch cut short: reads already issued then come back and are
+    dropped (`drop` counts them) before the next tile's."""
 
     TAGS = 32
 
@@ -313,7 +316,8 @@ class ConvFetch(LiteXModule):
         row0 = csr("row0", "Byte address of the window of output column 0 in its output row.")
         groups = csr("groups", "Groups (beats) a column tile.")
         self.go = CSRStorage(32, description="Write: fetch a tile into the A ring from beat [15:0], [23:16] columns (1 .. words).")
-        self.done = CSRStatus(32, description="Tiles fetched since reset (monotonic).")
+        self.done = CSRStatus(32, description="Tiles fetched since the SoC's reset (monotonic).")
+        rst = _reset_csr(self, "Write 1: stop a fetch (its reads still in flight are dropped as they return).")
 
         # # #
 
@@ -408,21 +412,36 @@ class ConvFetch(LiteXModule):
                 ),
             ),
         ]
-        # the writer: tags in order, a pad at once, a read when its word is back
+        # the writer: tags in order, a pad at once, a read when its word is back; after a reset
+        # the reads still in flight are dropped first (`drop` of them)
         wr = Signal()
+        outstanding = Signal(8)
+        drop = Signal(8)
+        issued = Signal()
+        returned = Signal()
         self.comb += [
-            wr.eq(tags.source.valid & (tags.source.pad | dma.source.valid)),
+            wr.eq(tags.source.valid & (tags.source.pad | dma.source.valid) & (drop == 0)),
             tags.source.ready.eq(wr),
-            dma.source.ready.eq(tags.source.valid & ~tags.source.pad),
+            dma.source.ready.eq((drop != 0) | (tags.source.valid & ~tags.source.pad)),
+            issued.eq(dma.sink.valid & dma.sink.ready),
+            returned.eq(dma.source.valid & dma.source.ready),
             f.active.eq(active),
             f.adr.eq(tags.source.beat),
             f.dat.eq(Mux(tags.source.pad, padw, dma.source.data)),
             f.we.eq(_lane_we(wr, tags.source.lane, words)),
         ]
+        self.sync += [
+            outstanding.eq(outstanding + issued - returned),
+            If(rst, drop.eq(outstanding + issued - returned)
+            ).Elif((drop != 0) & returned, drop.eq(drop - 1)),
+        ]
         done = Signal(32)
-        self.sync += If(active & ~issuing & ~tags.source.valid & ~self.go.re,
-                        active.eq(0), done.eq(done + 1))
-        self.comb += [self.done.status.eq(done), tags.reset.eq(self.go.re)]
+        self.sync += [
+            If(active & ~issuing & ~tags.source.valid & ~self.go.re,
+                active.eq(0), done.eq(done + 1)),
+            If(rst, active.eq(0), issuing.eq(0)),
+        ]
+        self.comb += [self.done.status.eq(done), tags.reset.eq(self.go.re | rst)]
 
 
 class S24Streams(LiteXModule):

@@ -56,6 +56,7 @@ static s24_status_t fill(s24_soc_t *soc, s24_port_t port, const uint32_t *src, u
 }
 
 static void engines_reset(void) {
+  s24_streams_a_conv_reset_write(1);  // a fetch cut short (a timeout) stops writing the A ring
   s24_streams_w_rd_reset_write(1);
   s24_streams_a_rd_reset_write(1);
   s24_streams_r_wr_reset_write(1);
@@ -142,7 +143,7 @@ static size_t push_beats(s24_soc_t *soc, s24_port_t port, const uint32_t *src, s
   return moved;
 }
 
-static int fetch_tile(s24_soc_t *soc, const s24_soc_pend_t *p, s24_status_t *st);
+static int fetch_tile(s24_soc_t *soc, const s24_soc_pend_t *p, s24_status_t *st, int from_pump);
 
 // Moves what waits into the rings, in order, as far as they have room.
 static s24_status_t pump(s24_soc_t *soc) {
@@ -151,7 +152,7 @@ static s24_status_t pump(s24_soc_t *soc) {
     while (soc->pend_count[port] > 0) {
       s24_soc_pend_t *p = &soc->pend[port][soc->pend_head[port]];
       if (p->conv != NULL) {  // a tile for the fetch unit
-        if (!fetch_tile(soc, p, &st)) break;
+        if (!fetch_tile(soc, p, &st, 1)) break;
       } else {
         p->moved += push_beats(soc, (s24_port_t)port, p->beats + p->moved * p->words, p->words,
                                p->n - p->moved, p->by_dma, &st);
@@ -235,14 +236,13 @@ static uint32_t tile_descs(const uint8_t *reps, size_t groups) {
 
 // Fetches tile p now if the ring has the positions and the reader the descriptor slots (1),
 // else leaves it waiting (0).
-static int fetch_tile(s24_soc_t *soc, const s24_soc_pend_t *p, s24_status_t *st) {
+static int fetch_tile(s24_soc_t *soc, const s24_soc_pend_t *p, s24_status_t *st, int from_pump) {
   const s24_conv_src_t *s = p->conv;
   const size_t groups = p->groups, j0 = p->j0;
   const uint8_t *reps = p->reps;
+  const uint32_t room = fetch_room(soc);  // first: it also releases the tiles read (n_tiles)
   const uint32_t level = s24_streams_a_rd_desc_level_read();
-  if (soc->n_tiles == S24_SOC_TILES || fetch_room(soc) < groups || level + p->descs > DESC_QUEUE) {
-    return 0;
-  }
+  if (soc->n_tiles == S24_SOC_TILES || room < groups || level + p->descs > DESC_QUEUE) return 0;
   const uint64_t t0 = soc_cycles();
   const ring_t *ring = &kRingA;
   const uint32_t c = (uint32_t)s->c, row = (uint32_t)s->w * c, img = (uint32_t)s->h * row;
@@ -303,7 +303,7 @@ static int fetch_tile(s24_soc_t *soc, const s24_soc_pend_t *p, s24_status_t *st)
   soc->tile_end[at][0] = soc->a_pos;
   soc->tile_end[at][1] = soc->a_wr;
   soc->n_tiles++;
-  soc->stats.cycles[S24_PORT_A] += soc_cycles() - t0;
+  if (from_pump) soc->stats.cycles[S24_PORT_A] += soc_cycles() - t0;  // (else the call counts it)
   return 1;
 }
 
@@ -342,7 +342,7 @@ static s24_status_t plat_stream_conv(void *ctx, const s24_geom_t *g, const s24_c
   }
   if (fresh) soc_flush_dcache();  // the input, written through the caches, into the SDRAM
   const s24_soc_pend_t p = {NULL, 0, 0, 0, 0, s, g, j0, groups, reps, (uint32_t)total, descs};
-  if (soc->pend_count[S24_PORT_A] == 0 && fetch_tile(soc, &p, &st)) {
+  if (soc->pend_count[S24_PORT_A] == 0 && fetch_tile(soc, &p, &st, 0)) {
     // fetched now
   } else if (st == S24_OK) {  // waits for room, in order
     if (soc->pend_count[S24_PORT_A] == S24_SOC_PENDING) return S24_ERR_NOMEM;
