@@ -20,7 +20,7 @@ as it is when the file is written (--record; soc/build_h.py's reading of it, the
 and FILE_detail.csv:
   model,weights,engine,inferences,array_cycles,array_op_cycles,other_op_cycles,stall_w,stall_a,stall_r
 (array_cycles: the cycle model's for the array layers at full stream rate, i.e. `--backend rtl`'s;
-array_op_cycles: SoC cycles inside FULLY_CONNECTED and CONV_2D, wherever they ran (on the IP: the
+array_op_cycles: SoC cycles inside FULLY_CONNECTED, CONV_2D and DEPTHWISE_CONV_2D, wherever they ran (on the IP: the
 CPU packing and moving their operands included); other_op_cycles: inside the other operators),
 and FILE_ops.csv, the same cycles by operator type (issue 52: what to move into hardware first):
   model,weights,engine,op,where,count,cycles,share_pct
@@ -52,7 +52,7 @@ DETAIL = ["model", "weights", "engine", "inferences", "array_cycles", "array_op_
           "other_op_cycles", "stall_w", "stall_a", "stall_r"]
 # beside it (FILE's name with _ops): the cycles by operator type
 OPS = ["model", "weights", "engine", "op", "where", "count", "cycles", "share_pct"]
-ARRAY_OPS = ("FULLY_CONNECTED", "CONV_2D")  # the operators the IP runs (SPEC §8)
+ARRAY_OPS = ("FULLY_CONNECTED", "CONV_2D", "DEPTHWISE_CONV_2D")  # what the IP runs (issue 52)
 ROWS = "2:4/soc,dense/soc,dense/soc-cpu"
 
 
