@@ -396,7 +396,11 @@ static size_t dwx_bound(const s24_tfl_model_t *m, size_t slice) {
       continue;
     }
     const s24_tfl_tensor_t *f = &m->tensors[op->in[1]];
-    if (f->rank != 4 || f->dims[1] <= 0 || f->dims[2] <= 0 || f->dims[3] <= 0) continue;
+    // a constant filter only (plan_dw's condition): its dims are checked against its bytes in
+    // the file, so a declared shape cannot make the arena large
+    if (f->data == NULL || f->rank != 4 || f->dims[1] <= 0 || f->dims[2] <= 0 || f->dims[3] <= 0) {
+      continue;
+    }
     const size_t ms = (size_t)f->dims[3] < slice ? (size_t)f->dims[3] : slice;
     const size_t taps = (size_t)f->dims[1], taps2 = (size_t)f->dims[2];
     if (taps > SIZE_MAX / taps2 || ms * ms > SIZE_MAX / (taps * taps2)) continue;
