@@ -51,6 +51,15 @@ static void fill_i8(int8_t *x, size_t n) {
   for (size_t i = 0; i < n; i++) x[i] = (int8_t)(s24_rng_next(&g_rng) & 0xffu);
 }
 
+// A fused layer's random per-channel parameters: bias, MULT in [2^30, 2^31), SHIFT in [-13, -6]
+static void fill_params(int32_t *bias, int32_t *mult, int32_t *shift, size_t m) {
+  for (size_t i = 0; i < m; i++) {
+    bias[i] = (int32_t)(s24_rng_next(&g_rng) % 200001u) - 100000;
+    mult[i] = (int32_t)(0x40000000u + (uint32_t)(s24_rng_next(&g_rng) % 0x3fffffffu));
+    shift[i] = -(int32_t)(6 + s24_rng_next(&g_rng) % 8u);
+  }
+}
+
 static void print_counters(const s24_dev_t *dev, const s24_soc_t *soc, uint64_t cycles) {
   const s24_counters_t *c = &dev->counters;
   const s24_soc_stats_t *s = &soc->stats;
@@ -126,11 +135,7 @@ static int run_linear(s24_dev_t *dev, s24_soc_t *soc, const linear_case_t *tc) {
   fill_i8(w, m * k);
   fill_i8(x, nb * k);
   if (s24_prune(tc->p, w, m, k, w) != S24_OK) goto out;
-  for (size_t i = 0; i < m; i++) {
-    bias[i] = (int32_t)(s24_rng_next(&g_rng) % 200001u) - 100000;
-    mult[i] = (int32_t)(0x40000000u + (uint32_t)(s24_rng_next(&g_rng) % 0x3fffffffu));
-    shift[i] = -(int32_t)(6 + s24_rng_next(&g_rng) % 8u);
-  }
+  fill_params(bias, mult, shift, m);
   if (s24_linear_ref(x, nb, w, m, k, bias, mult, shift, tc->zi, tc->zo, tc->act_min, tc->act_max,
                      tc->round, ref) != S24_OK) {
     printf("case=linear error=model\n");
@@ -195,11 +200,7 @@ static int run_conv(s24_dev_t *dev, s24_soc_t *soc, const conv_case_t *tc, int s
     printf("case=conv error=prune (k %u)\n", (unsigned)k);
     goto out;
   }
-  for (size_t i = 0; i < m; i++) {
-    bias[i] = (int32_t)(s24_rng_next(&g_rng) % 200001u) - 100000;
-    mult[i] = (int32_t)(0x40000000u + (uint32_t)(s24_rng_next(&g_rng) % 0x3fffffffu));
-    shift[i] = -(int32_t)(6 + s24_rng_next(&g_rng) % 8u);
-  }
+  fill_params(bias, mult, shift, m);
   src.x = x;
   memset(ref, 0x5a, np * tc->ldy);
   memset(y, 0x5a, np * tc->ldy);
