@@ -1407,7 +1407,7 @@ static s24_status_t run_quantize(const ctx_t *c, const params_t *pp, void *const
     const int8_t *xi = data[c->op->in[0]];
     const int32_t zi = (int32_t)p->in->zero_point[0];
     for (size_t i = 0; i < p->in->elems; ++i) {
-      int32_t v = mbqm(xi[i] - zi, p->mult, p->shift) + zo;
+      int32_t v = wrap_add(mbqm(xi[i] - zi, p->mult, p->shift), zo);  // int32 wraparound
       if (v > 127) v = 127;
       if (v < -128) v = -128;
       y[i] = (int8_t)v;
