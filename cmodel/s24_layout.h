@@ -89,6 +89,10 @@ typedef struct {
   int32_t c0, cs;
   int32_t kh, kw, oh, ow, sh, sw, dh, dw, ph, pw;
   int8_t pad;
+  /** 1: x is unchanged since the device's previous convolution read it (a depthwise layer's
+   *  slices after the first), so s24_linear_conv does not make it visible to a fetch unit again
+   *  (no cache flush); the layout functions ignore it */
+  uint8_t x_seen;
 } s24_conv_src_t;
 
 /** Row p of the conv source's B^T (kh*kw*cs bytes) into row: what an im2col writes. */

@@ -98,6 +98,10 @@ s24_array_t s24_dev_array(const s24_dev_t *dev) {
   return a;
 }
 
+uint32_t s24_dev_conv_channels(const s24_dev_t *dev) {
+  return dev->seam.stream_conv != NULL ? dev->seam.conv_channels : 0;
+}
+
 void s24_dev_close(s24_dev_t *dev) {
   if (dev == NULL) return;
   memset(dev, 0, sizeof(*dev));
@@ -536,7 +540,8 @@ static s24_status_t run_gemm(s24_dev_t *dev, const s24_weights_t *w, const int8_
   }
   const size_t R = arr.rows;  // tile rows of this GEMM's jobs
   const s24_conv_src_t *conv = epi != NULL ? epi->conv : NULL;
-  int fetch = conv != NULL && dev->seam.stream_conv != NULL, fresh = 1;
+  int fetch = conv != NULL && dev->seam.stream_conv != NULL;
+  int fresh = conv == NULL || !conv->x_seen;  // the fetch unit's input to flush first
   const size_t col_tiles = (n_cols + hw->cols - 1) / hw->cols;
   if (col_tiles > UINT32_MAX) return S24_ERR_UNSUPPORTED;
   size_t ring_at = 0, slot = 0;

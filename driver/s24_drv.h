@@ -93,6 +93,10 @@ typedef struct {
    *  or geometry (nothing sent: the driver then builds the beats). Queues like stream_write. */
   s24_status_t (*stream_conv)(void *ctx, const s24_geom_t *g, const s24_conv_src_t *src,
                               size_t j0, size_t groups, const uint8_t *reps, int fresh);
+  /** With stream_conv: the multiple of channels it reads (an input whose channels, or channel
+   *  window, are not multiples of it is refused there and built by the driver). A caller may pad
+   *  an input's channels to it (s24_dev_conv_channels). 0 or 1: any. */
+  uint32_t conv_channels;
 } s24_seam_t;
 
 /** Build parameters read from the HW_* registers. */
@@ -191,12 +195,16 @@ typedef struct {
   void *own;            /**< the hosted loader's allocation (driver/host), NULL otherwise */
 } s24_weights_t;
 
+/** The device's array for the cycle model and planner: HW_ARRAY, has_pair = hw.pair. */
+s24_array_t s24_dev_array(const s24_dev_t *dev);
+/** The multiple of channels the seam's fetch unit reads a convolution's input in
+ *  (s24_seam_t.conv_channels; 0 without one): s24_linear_conv on an input of other channels
+ *  builds the activation beats on the host. */
+uint32_t s24_dev_conv_channels(const s24_dev_t *dev);
+
 /** Opens a device: checks the seam, ID magic and major version, reads the HW parameters,
  *  soft-resets the block. S24_ERR_HW for a wrong ID, S24_ERR_UNSUPPORTED for a version or
  *  parameter set this driver cannot use. */
-/** The device's array for the cycle model and planner: HW_ARRAY, has_pair = hw.pair. */
-s24_array_t s24_dev_array(const s24_dev_t *dev);
-
 S24_WARN_UNUSED s24_status_t s24_dev_open(s24_dev_t *dev, const s24_seam_t *seam);
 /** Forgets the device (the backend is closed by its owner). Safe on a closed handle. */
 void s24_dev_close(s24_dev_t *dev);
@@ -282,7 +290,8 @@ S24_WARN_UNUSED s24_status_t s24_linear(s24_dev_t *dev, const s24_weights_t *w, 
  *  src (s24_layout.h; batch = n*oh*ow output positions, k = kh*kw*cs = the weights' k), its
  *  activation beats built from the NHWC input in place (s24_a_beat_conv); row b of Y (m_rows
  *  int8) at y + b * ldy (ldy >= m_rows: a depthwise slice writes its channels of a wider
- *  output). S24_ERR_ARG for a source that does not match the weights. */
+ *  output). A seam's fetch unit reads the input from memory, made visible to it first unless
+ *  src->x_seen. S24_ERR_ARG for a source that does not match the weights. */
 S24_WARN_UNUSED s24_status_t s24_linear_conv(s24_dev_t *dev, const s24_weights_t *w,
                                              const s24_conv_src_t *src,
                                              const s24_linear_params_t *prm, int8_t *y,

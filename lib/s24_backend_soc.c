@@ -46,10 +46,12 @@ static s24_status_t soc_linear(s24_bdev_t *d, const s24_linear_job_t *j, char *e
 }
 
 static s24_status_t soc_engine(s24_bdev_t *d, s24_engine_t *e, char *err, size_t errlen) {
-  (void)d;
   (void)err;
   (void)errlen;
   s24_engine_model(e);  // the SoC's IP is the default build: the cycle model's default array
+  // the firmware's engine pads convolutions to the channels its fetch unit reads (a group's
+  // sparse_m int8 a word, soc/firmware/s24_soc_seam.c): the same layers predicted here
+  if (d->ops == &s24_backend_soc) e->conv_channels = e->hw.sparse_m;
   return S24_OK;
 }
 

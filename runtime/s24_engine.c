@@ -105,7 +105,8 @@ void s24_engine_model(s24_engine_t *e) {
                       S24_DEFAULT_EPI_DEPTH,
                       S24_DEFAULT_HW_EPI_LANES,
                       0,
-                      "model"};
+                      "model",
+                      0};
 }
 
 // ------------------------------------------------------------------ a device
@@ -189,6 +190,7 @@ s24_status_t s24_engine_device(s24_engine_t *e, s24_engine_dev_t *state, s24_dev
                       dev->hw.epi_depth,
                       dev->hw.epi_lanes,
                       1,
-                      name != NULL ? name : "device"};
+                      name != NULL ? name : "device",
+                      s24_dev_conv_channels(dev)};
   return S24_OK;
 }

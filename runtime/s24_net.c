@@ -24,6 +24,8 @@ typedef struct {
   s24_net_layer_t *sl;           // n_sl layers, each with its engine state in sl_state
   void **sl_state;
   const int8_t *dw_filter;       // depthwise: [1, kh, kw, m] (slices' weights: dw_expand)
+  int8_t *xpad;                  // a CONV_2D padded to the engine's channels (pad_channels): its
+                                 // input copied here, sl[0].conv.c channels a pixel; else NULL
   uint64_t cycles, job_cycles;   // measured, summed over the inferences run
 } layer_t;
 
@@ -129,6 +131,8 @@ static s24_status_t no_room(const s24_arena_t *a, const char *what, char *err, s
 
 static s24_status_t engine_layer(s24_net_t *net, size_t i, s24_arena_t *arena,
                                  const s24_net_layer_t *l, void **state, char *err,
+                                 size_t errlen);
+static s24_status_t pad_channels(layer_t *L, uint32_t align, s24_arena_t *arena, char *err,
                                  size_t errlen);
 
 // Checks an array operator and fills its layer (its parameters in the arena, its weights in
@@ -334,7 +338,44 @@ static s24_status_t plan_array(s24_net_t *net, size_t i, s24_arena_t *arena, cha
   L->n_sl = 1;
   L->sl = l;
   L->sl_state = &L->state;
-  return engine_layer(net, i, arena, l, &L->state, err, errlen);
+  const uint32_t align = net->engine->conv_channels;
+  if (l->conv.cs > 0 && align > 1 && (size_t)l->conv.c % align != 0) {
+    const s24_status_t st = pad_channels(L, align, arena, err, errlen);
+    if (st != S24_OK) return st;
+  }
+  return engine_layer(net, i, arena, L->sl, &L->state, err, errlen);
+}
+
+// A CONV_2D whose input channels are not a multiple of the engine's (a fetch unit reading four
+// channels a word): the engine runs it on the input padded to `align` channels, the new ones
+// holding the input's zero point, with zero filter columns for them, so every sum is the same.
+// Its one slice (sl) is that layer; l stays the operator as the model has it (statistics).
+static s24_status_t pad_channels(layer_t *L, uint32_t align, s24_arena_t *arena, char *err,
+                                 size_t errlen) {
+  const s24_net_layer_t *l = &L->l;
+  const size_t c = (size_t)l->conv.c, cp = (c + align - 1) / align * align;
+  const size_t taps = (size_t)l->conv.kh * (size_t)l->conv.kw, kp = taps * cp;
+  const size_t pixels = (size_t)l->conv.n * (size_t)l->conv.h * (size_t)l->conv.w;
+  if (kp > SIZE_MAX / l->m || pixels > SIZE_MAX / cp || cp > INT32_MAX) {
+    return no_room(arena, "a padded convolution", err, errlen);
+  }
+  s24_net_layer_t *pl = s24_arena_alloc(arena, sizeof *pl, 0);
+  int8_t *wp = s24_arena_alloc(arena, l->m * kp, 0);
+  L->xpad = s24_arena_alloc(arena, pixels * cp, 16);
+  if (pl == NULL || wp == NULL || L->xpad == NULL) {
+    return no_room(arena, "a padded convolution", err, errlen);
+  }
+  for (size_t r = 0; r < l->m; r++) {
+    for (size_t t = 0; t < taps; t++) memcpy(wp + r * kp + t * cp, l->w + r * l->k + t * c, c);
+  }
+  *pl = *l;
+  pl->w = wp;
+  pl->k = kp;
+  pl->pattern = weight_pattern(wp, l->m, kp);
+  pl->conv.c = (int32_t)cp;
+  pl->conv.cs = (int32_t)cp;
+  L->sl = pl;
+  return S24_OK;
 }
 
 // The engine's share of array layer l of operator i: a device packs the weights into its beats
@@ -456,7 +497,8 @@ static s24_status_t plan_dw(s24_net_t *net, size_t i, s24_arena_t *arena, char *
                               g.act_hi,   {0, 0},
                               S24_ROUND_DOUBLE,
                               {NULL, g.n, g.ih, g.iw, g.ic, (int32_t)c0, (int32_t)ms, g.kh, g.kw,
-                               g.oh, g.ow, g.sh, g.sw, g.dh, g.dw, g.ph, g.pw, (int8_t)g.zi},
+                               g.oh, g.ow, g.sh, g.sw, g.dh, g.dw, g.ph, g.pw, (int8_t)g.zi,
+                               s > 0},  // (the slices read one input: made visible once)
                               oc};
     dw_expand(net, L, s);
     sl[s].pattern = weight_pattern(net->dwx, ms, ks);
@@ -728,6 +770,17 @@ s24_status_t s24_net_load(const uint8_t *buf, size_t len, const s24_engine_t *en
 static s24_status_t run_layer(const s24_net_t *net, layer_t *L, const int8_t *x, int8_t *y,
                               char *err, size_t errlen) {
   const s24_engine_t *e = net->engine;
+  if (L->xpad != NULL) {  // the input with its channels padded (pad_channels)
+    const size_t c = (size_t)L->l.conv.c, cp = (size_t)L->sl[0].conv.c;
+    const size_t pixels = (size_t)L->l.conv.n * (size_t)L->l.conv.h * (size_t)L->l.conv.w;
+    const int8_t zi = (int8_t)L->l.zi;
+    int8_t *o = L->xpad;
+    for (size_t p = 0; p < pixels; p++, x += c, o += cp) {
+      for (size_t ch = 0; ch < c; ch++) o[ch] = x[ch];
+      for (size_t ch = c; ch < cp; ch++) o[ch] = zi;
+    }
+    x = L->xpad;
+  }
   for (size_t s = 0; s < L->n_sl; s++) {
     const s24_net_layer_t *l = &L->sl[s];
     if (L->dw_filter != NULL) dw_expand(net, L, s);

@@ -89,6 +89,10 @@ typedef struct {
   uint32_t epi_lanes;      /**< its epilogue lanes (HW_EPI.LANES) */
   int measures;            /**< 1 if linear reports hardware cycles (a device) */
   const char *name;        /**< "model", "rtl", ... */
+  /** The multiple of input channels its convolutions read fastest in (a device's fetch unit,
+   *  s24_dev_conv_channels); 0 or 1: any. The runtime pads a CONV_2D's input channels to it
+   *  (zero filter columns, the input copied with its zero point in the new channels). */
+  uint32_t conv_channels;
 } s24_engine_t;
 
 typedef struct s24_net s24_net_t;

@@ -75,5 +75,6 @@ void s24_mmio_seam(s24_mmio_t *m, s24_seam_t *seam) {
     *seam = k_mmio_seam;
     seam->ctx = m;
     seam->stream_conv = m->platform.stream_conv != NULL ? mm_stream_conv : NULL;
+    seam->conv_channels = m->platform.stream_conv != NULL ? m->platform.conv_channels : 0;
   }
 }

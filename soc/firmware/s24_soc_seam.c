@@ -72,6 +72,8 @@ static s24_status_t plat_stream_reset(void *ctx) {
   soc->r_rd = soc->r_avail = 0;
   soc->w_fills = s24_streams_w_fill_done_read();
   soc->conv_tiles = s24_streams_a_conv_done_read();
+  soc->fetch_slot = -1;
+  soc->conv_csr_ok = 0;  // (the unit's reset keeps them; written again anyway)
   soc->a_fills = s24_streams_a_fill_done_read();
   memset(soc->pend_head, 0, sizeof soc->pend_head);
   memset(soc->pend_count, 0, sizeof soc->pend_count);
@@ -143,16 +145,18 @@ static size_t push_beats(s24_soc_t *soc, s24_port_t port, const uint32_t *src, s
   return moved;
 }
 
-static int fetch_tile(s24_soc_t *soc, const s24_soc_pend_t *p, s24_status_t *st, int from_pump);
+static int conv_head(s24_soc_t *soc, s24_soc_pend_t *p, s24_status_t *st);
+static s24_status_t conv_fetch(s24_soc_t *soc);
 
-// Moves what waits into the rings, in order, as far as they have room.
+// Moves what waits into the rings, in order, as far as they have room; starts the fetch unit on
+// the next tile it can take.
 static s24_status_t pump(s24_soc_t *soc) {
   s24_status_t st = S24_OK;
   for (int port = S24_PORT_W; port <= S24_PORT_A && st == S24_OK; port++) {
     while (soc->pend_count[port] > 0) {
       s24_soc_pend_t *p = &soc->pend[port][soc->pend_head[port]];
       if (p->conv != NULL) {  // a tile for the fetch unit
-        if (!fetch_tile(soc, p, &st, 1)) break;
+        if (!conv_head(soc, p, &st)) break;
       } else {
         p->moved += push_beats(soc, (s24_port_t)port, p->beats + p->moved * p->words, p->words,
                                p->n - p->moved, p->by_dma, &st);
@@ -162,6 +166,7 @@ static s24_status_t pump(s24_soc_t *soc) {
       soc->pend_count[port]--;
     }
   }
+  if (st == S24_OK) st = conv_fetch(soc);
   return st;
 }
 
@@ -186,8 +191,8 @@ static s24_status_t plat_stream_write(void *ctx, s24_port_t port, const uint32_t
       st = S24_ERR_NOMEM;
     } else {
       const size_t at = (soc->pend_head[port] + soc->pend_count[port]) % S24_SOC_PENDING;
-      soc->pend[port][at] = (s24_soc_pend_t){beats, words, n, moved, by_dma, NULL, NULL, 0, 0, NULL,
-                                             0, 0};
+      soc->pend[port][at] = (s24_soc_pend_t){.beats = beats, .words = words, .n = n,
+                                             .moved = moved, .by_dma = by_dma};
       soc->pend_count[port]++;
     }
   }
@@ -217,51 +222,62 @@ static uint32_t fetch_room(s24_soc_t *soc) {
   return kRingA.depth - (soc->a_pos - soc->a_rel);
 }
 
-// The reader descriptors of a tile: a run of groups sent once is one, a group sent r > 1 times
-// r of them.
-static uint32_t tile_descs(const uint8_t *reps, size_t groups) {
-  uint32_t n = 0;
-  for (size_t i = 0; i < groups;) {
-    if (reps[i] == 1) {
-      size_t run = 1;
-      while (i + run < groups && reps[i + run] == 1 && run < DESC_MAX_COUNT) run++;
-      n++;
-      i += run;
-    } else {
-      n += reps[i++];
-    }
-  }
-  return n;
-}
+enum { STEP_WAIT, STEP_FETCH, STEP_ISSUE };
 
-// Fetches tile p now if the ring has the positions and the reader the descriptor slots (1),
-// else leaves it waiting (0).
-static int fetch_tile(s24_soc_t *soc, const s24_soc_pend_t *p, s24_status_t *st, int from_pump) {
+// The layer's CSRs of tile p's source (what stays the same from tile to tile of a layer), in
+// the order conv_csr_write writes them.
+static void conv_csrs(const s24_soc_pend_t *p, uint32_t v[13]) {
   const s24_conv_src_t *s = p->conv;
-  const size_t groups = p->groups, j0 = p->j0;
-  const uint8_t *reps = p->reps;
-  const uint32_t room = fetch_room(soc);  // first: it also releases the tiles read (n_tiles)
-  const uint32_t level = s24_streams_a_rd_desc_level_read();
-  if (soc->n_tiles == S24_SOC_TILES || room < groups || level + p->descs > DESC_QUEUE) return 0;
-  const uint64_t t0 = soc_cycles();
-  const ring_t *ring = &kRingA;
   const uint32_t c = (uint32_t)s->c, row = (uint32_t)s->w * c, img = (uint32_t)s->h * row;
   const uint32_t step_y = (uint32_t)s->sh * row;
-  s24_streams_a_conv_hw_write((uint32_t)s->h | (uint32_t)s->w << 16);
-  s24_streams_a_conv_ohw_write((uint32_t)s->oh | (uint32_t)s->ow << 16);
-  s24_streams_a_conv_strd_write((uint32_t)s->sh | (uint32_t)s->sw << 16);
-  s24_streams_a_conv_dil_write((uint32_t)s->dh | (uint32_t)s->dw << 16);
-  s24_streams_a_conv_pad_write((uint32_t)s->ph | (uint32_t)s->pw << 16);
-  s24_streams_a_conv_taps_write((uint32_t)s->kw | (uint32_t)(s->cs / 4) << 16);
-  s24_streams_a_conv_step_x_write((uint32_t)s->sw * c);
-  s24_streams_a_conv_step_y_write(step_y);
-  s24_streams_a_conv_step_img_write(img - (uint32_t)(s->oh - 1) * step_y);
-  s24_streams_a_conv_tap_x_write((uint32_t)s->dw * c - (uint32_t)s->cs + 4u);
-  s24_streams_a_conv_tap_y_write((uint32_t)s->dh * row - (uint32_t)(s->kw - 1) * (uint32_t)s->dw * c -
-                                 (uint32_t)s->cs + 4u);
-  s24_streams_a_conv_padw_write(0x01010101u * (uint8_t)s->pad);
-  s24_streams_a_conv_groups_write((uint32_t)groups);
-  // the tile's first column: its position, its window's corner, addresses modulo 2^32
+  v[0] = (uint32_t)s->h | (uint32_t)s->w << 16;
+  v[1] = (uint32_t)s->oh | (uint32_t)s->ow << 16;
+  v[2] = (uint32_t)s->sh | (uint32_t)s->sw << 16;
+  v[3] = (uint32_t)s->dh | (uint32_t)s->dw << 16;
+  v[4] = (uint32_t)s->ph | (uint32_t)s->pw << 16;
+  v[5] = (uint32_t)s->kw | (uint32_t)(s->cs / 4) << 16;
+  v[6] = (uint32_t)s->sw * c;
+  v[7] = step_y;
+  v[8] = img - (uint32_t)(s->oh - 1) * step_y;
+  v[9] = (uint32_t)s->dw * c - (uint32_t)s->cs + 4u;
+  v[10] = (uint32_t)s->dh * row - (uint32_t)(s->kw - 1) * (uint32_t)s->dw * c -
+          (uint32_t)s->cs + 4u;
+  v[11] = 0x01010101u * (uint8_t)s->pad;
+  v[12] = (uint32_t)p->groups;
+}
+
+static void conv_csr_write(int i, uint32_t v) {
+  switch (i) {
+    case 0: s24_streams_a_conv_hw_write(v); break;
+    case 1: s24_streams_a_conv_ohw_write(v); break;
+    case 2: s24_streams_a_conv_strd_write(v); break;
+    case 3: s24_streams_a_conv_dil_write(v); break;
+    case 4: s24_streams_a_conv_pad_write(v); break;
+    case 5: s24_streams_a_conv_taps_write(v); break;
+    case 6: s24_streams_a_conv_step_x_write(v); break;
+    case 7: s24_streams_a_conv_step_y_write(v); break;
+    case 8: s24_streams_a_conv_step_img_write(v); break;
+    case 9: s24_streams_a_conv_tap_x_write(v); break;
+    case 10: s24_streams_a_conv_tap_y_write(v); break;
+    case 11: s24_streams_a_conv_padw_write(v); break;
+    default: s24_streams_a_conv_groups_write(v); break;
+  }
+}
+
+// Starts the fetch unit on tile p: its layer's CSRs where they changed, the tile's first column
+// (its position, its window's corner, addresses modulo 2^32), GO. Its ring positions and beats
+// are counted now; its descriptors follow once the unit says it is done (conv_head).
+static void fetch_start(s24_soc_t *soc, s24_soc_pend_t *p) {
+  const s24_conv_src_t *s = p->conv;
+  uint32_t v[13];
+  conv_csrs(p, v);
+  for (int i = 0; i < 13; i++) {
+    if (!soc->conv_csr_ok || soc->conv_csr[i] != v[i]) conv_csr_write(i, v[i]);
+    soc->conv_csr[i] = v[i];
+  }
+  soc->conv_csr_ok = 1;
+  const uint32_t c = (uint32_t)s->c, row = (uint32_t)s->w * c, img = (uint32_t)s->h * row;
+  const size_t j0 = p->j0;
   const uint32_t ox = (uint32_t)(j0 % (size_t)s->ow), t = (uint32_t)(j0 / (size_t)s->ow);
   const uint32_t oy = t % (uint32_t)s->oh, b = t / (uint32_t)s->oh;
   const int32_t y0 = (int32_t)(oy * (uint32_t)s->sh) - s->ph;
@@ -273,38 +289,77 @@ static int fetch_tile(s24_soc_t *soc, const s24_soc_pend_t *p, s24_status_t *st,
   s24_streams_a_conv_row0_write(base - (uint32_t)s->pw * c);
   const size_t n_cols = (size_t)s->n * (size_t)s->oh * (size_t)s->ow;
   const uint32_t ncols = n_cols - j0 < 8 ? (uint32_t)(n_cols - j0) : 8u;
-  const uint32_t start = soc->a_pos & (ring->depth - 1);
-  const uint32_t expect = ++soc->conv_tiles;
-  s24_streams_a_conv_go_write(start | ncols << 16);
-  while (s24_streams_a_conv_done_read() != expect) {  // the fetch never waits on the IP
-    if (soc_cycles() - t0 > soc->write_timeout_cycles) {
-      *st = S24_ERR_TIMEOUT;
-      return 1;
-    }
-  }
-  const size_t total = p->total;
-  size_t sent = 0;
-  for (size_t i = 0; i < groups;) {  // the slots were counted above: no wait
-    size_t run = 1;
-    if (reps[i] == 1) {
-      while (i + run < groups && reps[i + run] == 1 && run < DESC_MAX_COUNT) run++;
-    }
-    for (uint32_t r = 0; r < (reps[i] == 1 ? 1u : reps[i]); r++) {
-      sent += run;
-      const uint32_t tlast = sent == total ? 1u : 0u;
-      s24_streams_a_rd_desc_write(((start + (uint32_t)i) & (ring->depth - 1)) |
-                                  (uint32_t)run << 16 | tlast << 31);
-    }
-    i += run;
-  }
-  soc->a_wr += (uint32_t)total;
-  soc->a_pos += (uint32_t)groups;
+  p->start = soc->a_pos & (kRingA.depth - 1);
+  p->step = STEP_FETCH;
+  p->t_go = soc_cycles();
+  soc->conv_tiles++;
+  s24_streams_a_conv_go_write(p->start | ncols << 16);
+  soc->a_wr += p->total;
+  soc->a_pos += (uint32_t)p->groups;
   const size_t at = (soc->tile_head + soc->n_tiles) % S24_SOC_TILES;
   soc->tile_end[at][0] = soc->a_pos;
   soc->tile_end[at][1] = soc->a_wr;
   soc->n_tiles++;
-  if (from_pump) soc->stats.cycles[S24_PORT_A] += soc_cycles() - t0;  // (else the call counts it)
-  return 1;
+}
+
+// The fetch unit: the tile it builds, once done, may issue; then the first tile of the A backlog
+// not yet started is started if the ring has its positions (tiles before it may still be issuing
+// their descriptors: the unit works while they wait for the reader). In order: a packet in the
+// backlog stops the scan.
+static s24_status_t conv_fetch(s24_soc_t *soc) {
+  if (soc->fetch_slot >= 0) {
+    s24_soc_pend_t *f = &soc->pend[S24_PORT_A][soc->fetch_slot];
+    if (s24_streams_a_conv_done_read() != soc->conv_tiles) {  // the fetch never waits on the IP
+      return soc_cycles() - f->t_go > soc->write_timeout_cycles ? S24_ERR_TIMEOUT : S24_OK;
+    }
+    f->step = STEP_ISSUE;
+    soc->fetch_slot = -1;
+  }
+  for (size_t k = 0; k < soc->pend_count[S24_PORT_A]; k++) {
+    const size_t at = (soc->pend_head[S24_PORT_A] + k) % S24_SOC_PENDING;
+    s24_soc_pend_t *p = &soc->pend[S24_PORT_A][at];
+    if (p->conv == NULL) break;
+    if (p->step != STEP_WAIT) continue;
+    const uint32_t room = fetch_room(soc);  // first: it also releases the tiles read (n_tiles)
+    if (soc->n_tiles < S24_SOC_TILES && room >= p->groups) {
+      fetch_start(soc, p);
+      soc->fetch_slot = (int)at;
+    }
+    break;
+  }
+  return S24_OK;
+}
+
+// The backlog's head tile p issues the reader descriptors its fetch allows: a run of groups sent
+// once is one, a group sent r > 1 times r of them (group i at ring position start + i), as the
+// reader's queue has slots. 1 when all are issued (p leaves the backlog).
+static int conv_head(s24_soc_t *soc, s24_soc_pend_t *p, s24_status_t *st) {
+  if (p->step != STEP_ISSUE) *st = conv_fetch(soc);  // its fetch started, or done
+  if (*st != S24_OK || p->step != STEP_ISSUE) return 0;
+  const uint32_t level = s24_streams_a_rd_desc_level_read();
+  uint32_t slots = level < DESC_QUEUE ? DESC_QUEUE - level : 0;
+  const uint8_t *reps = p->reps;
+  while (p->di < p->groups && slots > 0) {
+    const size_t i = p->di;
+    size_t run = 1;
+    if (reps[i] == 0) {
+      p->di++;
+      continue;
+    }
+    if (reps[i] == 1) {
+      while (i + run < p->groups && reps[i + run] == 1 && run < DESC_MAX_COUNT) run++;
+    }
+    p->dsent += (uint32_t)run;
+    const uint32_t tlast = p->dsent == p->total ? 1u : 0u;
+    s24_streams_a_rd_desc_write(((p->start + (uint32_t)i) & (kRingA.depth - 1)) |
+                                (uint32_t)run << 16 | tlast << 31);
+    slots--;
+    if (reps[i] == 1 || ++p->dr == reps[i]) {
+      p->dr = 0;
+      p->di += run;
+    }
+  }
+  return p->di == p->groups;
 }
 
 // The word path of ConvFetch only: four channels of one tap a 32-bit word of an input in main
@@ -326,9 +381,7 @@ static s24_status_t plat_stream_conv(void *ctx, const s24_geom_t *g, const s24_c
   }
   size_t total = 0;
   for (size_t i = 0; i < groups; i++) total += reps[i];
-  const uint32_t descs = tile_descs(reps, groups);
-  if (descs > DESC_QUEUE) return S24_ERR_UNSUPPORTED;
-  if (total == 0) return S24_ERR_ARG;
+  if (total == 0 || total > UINT32_MAX) return S24_ERR_ARG;
   const uint64_t t0 = soc_cycles();
   s24_status_t st = pump(soc);
   if (st != S24_OK) return st;
@@ -340,16 +393,14 @@ static s24_status_t plat_stream_conv(void *ctx, const s24_geom_t *g, const s24_c
     soc->a_pos = soc->a_rel = soc->a_wr;
     soc->n_tiles = 0;
   }
+  if (soc->pend_count[S24_PORT_A] == S24_SOC_PENDING) return S24_ERR_NOMEM;
   if (fresh) soc_flush_dcache();  // the input, written through the caches, into the SDRAM
-  const s24_soc_pend_t p = {NULL, 0, 0, 0, 0, s, g, j0, groups, reps, (uint32_t)total, descs};
-  if (soc->pend_count[S24_PORT_A] == 0 && fetch_tile(soc, &p, &st, 0)) {
-    // fetched now
-  } else if (st == S24_OK) {  // waits for room, in order
-    if (soc->pend_count[S24_PORT_A] == S24_SOC_PENDING) return S24_ERR_NOMEM;
-    const size_t at = (soc->pend_head[S24_PORT_A] + soc->pend_count[S24_PORT_A]) % S24_SOC_PENDING;
-    soc->pend[S24_PORT_A][at] = p;
-    soc->pend_count[S24_PORT_A]++;
-  }
+  const size_t at = (soc->pend_head[S24_PORT_A] + soc->pend_count[S24_PORT_A]) % S24_SOC_PENDING;
+  soc->pend[S24_PORT_A][at] = (s24_soc_pend_t){.conv = s, .j0 = j0, .groups = groups,
+                                               .reps = reps, .total = (uint32_t)total,
+                                               .step = STEP_WAIT};
+  soc->pend_count[S24_PORT_A]++;
+  st = pump(soc);  // in order: fetched and issued as far as the ring and the reader allow
   soc->stats.calls[S24_PORT_A]++;
   soc->stats.beats[S24_PORT_A] += total;
   soc->stats.bytes[S24_PORT_A] += (uint64_t)groups * 32u;
@@ -363,7 +414,11 @@ static s24_status_t plat_stream_read(void *ctx, s24_port_t port, uint32_t *beats
   if (port != S24_PORT_R || beats == NULL || words == 0 || words > 8u) return S24_ERR_ARG;
   const ring_t *ring = &kRingR;
   const uint64_t t0 = soc_cycles();
-  const uint64_t limit = timeout_ns / 1000u * (soc_clk_hz() / 1000000u);
+  if (timeout_ns != soc->r_timeout_ns) {  // (the driver passes the same one: divided once)
+    soc->r_timeout_ns = timeout_ns;
+    soc->r_limit = timeout_ns / 1000u * (soc_clk_hz() / 1000000u);
+  }
+  const uint64_t limit = soc->r_limit;
   uint64_t waited = 0;
   s24_status_t st = S24_OK;
   size_t got = 0;
@@ -405,7 +460,8 @@ s24_status_t s24_soc_open(s24_soc_t *soc, s24_seam_t *seam) {
   soc->write_timeout_cycles = soc_clk_hz();
   const s24_mmio_platform_t plat = {soc,         plat_stream_write, plat_stream_read,
                                     plat_stream_reset, plat_now_ns, g_scratch,
-                                    sizeof g_scratch, plat_stream_conv};
+                                    sizeof g_scratch, plat_stream_conv,
+                                    4u};  // the fetch unit's word path: four channels a word
   s24_status_t st = s24_mmio_init(&soc->mmio, S24_REGS_BASE, &plat);
   if (st != S24_OK) return st;
   (void)plat_stream_reset(soc);

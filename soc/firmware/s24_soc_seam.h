@@ -53,10 +53,14 @@ typedef struct {
   size_t words, n, moved;
   int by_dma;
   const s24_conv_src_t *conv;  /**< or a column tile for the fetch unit (stream_conv's call) */
-  const s24_geom_t *geom;
   size_t j0, groups;
   const uint8_t *reps;
-  uint32_t total, descs;       /**< its beats streamed and reader descriptors */
+  uint32_t total;              /**< its beats streamed */
+  int step;                    /**< the tile's: waiting, fetching, issuing its descriptors */
+  uint32_t start;              /**< its first ring position (once fetched) */
+  uint64_t t_go;               /**< the cycle its fetch started (the fetch's timeout) */
+  size_t di;                   /**< issuing: the next group, */
+  uint32_t dr, dsent;          /**< its replays issued, and the beats the descriptors cover */
 } s24_soc_pend_t;
 
 /** Fetched tiles the A ring's reader may still be reading. */
@@ -71,7 +75,11 @@ typedef struct {
   uint32_t a_pos, a_rel;    /**< ring positions written and released by fetched tiles */
   uint32_t tile_end[S24_SOC_TILES][2];  /**< per fetched tile: a_pos, a_wr at its end */
   size_t tile_head, n_tiles;
-  uint32_t conv_tiles;      /**< column tiles the fetch unit built (its done counter) */
+  uint32_t conv_tiles;      /**< column tiles the fetch unit was started on (its done counter) */
+  int fetch_slot;           /**< the A backlog's slot of the tile being fetched, or -1 */
+  uint32_t conv_csr[13];    /**< the fetch unit's layer CSRs as last written (written on change) */
+  int conv_csr_ok;          /**< conv_csr holds what the unit has */
+  uint64_t r_timeout_ns, r_limit;  /**< stream_read's last timeout, in SoC cycles */
   uint32_t r_rd;            /**< beats read from the R ring */
   uint32_t r_avail;         /**< the R engine's received counter, as last read */
   uint64_t write_timeout_cycles;  /**< longest wait for a fill DMA (default 1 s of SoC time) */

@@ -179,7 +179,7 @@ static void out_dim(int same, int32_t in, int32_t k, int32_t s, int32_t d, int32
 
 static int run_conv(s24_dev_t *dev, s24_soc_t *soc, const conv_case_t *tc, int same) {
   s24_conv_src_t src = {NULL, tc->n, tc->h, tc->w, tc->c, tc->c0, tc->cs, tc->kh, tc->kw,
-                        0,    0,     tc->sh, tc->sw, tc->dh, tc->dw, 0, 0, (int8_t)tc->zi};
+                        0,    0,     tc->sh, tc->sw, tc->dh, tc->dw, 0, 0, (int8_t)tc->zi, 0};
   out_dim(same, tc->h, tc->kh, tc->sh, tc->dh, &src.oh, &src.ph);
   out_dim(same, tc->w, tc->kw, tc->sw, tc->dw, &src.ow, &src.pw);
   const size_t m = tc->m, k = (size_t)tc->kh * tc->kw * tc->cs;
@@ -196,7 +196,9 @@ static int run_conv(s24_dev_t *dev, s24_soc_t *soc, const conv_case_t *tc, int s
   }
   fill_i8(w, m * k);
   fill_i8(x, in);
-  if (s24_prune(tc->p, w, m, k, w) != S24_OK) {
+  // {4, 4}: dense filters (two beats a group on the 2:4 core: more reader descriptors a tile
+  // than its queue holds, issued as it frees slots)
+  if (tc->p.n != tc->p.m && s24_prune(tc->p, w, m, k, w) != S24_OK) {
     printf("case=conv error=prune (k %u)\n", (unsigned)k);
     goto out;
   }
@@ -304,6 +306,7 @@ int main(void) {
       {1, 7, 6, 16, 4, 8, 3, 2, 2, 1, 1, 2, 0, 0, 8, 20, {1, 4}, -9, 1},   // a channel window
       {2, 4, 5, 4, 0, 4, 1, 1, 1, 1, 1, 1, 0, 0, 12, 12, {2, 4}, 0, 1},    // 1x1, two images
       {1, 6, 6, 3, 0, 3, 4, 1, 2, 2, 1, 1, 0, 0, 8, 8, {2, 4}, 7, 0},      // c = 3: software
+      {1, 5, 4, 16, 0, 16, 3, 3, 1, 1, 1, 1, 0, 0, 16, 16, {4, 4}, -2, 1},  // dense, 36 groups
   };
   for (size_t i = 0; i < sizeof convs / sizeof convs[0]; i++, runs++) {
     fails += !run_conv(&dev, &soc, &convs[i], i != 2);
@@ -333,7 +336,8 @@ int main(void) {
     tc.ph = tc.pw = 0;
     tc.m = 1 + (uint32_t)(s24_rng_next(&rng) % 20u);
     tc.ldy = tc.m + (uint32_t)(s24_rng_next(&rng) % 3u);
-    tc.p = (s24_pattern_t){2, 4};
+    static const s24_pattern_t pats[] = {{2, 4}, {1, 4}, {4, 4}};
+    tc.p = pats[s24_rng_next(&rng) % 3u];
     tc.zi = (int32_t)(s24_rng_next(&rng) % 256u) - 128;
     tc.fetch = 1;
     const int same = (int)(s24_rng_next(&rng) % 2u);
