@@ -35,6 +35,12 @@ typedef struct {
   layer_t *layer;
 } op_t;
 
+// The depthwise slice whose weights net->dwx holds (dw_expand), or L NULL: none yet.
+typedef struct {
+  const layer_t *L;
+  size_t s;
+} dwx_held_t;
+
 struct s24_net {
   s24_tfl_model_t m;
   const s24_engine_t *engine;
@@ -45,6 +51,7 @@ struct s24_net {
   uint64_t inferences;
   int8_t *dwx;         // a depthwise slice's block-diagonal weights, expanded when used
   size_t dwx_bytes;
+  dwx_held_t *dwx_held;  // the slice whose weights dwx holds
   s24_net_hook_t hook;
   void *hook_ctx;
 };
@@ -410,15 +417,25 @@ static s24_status_t engine_layer(s24_net_t *net, size_t i, s24_arena_t *arena,
 // Slice s of depthwise layer L's weights into net->dwx (ms x taps*ms, block-diagonal: row r
 // holds channel c0 + r's taps at columns tap*ms + r). One buffer serves every slice: it is
 // filled before each use (packing at load, the engine's call, the cycle model), so the weights
-// stay in the model's bytes, not expanded 16-fold in the arena.
+// stay in the model's bytes, not expanded 16-fold in the arena. Only the diagonals change: the
+// slice held is left alone, another one's diagonal is zeroed (the rest of the buffer stays 0).
 static void dw_expand(const s24_net_t *net, const layer_t *L, size_t s) {
-  const s24_net_layer_t *l = &L->sl[s];
-  // (the filter's channels: the output's, y's row stride; L->l is set after the slices)
-  const size_t ms = l->m, taps = l->k / ms, oc = l->ldy, c0 = s * L->slice;
-  memset(net->dwx, 0, ms * l->k);
-  for (size_t r = 0; r < ms; r++) {
-    for (size_t t = 0; t < taps; t++) net->dwx[r * l->k + t * ms + r] = L->dw_filter[t * oc + c0 + r];
+  dwx_held_t *h = net->dwx_held;
+  if (h->L == L && h->s == s) return;
+  for (int pass = h->L != NULL ? 0 : 1; pass < 2; pass++) {  // 0: clear the old, 1: the new
+    const layer_t *at = pass == 0 ? h->L : L;
+    const size_t si = pass == 0 ? h->s : s;
+    const s24_net_layer_t *l = &at->sl[si];
+    // (the filter's channels: the output's, y's row stride; L->l is set after the slices)
+    const size_t ms = l->m, taps = l->k / ms, oc = l->ldy, c0 = si * at->slice;
+    for (size_t r = 0; r < ms; r++) {
+      for (size_t t = 0; t < taps; t++) {
+        net->dwx[r * l->k + t * ms + r] = pass == 0 ? 0 : at->dw_filter[t * oc + c0 + r];
+      }
+    }
   }
+  h->L = L;
+  h->s = s;
 }
 
 // Channels a depthwise slice: a tile's rows (in the pair mode of a 2:m core, which its 1:m
@@ -663,7 +680,9 @@ static s24_status_t load(s24_net_t *net, s24_arena_t *arena, char *err, size_t e
   net->data = s24_arena_alloc(arena, m->n_tensors * sizeof(void *), 0);
   net->ops = s24_arena_alloc(arena, (m->n_ops ? m->n_ops : 1) * sizeof(op_t), 0);
   net->dwx_bytes = dwx_bound(m, dw_slice(net->engine));
-  if (net->dwx_bytes > 0 && (net->dwx = s24_arena_alloc(arena, net->dwx_bytes, 0)) == NULL) {
+  net->dwx_held = s24_arena_alloc(arena, sizeof *net->dwx_held, 0);
+  if (net->dwx_held == NULL ||
+      (net->dwx_bytes > 0 && (net->dwx = s24_arena_alloc(arena, net->dwx_bytes, 0)) == NULL)) {
     return no_room(arena, "the depthwise weights' expansion", err, errlen);
   }
   uint8_t *ready = s24_arena_temp(arena, m->n_tensors);  // computed or constant by now

@@ -106,6 +106,42 @@ int main(void) {
   }
   printf("fill_mismatches: %" PRIu32 "\n", bad);
 
+  // the fetch unit (ConvFetch): 8 column tiles of a 1x1 convolution over an 8x8x64 input (16
+  // contiguous words a column), then of a 3x3 one over 16 of its channels (4 words a tap, 36
+  // groups: a depthwise slice's reads), go to done each
+  for (int kk = 1; kk <= 3; kk += 2) {
+    const uint32_t c = 64, cs = kk == 1 ? 64 : 16, row = 8 * c, groups = kk * kk * cs / 4;
+    const uint32_t pd = (uint32_t)kk / 2;
+    s24_streams_a_conv_hw_write(8 | 8 << 16);
+    s24_streams_a_conv_ohw_write(8 | 8 << 16);
+    s24_streams_a_conv_strd_write(1 | 1 << 16);
+    s24_streams_a_conv_dil_write(1 | 1 << 16);
+    s24_streams_a_conv_pad_write(pd | pd << 16);
+    s24_streams_a_conv_taps_write((uint32_t)kk | (cs / 4) << 16);
+    s24_streams_a_conv_step_x_write(c);
+    s24_streams_a_conv_step_y_write(row);
+    s24_streams_a_conv_step_img_write(8 * row - 7 * row);
+    s24_streams_a_conv_tap_x_write(c - cs + 4);
+    s24_streams_a_conv_tap_y_write(row - (uint32_t)(kk - 1) * c - cs + 4);
+    s24_streams_a_conv_padw_write(0);
+    s24_streams_a_conv_groups_write(groups);
+    uint64_t cyc = 0;
+    for (uint32_t t = 0; t < 8; t++) {  // output row t: columns (0..7, t)
+      const uint32_t base = (uint32_t)(uintptr_t)src + (t - pd) * row;
+      s24_streams_a_conv_pos_write(0 | t << 16);
+      s24_streams_a_conv_org_write(((t - pd) & 0xffffu) | (uint32_t)(-(int32_t)pd) << 16);
+      s24_streams_a_conv_addr0_write(base - pd * c);
+      s24_streams_a_conv_row0_write(base - pd * c);
+      n0 = s24_streams_a_conv_done_read();
+      t0 = soc_cycles();
+      s24_streams_a_conv_go_write(0 | 8u << 16);
+      while (s24_streams_a_conv_done_read() == n0) {
+      }
+      cyc += soc_cycles() - t0;
+    }
+    report(kk == 1 ? "conv_fetch_1x1" : "conv_fetch_3x3", 8u * 8u * groups * 4u, cyc);
+  }
+
   // one CSR read, one s24_top register read (AXI-Lite through the bridge), 1000 of each
   t0 = soc_cycles();
   for (int i = 0; i < 1000; i++) g_sink = s24_streams_w_rd_consumed_read();
