@@ -1396,11 +1396,11 @@ static int8_t quant_lookup(const quant_t *p, uint32_t bits, float s, int32_t zo)
     return quant_one(x, s, zo);
   }
   const int32_t k = f32_key(bits);
-  size_t a = 0, b = 255;  // thresholds at or below k: thr[0 .. a)
-  while (a < b) {
-    const size_t m = (a + b) / 2;
-    if (p->thr[m] <= k) a = m + 1;
-    else b = m;
+  // the thresholds at or below k (they ascend): thr[0 .. a), found in eight steps of 128 .. 1
+  // (a + step <= 255 always), without a branch on the comparison
+  uint32_t a = 0;
+  for (uint32_t step = 128; step > 0; step >>= 1) {
+    a += step & (0u - (uint32_t)(p->thr[a + step - 1] <= k));
   }
   return (int8_t)((int32_t)a - 128);
 }
