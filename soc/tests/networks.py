@@ -19,7 +19,8 @@ as it is when the file is written (--record; soc/build_h.py's reading of it, the
 --stats use): the cycles do not depend on the clock, so rows kept from before a record follow it),
 and FILE_detail.csv:
   model,weights,engine,inferences,array_cycles,array_op_cycles,other_op_cycles,stall_w,stall_a,stall_r
-(array_cycles: the cycle model's for the array layers at full stream rate, i.e. `--backend rtl`'s;
+(array_cycles: the cycle model's for the array layers the SoC runs, at full stream rate: `--backend
+rtl`'s but for a convolution the SoC's runtime pads to four input channels for its fetch unit;
 array_op_cycles: SoC cycles inside FULLY_CONNECTED, CONV_2D and DEPTHWISE_CONV_2D, wherever they ran (on the IP: the
 CPU packing and moving their operands included); other_op_cycles: inside the other operators),
 and FILE_ops.csv, the same cycles by operator type (issue 52: what to move into hardware first):

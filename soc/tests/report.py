@@ -64,7 +64,7 @@ def main():
     models = list(dict.fromkeys(k[0] for k in rows))
     lines = ["| model | weights, array layers on | cycles per inference | vs CPU alone | "
              "array layers | other operators | CPU's share | IP busy | IP busy / array alone "
-             "(`--backend rtl`) | load cycles | arena B | ms at the placed clock | LiteRT |",
+             "(the cycle model) | load cycles | arena B | ms at the placed clock | LiteRT |",
              "|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     plot = []
     for m in models:
