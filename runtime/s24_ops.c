@@ -155,8 +155,10 @@ s24_status_t s24_act_range_i8(int32_t act, float s, int32_t zp, int32_t *lo, int
 // where a call's register saves are stores through a write-through cache)
 #if defined(__GNUC__)
 #define S24_INLINE static inline __attribute__((always_inline))
+#define S24_ALIGNED4(p) __builtin_assume_aligned((p), 4)
 #else
 #define S24_INLINE static inline
+#define S24_ALIGNED4(p) (p)
 #endif
 
 S24_INLINE int32_t srdhm(int32_t a, int32_t b) {  // SaturatingRoundingDoublingHighMul
@@ -923,9 +925,10 @@ static s24_status_t run_add(const ctx_t *c, const params_t *pp, void *const *dat
     if ((((uintptr_t)x | (uintptr_t)y | (uintptr_t)z) & 3u) == 0) {
       // planned tensors: four elements a 32-bit load of each input and one store (on the SoC a
       // quarter of the cache misses where the inputs share cache lines' places, and of the
-      // write-through stores); byte q of each word is element o + q on either endianness
-      const uint8_t *xa = __builtin_assume_aligned(x, 4), *ya = __builtin_assume_aligned(y, 4);
-      uint8_t *za = __builtin_assume_aligned(z, 4);
+      // write-through stores); one shift picks the same element of x's, y's and z's words, on
+      // either endianness
+      const uint8_t *xa = S24_ALIGNED4(x), *ya = S24_ALIGNED4(y);
+      uint8_t *za = S24_ALIGNED4(z);
       for (; o + 4 <= p->out->elems; o += 4) {
         uint32_t xv, yv, zv = 0;
         memcpy(&xv, xa + o, 4);
@@ -1447,7 +1450,7 @@ static s24_status_t run_quantize(const ctx_t *c, const params_t *pp, void *const
   const uint8_t *x = data[c->op->in[0]];
   const float s = (float)(double)p->out->scale[0];
   if (((uintptr_t)x & 3u) == 0) {  // a planned tensor: each float one aligned load (no call)
-    const uint8_t *xa = __builtin_assume_aligned(x, 4);
+    const uint8_t *xa = S24_ALIGNED4(x);
     for (size_t i = 0; i < p->in->elems; ++i) {
       uint32_t bits;
       memcpy(&bits, xa + 4 * i, 4);
