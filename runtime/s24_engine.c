@@ -106,7 +106,8 @@ void s24_engine_model(s24_engine_t *e) {
                       S24_DEFAULT_HW_EPI_LANES,
                       0,
                       "model",
-                      0};
+                      0,
+                      1};
 }
 
 // ------------------------------------------------------------------ a device
@@ -191,6 +192,7 @@ s24_status_t s24_engine_device(s24_engine_t *e, s24_engine_dev_t *state, s24_dev
                       dev->hw.epi_lanes,
                       1,
                       name != NULL ? name : "device",
-                      s24_dev_conv_channels(dev)};
+                      s24_dev_conv_channels(dev),
+                      0};
   return S24_OK;
 }

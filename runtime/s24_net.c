@@ -416,9 +416,10 @@ static s24_status_t engine_layer(s24_net_t *net, size_t i, s24_arena_t *arena,
 
 // Slice s of depthwise layer L's weights into net->dwx (ms x taps*ms, block-diagonal: row r
 // holds channel c0 + r's taps at columns tap*ms + r). One buffer serves every slice: it is
-// filled before each use (packing at load, the engine's call, the cycle model), so the weights
-// stay in the model's bytes, not expanded 16-fold in the arena. Only the diagonals change: the
-// slice held is left alone, another one's diagonal is zeroed (the rest of the buffer stays 0).
+// filled before each use (packing at load, the call of an engine that reads the weights when it
+// runs, the cycle model), so the weights stay in the model's bytes, not expanded 16-fold in the
+// arena. Only the diagonals change: the slice held is left alone, another one's diagonal is
+// zeroed (the rest of the buffer stays 0).
 static void dw_expand(const s24_net_t *net, const layer_t *L, size_t s) {
   dwx_held_t *h = net->dwx_held;
   if (h->L == L && h->s == s) return;
@@ -808,7 +809,7 @@ static s24_status_t run_layer(const s24_net_t *net, layer_t *L, const int8_t *x,
   }
   for (size_t s = 0; s < L->n_sl; s++) {
     const s24_net_layer_t *l = &L->sl[s];
-    if (L->dw_filter != NULL) dw_expand(net, L, s);
+    if (L->dw_filter != NULL && e->reads_w) dw_expand(net, L, s);
     uint64_t cyc = 0, jcyc = 0;
     const s24_status_t st =
         e->linear(e->ctx, l, L->sl_state[s], x, y + s * L->slice, &cyc, &jcyc, err, errlen);

@@ -93,6 +93,10 @@ typedef struct {
    *  s24_dev_conv_channels); 0 or 1: any. The runtime pads a CONV_2D's input channels to it
    *  (zero filter columns, the input copied with its zero point in the new channels). */
   uint32_t conv_channels;
+  /** 1 if linear reads layer->w when it runs (the model); 0 if it runs on what prepare made of
+   *  them at load (a device's packed beats): then a depthwise slice's weights are not expanded
+   *  before each run. */
+  int reads_w;
 } s24_engine_t;
 
 typedef struct s24_net s24_net_t;

@@ -1430,6 +1430,15 @@ static s24_status_t prep_quantize(const ctx_t *c, params_t *pp) {
   return S24_OK;
 }
 
+// The floats at x (their bytes; inlined twice, so the aligned call's loads are words) into y.
+S24_INLINE void quant_floats(const quant_t *p, const uint8_t *x, int8_t *y, float s, int32_t zo) {
+  for (size_t i = 0; i < p->in->elems; ++i) {
+    uint32_t bits;
+    memcpy(&bits, x + 4 * i, 4);
+    y[i] = quant_lookup(p, bits, s, zo);
+  }
+}
+
 static s24_status_t run_quantize(const ctx_t *c, const params_t *pp, void *const *data) {
   const quant_t *const p = &pp->quant;
   int8_t *y = data[c->op->out[0]];
@@ -1450,18 +1459,9 @@ static s24_status_t run_quantize(const ctx_t *c, const params_t *pp, void *const
   const uint8_t *x = data[c->op->in[0]];
   const float s = (float)(double)p->out->scale[0];
   if (((uintptr_t)x & 3u) == 0) {  // a planned tensor: each float one aligned load (no call)
-    const uint8_t *xa = S24_ALIGNED4(x);
-    for (size_t i = 0; i < p->in->elems; ++i) {
-      uint32_t bits;
-      memcpy(&bits, xa + 4 * i, 4);
-      y[i] = quant_lookup(p, bits, s, zo);
-    }
-    return S24_OK;
-  }
-  for (size_t i = 0; i < p->in->elems; ++i) {
-    uint32_t bits;
-    memcpy(&bits, x + 4 * i, 4);
-    y[i] = quant_lookup(p, bits, s, zo);
+    quant_floats(p, S24_ALIGNED4(x), y, s, zo);
+  } else {
+    quant_floats(p, x, y, s, zo);
   }
   return S24_OK;
 }

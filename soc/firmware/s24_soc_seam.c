@@ -127,6 +127,7 @@ static size_t push_beats(s24_soc_t *soc, s24_port_t port, const uint32_t *src, s
       }
     }
     moved += chunk;
+    soc->fed++;
     const uint32_t tlast = moved == n ? 1u : 0u;
     const uint32_t desc = start | (chunk << 16) | (tlast << 31);
 #ifndef SOC_FAULT_NO_DESC  // (soc/tests/faults.sh's firmware: the IP never gets these beats)
@@ -224,44 +225,49 @@ static uint32_t fetch_room(s24_soc_t *soc) {
 
 enum { STEP_WAIT, STEP_FETCH, STEP_ISSUE };
 
-// The layer's CSRs of tile p's source (what stays the same from tile to tile of a layer), in
-// the order conv_csr_write writes them.
-static void conv_csrs(const s24_soc_pend_t *p, uint32_t v[13]) {
+// The fetch unit's layer CSRs (what stays the same from tile to tile of a layer): each value of
+// conv_csrs goes to the register of the same index.
+enum {
+  CONV_HW, CONV_OHW, CONV_STRD, CONV_DIL, CONV_PAD, CONV_TAPS, CONV_STEP_X, CONV_STEP_Y,
+  CONV_STEP_IMG, CONV_TAP_X, CONV_TAP_Y, CONV_PADW, CONV_GROUPS, CONV_CSRS
+};
+static const unsigned long kConvCsr[CONV_CSRS] = {
+    [CONV_HW] = CSR_S24_STREAMS_A_CONV_HW_ADDR,
+    [CONV_OHW] = CSR_S24_STREAMS_A_CONV_OHW_ADDR,
+    [CONV_STRD] = CSR_S24_STREAMS_A_CONV_STRD_ADDR,
+    [CONV_DIL] = CSR_S24_STREAMS_A_CONV_DIL_ADDR,
+    [CONV_PAD] = CSR_S24_STREAMS_A_CONV_PAD_ADDR,
+    [CONV_TAPS] = CSR_S24_STREAMS_A_CONV_TAPS_ADDR,
+    [CONV_STEP_X] = CSR_S24_STREAMS_A_CONV_STEP_X_ADDR,
+    [CONV_STEP_Y] = CSR_S24_STREAMS_A_CONV_STEP_Y_ADDR,
+    [CONV_STEP_IMG] = CSR_S24_STREAMS_A_CONV_STEP_IMG_ADDR,
+    [CONV_TAP_X] = CSR_S24_STREAMS_A_CONV_TAP_X_ADDR,
+    [CONV_TAP_Y] = CSR_S24_STREAMS_A_CONV_TAP_Y_ADDR,
+    [CONV_PADW] = CSR_S24_STREAMS_A_CONV_PADW_ADDR,
+    [CONV_GROUPS] = CSR_S24_STREAMS_A_CONV_GROUPS_ADDR,
+};
+
+_Static_assert(sizeof(((s24_soc_t *)0)->conv_csr) == CONV_CSRS * sizeof(uint32_t),
+               "s24_soc_t.conv_csr holds one value a layer CSR");
+
+static void conv_csrs(const s24_soc_pend_t *p, uint32_t v[CONV_CSRS]) {
   const s24_conv_src_t *s = p->conv;
   const uint32_t c = (uint32_t)s->c, row = (uint32_t)s->w * c, img = (uint32_t)s->h * row;
   const uint32_t step_y = (uint32_t)s->sh * row;
-  v[0] = (uint32_t)s->h | (uint32_t)s->w << 16;
-  v[1] = (uint32_t)s->oh | (uint32_t)s->ow << 16;
-  v[2] = (uint32_t)s->sh | (uint32_t)s->sw << 16;
-  v[3] = (uint32_t)s->dh | (uint32_t)s->dw << 16;
-  v[4] = (uint32_t)s->ph | (uint32_t)s->pw << 16;
-  v[5] = (uint32_t)s->kw | (uint32_t)(s->cs / 4) << 16;
-  v[6] = (uint32_t)s->sw * c;
-  v[7] = step_y;
-  v[8] = img - (uint32_t)(s->oh - 1) * step_y;
-  v[9] = (uint32_t)s->dw * c - (uint32_t)s->cs + 4u;
-  v[10] = (uint32_t)s->dh * row - (uint32_t)(s->kw - 1) * (uint32_t)s->dw * c -
-          (uint32_t)s->cs + 4u;
-  v[11] = 0x01010101u * (uint8_t)s->pad;
-  v[12] = (uint32_t)p->groups;
-}
-
-static void conv_csr_write(int i, uint32_t v) {
-  switch (i) {
-    case 0: s24_streams_a_conv_hw_write(v); break;
-    case 1: s24_streams_a_conv_ohw_write(v); break;
-    case 2: s24_streams_a_conv_strd_write(v); break;
-    case 3: s24_streams_a_conv_dil_write(v); break;
-    case 4: s24_streams_a_conv_pad_write(v); break;
-    case 5: s24_streams_a_conv_taps_write(v); break;
-    case 6: s24_streams_a_conv_step_x_write(v); break;
-    case 7: s24_streams_a_conv_step_y_write(v); break;
-    case 8: s24_streams_a_conv_step_img_write(v); break;
-    case 9: s24_streams_a_conv_tap_x_write(v); break;
-    case 10: s24_streams_a_conv_tap_y_write(v); break;
-    case 11: s24_streams_a_conv_padw_write(v); break;
-    default: s24_streams_a_conv_groups_write(v); break;
-  }
+  v[CONV_HW] = (uint32_t)s->h | (uint32_t)s->w << 16;
+  v[CONV_OHW] = (uint32_t)s->oh | (uint32_t)s->ow << 16;
+  v[CONV_STRD] = (uint32_t)s->sh | (uint32_t)s->sw << 16;
+  v[CONV_DIL] = (uint32_t)s->dh | (uint32_t)s->dw << 16;
+  v[CONV_PAD] = (uint32_t)s->ph | (uint32_t)s->pw << 16;
+  v[CONV_TAPS] = (uint32_t)s->kw | (uint32_t)(s->cs / 4) << 16;
+  v[CONV_STEP_X] = (uint32_t)s->sw * c;
+  v[CONV_STEP_Y] = step_y;
+  v[CONV_STEP_IMG] = img - (uint32_t)(s->oh - 1) * step_y;
+  v[CONV_TAP_X] = (uint32_t)s->dw * c - (uint32_t)s->cs + 4u;
+  v[CONV_TAP_Y] = (uint32_t)s->dh * row - (uint32_t)(s->kw - 1) * (uint32_t)s->dw * c -
+                  (uint32_t)s->cs + 4u;
+  v[CONV_PADW] = 0x01010101u * (uint8_t)s->pad;
+  v[CONV_GROUPS] = (uint32_t)p->groups;
 }
 
 // Starts the fetch unit on tile p: its layer's CSRs where they changed, the tile's first column
@@ -269,10 +275,10 @@ static void conv_csr_write(int i, uint32_t v) {
 // are counted now; its descriptors follow once the unit says it is done (conv_head).
 static void fetch_start(s24_soc_t *soc, s24_soc_pend_t *p) {
   const s24_conv_src_t *s = p->conv;
-  uint32_t v[13];
+  uint32_t v[CONV_CSRS];
   conv_csrs(p, v);
-  for (int i = 0; i < 13; i++) {
-    if (!soc->conv_csr_ok || soc->conv_csr[i] != v[i]) conv_csr_write(i, v[i]);
+  for (int i = 0; i < CONV_CSRS; i++) {
+    if (!soc->conv_csr_ok || soc->conv_csr[i] != v[i]) csr_write_simple(v[i], kConvCsr[i]);
     soc->conv_csr[i] = v[i];
   }
   soc->conv_csr_ok = 1;
@@ -293,6 +299,7 @@ static void fetch_start(s24_soc_t *soc, s24_soc_pend_t *p) {
   p->step = STEP_FETCH;
   p->t_go = soc_cycles();
   soc->conv_tiles++;
+  soc->fed++;
   s24_streams_a_conv_go_write(p->start | ncols << 16);
   soc->a_wr += p->total;
   soc->a_pos += (uint32_t)p->groups;
@@ -354,6 +361,7 @@ static int conv_head(s24_soc_t *soc, s24_soc_pend_t *p, s24_status_t *st) {
     s24_streams_a_rd_desc_write(((p->start + (uint32_t)i) & (kRingA.depth - 1)) |
                                 (uint32_t)run << 16 | tlast << 31);
     slots--;
+    soc->fed++;
     if (reps[i] == 1 || ++p->dr == reps[i]) {
       p->dr = 0;
       p->di += run;
@@ -424,9 +432,21 @@ static s24_status_t plat_stream_read(void *ctx, s24_port_t port, uint32_t *beats
   size_t got = 0;
   while (got < n) {
     if (soc->r_avail == soc->r_rd) {
+      // The timeout is hardware time with nothing fed: while the backlog still goes into the
+      // rings (a GEMM's packets queued before START), the IP is working and the clock restarts.
       const uint64_t w0 = soc_cycles();
+      uint64_t since = w0;
+      uint32_t fed = soc->fed;
       while ((soc->r_avail = s24_streams_r_wr_received_read()) == soc->r_rd) {
-        if (pump(soc) != S24_OK || soc_cycles() - w0 > limit) {
+        if (pump(soc) != S24_OK) {
+          st = S24_ERR_TIMEOUT;
+          break;
+        }
+        const uint64_t now = soc_cycles();
+        if (soc->fed != fed) {
+          fed = soc->fed;
+          since = now;
+        } else if (now - since > limit) {
           st = S24_ERR_TIMEOUT;
           break;
         }

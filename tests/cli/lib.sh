@@ -28,13 +28,14 @@ same() {
 }
 
 # expect_err NAME CODE 'SUBSTRING' 'OUT1 OUT2 ...' CMD...
+#   within EXPECT_SECONDS (60 unless set: a fault that must outlast a hardware timeout sets more),
 #   exit status CODE, exactly one stderr line starting `sparse24: error: ` and containing
 #   SUBSTRING, nothing on stdout, and each OUT file unchanged (or still absent), no temp files.
 expect_err() {
   local name=$1 code=$2 want=$3 outs=$4; shift 4
   local before=() f
   for f in $outs; do before+=("$( [ -e "$f" ] && md5sum <"$f" || echo absent)"); done
-  timeout 60 "$@" >out.txt 2>err.txt
+  timeout "${EXPECT_SECONDS:-60}" "$@" >out.txt 2>err.txt
   local rc=$? i=0 why=""
   [ "$rc" -eq "$code" ] || why="exit $rc, want $code"
   [ "$(wc -l <err.txt)" -eq 1 ] || why="$why; stderr has $(wc -l <err.txt) lines"
