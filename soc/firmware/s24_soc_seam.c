@@ -402,7 +402,8 @@ static s24_status_t plat_stream_conv(void *ctx, const s24_geom_t *g, const s24_c
     soc->n_tiles = 0;
   }
   if (soc->pend_count[S24_PORT_A] == S24_SOC_PENDING) return S24_ERR_NOMEM;
-  if (fresh) soc_flush_dcache();  // the input, written through the caches, into the SDRAM
+  // the input, written through the caches, into the SDRAM (its lines only)
+  if (fresh) soc_flush_range(s->x, (size_t)in_bytes);
   const size_t at = (soc->pend_head[S24_PORT_A] + soc->pend_count[S24_PORT_A]) % S24_SOC_PENDING;
   soc->pend[S24_PORT_A][at] = (s24_soc_pend_t){.conv = s, .j0 = j0, .groups = groups,
                                                .reps = reps, .total = (uint32_t)total,

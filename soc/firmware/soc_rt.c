@@ -54,6 +54,23 @@ void flush_l2_cache(void) {
 
 void soc_flush_dcache(void) { flush_l2_cache(); }
 
+// The same for the lines of [p, p + n) only: a read S24_L2_SIZE away from a line (another line of
+// its direct-mapped set) writes back whatever dirty line the set holds. One read a D$ line, as
+// above; a range of the L2's size or more: the whole flush.
+void soc_flush_range(const void *p, size_t n) {
+  if (n >= S24_L2_SIZE) {
+    flush_l2_cache();
+    return;
+  }
+  flush_cpu_dcache();
+  const uintptr_t end = (uintptr_t)p + n;
+  for (uintptr_t a = (uintptr_t)p & ~(uintptr_t)31u; a < end; a += 32) {
+    uintptr_t alias = a + S24_L2_SIZE;
+    if (alias >= MAIN_RAM_BASE + MAIN_RAM_SIZE) alias = a - S24_L2_SIZE;
+    (void)*(volatile const uint32_t *)alias;
+  }
+}
+
 void _exit(int code) {
   fflush(stdout);
   while (!uart_txempty_read()) {

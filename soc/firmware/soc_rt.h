@@ -10,6 +10,7 @@
 #ifndef SOC_RT_H_
 #define SOC_RT_H_
 
+#include <stddef.h>
 #include <stdint.h>
 
 #ifdef __cplusplus
@@ -28,6 +29,8 @@ uint32_t soc_clk_hz(void);
  *  writes back LiteX's L2, so memory (the SDRAM the harness dumps, a DMA's view) holds every
  *  store. */
 void soc_flush_dcache(void);
+/** soc_flush_dcache for the bytes [p, p + n) only (their lines, whatever else stays cached). */
+void soc_flush_range(const void *p, size_t n);
 /** Drops the data cache lines only (before reading what another master wrote). */
 void soc_invalidate_dcache(void);
 
