@@ -13,9 +13,11 @@
 #                   (build/coverage/c_html/); figures in build/coverage/summary.txt.
 
 COV_DIR      := $(BUILD)/coverage
-# Configurations (R:C:n:m) of the core testbench, each under build/coverage/core_<name>/, and the
-# top's (the default build, S24_DEFAULT_CFG, which its tests expect) under build/coverage/top/
-COV_CORE_CFGS := 4:4:2:4 2:3:2:8 2:2:4:4
+# Configurations (R:C:n:m[:PairMode]) of the core testbench, each under build/coverage/core_<name>/
+# (4:4:2:4:0: the 2:4-only core, whose PEs take the relative-index select of a build without the
+# pair mode), and the top's (the default build, S24_DEFAULT_CFG, which its tests expect) under
+# build/coverage/top/
+COV_CORE_CFGS := 4:4:2:4 2:3:2:8 2:2:4:4 4:4:2:4:0
 COV_TOP_CFG  := $(S24_DEFAULT_CFG)
 cov_core_dir  = $(COV_DIR)/core_$(call cfg_name,$(1))
 COV_TILES    := 300
