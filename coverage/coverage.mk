@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: Apache-2.0
 # coverage: how much of the RTL and the C the tests exercise.
-#   make coverage   RTL: the core testbench (tb_s24_core, three configurations) and the top's AXI4-Lite
+#   make coverage   RTL: the core testbench (tb_s24_core, four configurations) and the top's AXI4-Lite
 #                   testbench (tests/cosim/tb_axil.cpp), the driver's end-to-end GEMMs, the
 #                   register/protocol tests and the fused layer's tests (tests/linear) on the
 #                   co-simulation wrapper (sim/s24_cosim.cpp), Verilated by sim/sim.mk's VERILATE

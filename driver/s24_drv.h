@@ -69,7 +69,8 @@ typedef struct {
   s24_status_t (*stream_write)(void *ctx, s24_port_t port, const uint32_t *beats,
                                size_t words, size_t n);
   /** Receives exactly n beats from S24_PORT_R; last[i] (if last != NULL) gets beat i's TLAST.
-   *  Gives up with S24_ERR_TIMEOUT after timeout_ns of hardware time without them. */
+   *  Gives up with S24_ERR_TIMEOUT after timeout_ns of hardware time without them (a seam that
+   *  feeds the hardware from its own backlog while it waits counts from its last progress). */
   s24_status_t (*stream_read)(void *ctx, s24_port_t port, uint32_t *beats, size_t words,
                               size_t n, uint8_t *last, uint64_t timeout_ns);
   /** Drops every beat queued towards the hardware and every result not yet read (called with

@@ -107,7 +107,7 @@ void s24_engine_model(s24_engine_t *e) {
                       0,
                       "model",
                       0,
-                      1};
+                      0};
 }
 
 // ------------------------------------------------------------------ a device
@@ -193,6 +193,6 @@ s24_status_t s24_engine_device(s24_engine_t *e, s24_engine_dev_t *state, s24_dev
                       1,
                       name != NULL ? name : "device",
                       s24_dev_conv_channels(dev),
-                      0};
+                      1};
   return S24_OK;
 }

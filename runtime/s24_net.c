@@ -809,7 +809,7 @@ static s24_status_t run_layer(const s24_net_t *net, layer_t *L, const int8_t *x,
   }
   for (size_t s = 0; s < L->n_sl; s++) {
     const s24_net_layer_t *l = &L->sl[s];
-    if (L->dw_filter != NULL && e->reads_w) dw_expand(net, L, s);
+    if (L->dw_filter != NULL && !e->packed_w) dw_expand(net, L, s);
     uint64_t cyc = 0, jcyc = 0;
     const s24_status_t st =
         e->linear(e->ctx, l, L->sl_state[s], x, y + s * L->slice, &cyc, &jcyc, err, errlen);

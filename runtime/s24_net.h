@@ -49,7 +49,8 @@ typedef struct {
                                 S24_OP_DEPTHWISE_CONV_2D (one slice of its channels: a CONV_2D
                                 of those channels with a block-diagonal filter) */
   const int8_t *w;         /**< m x k int8 weights, row-major (in place in the model's bytes; a
-                                depthwise slice's expanded filter in the arena) */
+                                depthwise slice's expanded filter in the arena, filled before
+                                prepare and before each linear unless the engine's packed_w) */
   size_t m, k;             /**< output channels, reduction length */
   size_t n;                /**< GEMM columns of one inference (FC: input rows; conv: oh*ow) */
   const int32_t *bias;     /**< m int32 (an aligned copy in the arena; zeros without a bias) */
@@ -93,10 +94,10 @@ typedef struct {
    *  s24_dev_conv_channels); 0 or 1: any. The runtime pads a CONV_2D's input channels to it
    *  (zero filter columns, the input copied with its zero point in the new channels). */
   uint32_t conv_channels;
-  /** 1 if linear reads layer->w when it runs (the model); 0 if it runs on what prepare made of
-   *  them at load (a device's packed beats): then a depthwise slice's weights are not expanded
-   *  before each run. */
-  int reads_w;
+  /** 1 if linear never reads layer->w, only what prepare made of it at load (a device's packed
+   *  beats): a depthwise slice's expanded weights are then not rewritten before each run. 0 (any
+   *  other engine, and the default of a zeroed struct): layer->w is valid in every call. */
+  int packed_w;
 } s24_engine_t;
 
 typedef struct s24_net s24_net_t;

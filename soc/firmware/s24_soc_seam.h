@@ -80,8 +80,10 @@ typedef struct {
   uint32_t conv_csr[13];    /**< the fetch unit's layer CSRs as last written (written on change) */
   int conv_csr_ok;          /**< conv_csr holds what the unit has */
   uint64_t r_timeout_ns, r_limit;  /**< stream_read's last timeout, in SoC cycles */
-  uint32_t fed;             /**< bumped whenever beats, a fetch or descriptors went to the hardware
-                                 (stream_read's timeout counts hardware time without any) */
+  uint32_t fed;             /**< bumped whenever beats, a fetch or descriptors went to the hardware:
+                                 stream_read's timeout_ns is hardware time with neither results
+                                 nor any of these (an IP still taking the backlog is not timed
+                                 out; one that takes nothing is, after timeout_ns) */
   uint32_t r_rd;            /**< beats read from the R ring */
   uint32_t r_avail;         /**< the R engine's received counter, as last read */
   uint64_t write_timeout_cycles;  /**< longest wait for a fill DMA (default 1 s of SoC time) */
