@@ -225,27 +225,15 @@ static uint32_t fetch_room(s24_soc_t *soc) {
 
 enum { STEP_WAIT, STEP_FETCH, STEP_ISSUE };
 
-// The fetch unit's layer CSRs (what stays the same from tile to tile of a layer): each value of
-// conv_csrs goes to the register of the same index.
-enum {
-  CONV_HW, CONV_OHW, CONV_STRD, CONV_DIL, CONV_PAD, CONV_TAPS, CONV_STEP_X, CONV_STEP_Y,
-  CONV_STEP_IMG, CONV_TAP_X, CONV_TAP_Y, CONV_PADW, CONV_GROUPS, CONV_CSRS
-};
-static const unsigned long kConvCsr[CONV_CSRS] = {
-    [CONV_HW] = CSR_S24_STREAMS_A_CONV_HW_ADDR,
-    [CONV_OHW] = CSR_S24_STREAMS_A_CONV_OHW_ADDR,
-    [CONV_STRD] = CSR_S24_STREAMS_A_CONV_STRD_ADDR,
-    [CONV_DIL] = CSR_S24_STREAMS_A_CONV_DIL_ADDR,
-    [CONV_PAD] = CSR_S24_STREAMS_A_CONV_PAD_ADDR,
-    [CONV_TAPS] = CSR_S24_STREAMS_A_CONV_TAPS_ADDR,
-    [CONV_STEP_X] = CSR_S24_STREAMS_A_CONV_STEP_X_ADDR,
-    [CONV_STEP_Y] = CSR_S24_STREAMS_A_CONV_STEP_Y_ADDR,
-    [CONV_STEP_IMG] = CSR_S24_STREAMS_A_CONV_STEP_IMG_ADDR,
-    [CONV_TAP_X] = CSR_S24_STREAMS_A_CONV_TAP_X_ADDR,
-    [CONV_TAP_Y] = CSR_S24_STREAMS_A_CONV_TAP_Y_ADDR,
-    [CONV_PADW] = CSR_S24_STREAMS_A_CONV_PADW_ADDR,
-    [CONV_GROUPS] = CSR_S24_STREAMS_A_CONV_GROUPS_ADDR,
-};
+// The fetch unit's layer CSRs (what stays the same from tile to tile of a layer), one list: the
+// index of each value conv_csrs computes, and the register (LiteX's CSR_..._ADDR) it goes to.
+#define CONV_CSR_LIST(X) \
+  X(HW) X(OHW) X(STRD) X(DIL) X(PAD) X(TAPS) X(STEP_X) X(STEP_Y) X(STEP_IMG) X(TAP_X) X(TAP_Y) \
+  X(PADW) X(GROUPS)
+#define CONV_CSR_INDEX(name) CONV_##name,
+#define CONV_CSR_ADDR(name) CSR_S24_STREAMS_A_CONV_##name##_ADDR,
+enum { CONV_CSR_LIST(CONV_CSR_INDEX) CONV_CSRS };
+static const unsigned long kConvCsr[CONV_CSRS] = {CONV_CSR_LIST(CONV_CSR_ADDR)};
 
 _Static_assert(sizeof(((s24_soc_t *)0)->conv_csr) == CONV_CSRS * sizeof(uint32_t),
                "s24_soc_t.conv_csr holds one value a layer CSR");
