@@ -111,9 +111,37 @@ int8_t s24_r8_get(const uint32_t *beats, uint32_t r_words, uint32_t cols, uint32
   return (int8_t)(uint8_t)(beats[bit / 32] >> (bit % 32));
 }
 
+// Four rows of one beat, a column quad: the words of rows 4i .. 4i+3 (a[k]: row 4i+k, columns
+// 4q .. 4q+3, byte m column 4q+m) transposed into a word a column (byte k: row 4i+k).
+static void r8_transpose4(const uint32_t a[4], uint32_t o[4]) {
+  const uint32_t t0 = (a[0] & 0x00ff00ffu) | (a[1] & 0x00ff00ffu) << 8;  // columns 0, 2
+  const uint32_t t1 = (a[0] >> 8 & 0x00ff00ffu) | (a[1] & 0xff00ff00u);  // columns 1, 3
+  const uint32_t t2 = (a[2] & 0x00ff00ffu) | (a[3] & 0x00ff00ffu) << 8;
+  const uint32_t t3 = (a[2] >> 8 & 0x00ff00ffu) | (a[3] & 0xff00ff00u);
+  o[0] = (t0 & 0xffffu) | t2 << 16;
+  o[1] = (t1 & 0xffffu) | t3 << 16;
+  o[2] = t0 >> 16 | (t2 & 0xffff0000u);
+  o[3] = t1 >> 16 | (t3 & 0xffff0000u);
+}
+
 void s24_r8_tile(const uint32_t *beats, uint32_t r_words, uint32_t cols, uint32_t rows,
                  uint32_t ncols, int8_t *y, size_t ldy) {
-  for (uint32_t r = 0; r < rows; r++) {
+  uint32_t r = 0;
+  // whole beats (four rows) into word-aligned rows of Y: one word store per column
+  if (cols % 4 == 0 && ldy % 4 == 0) {
+    for (; r + 4 <= rows && (uintptr_t)(y + r) % 4 == 0; r += 4) {
+      const uint32_t *w = beats + (r / 4) * r_words;
+      for (uint32_t q = 0; q * 4 < ncols; q++) {
+        const uint32_t a[4] = {w[q], w[cols / 4 + q], w[2 * (cols / 4) + q], w[3 * (cols / 4) + q]};
+        uint32_t o[4];
+        r8_transpose4(a, o);
+        for (uint32_t m = 0; m < 4 && q * 4 + m < ncols; m++) {
+          memcpy(__builtin_assume_aligned(y + (size_t)(q * 4 + m) * ldy + r, 4), &o[m], 4);
+        }
+      }
+    }
+  }
+  for (; r < rows; r++) {  // the rest byte by byte
     const uint32_t *w = beats + (r / 4) * r_words;  // row r%4 of this beat: bytes (r%4)*cols ..
     uint32_t i = (r % 4) * cols;
     for (uint32_t cc = 0; cc < ncols; cc++, i++) {

@@ -522,6 +522,17 @@ static uint64_t tile_beats_of(const void *ctx, size_t i) {
   return c->w->tile_first[c->first + i + 1] - c->w->tile_first[c->first + i];
 }
 
+// START of a job a seam streams whole (s24_seam_job_t.start).
+typedef struct {
+  s24_dev_t *dev;
+  uint32_t beats, tiles;
+} job_start_t;
+
+static s24_status_t job_start(void *arg) {
+  const job_start_t *j = arg;
+  return s24_dev_start(j->dev, j->beats, j->tiles);
+}
+
 // One GEMM (epi NULL) or fused layer of w against B, its beats staged in scratch
 // (gemm_scratch(dev, w) bytes, 16-byte aligned).
 static s24_status_t run_gemm(s24_dev_t *dev, const s24_weights_t *w, const int8_t *b, int b_t,
@@ -584,9 +595,26 @@ static s24_status_t run_gemm(s24_dev_t *dev, const s24_weights_t *w, const int8_
     // every tile it took on its own; a larger window only keeps it fed). The first ones are
     // queued before START (the core takes no beat outside a job), so with the default window
     // the core is fed from its first cycle and its busy cycles are exactly the cycle model's.
+    // a fused convolution job the seam can stream whole: one call (its own loop), not three a tile
+    int whole = 0;
+    if (fetch && epi != NULL && dev->seam.stream_job != NULL) {
+      job_start_t js = {dev, (uint32_t)nb, (uint32_t)total};
+      const s24_seam_job_t sj = {&geom, conv, fresh, w->beats + w->tile_first[first] * hw->w_words,
+                                 hw->w_words, nb, &w->bpg[first * w->groups], w->groups, job_rows,
+                                 col_tiles, (uint32_t)R, (uint32_t)hw->cols,
+                                 (uint32_t)hw->r_words, w->m_rows - first * R, n_cols,
+                                 epi->y + first * R, epi->ldy, dev->timeout_ns, job_start, &js};
+      st = dev->seam.stream_job(dev->seam.ctx, &sj);
+      if (st == S24_ERR_UNSUPPORTED) {
+        st = S24_OK;  // nothing sent: tile by tile below
+      } else {
+        whole = 1;
+        fresh = 0;
+      }
+    }
     size_t sent = 0, got = 0;
     int started = 0;
-    while (st == S24_OK && got < total) {
+    while (!whole && st == S24_OK && got < total) {
       if (!started && (sent == total || sent == dev->inflight_tiles)) {
         st = s24_dev_start(dev, (uint32_t)nb, (uint32_t)total);
         started = 1;

@@ -56,6 +56,34 @@ typedef enum {
   S24_PORT_R = 2, /**< m_axis_r: results (out) */
 } s24_port_t;
 
+/** One fused convolution job, whole, for a seam's stream_job (s24_seam_t): its row tiles
+ *  0 .. row_tiles-1, each against every column tile 0 .. col_tiles-1 of src's output positions,
+ *  row tile outer (tile k = row tile k / col_tiles, column tile k % col_tiles: CFG_TILES' order).
+ *  Tile (i, j) takes row tile i's `beats` weight beats (w + i*beats*w_words, in memory the seam
+ *  may DMA from, unchanged during the call), the activation beats stream_conv would send for
+ *  column j*cols (group g's beat reps[i*groups + g] times; the counts of a row tile add up to
+ *  `beats`), and gives s24_r8_beats(rows) result beats, TLAST on the last (else S24_ERR_HW),
+ *  which go to Y as s24_r8_tile puts them: at y + j*cols*ldy + i*rows, cut at m_rows rows and
+ *  n_cols columns. */
+typedef struct {
+  const s24_geom_t *g;         /**< the beat geometry of the job's mode */
+  const s24_conv_src_t *src;   /**< the convolution's input (stream_conv's) */
+  int fresh;                   /**< src->x may have changed since the last call (stream_conv's) */
+  const uint32_t *w;           /**< the job's weight beats, row tile after row tile */
+  size_t w_words, beats;       /**< words a weight beat, beats a tile */
+  const uint8_t *reps;         /**< row_tiles x groups beat counts */
+  size_t groups, row_tiles, col_tiles;
+  uint32_t rows, cols, r_words;  /**< a tile's rows (2*NumRows in pair mode) and columns; the
+                                      words of a result beat */
+  size_t m_rows, n_cols;       /**< Y's rows (from the job's first) and columns */
+  int8_t *y;
+  size_t ldy;
+  uint64_t timeout_ns;         /**< the longest the hardware may go without progress */
+  /** START: called once, after the first tile's beats are queued (the core takes none before) */
+  s24_status_t (*start)(void *arg);
+  void *start_arg;
+} s24_seam_job_t;
+
 /** The one way the driver reaches hardware. A beat is `words` 32-bit words, bit i of the
  *  beat's TDATA in word i/32, bit i%32. Every function returns S24_OK or an error. */
 typedef struct {
@@ -98,6 +126,13 @@ typedef struct {
    *  window, are not multiples of it is refused there and built by the driver). A caller may pad
    *  an input's channels to it (s24_dev_conv_channels). 0 or 1: any. */
   uint32_t conv_channels;
+  /** Optional (NULL: the driver streams a job tile by tile). Streams one fused convolution job
+   *  whole (s24_seam_job_t), calling its start once, and returns when every result is in Y: one
+   *  call a job instead of three a tile, for a seam whose per-call cost matters (a soft CPU).
+   *  S24_ERR_UNSUPPORTED, before anything is sent or started, when it cannot take this job (the
+   *  driver then streams it tile by tile). On another error the driver resets the device and
+   *  the streams (stream_reset). */
+  s24_status_t (*stream_job)(void *ctx, const s24_seam_job_t *job);
 } s24_seam_t;
 
 /** Build parameters read from the HW_* registers. */

@@ -1032,39 +1032,48 @@ static s24_status_t run_pool(const ctx_t *c, const params_t *pp, void *const *da
   const int8_t *x = data[c->op->in[0]];
   int8_t *y = data[c->op->out[0]];
   if (p->out->elems == 0) return S24_OK;  // (n x oh x ow may be large with 0 channels)
+  // each output position's window once, then its channels in chunks, innermost: the input's
+  // pixels are read along their channels (NHWC), not one channel at a time across them
+  enum { CHUNK = 64 };
+  int32_t acc[CHUNK];
+  const size_t ch = (size_t)p->ch;
   for (int32_t b = 0; b < p->n; ++b)
     for (int32_t oy = 0; oy < p->oh; ++oy)
-      for (int32_t ox = 0; ox < p->ow; ++ox)
-        for (int32_t ch = 0; ch < p->ch; ++ch) {
-          const int64_t x0 = (int64_t)ox * p->sw - p->pw;
-          const int64_t y0 = (int64_t)oy * p->sh - p->ph;
-          const int64_t fx0 = x0 < 0 ? -x0 : 0;
-          const int64_t fx1 = p->fw < p->iw - x0 ? p->fw : p->iw - x0;
-          const int64_t fy0 = y0 < 0 ? -y0 : 0;
-          const int64_t fy1 = p->fh < p->ih - y0 ? p->fh : p->ih - y0;
-          int32_t acc = is_max ? -128 : 0;
-          int32_t count = 0;
-          for (int64_t fy = fy0; fy < fy1; ++fy)
-            for (int64_t fx = fx0; fx < fx1; ++fx) {
-              const int32_t v =
-                  x[(((size_t)b * p->ih + (size_t)(y0 + fy)) * p->iw + (size_t)(x0 + fx)) *
-                        p->ch + ch];
+      for (int32_t ox = 0; ox < p->ow; ++ox) {
+        const int64_t x0 = (int64_t)ox * p->sw - p->pw;
+        const int64_t y0 = (int64_t)oy * p->sh - p->ph;
+        const int64_t fx0 = x0 < 0 ? -x0 : 0;
+        const int64_t fx1 = p->fw < p->iw - x0 ? p->fw : p->iw - x0;
+        const int64_t fy0 = y0 < 0 ? -y0 : 0;
+        const int64_t fy1 = p->fh < p->ih - y0 ? p->fh : p->ih - y0;
+        // the window's pixels (SAME and VALID windows always overlap the input; 0 otherwise)
+        const int32_t nx = fx1 > fx0 ? (int32_t)(fx1 - fx0) : 0;
+        const int32_t ny = fy1 > fy0 ? (int32_t)(fy1 - fy0) : 0;
+        const int32_t count = nx * ny > 0 ? nx * ny : 1;
+        const int8_t *xw = nx * ny == 0 ? x
+                                        : x + (((size_t)b * (size_t)p->ih + (size_t)(y0 + fy0)) *
+                                                   (size_t)p->iw + (size_t)(x0 + fx0)) * ch;
+        int8_t *yo = y + (((size_t)b * (size_t)p->oh + (size_t)oy) * (size_t)p->ow + (size_t)ox) * ch;
+        for (size_t c0 = 0; c0 < ch; c0 += CHUNK) {
+          const size_t cn = ch - c0 < CHUNK ? ch - c0 : CHUNK;
+          for (size_t k = 0; k < cn; ++k) acc[k] = is_max ? -128 : 0;
+          for (int32_t fy = 0; fy < ny; ++fy)
+            for (int32_t fx = 0; fx < nx; ++fx) {
+              const int8_t *xi = xw + ((size_t)fy * (size_t)p->iw + (size_t)fx) * ch + c0;
               if (is_max) {
-                if (v > acc) acc = v;
+                for (size_t k = 0; k < cn; ++k)
+                  if (xi[k] > acc[k]) acc[k] = xi[k];
               } else {
-                acc = wrap_add(acc, v);
+                for (size_t k = 0; k < cn; ++k) acc[k] = wrap_add(acc[k], xi[k]);
               }
-              ++count;
             }
-          if (!is_max) {
-            // SAME and VALID windows always overlap the input; count > 0
-            if (count == 0) count = 1;
-            acc = acc > 0 ? (acc + count / 2) / count : (acc - count / 2) / count;
+          for (size_t k = 0; k < cn; ++k) {
+            int32_t v = acc[k];
+            if (!is_max) v = v > 0 ? (v + count / 2) / count : (v - count / 2) / count;
+            yo[c0 + k] = (int8_t)clamp_act(v, p->act_lo, p->act_hi);
           }
-          acc = clamp_act(acc, p->act_lo, p->act_hi);
-          y[(((size_t)b * p->oh + (size_t)oy) * p->ow + (size_t)ox) * p->ch + ch] =
-              (int8_t)acc;
         }
+      }
   return S24_OK;
 }
 

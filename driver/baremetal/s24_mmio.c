@@ -59,6 +59,11 @@ static s24_status_t mm_stream_conv(void *ctx, const s24_geom_t *g, const s24_con
   return m->platform.stream_conv(m->platform.ctx, g, src, j0, groups, reps, fresh);
 }
 
+static s24_status_t mm_stream_job(void *ctx, const s24_seam_job_t *job) {
+  s24_mmio_t *m = ctx;
+  return m->platform.stream_job(m->platform.ctx, job);
+}
+
 static void *mm_scratch(void *ctx, size_t bytes) {
   s24_mmio_t *m = ctx;
   return bytes <= m->platform.scratch_len ? m->platform.scratch : NULL;
@@ -76,5 +81,6 @@ void s24_mmio_seam(s24_mmio_t *m, s24_seam_t *seam) {
     seam->ctx = m;
     seam->stream_conv = m->platform.stream_conv != NULL ? mm_stream_conv : NULL;
     seam->conv_channels = m->platform.stream_conv != NULL ? m->platform.conv_channels : 0;
+    seam->stream_job = m->platform.stream_job != NULL ? mm_stream_job : NULL;
   }
 }

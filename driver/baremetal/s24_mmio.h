@@ -34,6 +34,8 @@ typedef struct {
   s24_status_t (*stream_conv)(void *ctx, const s24_geom_t *g, const s24_conv_src_t *src,
                               size_t j0, size_t groups, const uint8_t *reps, int fresh);
   uint32_t conv_channels;  /**< s24_seam_t.conv_channels */
+  /** NULL, or the platform's whole-job streaming (s24_seam_t.stream_job) */
+  s24_status_t (*stream_job)(void *ctx, const s24_seam_job_t *job);
 } s24_mmio_platform_t;
 
 /** Caller-owned seam state. */

@@ -238,8 +238,7 @@ static const unsigned long kConvCsr[CONV_CSRS] = {CONV_CSR_LIST(CONV_CSR_ADDR)};
 _Static_assert(sizeof(((s24_soc_t *)0)->conv_csr) == CONV_CSRS * sizeof(uint32_t),
                "s24_soc_t.conv_csr holds one value a layer CSR");
 
-static void conv_csrs(const s24_soc_pend_t *p, uint32_t v[CONV_CSRS]) {
-  const s24_conv_src_t *s = p->conv;
+static void conv_csrs(const s24_conv_src_t *s, size_t groups, uint32_t v[CONV_CSRS]) {
   const uint32_t c = (uint32_t)s->c, row = (uint32_t)s->w * c, img = (uint32_t)s->h * row;
   const uint32_t step_y = (uint32_t)s->sh * row;
   v[CONV_HW] = (uint32_t)s->h | (uint32_t)s->w << 16;
@@ -255,40 +254,64 @@ static void conv_csrs(const s24_soc_pend_t *p, uint32_t v[CONV_CSRS]) {
   v[CONV_TAP_Y] = (uint32_t)s->dh * row - (uint32_t)(s->kw - 1) * (uint32_t)s->dw * c -
                   (uint32_t)s->cs + 4u;
   v[CONV_PADW] = 0x01010101u * (uint8_t)s->pad;
-  v[CONV_GROUPS] = (uint32_t)p->groups;
+  v[CONV_GROUPS] = (uint32_t)groups;
 }
 
-// Starts the fetch unit on tile p: its layer's CSRs where they changed, the tile's first column
-// (its position, its window's corner, addresses modulo 2^32), GO. Its ring positions and beats
-// are counted now; its descriptors follow once the unit says it is done (conv_head).
-static void fetch_start(s24_soc_t *soc, s24_soc_pend_t *p) {
-  const s24_conv_src_t *s = p->conv;
+// The fetch unit's layer CSRs for src and `groups`, those that changed.
+static void conv_layer(s24_soc_t *soc, const s24_conv_src_t *src, size_t groups) {
   uint32_t v[CONV_CSRS];
-  conv_csrs(p, v);
+  conv_csrs(src, groups, v);
   for (int i = 0; i < CONV_CSRS; i++) {
     if (!soc->conv_csr_ok || soc->conv_csr[i] != v[i]) csr_write_simple(v[i], kConvCsr[i]);
     soc->conv_csr[i] = v[i];
   }
   soc->conv_csr_ok = 1;
+}
+
+// An output column's place: x, y and image of the output position it computes.
+typedef struct {
+  uint32_t ox, oy, b;
+} conv_at_t;
+
+static conv_at_t conv_at(const s24_conv_src_t *s, size_t j) {
+  const uint32_t t = (uint32_t)(j / (size_t)s->ow);
+  return (conv_at_t){(uint32_t)(j % (size_t)s->ow), t % (uint32_t)s->oh, t / (uint32_t)s->oh};
+}
+
+// Starts the fetch unit (its layer CSRs written) on the column tile whose first column is at p,
+// `ncols` columns, into the A ring from position `start`: the tile's first column (its position,
+// its window's corner, addresses modulo 2^32), GO. Counts it in conv_tiles (the unit's done
+// counter reaches that).
+static void conv_go(s24_soc_t *soc, const s24_conv_src_t *s, const conv_at_t *p, uint32_t ncols,
+                    uint32_t start) {
   const uint32_t c = (uint32_t)s->c, row = (uint32_t)s->w * c, img = (uint32_t)s->h * row;
-  const size_t j0 = p->j0;
-  const uint32_t ox = (uint32_t)(j0 % (size_t)s->ow), t = (uint32_t)(j0 / (size_t)s->ow);
-  const uint32_t oy = t % (uint32_t)s->oh, b = t / (uint32_t)s->oh;
-  const int32_t y0 = (int32_t)(oy * (uint32_t)s->sh) - s->ph;
-  const int32_t x0 = (int32_t)(ox * (uint32_t)s->sw) - s->pw;
-  const uint32_t base = (uint32_t)(uintptr_t)s->x + (uint32_t)s->c0 + b * img + (uint32_t)y0 * row;
-  s24_streams_a_conv_pos_write(ox | oy << 16);
+  const int32_t y0 = (int32_t)(p->oy * (uint32_t)s->sh) - s->ph;
+  const int32_t x0 = (int32_t)(p->ox * (uint32_t)s->sw) - s->pw;
+  const uint32_t base = (uint32_t)(uintptr_t)s->x + (uint32_t)s->c0 + p->b * img + (uint32_t)y0 * row;
+  s24_streams_a_conv_pos_write(p->ox | p->oy << 16);
   s24_streams_a_conv_org_write(((uint32_t)y0 & 0xffffu) | (uint32_t)x0 << 16);
   s24_streams_a_conv_addr0_write(base + (uint32_t)x0 * c);
   s24_streams_a_conv_row0_write(base - (uint32_t)s->pw * c);
+  soc->conv_tiles++;
+  soc->fed++;
+  s24_streams_a_conv_go_write(start | ncols << 16);
+}
+
+// The columns of the column tile from j0 (at most 8).
+static uint32_t conv_ncols(const s24_conv_src_t *s, size_t j0) {
   const size_t n_cols = (size_t)s->n * (size_t)s->oh * (size_t)s->ow;
-  const uint32_t ncols = n_cols - j0 < 8 ? (uint32_t)(n_cols - j0) : 8u;
+  return n_cols - j0 < 8 ? (uint32_t)(n_cols - j0) : 8u;
+}
+
+// Starts the fetch unit on tile p. Its ring positions and beats are counted now; its
+// descriptors follow once the unit says it is done (conv_head).
+static void fetch_start(s24_soc_t *soc, s24_soc_pend_t *p) {
+  conv_layer(soc, p->conv, p->groups);
   p->start = soc->a_pos & (kRingA.depth - 1);
   p->step = STEP_FETCH;
   p->t_go = soc_cycles();
-  soc->conv_tiles++;
-  soc->fed++;
-  s24_streams_a_conv_go_write(p->start | ncols << 16);
+  const conv_at_t col = conv_at(p->conv, p->j0);
+  conv_go(soc, p->conv, &col, conv_ncols(p->conv, p->j0), p->start);
   soc->a_wr += p->total;
   soc->a_pos += (uint32_t)p->groups;
   const size_t at = (soc->tile_head + soc->n_tiles) % S24_SOC_TILES;
@@ -360,21 +383,29 @@ static int conv_head(s24_soc_t *soc, s24_soc_pend_t *p, s24_status_t *st) {
 
 // The word path of ConvFetch only: four channels of one tap a 32-bit word of an input in main
 // RAM, one word a column of the beat; every field within its CSR's 16 bits.
-static s24_status_t plat_stream_conv(void *ctx, const s24_geom_t *g, const s24_conv_src_t *s,
-                                     size_t j0, size_t groups, const uint8_t *reps, int fresh) {
-  s24_soc_t *soc = ctx;
+static int conv_ok(const s24_geom_t *g, const s24_conv_src_t *s, size_t groups) {
   const uintptr_t x = (uintptr_t)s->x;
   const uint64_t in_bytes = (uint64_t)s->n * (uint64_t)s->h * (uint64_t)s->w * (uint64_t)s->c;
   const int32_t lim = 0x7fff;
-  if (g->sparse_m != 4 || g->cols != 8 || g->a_words != 8 || s->c % 4 != 0 || s->cs % 4 != 0 ||
-      s->c0 % 4 != 0 || (x & 3u) != 0 || x < MAIN_RAM_BASE ||
-      in_bytes > MAIN_RAM_BASE + MAIN_RAM_SIZE - x || s->h > lim || s->w > lim || s->oh > lim ||
-      s->ow > lim || s->sh > lim || s->sw > lim || s->dh > lim || s->dw > lim || s->ph > lim ||
-      s->pw > lim || s->kw > lim || s->cs / 4 > lim || groups == 0 || groups > kRingA.depth / 2 ||
-      (uint64_t)s->oh * (uint64_t)s->sh > (uint64_t)lim ||
-      (uint64_t)s->ow * (uint64_t)s->sw > (uint64_t)lim) {
-    return S24_ERR_UNSUPPORTED;
-  }
+  return !(g->sparse_m != 4 || g->cols != 8 || g->a_words != 8 || s->c % 4 != 0 ||
+           s->cs % 4 != 0 || s->c0 % 4 != 0 || (x & 3u) != 0 || x < MAIN_RAM_BASE ||
+           in_bytes > MAIN_RAM_BASE + MAIN_RAM_SIZE - x || s->h > lim || s->w > lim ||
+           s->oh > lim || s->ow > lim || s->sh > lim || s->sw > lim || s->dh > lim ||
+           s->dw > lim || s->ph > lim || s->pw > lim || s->kw > lim || s->cs / 4 > lim ||
+           groups == 0 || groups > kRingA.depth / 2 ||
+           (uint64_t)s->oh * (uint64_t)s->sh > (uint64_t)lim ||
+           (uint64_t)s->ow * (uint64_t)s->sw > (uint64_t)lim);
+}
+
+// The input's bytes (conv_ok bounds them within main RAM).
+static size_t conv_in_bytes(const s24_conv_src_t *s) {
+  return (size_t)s->n * (size_t)s->h * (size_t)s->w * (size_t)s->c;
+}
+
+static s24_status_t plat_stream_conv(void *ctx, const s24_geom_t *g, const s24_conv_src_t *s,
+                                     size_t j0, size_t groups, const uint8_t *reps, int fresh) {
+  s24_soc_t *soc = ctx;
+  if (!conv_ok(g, s, groups)) return S24_ERR_UNSUPPORTED;
   size_t total = 0;
   for (size_t i = 0; i < groups; i++) total += reps[i];
   if (total == 0 || total > UINT32_MAX) return S24_ERR_ARG;
@@ -391,7 +422,7 @@ static s24_status_t plat_stream_conv(void *ctx, const s24_geom_t *g, const s24_c
   }
   if (soc->pend_count[S24_PORT_A] == S24_SOC_PENDING) return S24_ERR_NOMEM;
   // the input, written through the caches, into the SDRAM (its lines only)
-  if (fresh) soc_flush_range(s->x, (size_t)in_bytes);
+  if (fresh) soc_flush_range(s->x, conv_in_bytes(s));
   const size_t at = (soc->pend_head[S24_PORT_A] + soc->pend_count[S24_PORT_A]) % S24_SOC_PENDING;
   soc->pend[S24_PORT_A][at] = (s24_soc_pend_t){.conv = s, .j0 = j0, .groups = groups,
                                                .reps = reps, .total = (uint32_t)total,
@@ -461,6 +492,226 @@ static s24_status_t plat_stream_read(void *ctx, s24_port_t port, uint32_t *beats
   return st;
 }
 
+// ------------------------------------------------------------------ a whole job (stream_job)
+// One loop over the job's tiles that stays in the I$ (with s24_r8_tile): per tile, the fetch
+// unit builds the activations in the A ring while the IP runs earlier tiles; its reader gets
+// the tile's descriptors once the fetch is done; the W ring holds a row tile's beats, moved in
+// once by the fill DMA and replayed for each column tile (two halves: row tile i in half i % 2,
+// filled once the reader has streamed the row tile two before); the results are read straight
+// from the R ring into Y. The hardware's counters are read only when the cached ones say it is
+// needed; the clock only while nothing progresses (the timeout: no progress for timeout_ns).
+
+#define JOB_DESCS 32  // A descriptors a row tile's tiles may take (more: tile by tile)
+
+// The A reader's descriptors of a tile of a row tile with these beat counts, relative to the
+// tile's first ring position: a run of groups sent once is one, a group sent r > 1 times r of
+// them; TLAST on the last. Returns how many (into dl, if not NULL; at most cap are written).
+static size_t job_descs(const uint8_t *reps, size_t G, uint32_t *dl, size_t cap) {
+  size_t n = 0;
+  for (size_t g = 0; g < G;) {
+    size_t run = 1;
+    if (reps[g] == 1) {
+      while (g + run < G && reps[g + run] == 1 && run < DESC_MAX_COUNT) run++;
+    }
+    for (uint8_t r = 0; r < (reps[g] == 1 ? 1 : reps[g]); r++, n++) {
+      if (dl != NULL && n < cap) dl[n] = (uint32_t)g | (uint32_t)run << 16;
+    }
+    g += run;
+  }
+  if (dl != NULL && n > 0 && n <= cap) dl[n - 1] |= 1u << 31;
+  return n;
+}
+
+static s24_status_t plat_stream_job(void *ctx, const s24_seam_job_t *jb) {
+  s24_soc_t *soc = ctx;
+  const s24_conv_src_t *s = jb->src;
+  const size_t CT = jb->col_tiles, T = jb->row_tiles * CT, G = jb->groups, nb = jb->beats;
+  const uint32_t nb8 = s24_r8_beats(jb->rows), half = kRingW.depth / 2, A = kRingA.depth;
+  const uintptr_t w_lo = (uintptr_t)jb->w;
+  if (!conv_ok(jb->g, s, G) || !(soc->dma >> S24_PORT_W & 1u) || jb->w_words != 5u || nb == 0 ||
+      nb > half || jb->row_tiles == 0 || CT == 0 || T > UINT32_MAX / nb / 2 ||
+      jb->r_words != 8u || jb->cols != 8u || nb8 == 0 || nb8 > 4u || (w_lo & 3u) != 0 ||
+      w_lo < MAIN_RAM_BASE || jb->row_tiles > (MAIN_RAM_BASE + MAIN_RAM_SIZE - w_lo) / 20u / nb ||
+      soc->pend_count[S24_PORT_W] != 0 || soc->pend_count[S24_PORT_A] != 0) {
+    return S24_ERR_UNSUPPORTED;
+  }
+  for (size_t i = 0; i < jb->row_tiles; i++) {  // a row tile's activation beats are its beats
+    size_t total = 0;
+    for (size_t g = 0; g < G; g++) total += jb->reps[i * G + g];
+    if (total != nb) return S24_ERR_ARG;
+    if (job_descs(jb->reps + i * G, G, NULL, 0) > JOB_DESCS) return S24_ERR_UNSUPPORTED;
+  }
+  // everything sent before has been taken (a job's results are all read before the next starts)
+  if (s24_streams_w_rd_consumed_read() != soc->w_wr ||
+      s24_streams_a_rd_consumed_read() != soc->a_wr || soc->r_avail != soc->r_rd ||
+      s24_streams_r_wr_received_read() != soc->r_rd) {
+    return S24_ERR_UNSUPPORTED;
+  }
+  const uint64_t t0 = soc_cycles();
+  if (soc->r_timeout_ns != jb->timeout_ns) {
+    soc->r_timeout_ns = jb->timeout_ns;
+    soc->r_limit = jb->timeout_ns / 1000u * (soc_clk_hz() / 1000000u);
+  }
+  if (jb->fresh) soc_flush_range(s->x, conv_in_bytes(s));
+  conv_layer(soc, s, G);
+
+  // Tile k: its activations at ring positions k*G .. (mod A), its beats the A stream's
+  // a0 + k*nb .. a0 + (k+1)*nb; row tile i's weights at (i % 2) * half. Three cursors walk the
+  // tiles (fetch, issue, read), each with its row and column tile counted, not divided.
+  const uint32_t a0 = soc->a_wr;
+  uint32_t w_str = soc->w_wr, w_end[2] = {w_str, w_str}, w_done = w_str;
+  size_t k_fetch = 0, j_fetch = 0, k_rel = 0;     // tiles fetched (or fetching), freed
+  conv_at_t at = {0, 0, 0};                       // the next fetch's first column
+  size_t k_iss = 0, i_iss = 0, j_iss = 0, w_row = SIZE_MAX;  // tiles issued; the W ring's row tile
+  size_t k_rd = 0, i_rd = 0, j_rd = 0;            // tiles read
+  uint32_t dl[JOB_DESCS];                         // the issuing row tile's A descriptors,
+  size_t n_dl = 0, d = 0;                         // how many, the next
+  int fetching = 0, w_sent = 0, started = 0, idle = 0;
+  uint32_t w_slots = 0, a_slots = 0, r_rd = soc->r_rd, r_avail = soc->r_rd;
+  uint64_t idle_since = 0, idle_last = 0, waited = 0;
+  s24_status_t st = S24_OK;
+  while (k_rd < T && st == S24_OK) {
+    int progress = 0;
+    // the fetch unit: its tile done; the next one started once the ring has its positions
+    if (fetching && s24_streams_a_conv_done_read() == soc->conv_tiles) {
+      fetching = 0;
+      progress = 1;
+    }
+    if (!fetching && k_fetch < T) {
+      if ((k_fetch - k_rel + 1) * G > A) {
+        const uint32_t done = s24_streams_a_rd_consumed_read();
+        while (k_rel < k_iss && (int32_t)(done - (a0 + (uint32_t)((k_rel + 1) * nb))) >= 0) k_rel++;
+      }
+      if ((k_fetch - k_rel + 1) * G <= A) {
+        conv_go(soc, s, &at, conv_ncols(s, j_fetch * 8u), (uint32_t)(k_fetch * G) & (A - 1));
+        k_fetch++;
+        if (++j_fetch == CT) {  // the next row tile: its columns from the first again
+          j_fetch = 0;
+          at = (conv_at_t){0, 0, 0};
+        } else {
+          for (at.ox += 8; at.ox >= (uint32_t)s->ow;) {
+            at.ox -= (uint32_t)s->ow;
+            if (++at.oy == (uint32_t)s->oh) {
+              at.oy = 0;
+              at.b++;
+            }
+          }
+        }
+        fetching = 1;
+        progress = 1;
+      }
+    }
+    // the descriptors of the next fetched tile: its row tile's weights (moved into their half on
+    // the row tile's first column tile, once the reader is done with that half), its groups'
+    if (k_iss + (size_t)fetching < k_fetch) {
+      if (w_row != i_iss) {
+        if ((int32_t)(w_done - w_end[i_iss & 1]) < 0) w_done = s24_streams_w_rd_consumed_read();
+        if ((int32_t)(w_done - w_end[i_iss & 1]) >= 0) {
+          st = fill(soc, S24_PORT_W, jb->w + i_iss * nb * 5u, (uint32_t)(i_iss & 1) * half,
+                    (uint32_t)nb);
+          n_dl = job_descs(jb->reps + i_iss * G, G, dl, JOB_DESCS);
+          w_row = i_iss;
+        }
+      }
+      if (!w_sent && w_row == i_iss && st == S24_OK) {
+        if (w_slots == 0) w_slots = DESC_QUEUE - s24_streams_w_rd_desc_level_read();
+        if (w_slots > 0) {
+#ifndef SOC_FAULT_NO_DESC  // (soc/tests/faults.sh's firmware: the IP never gets these beats)
+          s24_streams_w_rd_desc_write((uint32_t)(i_iss & 1) * half | (uint32_t)nb << 16 | 1u << 31);
+#endif
+          w_slots--;
+          w_str += (uint32_t)nb;
+          w_end[i_iss & 1] = w_str;
+          w_sent = 1;
+          progress = 1;
+        }
+      }
+      const uint32_t start = (uint32_t)(k_iss * G);
+      while (w_row == i_iss && d < n_dl) {
+        if (a_slots == 0 && (a_slots = DESC_QUEUE - s24_streams_a_rd_desc_level_read()) == 0) break;
+        s24_streams_a_rd_desc_write(((dl[d] + start) & (A - 1)) | (dl[d] & 0xffff0000u));
+        d++;
+        a_slots--;
+        progress = 1;
+      }
+      if (st == S24_OK && !started && w_sent && d > 0) {  // the core takes beats from now
+        st = jb->start(jb->start_arg);
+        started = 1;
+      }
+      if (w_sent && w_row == i_iss && d == n_dl) {
+        k_iss++;
+        w_sent = 0;
+        d = 0;
+        if (++j_iss == CT) {
+          j_iss = 0;
+          i_iss++;
+        }
+      }
+    }
+    // the results of the oldest tile issued, from the R ring into Y
+    if (st == S24_OK && k_rd < k_iss) {
+      if (r_avail - r_rd < nb8) r_avail = s24_streams_r_wr_received_read();
+      if (r_avail - r_rd >= nb8) {
+        uint32_t buf[4 * 8];
+        for (uint32_t b = 0; b < nb8; b++) {
+          volatile const uint32_t *src =
+              kRingR.win + (((r_rd + b) & (kRingR.depth - 1)) << kRingR.lane_bits);
+          for (uint32_t k = 0; k < 8; k++) buf[b * 8 + k] = src[k];
+          if ((src[8] & 1u) != (b == nb8 - 1)) st = S24_ERR_HW;  // TLAST ends each result tile
+        }
+        r_rd += nb8;
+        s24_streams_r_wr_consumed_write(r_rd);
+        const size_t r_left = jb->m_rows - i_rd * jb->rows, c_left = jb->n_cols - j_rd * 8u;
+        s24_r8_tile(buf, 8u, 8u, r_left < jb->rows ? (uint32_t)r_left : jb->rows,
+                    c_left < 8u ? (uint32_t)c_left : 8u,
+                    jb->y + j_rd * 8u * jb->ldy + i_rd * jb->rows, jb->ldy);
+        k_rd++;
+        if (++j_rd == CT) {
+          j_rd = 0;
+          i_rd++;
+        }
+        progress = 1;
+      }
+    }
+    // the timeout: hardware time without progress
+    if (progress) {
+      if (idle) waited += idle_last - idle_since;
+      idle = 0;
+    } else {
+      idle_last = soc_cycles();
+      if (!idle) {
+        idle = 1;
+        idle_since = idle_last;
+      } else if (idle_last - idle_since > soc->r_limit) {
+        st = S24_ERR_TIMEOUT;
+      }
+    }
+  }
+  if (st == S24_OK) {  // every result read: every beat sent was taken
+    soc->w_wr = soc->w_done = w_str;
+    soc->a_wr = soc->a_done = a0 + (uint32_t)(T * nb);
+    soc->a_conv = 0;
+    soc->n_tiles = 0;
+    soc->r_rd = soc->r_avail = r_rd;
+    soc->fed++;
+    if (s24_streams_w_rd_consumed_read() != w_str || s24_streams_a_rd_consumed_read() != soc->a_wr) {
+      st = S24_ERR_HW;
+    }
+  }
+  soc->stats.calls[S24_PORT_W] += jb->row_tiles;
+  soc->stats.beats[S24_PORT_W] += (uint64_t)T * nb;
+  soc->stats.bytes[S24_PORT_W] += (uint64_t)jb->row_tiles * nb * 20u;
+  soc->stats.calls[S24_PORT_A] += T;
+  soc->stats.beats[S24_PORT_A] += (uint64_t)T * nb;
+  soc->stats.bytes[S24_PORT_A] += (uint64_t)T * G * 32u;
+  soc->stats.calls[S24_PORT_R] += T;
+  soc->stats.beats[S24_PORT_R] += (uint64_t)T * nb8;
+  soc->stats.bytes[S24_PORT_R] += (uint64_t)T * nb8 * 32u;
+  soc->stats.cycles[S24_PORT_R] += soc_cycles() - t0;
+  soc->stats.wait[S24_PORT_R] += waited;
+  return st;
+}
+
 void s24_soc_stats_clear(s24_soc_t *soc) { memset(&soc->stats, 0, sizeof soc->stats); }
 
 s24_status_t s24_soc_open(s24_soc_t *soc, s24_seam_t *seam) {
@@ -470,7 +721,8 @@ s24_status_t s24_soc_open(s24_soc_t *soc, s24_seam_t *seam) {
   const s24_mmio_platform_t plat = {soc,         plat_stream_write, plat_stream_read,
                                     plat_stream_reset, plat_now_ns, g_scratch,
                                     sizeof g_scratch, plat_stream_conv,
-                                    4u};  // the fetch unit's word path: four channels a word
+                                    4u,  // the fetch unit's word path: four channels a word
+                                    plat_stream_job};
   s24_status_t st = s24_mmio_init(&soc->mmio, S24_REGS_BASE, &plat);
   if (st != S24_OK) return st;
   (void)plat_stream_reset(soc);
