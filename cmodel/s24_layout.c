@@ -135,8 +135,16 @@ void s24_r8_tile(const uint32_t *beats, uint32_t r_words, uint32_t cols, uint32_
         const uint32_t a[4] = {w[q], w[cols / 4 + q], w[2 * (cols / 4) + q], w[3 * (cols / 4) + q]};
         uint32_t o[4];
         r8_transpose4(a, o);
-        for (uint32_t m = 0; m < 4 && q * 4 + m < ncols; m++) {
-          memcpy(__builtin_assume_aligned(y + (size_t)(q * 4 + m) * ldy + r, 4), &o[m], 4);
+        int8_t *yq = y + (size_t)q * 4 * ldy + r;
+        if (q * 4 + 4 <= ncols) {  // a whole quad: four stores, unrolled
+          memcpy(__builtin_assume_aligned(yq, 4), &o[0], 4);
+          memcpy(__builtin_assume_aligned(yq + ldy, 4), &o[1], 4);
+          memcpy(__builtin_assume_aligned(yq + 2 * ldy, 4), &o[2], 4);
+          memcpy(__builtin_assume_aligned(yq + 3 * ldy, 4), &o[3], 4);
+        } else {
+          for (uint32_t m = 0; q * 4 + m < ncols; m++) {
+            memcpy(__builtin_assume_aligned(yq + m * ldy, 4), &o[m], 4);
+          }
         }
       }
     }

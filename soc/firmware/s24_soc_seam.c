@@ -539,7 +539,9 @@ static s24_status_t plat_stream_job(void *ctx, const s24_seam_job_t *jb) {
     size_t total = 0;
     for (size_t g = 0; g < G; g++) total += jb->reps[i * G + g];
     if (total != nb) return S24_ERR_ARG;
-    if (job_descs(jb->reps + i * G, G, NULL, 0) > JOB_DESCS) return S24_ERR_UNSUPPORTED;
+    if (nb > JOB_DESCS && job_descs(jb->reps + i * G, G, NULL, 0) > JOB_DESCS) {  // (<= nb)
+      return S24_ERR_UNSUPPORTED;
+    }
   }
   // everything sent before has been taken (a job's results are all read before the next starts)
   if (s24_streams_w_rd_consumed_read() != soc->w_wr ||
