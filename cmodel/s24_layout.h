@@ -89,9 +89,10 @@ typedef struct {
   int32_t c0, cs;
   int32_t kh, kw, oh, ow, sh, sw, dh, dw, ph, pw;
   int8_t pad;
-  /** 1: x is unchanged since the device's previous convolution read it (a depthwise layer's
-   *  slices after the first), so s24_linear_conv does not make it visible to a fetch unit again
-   *  (no cache flush); the layout functions ignore it */
+  /** 1: x is unchanged since the device's previous convolution read it, and that call's output
+   *  (whose rows this call's output shares) was written by nothing but the device since (a
+   *  depthwise layer's slices after the first), so s24_linear_conv does not make them visible
+   *  to or from the device's DMA again (no cache flush); the layout functions ignore it */
   uint8_t x_seen;
 } s24_conv_src_t;
 

@@ -68,7 +68,11 @@ typedef enum {
 typedef struct {
   const s24_geom_t *g;         /**< the beat geometry of the job's mode */
   const s24_conv_src_t *src;   /**< the convolution's input (stream_conv's) */
-  int fresh;                   /**< src->x may have changed since the last call (stream_conv's) */
+  /** As stream_conv's: src->x may have changed since the last call. 0 also says that Y is the
+   *  previous job's and nothing but the device wrote it since (a later job of one layer, a
+   *  depthwise layer's later slice: s24_conv_src_t.x_seen), so a seam that writes Y behind the
+   *  caches prepares all of Y's rows (ldy bytes each) on a job with fresh set. */
+  int fresh;
   const uint32_t *w;           /**< the job's weight beats, row tile after row tile */
   size_t w_words, beats;       /**< words a weight beat, beats a tile */
   const uint8_t *reps;         /**< row_tiles x groups beat counts */

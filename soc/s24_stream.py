@@ -444,12 +444,140 @@ class ConvFetch(LiteXModule):
         self.comb += [self.done.status.eq(done), tags.reset.eq(self.go.re | rst)]
 
 
+class RingDrain(LiteXModule):
+    """R ring -> main RAM: a fused layer's int8 result tiles written into Y (NHWC) through a
+    LiteDRAM write port, so the CPU neither reads the ring nor scatters the bytes. A tile is
+    queued as a descriptor: `base` (the byte address of its first column's first row,
+    word-aligned), then `go` = columns [3:0] (1 .. cols), beats [6:4] (the tile's result beats,
+    1 .. 4), written beats [9:7] (0 .. beats: the rows Y has, four a beat; the firmware drains
+    only layers whose rows come in fours); `ldy` (bytes from one column's rows to the next's) is
+    set per layer. Result beat b of a tile holds rows 4b .. 4b+3, row k column c the byte at bit
+    (k * cols + c) * 8 (docs/architecture.md §4), so column c's four bytes are one 32-bit word of
+    Y at base + c * ldy + 4 * b: a beat is `cols` word writes, and nothing multiplies. Beats are
+    taken in order from ring position `pos` (the firmware sets it to the beats the R writer has
+    stored when the drain takes over) once the R writer has stored them; `done` counts the tiles
+    whose writes the port has taken, `tlast` the tiles whose TLAST flags were not on their last
+    beat alone (the IP's stream broken). The writes bypass the caches: the firmware writes Y's
+    lines back and out of the L2 first, invalidates the D$ after, and frees the ring's slots (the
+    R writer's `consumed`) as `done` advances."""
+
+    DESC_DEPTH = 16
+
+    def __init__(self, mem, port, cols, r_bits):
+        depth_bits = _log2(mem.depth)
+        self.base = CSRStorage(32, description="Byte address of the next tile's first column, first row (32-bit aligned).")
+        self.ldy = CSRStorage(32, description="Bytes from a column's first row to the next column's (a multiple of 4).")
+        self.go = CSRStorage(32, description="Write: queue a tile: columns [3:0], beats [6:4], written beats [9:7].")
+        self.pos = CSRStorage(32, description="Write: the ring position (the R writer's beat count) the next tile starts at.")
+        self.level = CSRStatus(8, description="Tiles queued (including the one being written).")
+        self.done = CSRStatus(32, description="Tiles written since reset (monotonic).")
+        self.tlast = CSRStatus(32, description="Tiles whose TLAST was not on their last beat alone, since reset.")
+        self.received = Signal(32)  # the R writer's stored beats (S24Streams connects it)
+        rst = _reset_csr(self, "Write 1: drop the queued tiles, stop the one being written (its words already queued still go out).")
+
+        # # #
+
+        rport = mem.get_port(has_re=False)
+        self.specials += rport
+        dfifo = ResetInserter()(stream.SyncFIFO(
+            [("base", 32), ("ncols", 4), ("beats", 3), ("wbeats", 3)], self.DESC_DEPTH))
+        wfifo = stream.SyncFIFO([("data", 32)], 16)
+        self.submodules += dfifo, wfifo
+        g = self.go.storage
+        self.comb += [
+            dfifo.reset.eq(rst),
+            dfifo.sink.valid.eq(self.go.re),
+            dfifo.sink.base.eq(self.base.storage), dfifo.sink.ncols.eq(g[0:4]),
+            dfifo.sink.beats.eq(g[4:7]), dfifo.sink.wbeats.eq(g[7:10]),
+        ]
+
+        active = Signal()
+        pos = Signal(32)
+        fresh = Signal()        # pos has not changed since the last edge
+        had = Signal()          # beat `pos` was stored before the last edge
+        b = Signal(3)           # the tile's beat
+        c = Signal(4)           # the beat's column
+        addr = Signal(32)       # column c's word of beat b
+        row_addr = Signal(32)   # column 0's word of beat b
+        d_ncols, d_beats, d_wbeats = Signal(4), Signal(3), Signal(3)
+        bad = Signal()          # a TLAST out of place in this tile so far
+        done = Signal(32)
+        nbad = Signal(32)
+        have = Signal()
+        self.comb += [
+            have.eq((self.received - pos) != 0),
+            rport.adr.eq(pos[:depth_bits]),
+            dfifo.source.ready.eq(~active),
+        ]
+        # column c of the beat: its four rows' bytes, row k at byte k
+        word = Signal(32)
+        data = rport.dat_r
+        cases = {i: word.eq(Cat(*[data[(k * cols + i) * 8:(k * cols + i) * 8 + 8] for k in range(4)]))
+                 for i in range(cols)}
+        cases["default"] = word.eq(0)
+        self.comb += Case(c, cases)
+        tl = data[r_bits]
+
+        ready = Signal()        # rport.dat_r is beat `pos`, stored
+        writing = Signal()      # beat b is written (b < wbeats): column c of it now
+        last_b = Signal()
+        last_c = Signal()
+        step = Signal()         # the column (a beat not written: the whole beat) is done
+        aw = len(port.cmd.addr)
+        self.comb += [
+            ready.eq(active & fresh & had),
+            writing.eq(b < d_wbeats),
+            last_b.eq(b == d_beats - 1),
+            last_c.eq(~writing | (c == d_ncols - 1)),
+            # LiteDRAMDMAWriter's scheme: the command, its data queued when the port takes it
+            port.cmd.valid.eq(ready & writing & wfifo.sink.ready),
+            port.cmd.we.eq(1),
+            port.cmd.addr.eq(addr[2:2 + aw]),
+            wfifo.sink.valid.eq(port.cmd.valid & port.cmd.ready),
+            wfifo.sink.data.eq(word),
+            step.eq(ready & (~writing | (wfifo.sink.ready & port.cmd.ready))),
+            port.wdata.valid.eq(wfifo.source.valid),
+            port.wdata.data.eq(wfifo.source.data),
+            port.wdata.we.eq(0xf),
+            wfifo.source.ready.eq(port.wdata.ready),
+        ]
+        self.sync += [
+            fresh.eq(1),
+            had.eq(have),
+            If(dfifo.source.valid & ~active,
+                active.eq(1), b.eq(0), c.eq(0), bad.eq(0),
+                d_ncols.eq(dfifo.source.ncols), d_beats.eq(dfifo.source.beats),
+                d_wbeats.eq(dfifo.source.wbeats),
+                addr.eq(dfifo.source.base), row_addr.eq(dfifo.source.base)),
+            If(step,
+                If(last_c,
+                    # the beat is done: the next one (its data a cycle after its address)
+                    pos.eq(pos + 1), fresh.eq(0), c.eq(0), b.eq(b + 1),
+                    addr.eq(row_addr + 4), row_addr.eq(row_addr + 4),
+                    If(tl != last_b, bad.eq(1)),
+                    If(last_b,
+                        active.eq(0), done.eq(done + 1),
+                        If(bad | (tl != last_b), nbad.eq(nbad + 1))),
+                ).Else(
+                    c.eq(c + 1), addr.eq(addr + self.ldy.storage),
+                ),
+            ),
+            If(self.pos.re, pos.eq(self.pos.storage), fresh.eq(0)),
+            If(rst, active.eq(0)),
+        ]
+        self.comb += [
+            self.done.status.eq(done),
+            self.tlast.status.eq(nbad),
+            self.level.status.eq(dfifo.level + active),
+        ]
+
+
 class S24Streams(LiteXModule):
     """The three rings and their engines. `w`, `a` are stream sources for s24_top's s_axis_w/a,
     `r` a sink for its m_axis_r; `windows` maps "w", "a", "r" to (Wishbone interface, size)."""
 
     def __init__(self, w_bits, a_bits, r_bits, w_depth=1024, a_depth=1024, r_depth=256,
-                 w_port=None, a_port=None, conv_port=None):
+                 w_port=None, a_port=None, conv_port=None, r_port=None, cols=8):
         w_words, a_words, r_words = (w_bits + 31) // 32, (a_bits + 31) // 32, (r_bits + 31) // 32
         w_mem = Memory(32 * w_words, w_depth, name="s24_ring_w")
         a_mem = Memory(32 * a_words, a_depth, name="s24_ring_a")
@@ -475,6 +603,9 @@ class S24Streams(LiteXModule):
             a_fillers.append(self.a_conv.filler)
         if a_fillers:
             _connect_fillers(self, self.a_win, a_fillers)
+        if r_port is not None:
+            self.r_drain = RingDrain(r_mem, r_port, cols, 32 * r_words)
+            self.comb += self.r_drain.received.eq(self.r_wr.received.status)
 
         def size(mem, win):
             return mem.depth * (1 << win.lane_bits) * 4

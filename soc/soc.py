@@ -151,13 +151,13 @@ def gensdrphy_settings(sys_clk_freq, databits=16):
 class S24Block(LiteXModule):
     """s24_top (the default build, every file of rtl/s24.f) with its registers behind a 32-bit
     Wishbone -> AXI4-Lite bridge and its three streams on the rings of soc/s24_stream.py."""
-    def __init__(self, platform, geom, w_port=None, a_port=None, conv_port=None):
+    def __init__(self, platform, geom, w_port=None, a_port=None, conv_port=None, r_port=None):
         self.reg_bus = wb = wishbone.Interface(data_width=32, address_width=32, addressing="word")
         axil = axi.AXILiteInterface(data_width=32, address_width=32)
         self.bridge = axi.Wishbone2AXILite(wb, axil, base_address=S24_REGS)
         self.streams = st = S24Streams(geom["w_bits"], geom["a_bits"], geom["r_bits"],
                                        RING_DEPTH["w"], RING_DEPTH["a"], RING_DEPTH["r"],
-                                       w_port, a_port, conv_port)
+                                       w_port, a_port, conv_port, r_port, geom["cols"])
         self.irq = Signal()
         self.specials += Instance("s24_top",
             i_clk_i=ClockSignal("sys"), i_rst_ni=~ResetSignal("sys"),
@@ -220,11 +220,12 @@ class S24SoC(SoCCore):
         # The IP, its registers and its stream rings
         geom = s24_geometry()
         # the rings' fill DMAs and the A ring's convolution fetch read the SDRAM through LiteDRAM
-        # ports of their own (32-bit)
+        # ports of their own (32-bit); the R ring's drain writes results through another
         self.s24 = S24Block(platform, geom,
                             self.sdram.crossbar.get_port(mode="read", data_width=32),
                             self.sdram.crossbar.get_port(mode="read", data_width=32),
-                            self.sdram.crossbar.get_port(mode="read", data_width=32))
+                            self.sdram.crossbar.get_port(mode="read", data_width=32),
+                            self.sdram.crossbar.get_port(mode="write", data_width=32))
         self.bus.add_slave("s24", self.s24.reg_bus,
                            SoCRegion(origin=S24_REGS, size=0x1000, cached=False))
         origins = {"w": S24_RING_W, "a": S24_RING_A, "r": S24_RING_R}

@@ -61,6 +61,7 @@ static void engines_reset(void) {
   s24_streams_a_rd_reset_write(1);
   s24_streams_r_wr_reset_write(1);
   s24_streams_r_wr_consumed_write(0);
+  s24_streams_r_drain_reset_write(1);
 }
 
 static s24_status_t plat_stream_reset(void *ctx) {
@@ -502,6 +503,7 @@ static s24_status_t plat_stream_read(void *ctx, s24_port_t port, uint32_t *beats
 // needed; the clock only while nothing progresses (the timeout: no progress for timeout_ns).
 
 #define JOB_DESCS 32  // A descriptors a row tile's tiles may take (more: tile by tile)
+#define JOB_DRAIN 16  // tiles queued to the R ring's drain (RingDrain.DESC_DEPTH)
 
 // The A reader's descriptors of a tile of a row tile with these beat counts, relative to the
 // tile's first ring position: a run of groups sent once is one, a group sent r > 1 times r of
@@ -554,7 +556,23 @@ static s24_status_t plat_stream_job(void *ctx, const s24_seam_job_t *jb) {
     soc->r_timeout_ns = jb->timeout_ns;
     soc->r_limit = jb->timeout_ns / 1000u * (soc_clk_hz() / 1000000u);
   }
+  // the results into Y by the R ring's drain where Y takes whole words, four rows (channels) a
+  // word (else the CPU reads them). The drain writes the SDRAM: on a job with `fresh` Y's lines
+  // are written back and out of the L2 first, its whole rows (ldy bytes each: a depthwise
+  // layer's later slices, jobs without `fresh`, write the rest of them), and the D$ is dropped
+  // after every job.
+  const uintptr_t y_lo = (uintptr_t)jb->y;
+  const int drain = (y_lo & 3u) == 0 && jb->ldy % 4 == 0 && jb->rows % 4 == 0 &&
+                    jb->m_rows % 4 == 0 && y_lo >= MAIN_RAM_BASE && jb->n_cols <= SIZE_MAX / jb->ldy &&
+                    jb->n_cols * jb->ldy <= MAIN_RAM_BASE + MAIN_RAM_SIZE - y_lo;
   if (jb->fresh) soc_flush_range(s->x, conv_in_bytes(s));
+  const uint32_t drained0 = s24_streams_r_drain_done_read();
+  const uint32_t tlast0 = s24_streams_r_drain_tlast_read();
+  if (drain) {
+    if (jb->fresh) soc_flush_range(jb->y, jb->n_cols * jb->ldy);
+    s24_streams_r_drain_ldy_write((uint32_t)jb->ldy);
+    s24_streams_r_drain_pos_write(soc->r_rd);
+  }
   conv_layer(soc, s, G);
 
   // Tile k: its activations at ring positions k*G .. (mod A), its beats the A stream's
@@ -605,7 +623,7 @@ static s24_status_t plat_stream_job(void *ctx, const s24_seam_job_t *jb) {
     }
     // the descriptors of the next fetched tile: its row tile's weights (moved into their half on
     // the row tile's first column tile, once the reader is done with that half), its groups'
-    if (k_iss + (size_t)fetching < k_fetch) {
+    if (k_iss + (size_t)fetching < k_fetch && (!drain || k_iss - k_rd < JOB_DRAIN)) {
       if (w_row != i_iss) {
         if ((int32_t)(w_done - w_end[i_iss & 1]) < 0) w_done = s24_streams_w_rd_consumed_read();
         if ((int32_t)(w_done - w_end[i_iss & 1]) >= 0) {
@@ -641,6 +659,13 @@ static s24_status_t plat_stream_job(void *ctx, const s24_seam_job_t *jb) {
         started = 1;
       }
       if (w_sent && w_row == i_iss && d == n_dl) {
+        if (drain) {  // where its results go: columns, beats, those Y has rows for
+          const size_t r_left = jb->m_rows - i_iss * jb->rows, c_left = jb->n_cols - j_iss * 8u;
+          const uint32_t rows = r_left < jb->rows ? (uint32_t)r_left : jb->rows;
+          const uint32_t cols = c_left < 8u ? (uint32_t)c_left : 8u;
+          s24_streams_r_drain_base_write((uint32_t)(y_lo + j_iss * 8u * jb->ldy + i_iss * jb->rows));
+          s24_streams_r_drain_go_write(cols | nb8 << 4 | rows / 4 << 7);
+        }
         k_iss++;
         w_sent = 0;
         d = 0;
@@ -650,8 +675,17 @@ static s24_status_t plat_stream_job(void *ctx, const s24_seam_job_t *jb) {
         }
       }
     }
-    // the results of the oldest tile issued, from the R ring into Y
-    if (st == S24_OK && k_rd < k_iss) {
+    // the results: tiles the drain has written (their ring slots freed), or the oldest tile
+    // issued read from the R ring into Y
+    if (drain && k_rd < k_iss) {
+      const size_t written = s24_streams_r_drain_done_read() - drained0;
+      if (written != k_rd) {
+        r_rd += (uint32_t)(written - k_rd) * nb8;
+        s24_streams_r_wr_consumed_write(r_rd);
+        k_rd = written;
+        progress = 1;
+      }
+    } else if (st == S24_OK && k_rd < k_iss) {
       if (r_avail - r_rd < nb8) r_avail = s24_streams_r_wr_received_read();
       if (r_avail - r_rd >= nb8) {
         uint32_t buf[4 * 8];
@@ -688,6 +722,10 @@ static s24_status_t plat_stream_job(void *ctx, const s24_seam_job_t *jb) {
         st = S24_ERR_TIMEOUT;
       }
     }
+  }
+  if (drain) {
+    if (st == S24_OK && s24_streams_r_drain_tlast_read() != tlast0) st = S24_ERR_HW;  // TLAST
+    soc_invalidate_dcache();  // Y's lines as the drain wrote them
   }
   if (st == S24_OK) {  // every result read: every beat sent was taken
     soc->w_wr = soc->w_done = w_str;
