@@ -315,7 +315,7 @@ class ConvFetch(LiteXModule):
         addr0 = csr("addr0", "Byte address of its window's first tap (channel c0; modulo 2^32: may lie outside the input).")
         row0 = csr("row0", "Byte address of the window of output column 0 in its output row.")
         groups = csr("groups", "Groups (beats) a column tile.")
-        self.go = CSRStorage(32, description="Write: fetch a tile into the A ring from beat [15:0], [23:16] columns (1 .. words).")
+        self.go = CSRStorage(32, description="Write: fetch a tile into the A ring from beat [15:0], [23:16] columns (1 .. words); [24]: its first column is the one after the previous tile's last (pos, org, addr0, row0 not read).")
         self.done = CSRStatus(32, description="Tiles fetched since the SoC's reset (monotonic).")
         rst = _reset_csr(self, "Write 1: stop a fetch (its reads still in flight are dropped as they return).")
 
@@ -376,9 +376,12 @@ class ConvFetch(LiteXModule):
             If(self.go.re,
                 active.eq(1), issuing.eq(1),
                 start.eq(self.go.storage[:depth_bits]), ncols.eq(self.go.storage[16:24]),
-                col.eq(0), ox.eq(pos[:16]), oy.eq(pos[16:32]),
-                y0.eq(s16(org[:16])), x0.eq(s16(org[16:32])), a0.eq(addr0), rs.eq(row0),
-                g.eq(0), ic4.eq(0), kx.eq(0), dy.eq(0), dx.eq(0), off.eq(0),
+                col.eq(0), g.eq(0), ic4.eq(0), kx.eq(0), dy.eq(0), dx.eq(0), off.eq(0),
+                # the tile's first column: given, or (continue) where the last tile's stepping
+                # left the column state, on the column after its last
+                If(~self.go.storage[24],
+                    ox.eq(pos[:16]), oy.eq(pos[16:32]),
+                    y0.eq(s16(org[:16])), x0.eq(s16(org[16:32])), a0.eq(addr0), rs.eq(row0)),
             ).Elif(fire,
                 If(last_g,
                     # the next column: its window, the taps from the first

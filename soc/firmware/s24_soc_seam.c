@@ -581,7 +581,6 @@ static s24_status_t plat_stream_job(void *ctx, const s24_seam_job_t *jb) {
   const uint32_t a0 = soc->a_wr;
   uint32_t w_str = soc->w_wr, w_end[2] = {w_str, w_str}, w_done = w_str;
   size_t k_fetch = 0, j_fetch = 0, k_rel = 0;     // tiles fetched (or fetching), freed
-  conv_at_t at = {0, 0, 0};                       // the next fetch's first column
   size_t k_iss = 0, i_iss = 0, j_iss = 0, w_row = SIZE_MAX;  // tiles issued; the W ring's row tile
   size_t k_rd = 0, i_rd = 0, j_rd = 0;            // tiles read
   uint32_t dl[JOB_DESCS];                         // the issuing row tile's A descriptors,
@@ -603,20 +602,16 @@ static s24_status_t plat_stream_job(void *ctx, const s24_seam_job_t *jb) {
         while (k_rel < k_iss && (int32_t)(done - (a0 + (uint32_t)((k_rel + 1) * nb))) >= 0) k_rel++;
       }
       if ((k_fetch - k_rel + 1) * G <= A) {
-        conv_go(soc, s, &at, conv_ncols(s, j_fetch * 8u), (uint32_t)(k_fetch * G) & (A - 1));
-        k_fetch++;
-        if (++j_fetch == CT) {  // the next row tile: its columns from the first again
-          j_fetch = 0;
-          at = (conv_at_t){0, 0, 0};
-        } else {
-          for (at.ox += 8; at.ox >= (uint32_t)s->ow;) {
-            at.ox -= (uint32_t)s->ow;
-            if (++at.oy == (uint32_t)s->oh) {
-              at.oy = 0;
-              at.b++;
-            }
-          }
+        const uint32_t pos = (uint32_t)(k_fetch * G) & (A - 1);
+        if (j_fetch == 0) {  // a row tile's first column tile: its first column given
+          const conv_at_t first = {0, 0, 0};
+          conv_go(soc, s, &first, conv_ncols(s, 0), pos);
+        } else {  // the next columns: where the unit's stepping left off (continue)
+          soc->conv_tiles++;
+          s24_streams_a_conv_go_write(pos | conv_ncols(s, j_fetch * 8u) << 16 | 1u << 24);
         }
+        k_fetch++;
+        if (++j_fetch == CT) j_fetch = 0;
         fetching = 1;
         progress = 1;
       }
