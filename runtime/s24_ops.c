@@ -564,6 +564,9 @@ typedef struct {
   // -127 + j, for inputs whose magnitude's bits are below dom; DEQUANTIZE: deq[q + 128] the output
   int32_t *thr;
   uint32_t dom;
+  // a first guess at the count (quant_lookup): 1/s = inv_m * 2^inv_e (inv_m 16 bits), zo + 128
+  uint32_t inv_m;
+  int32_t inv_e, base;
   float *deq;
 } quant_t;
 
@@ -1396,24 +1399,45 @@ static s24_status_t prep_quant_table(const ctx_t *c, quant_t *p, float s, int32_
     if (k0 > hi) k0 = hi;
     p->thr[j] = first_at_least(lo, hi, k0, v, s, zo);
   }
+  int e = 0;
+  const double m = frexp(1.0 / (double)s, &e);  // [0.5, 1)
+  p->inv_m = (uint32_t)(m * 65536.0);           // [2^15, 2^16)
+  p->inv_e = e - 16;
+  p->base = zo + 128;
   return S24_OK;
 }
 
 // One float (its bits) quantized by prep_quant_table's thresholds: -128 plus the number at or below
 // its key; quant_one itself outside the table's domain
-static int8_t quant_lookup(const quant_t *p, uint32_t bits, float s, int32_t zo) {
+S24_INLINE int8_t quant_lookup(const quant_t *p, uint32_t bits, float s, int32_t zo) {
   if ((bits & 0x7FFFFFFFu) >= p->dom) {
     float x;
     memcpy(&x, &bits, 4);
     return quant_one(x, s, zo);
   }
   const int32_t k = f32_key(bits);
-  // the thresholds at or below k (they ascend): thr[0 .. a), found in eight steps of 128 .. 1
-  // (a + step <= 255 always), without a branch on the comparison
-  uint32_t a = 0;
-  for (uint32_t step = 128; step > 0; step >>= 1) {
-    a += step & (0u - (uint32_t)(p->thr[a + step - 1] <= k));
+  const int32_t *t = p->thr;
+  // the thresholds at or below k (they ascend): thr[0 .. a). A guess first, round(x / s) + zo +
+  // 128 in fixed point (|x|'s top 16 mantissa bits times 1/s's 16: within one of the count),
+  // then the thresholds walked from it to the count (exact for any guess; one or two steps)
+  const uint32_t mag = bits & 0x7FFFFFFFu, ex = mag >> 23;
+  int32_t a = p->base;
+  if (ex != 0) {  // (zero and subnormals: the guess 0)
+    const uint32_t prod = (((mag & 0x7FFFFFu) | 0x800000u) >> 8) * p->inv_m;  // |x|/s = prod*2^sh
+    const int32_t sh = (int32_t)ex - 142 + p->inv_e;
+    uint32_t v = 255;
+    if (sh < -32) {
+      v = 0;
+    } else if (sh < 0) {
+      v = ((prod >> (-sh - 1)) + 1u) >> 1;  // rounded
+      if (v > 255) v = 255;
+    }
+    a = (bits >> 31) ? a - (int32_t)v : a + (int32_t)v;
+    if (a < 0) a = 0;
+    if (a > 255) a = 255;
   }
+  while (a < 255 && t[a] <= k) ++a;
+  while (a > 0 && t[a - 1] > k) --a;
   return (int8_t)((int32_t)a - 128);
 }
 
