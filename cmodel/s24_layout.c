@@ -127,8 +127,9 @@ static void r8_transpose4(const uint32_t a[4], uint32_t o[4]) {
 void s24_r8_tile(const uint32_t *beats, uint32_t r_words, uint32_t cols, uint32_t rows,
                  uint32_t ncols, int8_t *y, size_t ldy) {
   uint32_t r = 0;
-  // whole beats (four rows) into word-aligned rows of Y: one word store per column
-  if (cols % 4 == 0 && ldy % 4 == 0) {
+  // whole beats (four rows) into word-aligned rows of Y: one word store per column (the
+  // transposed word's byte k is row k: a little-endian store)
+  if (cols % 4 == 0 && ldy % 4 == 0 && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__) {
     for (; r + 4 <= rows && (uintptr_t)(y + r) % 4 == 0; r += 4) {
       const uint32_t *w = beats + (r / 4) * r_words;
       for (uint32_t q = 0; q * 4 < ncols; q++) {

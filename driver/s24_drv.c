@@ -591,10 +591,6 @@ static s24_status_t run_gemm(s24_dev_t *dev, const s24_weights_t *w, const int8_
     }
     const size_t nb = (size_t)tile_beats_of(&tc, 0);
     const size_t total = job_rows * col_tiles;  // CFG_TILES, < 2^32 by the planning rule
-    // keep up to inflight_tiles tiles queued ahead of the results being read (the core drains
-    // every tile it took on its own; a larger window only keeps it fed). The first ones are
-    // queued before START (the core takes no beat outside a job), so with the default window
-    // the core is fed from its first cycle and its busy cycles are exactly the cycle model's.
     // a fused convolution job the seam can stream whole: one call (its own loop), not three a tile
     int whole = 0;
     if (fetch && epi != NULL && dev->seam.stream_job != NULL) {
@@ -612,6 +608,11 @@ static s24_status_t run_gemm(s24_dev_t *dev, const s24_weights_t *w, const int8_
         fresh = 0;
       }
     }
+    // else tile by tile: keep up to inflight_tiles tiles queued ahead of the results being read
+    // (the core drains every tile it took on its own; a larger window only keeps it fed). The
+    // first ones are queued before START (the core takes no beat outside a job), so with the
+    // default window the core is fed from its first cycle and its busy cycles are exactly the
+    // cycle model's.
     size_t sent = 0, got = 0;
     int started = 0;
     while (!whole && st == S24_OK && got < total) {

@@ -69,9 +69,10 @@ typedef struct {
   const s24_geom_t *g;         /**< the beat geometry of the job's mode */
   const s24_conv_src_t *src;   /**< the convolution's input (stream_conv's) */
   /** As stream_conv's: src->x may have changed since the last call. 0 also says that Y is the
-   *  previous job's and nothing but the device wrote it since (a later job of one layer, a
-   *  depthwise layer's later slice: s24_conv_src_t.x_seen), so a seam that writes Y behind the
-   *  caches prepares all of Y's rows (ldy bytes each) on a job with fresh set. */
+   *  previous job's and nothing but the device and the seam wrote it since (a later job of one
+   *  layer, a depthwise layer's later slice: s24_conv_src_t.x_seen), so a seam that writes Y
+   *  behind the caches prepares all of Y's rows (ldy bytes each) on a job with fresh set, or
+   *  after it gave results to the CPU to store. */
   int fresh;
   const uint32_t *w;           /**< the job's weight beats, row tile after row tile */
   size_t w_words, beats;       /**< words a weight beat, beats a tile */
@@ -80,10 +81,13 @@ typedef struct {
   uint32_t rows, cols, r_words;  /**< a tile's rows (2*NumRows in pair mode) and columns; the
                                       words of a result beat */
   size_t m_rows, n_cols;       /**< Y's rows (from the job's first) and columns */
+  /** Y, written only by the seam during the call; a seam may write it behind the CPU's caches
+   *  (a DMA), so nothing else the CPU writes during the call may share Y's cache lines */
   int8_t *y;
   size_t ldy;
   uint64_t timeout_ns;         /**< the longest the hardware may go without progress */
-  /** START: called once, after the first tile's beats are queued (the core takes none before) */
+  /** START: called once, after the first tile's beats are queued, or as many of them as the
+   *  seam's queues hold (the core takes none before START) */
   s24_status_t (*start)(void *arg);
   void *start_arg;
 } s24_seam_job_t;

@@ -1052,8 +1052,8 @@ static s24_status_t run_pool(const ctx_t *c, const params_t *pp, void *const *da
         // the window's pixels (SAME and VALID windows always overlap the input; 0 otherwise)
         const int32_t nx = fx1 > fx0 ? (int32_t)(fx1 - fx0) : 0;
         const int32_t ny = fy1 > fy0 ? (int32_t)(fy1 - fy0) : 0;
-        const int32_t count = nx * ny > 0 ? nx * ny : 1;
-        const int8_t *xw = nx * ny == 0 ? x
+        const int32_t count = nx > 0 && ny > 0 ? (int32_t)((int64_t)nx * ny) : 1;
+        const int8_t *xw = nx == 0 || ny == 0 ? x
                                         : x + (((size_t)b * (size_t)p->ih + (size_t)(y0 + fy0)) *
                                                    (size_t)p->iw + (size_t)(x0 + fx0)) * ch;
         int8_t *yo = y + (((size_t)b * (size_t)p->oh + (size_t)oy) * (size_t)p->ow + (size_t)ox) * ch;

@@ -279,7 +279,9 @@ class ConvFetch(LiteXModule):
     four copies of the input zero point). Column by column (ox, then oy, then the image, stepped
     from the tile's first column), and along k group by group (channel word, then kx, then ky),
     so nothing multiplies (the device's MULT18X18D are taken): the firmware writes each layer's
-    strides in bytes and each tile's first position. Reads stay in flight while their ring
+    strides in bytes and each tile's first position, or sets GO's bit 24 (continue) to start from
+    the column after the previous tile's last, where that tile's stepping left the column state
+    (valid after a tile that finished, not after `reset`). Reads stay in flight while their ring
     position and lane wait in a tag FIFO (pads take their turn there too); `done` counts finished
     tiles. As with RingFill, the firmware writes the input back to the SDRAM first and keeps off
     the ring's window while a tile is fetched. Lanes at and above the tile's columns are not
@@ -459,10 +461,12 @@ class RingDrain(LiteXModule):
     Y at base + c * ldy + 4 * b: a beat is `cols` word writes, and nothing multiplies. Beats are
     taken in order from ring position `pos` (the firmware sets it to the beats the R writer has
     stored when the drain takes over) once the R writer has stored them; `done` counts the tiles
-    whose writes the port has taken, `tlast` the tiles whose TLAST flags were not on their last
-    beat alone (the IP's stream broken). The writes bypass the caches: the firmware writes Y's
-    lines back and out of the L2 first, invalidates the D$ after, and frees the ring's slots (the
-    R writer's `consumed`) as `done` advances."""
+    whose write commands the port has taken (their beats have left the ring: the firmware frees
+    their slots, the R writer's `consumed`; their data may still wait in the 16-word queue),
+    `tlast` counts the tiles whose TLAST flags were not on their last beat alone (the IP's stream
+    broken). The writes bypass the caches: the firmware writes Y's lines back and out of the L2
+    first and drops the D$ after; LiteDRAM's bank machines take commands in order, so a later read
+    of those addresses (the CPU's, through the L2, or a fetch) comes after the writes taken."""
 
     DESC_DEPTH = 16
 

@@ -56,12 +56,12 @@ static s24_status_t fill(s24_soc_t *soc, s24_port_t port, const uint32_t *src, u
 }
 
 static void engines_reset(void) {
+  s24_streams_r_drain_reset_write(1);  // first: the R writer's reset zeroes what it drains from
   s24_streams_a_conv_reset_write(1);  // a fetch cut short (a timeout) stops writing the A ring
   s24_streams_w_rd_reset_write(1);
   s24_streams_a_rd_reset_write(1);
   s24_streams_r_wr_reset_write(1);
   s24_streams_r_wr_consumed_write(0);
-  s24_streams_r_drain_reset_write(1);
 }
 
 static s24_status_t plat_stream_reset(void *ctx) {
@@ -485,6 +485,7 @@ static s24_status_t plat_stream_read(void *ctx, s24_port_t port, uint32_t *beats
     }
     s24_streams_r_wr_consumed_write(soc->r_rd);
   }
+  soc->y_cpu = 1;  // the caller stores these results through the caches
   soc->stats.calls[S24_PORT_R]++;
   soc->stats.beats[S24_PORT_R] += got;
   soc->stats.bytes[S24_PORT_R] += (uint64_t)got * words * 4u;
@@ -502,7 +503,7 @@ static s24_status_t plat_stream_read(void *ctx, s24_port_t port, uint32_t *beats
 // from the R ring into Y. The hardware's counters are read only when the cached ones say it is
 // needed; the clock only while nothing progresses (the timeout: no progress for timeout_ns).
 
-#define JOB_DESCS 32  // A descriptors a row tile's tiles may take (more: tile by tile)
+#define JOB_DESCS 256  // A descriptors a row tile's tiles may take (more: tile by tile)
 #define JOB_DRAIN 16  // tiles queued to the R ring's drain (RingDrain.DESC_DEPTH)
 
 // The A reader's descriptors of a tile of a row tile with these beat counts, relative to the
@@ -533,7 +534,8 @@ static s24_status_t plat_stream_job(void *ctx, const s24_seam_job_t *jb) {
   if (!conv_ok(jb->g, s, G) || !(soc->dma >> S24_PORT_W & 1u) || jb->w_words != 5u || nb == 0 ||
       nb > half || jb->row_tiles == 0 || CT == 0 || T > UINT32_MAX / nb / 2 ||
       jb->r_words != 8u || jb->cols != 8u || nb8 == 0 || nb8 > 4u || (w_lo & 3u) != 0 ||
-      w_lo < MAIN_RAM_BASE || jb->row_tiles > (MAIN_RAM_BASE + MAIN_RAM_SIZE - w_lo) / 20u / nb ||
+      w_lo < MAIN_RAM_BASE || w_lo >= MAIN_RAM_BASE + MAIN_RAM_SIZE ||
+      jb->row_tiles > (MAIN_RAM_BASE + MAIN_RAM_SIZE - w_lo) / 20u / nb ||
       soc->pend_count[S24_PORT_W] != 0 || soc->pend_count[S24_PORT_A] != 0) {
     return S24_ERR_UNSUPPORTED;
   }
@@ -557,19 +559,22 @@ static s24_status_t plat_stream_job(void *ctx, const s24_seam_job_t *jb) {
     soc->r_limit = jb->timeout_ns / 1000u * (soc_clk_hz() / 1000000u);
   }
   // the results into Y by the R ring's drain where Y takes whole words, four rows (channels) a
-  // word (else the CPU reads them). The drain writes the SDRAM: on a job with `fresh` Y's lines
-  // are written back and out of the L2 first, its whole rows (ldy bytes each: a depthwise
-  // layer's later slices, jobs without `fresh`, write the rest of them), and the D$ is dropped
-  // after every job.
+  // word (else the CPU reads them). The drain writes the SDRAM: on a job with `fresh`, or after
+  // the CPU stored results (y_cpu: a job of the layer that went tile by tile, or on the CPU's
+  // path), Y's lines are written back and out of the L2 first, its whole rows (ldy bytes each: a
+  // depthwise layer's later slices, jobs without `fresh`, write the rest of them), and the D$ is
+  // dropped after every job.
   const uintptr_t y_lo = (uintptr_t)jb->y;
-  const int drain = (y_lo & 3u) == 0 && jb->ldy % 4 == 0 && jb->rows % 4 == 0 &&
-                    jb->m_rows % 4 == 0 && y_lo >= MAIN_RAM_BASE && jb->n_cols <= SIZE_MAX / jb->ldy &&
+  const int drain = (y_lo & 3u) == 0 && jb->ldy != 0 && jb->ldy % 4 == 0 && jb->rows % 4 == 0 &&
+                    jb->m_rows % 4 == 0 && y_lo >= MAIN_RAM_BASE &&
+                    y_lo < MAIN_RAM_BASE + MAIN_RAM_SIZE && jb->n_cols <= SIZE_MAX / jb->ldy &&
                     jb->n_cols * jb->ldy <= MAIN_RAM_BASE + MAIN_RAM_SIZE - y_lo;
   if (jb->fresh) soc_flush_range(s->x, conv_in_bytes(s));
   const uint32_t drained0 = s24_streams_r_drain_done_read();
   const uint32_t tlast0 = s24_streams_r_drain_tlast_read();
   if (drain) {
-    if (jb->fresh) soc_flush_range(jb->y, jb->n_cols * jb->ldy);
+    if (jb->fresh || soc->y_cpu) soc_flush_range(jb->y, jb->n_cols * jb->ldy);
+    soc->y_cpu = 0;
     s24_streams_r_drain_ldy_write((uint32_t)jb->ldy);
     s24_streams_r_drain_pos_write(soc->r_rd);
   }
@@ -642,14 +647,16 @@ static s24_status_t plat_stream_job(void *ctx, const s24_seam_job_t *jb) {
         }
       }
       const uint32_t start = (uint32_t)(k_iss * G);
-      while (w_row == i_iss && d < n_dl) {
+      while (st == S24_OK && w_row == i_iss && d < n_dl) {
         if (a_slots == 0 && (a_slots = DESC_QUEUE - s24_streams_a_rd_desc_level_read()) == 0) break;
         s24_streams_a_rd_desc_write(((dl[d] + start) & (A - 1)) | (dl[d] & 0xffff0000u));
         d++;
         a_slots--;
         progress = 1;
       }
-      if (st == S24_OK && !started && w_sent && d > 0) {  // the core takes beats from now
+      // START once the first tile is queued (the core takes no beat before), or as much of it as
+      // the A reader's queue holds (its descriptors wait for the core to take beats)
+      if (st == S24_OK && !started && w_sent && (d == n_dl || a_slots == 0)) {
         st = jb->start(jb->start_arg);
         started = 1;
       }
@@ -681,6 +688,7 @@ static s24_status_t plat_stream_job(void *ctx, const s24_seam_job_t *jb) {
         progress = 1;
       }
     } else if (st == S24_OK && k_rd < k_iss) {
+      soc->y_cpu = 1;
       if (r_avail - r_rd < nb8) r_avail = s24_streams_r_wr_received_read();
       if (r_avail - r_rd >= nb8) {
         uint32_t buf[4 * 8];
@@ -719,6 +727,9 @@ static s24_status_t plat_stream_job(void *ctx, const s24_seam_job_t *jb) {
     }
   }
   if (drain) {
+    // (words of the last tiles may still wait for the SDRAM's port: LiteDRAM's bank machines
+    // take commands in order, so a later read of Y, the CPU's through the L2 or a fetch, comes
+    // after them)
     if (st == S24_OK && s24_streams_r_drain_tlast_read() != tlast0) st = S24_ERR_HW;  // TLAST
     soc_invalidate_dcache();  // Y's lines as the drain wrote them
   }

@@ -84,6 +84,8 @@ typedef struct {
                                  stream_read's timeout_ns is hardware time with neither results
                                  nor any of these (an IP still taking the backlog is not timed
                                  out; one that takes nothing is, after timeout_ns) */
+  int y_cpu;                /**< results stored by the CPU (stream_read, a job's CPU path) since
+                                 the drain's last flush of its Y: the next drained job flushes */
   uint32_t r_rd;            /**< beats read from the R ring */
   uint32_t r_avail;         /**< the R engine's received counter, as last read */
   uint64_t write_timeout_cycles;  /**< longest wait for a fill DMA (default 1 s of SoC time) */
