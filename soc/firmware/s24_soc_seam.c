@@ -279,10 +279,18 @@ static conv_at_t conv_at(const s24_conv_src_t *s, size_t j) {
   return (conv_at_t){(uint32_t)(j % (size_t)s->ow), t % (uint32_t)s->oh, t / (uint32_t)s->oh};
 }
 
+// GO: the fetch unit builds `ncols` columns into the A ring from position `start`, from the column
+// its position CSRs name or (cont) the one after the previous tile's last. Counted in conv_tiles
+// (the unit's done counter reaches that).
+static void conv_start(s24_soc_t *soc, uint32_t ncols, uint32_t start, int cont) {
+  soc->conv_tiles++;
+  soc->fed++;
+  s24_streams_a_conv_go_write(start | ncols << 16 | (cont ? 1u << 24 : 0u));
+}
+
 // Starts the fetch unit (its layer CSRs written) on the column tile whose first column is at p,
 // `ncols` columns, into the A ring from position `start`: the tile's first column (its position,
-// its window's corner, addresses modulo 2^32), GO. Counts it in conv_tiles (the unit's done
-// counter reaches that).
+// its window's corner, addresses modulo 2^32), GO.
 static void conv_go(s24_soc_t *soc, const s24_conv_src_t *s, const conv_at_t *p, uint32_t ncols,
                     uint32_t start) {
   const uint32_t c = (uint32_t)s->c, row = (uint32_t)s->w * c, img = (uint32_t)s->h * row;
@@ -293,9 +301,7 @@ static void conv_go(s24_soc_t *soc, const s24_conv_src_t *s, const conv_at_t *p,
   s24_streams_a_conv_org_write(((uint32_t)y0 & 0xffffu) | (uint32_t)x0 << 16);
   s24_streams_a_conv_addr0_write(base + (uint32_t)x0 * c);
   s24_streams_a_conv_row0_write(base - (uint32_t)s->pw * c);
-  soc->conv_tiles++;
-  soc->fed++;
-  s24_streams_a_conv_go_write(start | ncols << 16);
+  conv_start(soc, ncols, start, 0);
 }
 
 // The columns of the column tile from j0 (at most 8).
@@ -349,6 +355,18 @@ static s24_status_t conv_fetch(s24_soc_t *soc) {
   return S24_OK;
 }
 
+// A tile's reader descriptors (fetched tiles: group i at ring position start + i): a run of
+// groups sent once is one descriptor, a group sent r > 1 times r of one group each. The groups
+// the descriptor from group i covers: the run of groups sent once from i (at most a descriptor's
+// count), or 1.
+static size_t desc_run(const uint8_t *reps, size_t groups, size_t i) {
+  size_t run = 1;
+  if (reps[i] == 1) {
+    while (i + run < groups && reps[i + run] == 1 && run < DESC_MAX_COUNT) run++;
+  }
+  return run;
+}
+
 // The backlog's head tile p issues the reader descriptors its fetch allows: a run of groups sent
 // once is one, a group sent r > 1 times r of them (group i at ring position start + i), as the
 // reader's queue has slots. 1 when all are issued (p leaves the backlog).
@@ -360,14 +378,11 @@ static int conv_head(s24_soc_t *soc, s24_soc_pend_t *p, s24_status_t *st) {
   const uint8_t *reps = p->reps;
   while (p->di < p->groups && slots > 0) {
     const size_t i = p->di;
-    size_t run = 1;
     if (reps[i] == 0) {
       p->di++;
       continue;
     }
-    if (reps[i] == 1) {
-      while (i + run < p->groups && reps[i + run] == 1 && run < DESC_MAX_COUNT) run++;
-    }
+    const size_t run = desc_run(reps, p->groups, i);
     p->dsent += (uint32_t)run;
     const uint32_t tlast = p->dsent == p->total ? 1u : 0u;
     s24_streams_a_rd_desc_write(((p->start + (uint32_t)i) & (kRingA.depth - 1)) |
@@ -506,16 +521,13 @@ static s24_status_t plat_stream_read(void *ctx, s24_port_t port, uint32_t *beats
 #define JOB_DESCS 256  // A descriptors a row tile's tiles may take (more: tile by tile)
 #define JOB_DRAIN 16  // tiles queued to the R ring's drain (RingDrain.DESC_DEPTH)
 
-// The A reader's descriptors of a tile of a row tile with these beat counts, relative to the
-// tile's first ring position: a run of groups sent once is one, a group sent r > 1 times r of
-// them; TLAST on the last. Returns how many (into dl, if not NULL; at most cap are written).
+// The A reader's descriptors of a tile of a row tile with these beat counts (desc_run), relative
+// to the tile's first ring position, TLAST on the last. Returns how many (into dl, if not NULL;
+// at most cap are written).
 static size_t job_descs(const uint8_t *reps, size_t G, uint32_t *dl, size_t cap) {
   size_t n = 0;
   for (size_t g = 0; g < G;) {
-    size_t run = 1;
-    if (reps[g] == 1) {
-      while (g + run < G && reps[g + run] == 1 && run < DESC_MAX_COUNT) run++;
-    }
+    const size_t run = desc_run(reps, G, g);
     for (uint8_t r = 0; r < (reps[g] == 1 ? 1 : reps[g]); r++, n++) {
       if (dl != NULL && n < cap) dl[n] = (uint32_t)g | (uint32_t)run << 16;
     }
@@ -570,9 +582,10 @@ static s24_status_t plat_stream_job(void *ctx, const s24_seam_job_t *jb) {
                     y_lo < MAIN_RAM_BASE + MAIN_RAM_SIZE && jb->n_cols <= SIZE_MAX / jb->ldy &&
                     jb->n_cols * jb->ldy <= MAIN_RAM_BASE + MAIN_RAM_SIZE - y_lo;
   if (jb->fresh) soc_flush_range(s->x, conv_in_bytes(s));
-  const uint32_t drained0 = s24_streams_r_drain_done_read();
-  const uint32_t tlast0 = s24_streams_r_drain_tlast_read();
+  uint32_t drained0 = 0, tlast0 = 0;
   if (drain) {
+    drained0 = s24_streams_r_drain_done_read();
+    tlast0 = s24_streams_r_drain_tlast_read();
     if (jb->fresh || soc->y_cpu) soc_flush_range(jb->y, jb->n_cols * jb->ldy);
     soc->y_cpu = 0;
     s24_streams_r_drain_ldy_write((uint32_t)jb->ldy);
@@ -612,8 +625,7 @@ static s24_status_t plat_stream_job(void *ctx, const s24_seam_job_t *jb) {
           const conv_at_t first = {0, 0, 0};
           conv_go(soc, s, &first, conv_ncols(s, 0), pos);
         } else {  // the next columns: where the unit's stepping left off (continue)
-          soc->conv_tiles++;
-          s24_streams_a_conv_go_write(pos | conv_ncols(s, j_fetch * 8u) << 16 | 1u << 24);
+          conv_start(soc, conv_ncols(s, j_fetch * 8u), pos, 1);
         }
         k_fetch++;
         if (++j_fetch == CT) j_fetch = 0;
