@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // sparse24 golden model of the fused int8 layer, written from SPEC §7 alone (TFLite int8
 // FULLY_CONNECTED, per-channel weights, single-rounding MultiplyByQuantizedMultiplier), plus
-// gemmlowp's double rounding (LiteRT's reference CONV_2D) in closed form (s24_round_t).
+// gemmlowp's double rounding (LiteRT's reference CONV_2D) in closed form (s24_round_t), and the
+// 8-bit elementwise ADD / SUB's tables (s24_add_tab_t).
 #include <string.h>
 
 #include "s24_model.h"
@@ -80,5 +81,28 @@ s24_status_t s24_linear_ref(const int8_t *x, size_t batch, const int8_t *w, size
       y[b * m_rows + m] = s24_requant(acc_s, mult[m], shift[m], zo, act_min, act_max, round);
     }
   }
+  return S24_OK;
+}
+
+s24_status_t s24_add_tab_make(s24_add_tab_t *t, int32_t out_mult, int32_t out_shift, int sub,
+                              int32_t out_off, int32_t act_lo, int32_t act_hi) {
+  if (t == NULL || out_mult < 0 || out_shift > 0 || out_shift < -31 || out_off < -128 ||
+      out_off > 127 || act_lo < -128 || act_hi > 127 || act_lo > act_hi) {
+    return S24_ERR_ARG;
+  }
+  const int64_t lim = INT64_C(1) << 30;
+  for (int k = 0; k < 2; k++) {
+    for (int i = 0; i < 256; i++) {
+      if (t->p[k][i] <= -lim || t->p[k][i] >= lim) return S24_ERR_ARG;
+    }
+  }
+  for (int i = 0; i < 256; i++) {
+    t->p[0][i] *= out_mult;
+    t->p[1][i] *= sub ? -(int64_t)out_mult : (int64_t)out_mult;
+  }
+  t->shift = -out_shift;
+  t->out_off = out_off;
+  t->act_lo = act_lo;
+  t->act_hi = act_hi;
   return S24_OK;
 }

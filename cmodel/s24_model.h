@@ -115,6 +115,52 @@ S24_WARN_UNUSED s24_status_t s24_linear_ref(const int8_t *x, size_t batch, const
                                             int32_t zi, int32_t zo, int32_t act_min,
                                             int32_t act_max, s24_round_t round, int8_t *y);
 
+/* ---- Elementwise int8 ADD / SUB (LiteRT's reference AddElementwise, SubElementwise) ---- */
+
+/** An 8-bit ADD or SUB in the form the SoC's add unit computes it (EltAdd, soc/s24_stream.py):
+ *  each input's rescaled value s(q) (gemmlowp's ((q - zero point) * 2^20) times its multiplier)
+ *  depends on its int8 value q alone, and so does s(q) * M, M the output multiplier, exactly in
+ *  64 bits; so SaturatingRoundingDoublingHighMul(s1(x) +- s2(y), M) needs only the sum
+ *  p[0][x] + p[1][y] (SUB's second table negated), then RoundingDivideByPOT by `shift`, the
+ *  output zero point and the fused activation's clamp. In memory as the unit reads it: p[0] then
+ *  p[1], each entry a little-endian int64 (the SoC's own layout). */
+typedef struct {
+  int64_t p[2][256];  /**< index q + 128: s_i(q) * M, |s_i(q)| < 2^30 */
+  int32_t shift;      /**< the output's right shift, 0 .. 31 */
+  int32_t out_off, act_lo, act_hi;  /**< output zero point and clamp, int8 */
+} s24_add_tab_t;
+
+/** Completes *t, whose p[0], p[1] hold the two inputs' rescaled values s1(q), s2(q) (index
+ *  q + 128) on entry: each times the output multiplier (SUB's s2 negated first), and the output
+ *  shift (TFLite's QuantizeMultiplierSmallerThanOneExp: mult >= 0, shift in -31 .. 0), zero point
+ *  and clamp. S24_ERR_ARG (*t then unchanged) when a value is outside those ranges or an
+ *  |s_i(q)| >= 2^30 (a sum would not be an int32). */
+S24_WARN_UNUSED s24_status_t s24_add_tab_make(s24_add_tab_t *t, int32_t out_mult,
+                                              int32_t out_shift, int sub, int32_t out_off,
+                                              int32_t act_lo, int32_t act_hi);
+
+/** An elementwise ADD / SUB of n int8 elements for a device (s24_seam_t.stream_add):
+ *  z[i] = s24_add_elem(tab, x[i], y[i]), i < n. */
+typedef struct {
+  const int8_t *x, *y;
+  int8_t *z;
+  size_t n;
+  const s24_add_tab_t *tab;
+} s24_add_job_t;
+
+/** One output of the ADD / SUB of *t (made by s24_add_tab_make) for inputs x, y. */
+static inline int8_t s24_add_elem(const s24_add_tab_t *t, int8_t x, int8_t y) {
+  const int64_t ab = t->p[0][(int32_t)x + 128] + t->p[1][(int32_t)y + 128];
+  const int64_t nudge = ab >= 0 ? (1 << 30) : (1 - (1 << 30));
+  const int32_t h = (int32_t)((ab + nudge) / ((int64_t)1 << 31));  // truncates, as in C++
+  const int32_t mask = (int32_t)((UINT32_C(1) << t->shift) - 1u);
+  const int32_t threshold = (mask >> 1) + (h < 0 ? 1 : 0);
+  int32_t r = (h >> t->shift) + ((h & mask) > threshold ? 1 : 0) + t->out_off;
+  if (r < t->act_lo) r = t->act_lo;
+  if (r > t->act_hi) r = t->act_hi;
+  return (int8_t)r;
+}
+
 #ifdef __cplusplus
 }
 #endif

@@ -102,6 +102,12 @@ uint32_t s24_dev_conv_channels(const s24_dev_t *dev) {
   return dev->seam.stream_conv != NULL ? dev->seam.conv_channels : 0;
 }
 
+s24_status_t s24_dev_add(s24_dev_t *dev, const s24_add_job_t *job) {
+  if (!dev_ok(dev) || job == NULL) return S24_ERR_ARG;
+  if (dev->seam.stream_add == NULL) return S24_ERR_UNSUPPORTED;
+  return dev->seam.stream_add(dev->seam.ctx, job, dev->timeout_ns);
+}
+
 void s24_dev_close(s24_dev_t *dev) {
   if (dev == NULL) return;
   memset(dev, 0, sizeof(*dev));

@@ -141,6 +141,11 @@ typedef struct {
    *  driver then streams it tile by tile). On another error the driver resets the device and
    *  the streams (stream_reset). */
   s24_status_t (*stream_job)(void *ctx, const s24_seam_job_t *job);
+  /** Optional (NULL: none). An elementwise ADD / SUB (s24_add_job_t) by an add unit beside the
+   *  IP, reading x, y and the tables where they lie and writing z; returns when z is written,
+   *  S24_ERR_TIMEOUT after timeout_ns of hardware time without it (the unit then stopped).
+   *  S24_ERR_UNSUPPORTED, with nothing started, when it cannot take this job. */
+  s24_status_t (*stream_add)(void *ctx, const s24_add_job_t *job, uint64_t timeout_ns);
 } s24_seam_t;
 
 /** Build parameters read from the HW_* registers. */
@@ -245,6 +250,10 @@ s24_array_t s24_dev_array(const s24_dev_t *dev);
  *  (s24_seam_t.conv_channels; 0 without one): s24_linear_conv on an input of other channels
  *  builds the activation beats on the host. */
 uint32_t s24_dev_conv_channels(const s24_dev_t *dev);
+/** The elementwise ADD / SUB `job` by the seam's add unit (s24_seam_t.stream_add) within the
+ *  device's timeout_ns. S24_ERR_UNSUPPORTED (nothing done) for a seam without one or a job it
+ *  cannot take; S24_ERR_ARG for a NULL. */
+S24_WARN_UNUSED s24_status_t s24_dev_add(s24_dev_t *dev, const s24_add_job_t *job);
 
 /** Opens a device: checks the seam, ID magic and major version, reads the HW parameters,
  *  soft-resets the block. S24_ERR_HW for a wrong ID, S24_ERR_UNSUPPORTED for a version or

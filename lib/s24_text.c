@@ -238,7 +238,7 @@ s24_status_t s24_text_soc_stats(s24_text_t *t, const s24_net_t *net, const s24_e
     s24_text_printf(t, "op%zu_name: %s\n", i, op_label(o.opcode));
     s24_text_printf(t, "op%zu_where: %s\n", i, so->on_ip ? "ip" : "cpu");
     s24_text_printf(t, "op%zu_cycles: %llu\n", i, (unsigned long long)(so->cycles / n));
-    if (so->on_ip) {
+    if (so->on_ip && o.on_array) {  // (an ADD on the IP's add unit: no array cycles)
       uint64_t pred = 0;
       st = s24_net_op_predict(net, i, e->hw, e->epi_depth, e->epi_lanes, &pred);
       if (st != S24_OK) return st;

@@ -107,7 +107,8 @@ void s24_engine_model(s24_engine_t *e) {
                       0,
                       "model",
                       0,
-                      0};
+                      0,
+                      NULL};
 }
 
 // ------------------------------------------------------------------ a device
@@ -176,6 +177,13 @@ static s24_status_t dev_linear(void *ctx, const s24_net_layer_t *l, void *state,
   return S24_OK;
 }
 
+static s24_status_t dev_add(void *ctx, const s24_add_job_t *job, char *err, size_t errlen) {
+  s24_engine_dev_t *d = ctx;
+  const s24_status_t st = s24_dev_add(d->dev, job);
+  if (st == S24_OK || st == S24_ERR_UNSUPPORTED) return st;
+  return s24_errorf(st, err, errlen, "the device's add unit failed: %s", s24_strerror(st));
+}
+
 s24_status_t s24_engine_device(s24_engine_t *e, s24_engine_dev_t *state, s24_dev_t *dev,
                                const char *name) {
   if (e == NULL || state == NULL || dev == NULL || !dev->is_open) return S24_ERR_ARG;
@@ -193,6 +201,7 @@ s24_status_t s24_engine_device(s24_engine_t *e, s24_engine_dev_t *state, s24_dev
                       1,
                       name != NULL ? name : "device",
                       s24_dev_conv_channels(dev),
-                      1};
+                      1,
+                      dev_add};
   return S24_OK;
 }

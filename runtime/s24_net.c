@@ -33,6 +33,7 @@ typedef struct {
 typedef struct {
   const void *params;
   layer_t *layer;
+  int on_engine;  // a host operator the engine ran in the last inference (s24_engine_t.add)
 } op_t;
 
 // The depthwise slice whose weights net->dwx holds (dw_expand), or L NULL: none yet.
@@ -835,7 +836,19 @@ s24_status_t s24_net_run(s24_net_t *net, const void *x, void *y, char *err, size
       st = run_layer(net, L, net->data[op->in[0]], net->data[op->out[0]], err, errlen);
       if (st != S24_OK) return st;
     } else {
-      st = s24_op_run(m, i, net->ops[i].params, net->data);
+      st = S24_ERR_UNSUPPORTED;
+      s24_add_job_t aj;
+      if (net->engine->add != NULL &&
+          s24_op_add_job(m, i, net->ops[i].params, net->data, &aj) == S24_OK) {
+        char why[96] = "";
+        st = net->engine->add(net->engine->ctx, &aj, why, sizeof why);
+        if (st != S24_OK && st != S24_ERR_UNSUPPORTED) {
+          return s24_errorf(st, err, errlen, "operator %zu (%s) failed: %s", i, op_name(op),
+                            why);
+        }
+      }
+      net->ops[i].on_engine = st == S24_OK;
+      if (st == S24_ERR_UNSUPPORTED) st = s24_op_run(m, i, net->ops[i].params, net->data);
       if (st != S24_OK) {
         return s24_errorf(st, err, errlen, "operator %zu (%s) failed: %s", i, op_name(op),
                           s24_strerror(st));
@@ -869,6 +882,7 @@ s24_status_t s24_net_op_info(const s24_net_t *net, size_t op, s24_net_op_info_t 
   const layer_t *L = net->ops[op].layer;
   if (L == NULL) {
     out->macs = host_macs(&net->m, op);
+    out->on_engine = net->ops[op].on_engine;
     return S24_OK;
   }
   out->on_array = 1;

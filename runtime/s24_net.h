@@ -98,6 +98,10 @@ typedef struct {
    *  beats): a depthwise slice's expanded weights are then not rewritten before each run. 0 (any
    *  other engine, and the default of a zeroed struct): layer->w is valid in every call. */
   int packed_w;
+  /** Optional (NULL: the host kernel runs every ADD and SUB). An elementwise ADD / SUB on the
+   *  engine's hardware (an add unit beside the array); S24_ERR_UNSUPPORTED, with nothing
+   *  written, when it cannot take this one (the host kernel then runs it). err: one line. */
+  s24_status_t (*add)(void *ctx, const s24_add_job_t *job, char *err, size_t errlen);
 } s24_engine_t;
 
 typedef struct s24_net s24_net_t;
@@ -141,6 +145,8 @@ typedef struct {
   size_t op;               /**< its index */
   int32_t opcode;
   int on_array;            /**< 1: FULLY_CONNECTED or CONV_2D on the array */
+  int on_engine;           /**< 1: a host operator the engine's hardware ran (s24_engine_t.add)
+                                in the last inference */
   size_t m, k, n;          /**< array: the GEMM shape of one inference */
   s24_pattern_t pattern;   /**< array: the sparsest pattern of its weights ({m, m}: dense) */
   uint64_t macs;           /**< MACs of one inference (array: m*k*n; host: DEPTHWISE_CONV_2D's

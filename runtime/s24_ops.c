@@ -469,7 +469,7 @@ typedef struct {  // ADD and SUB
   int sub;  // SUB: a - b
   int32_t a_off, b_off, out_off, left_shift;
   int32_t a_mult, a_shift, b_mult, b_shift, out_mult, out_shift, act_lo, act_hi;
-  int32_t *ta, *tb;  // each input's rescaled value per int8 value (256 entries, in the arena)
+  s24_add_tab_t *tab;  // the inputs' rescaled values times the output multiplier (the arena)
 } add_t;
 
 typedef struct {
@@ -896,31 +896,37 @@ static s24_status_t prep_add(const ctx_t *c, params_t *pp) {
   if (s24_act_range_i8(c->op->opt.activation, so_f, p->out_off, &p->act_lo, &p->act_hi) !=
       S24_OK)
     return FAIL(c, S24_ERR_UNSUPPORTED, "fused activation %d", (int)c->op->opt.activation);
+  // RoundingDivideByPOT takes exponents 0 .. 31 (gemmlowp asserts it; beyond, the shift is
+  // undefined in C and C++ alike)
+  if (p->out_shift < -31)
+    return FAIL(c, S24_ERR_UNSUPPORTED, "output scale %g too large for input scales %g, %g "
+                "(the output's right shift %d is above 31)", (double)so_f, (double)sa_f,
+                (double)sb_f, (int)-p->out_shift);
   if (c->arena != NULL) {  // the inputs' rescaling depends on the int8 value alone: once, here
-    p->ta = s24_arena_alloc(c->arena, 256 * sizeof(int32_t), 0);
-    p->tb = s24_arena_alloc(c->arena, 256 * sizeof(int32_t), 0);
-    if (p->ta == NULL || p->tb == NULL)
+    p->tab = s24_arena_alloc(c->arena, sizeof(s24_add_tab_t), 16);
+    if (p->tab == NULL)
       return FAIL(c, S24_ERR_NOMEM, "the arena has no room for the inputs' rescaling tables");
     for (int32_t q = -128; q < 128; ++q) {
-      p->ta[q + 128] = add_in(q, p->a_off, p->left_shift, p->a_mult, p->a_shift);
-      p->tb[q + 128] = add_in(q, p->b_off, p->left_shift, p->b_mult, p->b_shift);
+      p->tab->p[0][q + 128] = add_in(q, p->a_off, p->left_shift, p->a_mult, p->a_shift);
+      p->tab->p[1][q + 128] = add_in(q, p->b_off, p->left_shift, p->b_mult, p->b_shift);
     }
+    if (s24_add_tab_make(p->tab, p->out_mult, p->out_shift, p->sub, p->out_off, p->act_lo,
+                         p->act_hi) != S24_OK)
+      return FAIL(c, S24_ERR_UNSUPPORTED, "input scales %g, %g out of the 8-bit kernel's range",
+                  (double)sa_f, (double)sb_f);
   }
   return S24_OK;
 }
 
 // reference_integer_ops::AddElementwise, reference_ops::SubElementwise: the sum of the two
-// rescaled inputs (prep_add's tables), rescaled to the output
+// rescaled inputs, rescaled to the output, from prep_add's tables (the SoC's add unit's form)
 S24_INLINE int8_t add_one(const add_t *p, int8_t x, int8_t y) {
-  const int32_t sa = p->ta[(int32_t)x + 128], sb = p->tb[(int32_t)y + 128];
-  int32_t r = mbqm_inl(p->sub ? sa - sb : sa + sb, p->out_mult, p->out_shift) + p->out_off;
-  r = clamp_act(r, p->act_lo, p->act_hi);
-  return (int8_t)r;
+  return s24_add_elem(p->tab, x, y);
 }
 
 static s24_status_t run_add(const ctx_t *c, const params_t *pp, void *const *data) {
   const add_t *const p = &pp->add;
-  if (p->ta == NULL) return S24_ERR_ARG;  // prepared without an arena
+  if (p->tab == NULL) return S24_ERR_ARG;  // prepared without an arena
   const int8_t *x = data[c->op->in[0]], *y = data[c->op->in[1]];
   int8_t *z = data[c->op->out[0]];
   if (p->a->elems == p->out->elems && p->b->elems == p->out->elems) {  // nothing broadcast
@@ -2481,6 +2487,22 @@ s24_status_t s24_op_dw_geom(const s24_tfl_model_t *m, size_t index, const void *
   *g = (s24_dw_geom_t){p->n,  p->ih, p->iw, p->ic,     p->kh,      p->kw,      p->oc,
                        p->oh, p->ow, p->depth_mult, p->sh, p->sw, p->dh, p->dw, p->ph,
                        p->pw, -p->in_off, p->out_off, p->act_lo, p->act_hi, p->mult, p->shift};
+  return S24_OK;
+}
+
+s24_status_t s24_op_add_job(const s24_tfl_model_t *m, size_t index, const void *params,
+                            void *const *data, s24_add_job_t *job) {
+  if (!op_index_ok(m, index, NULL, 0) || params == NULL || data == NULL || job == NULL ||
+      m->ops[index].is_custom ||
+      (m->ops[index].opcode != S24_OP_ADD && m->ops[index].opcode != S24_OP_SUB)) {
+    return S24_ERR_ARG;
+  }
+  const add_t *p = params;  // the kept member (s24_op_prepare copies only it)
+  if (p->tab == NULL) return S24_ERR_ARG;
+  if (p->a->elems != p->out->elems || p->b->elems != p->out->elems) return S24_ERR_UNSUPPORTED;
+  const s24_tfl_op_t *op = &m->ops[index];
+  *job = (s24_add_job_t){data[op->in[0]], data[op->in[1]], data[op->out[0]], p->out->elems,
+                         p->tab};
   return S24_OK;
 }
 

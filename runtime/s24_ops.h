@@ -73,6 +73,14 @@ typedef struct {
 S24_WARN_UNUSED s24_status_t s24_op_dw_geom(const s24_tfl_model_t *m, size_t index,
                                             const void *params, s24_dw_geom_t *g);
 
+/** *job: ADD or SUB operator `index` of m as an elementwise job (s24_add_job_t) on the tensors
+ *  of data (s24_op_run's), from the parameters s24_op_prepare made. S24_ERR_UNSUPPORTED when
+ *  one input is broadcast (the host kernel runs it); S24_ERR_ARG for another operator or
+ *  parameters made without an arena. */
+S24_WARN_UNUSED s24_status_t s24_op_add_job(const s24_tfl_model_t *m, size_t index,
+                                            const void *params, void *const *data,
+                                            s24_add_job_t *job);
+
 /** TFLite's QuantizeMultiplier (kernels/internal/quantization_util.cc) of a double: *q and
  *  *shift with x ~= q * 2^(shift - 31), 2^30 <= q < 2^31 (0 and 0 for x == 0; a shift above 30
  *  saturates to q = 2^31 - 1, shift 30). Also used by the executor for CONV_2D and

@@ -291,7 +291,7 @@ class ConvFetch(LiteXModule):
 
     TAGS = 32
 
-    def __init__(self, port, words, depth):
+    def __init__(self, port, words, depth, ib_words=0):
         from litedram.frontend.dma import LiteDRAMDMAReader
         depth_bits = _log2(depth)
 
@@ -319,13 +319,34 @@ class ConvFetch(LiteXModule):
         groups = csr("groups", "Groups (beats) a column tile.")
         self.go = CSRStorage(32, description="Write: fetch a tile into the A ring from beat [15:0], [23:16] columns (1 .. words); [24]: its first column is the one after the previous tile's last (pos, org, addr0, row0 not read).")
         self.done = CSRStatus(32, description="Tiles fetched since the SoC's reset (monotonic).")
-        rst = _reset_csr(self, "Write 1: stop a fetch (its reads still in flight are dropped as they return).")
+        rst = _reset_csr(self, "Write 1: stop a fetch or a fill (reads still in flight are dropped as they return).")
+        ibw = _log2(ib_words) if ib_words else 1
+        if ib_words:
+            self.ib = CSRStorage(1, description="1: taps are read from the input buffer, word (tap address >> 2), the addresses relative to the input filled there; 0: from main RAM.")
+            self.ib_addr = CSRStorage(32, description="Byte address in main RAM of the words the next fill copies (32-bit aligned).")
+            self.ib_go = CSRStorage(32, description=f"Write: fill the input buffer's words 0 .. [{ibw}:0] - 1 (<= {ib_words}) from ib_addr.")
+            self.ib_done = CSRStatus(32, description="Fills finished since reset (monotonic).")
 
         # # #
 
         self.dma = dma = LiteDRAMDMAReader(port, fifo_depth=16)
         aw = len(dma.sink.address)
         self.filler = f = _Filler(depth_bits, words)
+
+        # the input buffer: filled from main RAM by the unit's own read port (between tiles), read
+        # a word a cycle by the taps of the tiles that follow
+        ib_on = Signal()
+        filling = Signal()
+        fill_n, fill_i, fill_w = Signal(ibw + 1), Signal(ibw + 1), Signal(ibw + 1)
+        ib_done = Signal(32)
+        if ib_words:
+            ibuf = Memory(32, ib_words, name="s24_conv_ibuf")
+            ib_wp = ibuf.get_port(write_capable=True)
+            ib_rp = ibuf.get_port()
+            self.specials += ibuf, ib_wp, ib_rp
+            bq = ResetInserter()(stream.SyncFIFO([("data", 32)], 8))
+            self.submodules += bq
+            self.comb += ib_on.eq(self.ib.storage[0])
 
         def s16(v):
             return Cat(v[:16], Replicate(v[15], 16))  # sign-extended to 32 bits
@@ -362,10 +383,25 @@ class ConvFetch(LiteXModule):
         addr = Signal(32)
         self.comb += addr.eq(a0 + off)
         fire = Signal()
+        rd_ready = Signal()     # a tap inside the input can be read this cycle
+        bfire = Signal()        # ... from the input buffer
+        pv = Signal()           # the buffer's word read in the last cycle, due into bq
+        if ib_words:
+            self.comb += [
+                rd_ready.eq(Mux(ib_on, bq.level + pv < 6, dma.sink.ready)),
+                bfire.eq(issuing & tags.sink.ready & inside & ib_on & rd_ready),
+                ib_rp.adr.eq(addr[2:2 + ibw]),
+                bq.sink.valid.eq(pv), bq.sink.data.eq(ib_rp.dat_r),
+                bq.reset.eq(self.go.re | rst),
+            ]
+            self.sync += pv.eq(bfire & ~rst)
+        else:
+            self.comb += rd_ready.eq(dma.sink.ready)
         self.comb += [
-            fire.eq(issuing & tags.sink.ready & (~inside | dma.sink.ready)),
-            dma.sink.valid.eq(issuing & tags.sink.ready & inside),
-            dma.sink.address.eq(addr[2:2 + aw]),
+            fire.eq(issuing & tags.sink.ready & (~inside | rd_ready)),
+            dma.sink.valid.eq(Mux(filling, fill_i != fill_n, issuing & tags.sink.ready & inside & ~ib_on)),
+            dma.sink.address.eq(Mux(filling, self.ib_addr.storage[2:2 + aw] + fill_i if ib_words else 0,
+                                    addr[2:2 + aw])),
             tags.sink.valid.eq(fire),
             tags.sink.pad.eq(~inside),
             tags.sink.beat.eq(start + g),
@@ -424,17 +460,42 @@ class ConvFetch(LiteXModule):
         drop = Signal(8)
         issued = Signal()
         returned = Signal()
+        rd_valid = Signal()
+        rd_data = Signal(32)
+        if ib_words:
+            self.comb += [
+                rd_valid.eq(Mux(ib_on, bq.source.valid, dma.source.valid)),
+                rd_data.eq(Mux(ib_on, bq.source.data, dma.source.data)),
+                bq.source.ready.eq(ib_on & wr & ~tags.source.pad),
+            ]
+        else:
+            self.comb += [rd_valid.eq(dma.source.valid), rd_data.eq(dma.source.data)]
         self.comb += [
-            wr.eq(tags.source.valid & (tags.source.pad | dma.source.valid) & (drop == 0)),
+            wr.eq(tags.source.valid & (tags.source.pad | rd_valid) & (drop == 0)),
             tags.source.ready.eq(wr),
-            dma.source.ready.eq((drop != 0) | (tags.source.valid & ~tags.source.pad)),
+            dma.source.ready.eq((drop != 0) | filling | (tags.source.valid & ~tags.source.pad & ~ib_on)),
             issued.eq(dma.sink.valid & dma.sink.ready),
             returned.eq(dma.source.valid & dma.source.ready),
             f.active.eq(active),
             f.adr.eq(tags.source.beat),
-            f.dat.eq(Mux(tags.source.pad, padw, dma.source.data)),
+            f.dat.eq(Mux(tags.source.pad, padw, rd_data)),
             f.we.eq(_lane_we(wr, tags.source.lane, words)),
         ]
+        if ib_words:
+            ib_we = Signal()
+            self.comb += [
+                ib_we.eq(filling & dma.source.valid & (drop == 0)),
+                ib_wp.adr.eq(fill_w), ib_wp.dat_w.eq(dma.source.data), ib_wp.we.eq(ib_we),
+                self.ib_done.status.eq(ib_done),
+            ]
+            self.sync += [
+                If(filling & dma.sink.valid & dma.sink.ready, fill_i.eq(fill_i + 1)),
+                If(ib_we, fill_w.eq(fill_w + 1)),
+                If(filling & (fill_w == fill_n), filling.eq(0), ib_done.eq(ib_done + 1)),
+                If(self.ib_go.re,
+                    filling.eq(1), fill_n.eq(self.ib_go.storage[0:ibw + 1]), fill_i.eq(0), fill_w.eq(0)),
+                If(rst, filling.eq(0)),
+            ]
         self.sync += [
             outstanding.eq(outstanding + issued - returned),
             If(rst, drop.eq(outstanding + issued - returned)
@@ -579,12 +640,238 @@ class RingDrain(LiteXModule):
         ]
 
 
+class EltAdd(LiteXModule):
+    """The elementwise int8 ADD / SUB beside the IP (LiteRT's reference AddElementwise /
+    SubElementwise, bit-exact): z = f(x, y) over `go` words (four elements a word, byte k of a
+    word element k) of x and y in main RAM, written to z, through a LiteDRAM read port and a write
+    port (32-bit). The arithmetic is the C model's s24_add_elem (cmodel/s24_model.h) on its
+    tables s24_add_tab_t: each input's rescaled value times the output multiplier is a function
+    of the int8 value alone, so the unit first reads the job's 2 x 256 int64 products (`tab`,
+    1,024 words) into four block RAMs, then per element adds two of them (64 bits), rounds the
+    sum's doubled high half (gemmlowp's SaturatingRoundingDoublingHighMul: (s + nudge) / 2^31,
+    truncated), divides by 2^shift rounding half away from zero (RoundingDivideByPOT), adds the
+    output zero point and clamps: nothing multiplies (the device's MULT18X18D are taken). One
+    element a cycle, six stages; x and y are read in alternating blocks of BLOCK words (one
+    SDRAM row open per block, not per word), several reads in flight, and z written WBURST words
+    at a time. The reads and writes
+    bypass the caches: the firmware writes x, y and the tables back to the SDRAM first, writes
+    z's lines back and drops them from the L2 (so no dirty line lands on the unit's writes
+    later), and drops the D$ after. `done` counts jobs whose last z word the port has taken;
+    LiteDRAM's bank machines take commands in order, so a later read of z comes after it."""
+
+    BLOCK = 16      # words read from x, then from y (one SDRAM row opened per block, not per word)
+    DEPTH = 32      # x and y word FIFOs: the credits of each stream's reads in flight
+    TAGS = 32
+    PEND = 12       # words in the six stages and the output FIFO (16 deep)
+    WBURST = 8      # z words written at once (the SDRAM turns from reading to writing per burst)
+
+    def __init__(self, rport, wport):
+        from litedram.frontend.dma import LiteDRAMDMAReader
+        self.tab = CSRStorage(32, description="Byte address of the tables (s24_add_tab_t.p, 1,024 words; 32-bit aligned).")
+        self.x = CSRStorage(32, description="Byte address of x (32-bit aligned).")
+        self.y = CSRStorage(32, description="Byte address of y (32-bit aligned).")
+        self.z = CSRStorage(32, description="Byte address of z (32-bit aligned).")
+        self.cfg = CSRStorage(32, description="Output zero point [7:0], clamp low [15:8] and high [23:16] (int8), right shift [28:24].")
+        self.go = CSRStorage(32, description="Write: start a job of [23:0] words (>= 1) of x, y and z.")
+        self.done = CSRStatus(32, description="Jobs finished since reset (monotonic).")
+        rst = _reset_csr(self, "Write 1: stop the job (its reads in flight are dropped as they return; z words the port has taken still go out).")
+
+        # # #
+
+        self.dma = dma = LiteDRAMDMAReader(rport, fifo_depth=16)
+        aw = len(dma.sink.address)
+        cfg = self.cfg.storage
+        TABW = 1024
+
+        active = Signal()
+        n = Signal(24)
+        ti, tw = Signal(11), Signal(11)     # table words issued, written
+        xi, yi, zi = Signal(24), Signal(24), Signal(24)
+        d = Signal()                        # the stream being read: x (0) or y (1)
+        blk = Signal(max=self.BLOCK)
+        xc, yc = Signal(max=self.DEPTH + 1), Signal(max=self.DEPTH + 1)  # reads not yet consumed
+        tb, xb, yb, zb = Signal(aw), Signal(aw), Signal(aw), Signal(aw)  # word addresses
+
+        tags = ResetInserter()(stream.SyncFIFO([("dest", 2)], self.TAGS))
+        xf = ResetInserter()(stream.SyncFIFO([("data", 32)], self.DEPTH))
+        yf = ResetInserter()(stream.SyncFIFO([("data", 32)], self.DEPTH))
+        of = ResetInserter()(stream.SyncFIFO([("data", 32)], 16))
+        wf = stream.SyncFIFO([("data", 32)], 16)
+        self.submodules += tags, xf, yf, of, wf
+
+        # the reads: the tables, then x and y in alternating blocks
+        want_t, want_x, want_y = Signal(), Signal(), Signal()
+        issue = Signal()
+        self.comb += [
+            want_t.eq(active & (ti != TABW)),
+            want_x.eq(active & (ti == TABW) & ~d & (xi != n) & (xc != self.DEPTH)),
+            want_y.eq(active & (ti == TABW) & d & (yi != n) & (yc != self.DEPTH)),
+            dma.sink.valid.eq((want_t | want_x | want_y) & tags.sink.ready),
+            dma.sink.address.eq(Mux(want_t, tb + ti, Mux(d, yb + yi, xb + xi))),
+            issue.eq(dma.sink.valid & dma.sink.ready),
+            tags.sink.valid.eq(issue),
+            tags.sink.dest.eq(Mux(want_t, 0, Mux(d, 2, 1))),
+        ]
+        switch = Signal()
+        self.comb += switch.eq(
+            (issue & ~want_t & (blk == self.BLOCK - 1)) |
+            (~want_t & ~d & ((xi == n) | (issue & (xi + 1 == n)))) |
+            (~want_t & d & ((yi == n) | (issue & (yi + 1 == n)))))
+
+        # the returns, in order: table words into the RAMs, x and y words into their FIFOs
+        mems = [Memory(32, 256, name=f"s24_add_tab{i}") for i in range(4)]  # p0 lo, hi, p1 lo, hi
+        self.specials += mems
+        wps = [m.get_port(write_capable=True) for m in mems]
+        rps = [m.get_port() for m in mems]
+        self.specials += wps + rps
+        back = Signal()
+        outstanding = Signal(8)
+        drop = Signal(8)
+        self.comb += [
+            back.eq(dma.source.valid & tags.source.valid & (drop == 0)),
+            tags.source.ready.eq(back),
+            dma.source.ready.eq((drop != 0) | tags.source.valid),
+            xf.sink.valid.eq(back & (tags.source.dest == 1)),
+            yf.sink.valid.eq(back & (tags.source.dest == 2)),
+            xf.sink.data.eq(dma.source.data), yf.sink.data.eq(dma.source.data),
+        ]
+        for i, wp in enumerate(wps):
+            self.comb += [
+                wp.adr.eq(tw[1:9]), wp.dat_w.eq(dma.source.data),
+                wp.we.eq(back & (tags.source.dest == 0) & (tw[9] == i // 2) & (tw[0] == i % 2)),
+            ]
+        returned = Signal()
+        self.comb += returned.eq(dma.source.valid & dma.source.ready)
+        self.sync += [
+            outstanding.eq(outstanding + issue - returned),
+            If(rst, drop.eq(outstanding + issue - returned)
+            ).Elif((drop != 0) & returned, drop.eq(drop - 1)),
+        ]
+
+        # the elements: a word of x and of y, one byte lane a cycle, through six stages
+        lane = Signal(2)
+        pend = Signal(5)
+        step = Signal()
+        pop = Signal()
+        self.comb += [
+            step.eq(active & xf.source.valid & yf.source.valid & ((lane != 0) | (pend < self.PEND))),
+            pop.eq(step & (lane == 3)),
+            xf.source.ready.eq(pop), yf.source.ready.eq(pop),
+        ]
+        xq = Signal(8)
+        yq = Signal(8)
+        self.comb += [
+            Case(lane, {k: [xq.eq(xf.source.data[8 * k:8 * k + 8]), yq.eq(yf.source.data[8 * k:8 * k + 8])]
+                        for k in range(4)}),
+            rps[0].adr.eq(xq ^ 0x80), rps[1].adr.eq(xq ^ 0x80),   # index q + 128
+            rps[2].adr.eq(yq ^ 0x80), rps[3].adr.eq(yq ^ 0x80),
+        ]
+        v = [Signal() for _ in range(6)]
+        ln = [Signal(2) for _ in range(6)]
+        pa, pb = Signal((64, True)), Signal((64, True))
+        self.comb += [pa.eq(Cat(rps[0].dat_r, rps[1].dat_r)), pb.eq(Cat(rps[2].dat_r, rps[3].dat_r))]
+        s2 = Signal((64, True))     # p0[x] + p1[y]
+        s3 = Signal((64, True))     # + the nudge
+        h4 = Signal((32, True))     # / 2^31, truncated
+        r5 = Signal((32, True))     # RoundingDivideByPOT
+        e = cfg[24:29]
+        mask = Signal(32)
+        self.comb += mask.eq((1 << e) - 1)
+        sh = Signal(64)
+        rem = Signal(32)
+        thr = Signal(33)
+        self.comb += [
+            sh.eq(Cat(h4, Replicate(h4[31], 32)) >> e),   # arithmetic shift of h4 (e <= 31)
+            rem.eq(h4 & mask),
+            thr.eq((mask >> 1) + h4[31]),
+        ]
+        off = Signal((8, True))
+        lo = Signal((8, True))
+        hi = Signal((8, True))
+        self.comb += [off.eq(cfg[0:8]), lo.eq(cfg[8:16]), hi.eq(cfg[16:24])]
+        r6 = Signal((33, True))
+        q6 = Signal(8)
+        self.comb += [
+            r6.eq(r5 + off),
+            If(r6 < lo, q6.eq(lo)).Elif(r6 > hi, q6.eq(hi)).Else(q6.eq(r6[0:8])),
+        ]
+        word = Signal(24)
+        self.sync += [
+            v[0].eq(step), ln[0].eq(lane),                          # the RAMs read
+            v[1].eq(v[0]), ln[1].eq(ln[0]), s2.eq(pa + pb),
+            v[2].eq(v[1]), ln[2].eq(ln[1]),
+            s3.eq(s2 + (1 << 30) - Mux(s2[63], (1 << 31) - 1, 0)),  # nudge 2^30 or 1 - 2^30
+            v[3].eq(v[2]), ln[3].eq(ln[2]),
+            h4.eq((s3 + Mux(s3[63], (1 << 31) - 1, 0))[31:63]),
+            v[4].eq(v[3]), ln[4].eq(ln[3]),
+            r5.eq(sh[0:32] + (rem > thr)),
+            If(v[4],
+                Case(ln[4], {k: word[8 * k:8 * k + 8].eq(q6) for k in range(3)})),
+            If(step, lane.eq(lane + 1)),
+        ]
+        self.comb += [
+            of.sink.valid.eq(v[4] & (ln[4] == 3)),
+            of.sink.data.eq(Cat(word, q6)),
+        ]
+
+        # the writes (LiteDRAMDMAWriter's scheme: the command, its data queued when taken)
+        taken = Signal()
+        ew = Signal(24)                     # words entered the stages
+        burst = Signal(max=self.WBURST)     # words left of the burst being written
+        last = Signal()                     # every word entered and through the stages
+        self.comb += last.eq((ew == n) & ~(v[0] | v[1] | v[2] | v[3] | v[4]))
+        self.comb += [
+            wport.cmd.valid.eq(active & of.source.valid & wf.sink.ready &
+                               ((burst != 0) | (of.level >= self.WBURST) | last)),
+            wport.cmd.we.eq(1),
+            wport.cmd.addr.eq(zb + zi),
+            taken.eq(wport.cmd.valid & wport.cmd.ready),
+            of.source.ready.eq(taken),
+            wf.sink.valid.eq(taken), wf.sink.data.eq(of.source.data),
+            wport.wdata.valid.eq(wf.source.valid),
+            wport.wdata.data.eq(wf.source.data),
+            wport.wdata.we.eq(0xf),
+            wf.source.ready.eq(wport.wdata.ready),
+        ]
+        done = Signal(32)
+        enter = Signal()
+        self.comb += enter.eq(step & (lane == 0))
+        self.sync += [
+            pend.eq(pend + enter - taken),
+            If(issue,
+                If(want_t, ti.eq(ti + 1)
+                ).Elif(d, yi.eq(yi + 1), yc.eq(yc + 1 - pop)
+                ).Else(xi.eq(xi + 1), xc.eq(xc + 1 - pop)),
+                If(~want_t, blk.eq(blk + 1)),
+            ),
+            If(pop & ~(issue & ~want_t & d), yc.eq(yc - 1)),
+            If(pop & ~(issue & ~want_t & ~d), xc.eq(xc - 1)),
+            If(switch, d.eq(~d), blk.eq(0)),
+            If(back & (tags.source.dest == 0), tw.eq(tw + 1)),
+            If(taken, zi.eq(zi + 1), If(burst == 0, burst.eq(self.WBURST - 1)).Else(burst.eq(burst - 1))),
+            If(enter, ew.eq(ew + 1)),
+            If(active & (zi == n) & ~wf.source.valid, active.eq(0), done.eq(done + 1)),
+            If(self.go.re,
+                active.eq(1), n.eq(self.go.storage[0:24]),
+                ti.eq(0), tw.eq(0), xi.eq(0), yi.eq(0), zi.eq(0), d.eq(0), blk.eq(0),
+                xc.eq(0), yc.eq(0), pend.eq(0), lane.eq(0), ew.eq(0), burst.eq(0),
+                tb.eq(self.tab.storage[2:2 + aw]), xb.eq(self.x.storage[2:2 + aw]),
+                yb.eq(self.y.storage[2:2 + aw]), zb.eq(self.z.storage[2:2 + aw])),
+            If(rst, active.eq(0), lane.eq(0), pend.eq(0)),
+        ]
+        self.comb += [
+            tags.reset.eq(self.go.re | rst), xf.reset.eq(self.go.re | rst),
+            yf.reset.eq(self.go.re | rst), of.reset.eq(self.go.re | rst),
+            self.done.status.eq(done),
+        ]
+
+
 class S24Streams(LiteXModule):
     """The three rings and their engines. `w`, `a` are stream sources for s24_top's s_axis_w/a,
     `r` a sink for its m_axis_r; `windows` maps "w", "a", "r" to (Wishbone interface, size)."""
 
     def __init__(self, w_bits, a_bits, r_bits, w_depth=1024, a_depth=1024, r_depth=256,
-                 w_port=None, a_port=None, conv_port=None, r_port=None, cols=8):
+                 w_port=None, a_port=None, conv_port=None, r_port=None, cols=8, ib_words=0):
         w_words, a_words, r_words = (w_bits + 31) // 32, (a_bits + 31) // 32, (r_bits + 31) // 32
         w_mem = Memory(32 * w_words, w_depth, name="s24_ring_w")
         a_mem = Memory(32 * a_words, a_depth, name="s24_ring_a")
@@ -606,7 +893,7 @@ class S24Streams(LiteXModule):
             self.a_fill = RingFill(a_port, self.a_win, a_words, a_depth)
             a_fillers.append(self.a_fill.filler)
         if conv_port is not None:
-            self.a_conv = ConvFetch(conv_port, a_words, a_depth)
+            self.a_conv = ConvFetch(conv_port, a_words, a_depth, ib_words)
             a_fillers.append(self.a_conv.filler)
         if a_fillers:
             _connect_fillers(self, self.a_win, a_fillers)

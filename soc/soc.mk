@@ -139,7 +139,8 @@ TESTS += soc-test
 # whole inferences through `sparse24 run --backend soc` (SPEC §9): a small CNN built by the repo
 # (soc/tests/small_models.py) dense and 2:4 on the IP and dense on the CPU alone, and a model
 # nobody here wrote (TFLite Micro's magic wand, 2:4), byte for byte against LiteRT, cycles
-# printed; then the new path's faults (soc/tests/faults.sh)
+# printed; then the new path's faults (soc/tests/faults.sh); then ADD and SUB models on the add
+# unit (soc/tests/op_cases.py)
 SOC_SMALL := $(SOC_DIR)/small
 soc-test-net: soc $(BUILD)/sparse24
 	$(VPYTHON) soc/tests/small_models.py $(SOC_SMALL) --seed 51
@@ -148,6 +149,10 @@ soc-test-net: soc $(BUILD)/sparse24
 	$(NET_PYENV) $(VPYTHON) soc/tests/networks.py $(BUILD)/sparse24 $(ZOO_MODELS_DIR) $(SOC_SMALL)/zoo \
 	  --models tflite_micro_magic_wand --rows 2:4/soc --inputs 1 --seed 10
 	PY=$(VPYTHON) soc/tests/faults.sh $(BUILD)/sparse24 $(SOC_SMALL)/faults $(SOC_SMALL)/s24_cnn.tflite $(SOC_FWDIR)
+	@# ADD and SUB of two activations on the IP's add unit (random shapes, scales, activations)
+	rm -rf $(SOC_SMALL)/addpair
+	$(VPYTHON) tests/net/ops_models.py $(SOC_SMALL)/addpair --only addpair --per-op 8 --batch 2 --seed 52
+	$(VPYTHON) soc/tests/op_cases.py $(BUILD)/sparse24 $(SOC_SMALL)/addpair --need-ip ADD,SUB
 .PHONY: soc-test-net
 TESTS += soc-test-net
 

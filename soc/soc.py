@@ -34,7 +34,7 @@ from litedram.common import PhySettings, get_default_cl
 from litedram.phy.model import SDRAMPHYModel, BankModel
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from s24_stream import S24Streams  # noqa: E402
+from s24_stream import EltAdd, S24Streams  # noqa: E402
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -52,6 +52,8 @@ S24_RING_W = 0x83000000       # the stream rings' windows (soc/s24_stream.py)
 S24_RING_A = 0x83010000
 S24_RING_R = 0x83020000
 RING_DEPTH = {"w": 1024, "a": 1024, "r": 256}   # beats
+CONV_IB_WORDS = 16384         # the fetch unit's input buffer (64 KiB, 32 DP16KD): the largest
+                              # convolution input of the MLPerf Tiny models is 36,864 bytes (vww)
 
 
 def s24_geometry():
@@ -151,13 +153,17 @@ def gensdrphy_settings(sys_clk_freq, databits=16):
 class S24Block(LiteXModule):
     """s24_top (the default build, every file of rtl/s24.f) with its registers behind a 32-bit
     Wishbone -> AXI4-Lite bridge and its three streams on the rings of soc/s24_stream.py."""
-    def __init__(self, platform, geom, w_port=None, a_port=None, conv_port=None, r_port=None):
+    def __init__(self, platform, geom, w_port=None, a_port=None, conv_port=None, r_port=None,
+                 add_ports=None):
         self.reg_bus = wb = wishbone.Interface(data_width=32, address_width=32, addressing="word")
         axil = axi.AXILiteInterface(data_width=32, address_width=32)
         self.bridge = axi.Wishbone2AXILite(wb, axil, base_address=S24_REGS)
         self.streams = st = S24Streams(geom["w_bits"], geom["a_bits"], geom["r_bits"],
                                        RING_DEPTH["w"], RING_DEPTH["a"], RING_DEPTH["r"],
-                                       w_port, a_port, conv_port, r_port, geom["cols"])
+                                       w_port, a_port, conv_port, r_port, geom["cols"],
+                                       CONV_IB_WORDS)
+        if add_ports is not None:   # the elementwise ADD / SUB unit (its own read and write port)
+            self.eltadd = EltAdd(*add_ports)
         self.irq = Signal()
         self.specials += Instance("s24_top",
             i_clk_i=ClockSignal("sys"), i_rst_ni=~ResetSignal("sys"),
@@ -220,12 +226,15 @@ class S24SoC(SoCCore):
         # The IP, its registers and its stream rings
         geom = s24_geometry()
         # the rings' fill DMAs and the A ring's convolution fetch read the SDRAM through LiteDRAM
-        # ports of their own (32-bit); the R ring's drain writes results through another
+        # ports of their own (32-bit); the R ring's drain writes results through another; the
+        # ADD unit reads and writes through a pair of its own
         self.s24 = S24Block(platform, geom,
                             self.sdram.crossbar.get_port(mode="read", data_width=32),
                             self.sdram.crossbar.get_port(mode="read", data_width=32),
                             self.sdram.crossbar.get_port(mode="read", data_width=32),
-                            self.sdram.crossbar.get_port(mode="write", data_width=32))
+                            self.sdram.crossbar.get_port(mode="write", data_width=32),
+                            (self.sdram.crossbar.get_port(mode="read", data_width=32),
+                             self.sdram.crossbar.get_port(mode="write", data_width=32)))
         self.bus.add_slave("s24", self.s24.reg_bus,
                            SoCRegion(origin=S24_REGS, size=0x1000, cached=False))
         origins = {"w": S24_RING_W, "a": S24_RING_A, "r": S24_RING_R}
@@ -237,6 +246,7 @@ class S24SoC(SoCCore):
         self.add_constant("S24_REGS_BASE", S24_REGS)
         self.add_constant("S24_SDRAM_SIZE", SDRAM_SIZE)
         self.add_constant("S24_L2_SIZE", L2_SIZE)
+        self.add_constant("S24_CONV_IB_WORDS", CONV_IB_WORDS)
 
         # The exit register
         self.host = HostCtrl(platform.request("sim_exit") if sim else None)

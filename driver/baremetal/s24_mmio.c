@@ -64,6 +64,11 @@ static s24_status_t mm_stream_job(void *ctx, const s24_seam_job_t *job) {
   return m->platform.stream_job(m->platform.ctx, job);
 }
 
+static s24_status_t mm_stream_add(void *ctx, const s24_add_job_t *job, uint64_t timeout_ns) {
+  s24_mmio_t *m = ctx;
+  return m->platform.stream_add(m->platform.ctx, job, timeout_ns);
+}
+
 static void *mm_scratch(void *ctx, size_t bytes) {
   s24_mmio_t *m = ctx;
   return bytes <= m->platform.scratch_len ? m->platform.scratch : NULL;
@@ -82,5 +87,6 @@ void s24_mmio_seam(s24_mmio_t *m, s24_seam_t *seam) {
     seam->stream_conv = m->platform.stream_conv != NULL ? mm_stream_conv : NULL;
     seam->conv_channels = m->platform.stream_conv != NULL ? m->platform.conv_channels : 0;
     seam->stream_job = m->platform.stream_job != NULL ? mm_stream_job : NULL;
+    seam->stream_add = m->platform.stream_add != NULL ? mm_stream_add : NULL;
   }
 }

@@ -36,6 +36,8 @@ typedef struct {
   uint32_t conv_channels;  /**< s24_seam_t.conv_channels */
   /** NULL, or the platform's whole-job streaming (s24_seam_t.stream_job) */
   s24_status_t (*stream_job)(void *ctx, const s24_seam_job_t *job);
+  /** NULL, or the platform's add unit (s24_seam_t.stream_add) */
+  s24_status_t (*stream_add)(void *ctx, const s24_add_job_t *job, uint64_t timeout_ns);
 } s24_mmio_platform_t;
 
 /** Caller-owned seam state. */

@@ -62,6 +62,7 @@ static void engines_reset(void) {
   s24_streams_a_rd_reset_write(1);
   s24_streams_r_wr_reset_write(1);
   s24_streams_r_wr_consumed_write(0);
+  s24_eltadd_reset_write(1);
 }
 
 static s24_status_t plat_stream_reset(void *ctx) {
@@ -75,6 +76,8 @@ static s24_status_t plat_stream_reset(void *ctx) {
   soc->conv_tiles = s24_streams_a_conv_done_read();
   soc->fetch_slot = -1;
   soc->conv_csr_ok = 0;  // (the unit's reset keeps them; written again anyway)
+  soc->conv_ib = -1;
+  soc->ib_x = NULL;      // (a fill cut short)
   soc->a_fills = s24_streams_a_fill_done_read();
   memset(soc->pend_head, 0, sizeof soc->pend_head);
   memset(soc->pend_count, 0, sizeof soc->pend_count);
@@ -296,7 +299,8 @@ static void conv_go(s24_soc_t *soc, const s24_conv_src_t *s, const conv_at_t *p,
   const uint32_t c = (uint32_t)s->c, row = (uint32_t)s->w * c, img = (uint32_t)s->h * row;
   const int32_t y0 = (int32_t)(p->oy * (uint32_t)s->sh) - s->ph;
   const int32_t x0 = (int32_t)(p->ox * (uint32_t)s->sw) - s->pw;
-  const uint32_t base = (uint32_t)(uintptr_t)s->x + (uint32_t)s->c0 + p->b * img + (uint32_t)y0 * row;
+  const uint32_t x = soc->conv_ib == 1 ? 0u : (uint32_t)(uintptr_t)s->x;  // the buffer: relative
+  const uint32_t base = x + (uint32_t)s->c0 + p->b * img + (uint32_t)y0 * row;
   s24_streams_a_conv_pos_write(p->ox | p->oy << 16);
   s24_streams_a_conv_org_write(((uint32_t)y0 & 0xffffu) | (uint32_t)x0 << 16);
   s24_streams_a_conv_addr0_write(base + (uint32_t)x0 * c);
@@ -312,7 +316,46 @@ static uint32_t conv_ncols(const s24_conv_src_t *s, size_t j0) {
 
 // Starts the fetch unit on tile p. Its ring positions and beats are counted now; its
 // descriptors follow once the unit says it is done (conv_head).
+// The input's bytes (conv_ok bounds them within main RAM).
+static size_t conv_in_bytes(const s24_conv_src_t *s) {
+  return (size_t)s->n * (size_t)s->h * (size_t)s->w * (size_t)s->c;
+}
+
+// The unit's tap source: its input buffer (on) or main RAM, its CSR written when it changes.
+static void conv_src(s24_soc_t *soc, int on) {
+  if (soc->conv_ib != on) s24_streams_a_conv_ib_write((uint32_t)on);
+  soc->conv_ib = on;
+}
+
+// The job's input in the fetch unit's buffer, when it fits: copied there by the unit's fill
+// (from the SDRAM: the caller wrote it back) unless the buffer holds it already and it has not
+// changed (`fresh` 0). Returns 1 if the taps are to come from the buffer, 0 for main RAM; *st
+// gets S24_ERR_TIMEOUT if the fill took longer than `limit` cycles (the unit then reset).
+static int conv_buffer(s24_soc_t *soc, const s24_conv_src_t *s, int fresh, uint64_t limit,
+                       uint64_t *waited, s24_status_t *st) {
+  const size_t bytes = conv_in_bytes(s);
+  if (bytes > S24_CONV_IB_WORDS * 4u || bytes % 4u != 0) return 0;
+  if (!fresh && soc->ib_x == s->x && soc->ib_bytes == bytes) return 1;
+  soc->ib_x = NULL;
+  const uint32_t done = s24_streams_a_conv_ib_done_read() + 1u;
+  s24_streams_a_conv_ib_addr_write((uint32_t)(uintptr_t)s->x);
+  s24_streams_a_conv_ib_go_write((uint32_t)(bytes / 4u));
+  const uint64_t t0 = soc_cycles();
+  while (s24_streams_a_conv_ib_done_read() != done) {
+    if (soc_cycles() - t0 > limit) {
+      s24_streams_a_conv_reset_write(1);
+      *st = S24_ERR_TIMEOUT;
+      return 0;
+    }
+  }
+  *waited += soc_cycles() - t0;
+  soc->ib_x = s->x;
+  soc->ib_bytes = bytes;
+  return 1;
+}
+
 static void fetch_start(s24_soc_t *soc, s24_soc_pend_t *p) {
+  conv_src(soc, 0);
   conv_layer(soc, p->conv, p->groups);
   p->start = soc->a_pos & (kRingA.depth - 1);
   p->step = STEP_FETCH;
@@ -411,11 +454,6 @@ static int conv_ok(const s24_geom_t *g, const s24_conv_src_t *s, size_t groups) 
            groups == 0 || groups > kRingA.depth / 2 ||
            (uint64_t)s->oh * (uint64_t)s->sh > (uint64_t)lim ||
            (uint64_t)s->ow * (uint64_t)s->sw > (uint64_t)lim);
-}
-
-// The input's bytes (conv_ok bounds them within main RAM).
-static size_t conv_in_bytes(const s24_conv_src_t *s) {
-  return (size_t)s->n * (size_t)s->h * (size_t)s->w * (size_t)s->c;
 }
 
 static s24_status_t plat_stream_conv(void *ctx, const s24_geom_t *g, const s24_conv_src_t *s,
@@ -591,6 +629,9 @@ static s24_status_t plat_stream_job(void *ctx, const s24_seam_job_t *jb) {
     s24_streams_r_drain_ldy_write((uint32_t)jb->ldy);
     s24_streams_r_drain_pos_write(soc->r_rd);
   }
+  uint64_t waited = 0;
+  s24_status_t st = S24_OK;
+  conv_src(soc, conv_buffer(soc, s, jb->fresh, soc->r_limit, &waited, &st));
   conv_layer(soc, s, G);
 
   // Tile k: its activations at ring positions k*G .. (mod A), its beats the A stream's
@@ -605,8 +646,7 @@ static s24_status_t plat_stream_job(void *ctx, const s24_seam_job_t *jb) {
   size_t n_dl = 0, d = 0;                         // how many, the next
   int fetching = 0, w_sent = 0, started = 0, idle = 0;
   uint32_t w_slots = 0, a_slots = 0, r_rd = soc->r_rd, r_avail = soc->r_rd;
-  uint64_t idle_since = 0, idle_last = 0, waited = 0;
-  s24_status_t st = S24_OK;
+  uint64_t idle_since = 0, idle_last = 0;
   while (k_rd < T && st == S24_OK) {
     int progress = 0;
     // the fetch unit: its tile done; the next one started once the ring has its positions
@@ -770,6 +810,68 @@ static s24_status_t plat_stream_job(void *ctx, const s24_seam_job_t *jb) {
   return st;
 }
 
+// ------------------------------------------------------------------ the ADD unit (stream_add)
+
+// 1 if [p, p + n) lies in main RAM, p word-aligned
+static int in_main_ram(const void *p, size_t n) {
+  const uintptr_t a = (uintptr_t)p;
+  return (a & 3u) == 0 && a >= MAIN_RAM_BASE && a < MAIN_RAM_BASE + MAIN_RAM_SIZE &&
+         n <= MAIN_RAM_BASE + MAIN_RAM_SIZE - a;
+}
+
+// The unit (EltAdd, soc/s24_stream.py) on the job's whole words, the CPU on the last n % 4
+// elements (s24_add_elem, the same arithmetic). The unit reads x, y and the tables from the
+// SDRAM and writes z there: their lines are written back first and z's taken out of the L2 (a
+// dirty or stale line of z would later hide the unit's writes); the D$ is dropped after.
+static s24_status_t plat_stream_add(void *ctx, const s24_add_job_t *jb, uint64_t timeout_ns) {
+  s24_soc_t *soc = ctx;
+  if (jb == NULL || jb->tab == NULL) return S24_ERR_ARG;
+  const size_t words = jb->n / 4u;
+  const s24_add_tab_t *t = jb->tab;
+  if (words == 0 || words >= (1u << 24) || !in_main_ram(jb->x, words * 4u) ||
+      !in_main_ram(jb->y, words * 4u) || !in_main_ram(jb->z, words * 4u) ||
+      !in_main_ram(t->p, sizeof t->p) || t->shift < 0 || t->shift > 31) {
+    return S24_ERR_UNSUPPORTED;
+  }
+  const uint64_t t0 = soc_cycles();
+  if (3u * words * 4u + sizeof t->p >= S24_L2_SIZE) {
+    soc_flush_dcache();
+  } else {
+    soc_flush_range(t->p, sizeof t->p);
+    soc_flush_range(jb->x, words * 4u);
+    soc_flush_range(jb->y, words * 4u);
+    soc_flush_range(jb->z, words * 4u);
+  }
+  s24_eltadd_tab_write((uint32_t)(uintptr_t)t->p);
+  s24_eltadd_x_write((uint32_t)(uintptr_t)jb->x);
+  s24_eltadd_y_write((uint32_t)(uintptr_t)jb->y);
+  s24_eltadd_z_write((uint32_t)(uintptr_t)jb->z);
+  s24_eltadd_cfg_write(((uint32_t)t->out_off & 0xffu) | ((uint32_t)t->act_lo & 0xffu) << 8 |
+                       ((uint32_t)t->act_hi & 0xffu) << 16 | (uint32_t)t->shift << 24);
+  const uint32_t done = s24_eltadd_done_read() + 1u;
+  s24_eltadd_go_write((uint32_t)words);
+  const uint64_t limit = timeout_ns / 1000u * (soc_clk_hz() / 1000000u);
+  const uint64_t t1 = soc_cycles();
+  s24_status_t st = S24_OK;
+  while (s24_eltadd_done_read() != done) {
+    if (soc_cycles() - t1 > limit) {
+      s24_eltadd_reset_write(1);
+      st = S24_ERR_TIMEOUT;
+      break;
+    }
+  }
+  const uint64_t t2 = soc_cycles();
+  soc_invalidate_dcache();  // z's lines as the unit wrote them
+  for (size_t i = words * 4u; i < jb->n && st == S24_OK; i++) {
+    jb->z[i] = s24_add_elem(t, jb->x[i], jb->y[i]);
+  }
+  soc->stats.add_calls++;
+  soc->stats.add_elems += jb->n;
+  soc->stats.add_cycles += soc_cycles() - t0;
+  soc->stats.add_wait += t2 - t1;
+  return st;
+}
+
 void s24_soc_stats_clear(s24_soc_t *soc) { memset(&soc->stats, 0, sizeof soc->stats); }
 
 s24_status_t s24_soc_open(s24_soc_t *soc, s24_seam_t *seam) {
@@ -780,7 +882,7 @@ s24_status_t s24_soc_open(s24_soc_t *soc, s24_seam_t *seam) {
                                     plat_stream_reset, plat_now_ns, g_scratch,
                                     sizeof g_scratch, plat_stream_conv,
                                     4u,  // the fetch unit's word path: four channels a word
-                                    plat_stream_job};
+                                    plat_stream_job, plat_stream_add};
   s24_status_t st = s24_mmio_init(&soc->mmio, S24_REGS_BASE, &plat);
   if (st != S24_OK) return st;
   (void)plat_stream_reset(soc);

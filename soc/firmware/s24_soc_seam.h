@@ -44,6 +44,8 @@ typedef struct {
   uint64_t bytes[3];
   uint64_t cycles[3];
   uint64_t wait[3];
+  /** The ADD unit (stream_add): jobs, elements, cycles in its calls, and of them the wait */
+  uint64_t add_calls, add_elems, add_cycles, add_wait;
 } s24_soc_stats_t;
 
 /** Packets (or their rests) waiting for ring room, per input port, in order. */
@@ -79,6 +81,10 @@ typedef struct {
   int fetch_slot;           /**< the A backlog's slot of the tile being fetched, or -1 */
   uint32_t conv_csr[13];    /**< the fetch unit's layer CSRs as last written (written on change) */
   int conv_csr_ok;          /**< conv_csr holds what the unit has */
+  int conv_ib;              /**< the unit's taps come from its input buffer (its `ib` CSR; -1:
+                                 unknown): tile addresses are then relative to the input */
+  const void *ib_x;         /**< the input the buffer holds (NULL: none), */
+  size_t ib_bytes;          /**< its bytes */
   uint64_t r_timeout_ns, r_limit;  /**< stream_read's last timeout, in SoC cycles */
   uint32_t fed;             /**< bumped whenever beats, a fetch or descriptors went to the hardware:
                                  stream_read's timeout_ns is hardware time with neither results

@@ -39,7 +39,10 @@ typedef struct {
   uint64_t stall[3];  // the IP's stream stalls (W, A, R), summed
 } timing_t;
 
-static uint64_t seam_wait(const s24_soc_t *soc) { return soc->stats.wait[S24_PORT_R]; }
+// the CPU's polls for the IP: for the array's results, and for the ADD unit
+static uint64_t seam_wait(const s24_soc_t *soc) {
+  return soc->stats.wait[S24_PORT_R] + soc->stats.add_wait;
+}
 
 static void plat_hook(void *ctx, size_t op, int end) {
   timing_t *t = ctx;
@@ -155,7 +158,8 @@ int main(void) {
     for (uint32_t i = 0; i < job->n_ops && i < job->ops_room; i++) {
       s24_net_op_info_t info;
       if (s24_net_op_info(net, i, &info) != S24_OK) continue;
-      ops[i].where = info.on_array && job->engine == SOC_NET_IP ? SOC_OP_IP : SOC_OP_CPU;
+      ops[i].where =
+          (info.on_array || info.on_engine) && job->engine == SOC_NET_IP ? SOC_OP_IP : SOC_OP_CPU;
       job->cycles_ip += ops[i].ip_cycles;
       job->wait_cycles += ops[i].wait_cycles;
     }

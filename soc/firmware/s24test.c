@@ -247,6 +247,66 @@ out:
   return ok;
 }
 
+// An elementwise ADD / SUB of n elements by the ADD unit (s24_dev_add), compared byte for byte
+// with the C model (s24_add_elem) and checked not to write past z[n - 1]. The tables from random
+// rescaled values (|s| < 2^28, the 8-bit kernel's range) and a multiplier in [2^30, 2^31), or,
+// with `ties`, small values and the multiplier 2^30 so that both roundings meet their halves.
+// A job the unit cannot take (fewer than 4 elements, a misaligned operand) must say
+// S24_ERR_UNSUPPORTED and write nothing.
+#define ADD_MAX 4096u
+static int run_add(s24_dev_t *dev, s24_soc_t *soc, uint64_t *rng, size_t n, int32_t shift,
+                   int sub, int ties, size_t skew) {
+  static s24_add_tab_t tab;
+  static int8_t x[ADD_MAX + 8] __attribute__((aligned(16)));
+  static int8_t y[ADD_MAX + 8] __attribute__((aligned(16)));
+  static int8_t z[ADD_MAX + 8] __attribute__((aligned(16)));
+  const int32_t lim = ties && shift < 26 ? (INT32_C(4) << shift) : (INT32_C(1) << 28);
+  for (int k = 0; k < 2; k++) {
+    for (int i = 0; i < 256; i++) {
+      tab.p[k][i] = (int32_t)(s24_rng_next(rng) % (2u * (uint32_t)lim)) - lim;
+    }
+  }
+  const int32_t mult = ties ? (INT32_C(1) << 30)
+                            : (int32_t)(0x40000000u + (uint32_t)(s24_rng_next(rng) % 0x3fffffffu));
+  const int32_t off = (int32_t)(s24_rng_next(rng) % 256u) - 128;
+  int32_t lo = (int32_t)(s24_rng_next(rng) % 256u) - 128, hi = (int32_t)(s24_rng_next(rng) % 256u) - 128;
+  if (s24_rng_next(rng) % 2u) lo = -128, hi = 127;
+  if (lo > hi) {
+    const int32_t t = lo;
+    lo = hi;
+    hi = t;
+  }
+  if (s24_add_tab_make(&tab, mult, -shift, sub, off, lo, hi) != S24_OK) {
+    printf("case=add n=%u ok=0 (tables refused)\n", (unsigned)n);
+    return 0;
+  }
+  fill_i8(x, sizeof x);
+  fill_i8(y, sizeof y);
+  memset(z, 0x5a, sizeof z);
+  const s24_add_job_t job = {x + skew, y, z, n, &tab};
+  const uint64_t t0 = soc_cycles(), w0 = soc->stats.add_wait;
+  const s24_status_t st = s24_dev_add(dev, &job);
+  const uint64_t cyc = soc_cycles() - t0;
+  int ok;
+  size_t bad = 0;
+  if (n < 4 || skew != 0) {
+    ok = st == S24_ERR_UNSUPPORTED;
+    for (size_t i = 0; i < sizeof z; i++) ok &= z[i] == 0x5a;
+  } else {
+    ok = st == S24_OK;
+    for (size_t i = 0; i < sizeof z && ok; i++) {
+      const int8_t want = i < n ? s24_add_elem(&tab, x[i], y[i]) : (int8_t)0x5a;
+      if (z[i] != want) ok = 0, bad = i;
+    }
+  }
+  printf("case=add n=%u shift=%d sub=%d ties=%d skew=%u ok=%d status=%s soc_cycles=%" PRIu64
+         " unit_cycles=%" PRIu64 "%s",
+         (unsigned)n, (int)shift, sub, ties, (unsigned)skew, ok, s24_strerror(st), cyc,
+         soc->stats.add_wait - w0, ok ? "\n" : "");
+  if (!ok) printf(" first_bad=%u\n", (unsigned)bad);
+  return ok;
+}
+
 int main(void) {
 #ifdef S24TEST_LONG  // make soc-test-long
   static const gemm_case_t gemms[] = {
@@ -345,6 +405,27 @@ int main(void) {
       tc.kh = tc.kw = 1;  // VALID needs the window inside the input
     }
     fails += !run_conv(&dev, &soc, &tc, same);
+  }
+  // the ADD unit: directed (a tail of 1-3 elements, too short, misaligned, rounding ties, the
+  // extreme shifts), then random from the same seed
+  static const struct {
+    uint32_t n;
+    int32_t shift;
+    int sub, ties, skew;
+  } adds[] = {
+      {4, 20, 0, 0, 0},    {4096, 24, 0, 0, 0}, {1027, 22, 1, 0, 0}, {3, 20, 0, 0, 0},
+      {64, 20, 0, 0, 1},   {510, 0, 0, 1, 0},   {999, 31, 1, 1, 0},  {258, 5, 0, 1, 0},
+  };
+  for (size_t i = 0; i < sizeof adds / sizeof adds[0]; i++, runs++) {
+    fails += !run_add(&dev, &soc, &rng, adds[i].n, adds[i].shift, adds[i].sub, adds[i].ties,
+                      (size_t)adds[i].skew);
+  }
+  for (int i = 0; i < n_rand; i++, runs++) {
+    const size_t n = 4 + (size_t)(s24_rng_next(&rng) % (ADD_MAX - 3u));
+    const int ties = (int)(s24_rng_next(&rng) % 3u == 0);
+    const int32_t shift = ties ? (int32_t)(s24_rng_next(&rng) % 32u)
+                               : 18 + (int32_t)(s24_rng_next(&rng) % 14u);
+    fails += !run_add(&dev, &soc, &rng, n, shift, (int)(s24_rng_next(&rng) % 2u), ties, 0);
   }
   s24_dev_close(&dev);
   s24_soc_close(&soc);

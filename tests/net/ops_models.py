@@ -10,7 +10,8 @@ SHAPE -> STRIDED_SLICE -> PACK (or CONCATENATION) -> RESHAPE of the MLPerf Tiny
 anomaly-detection model, LOGISTIC, TANH, RELU, RELU6, LEAKY_RELU, HARD_SWISH (elementwise, some
 cases sweeping all 256 int8 inputs), SUB, MUL (broadcasting both ways), CONCATENATION, SPLIT
 (one output, or all of them concatenated back), SQUEEZE, TRANSPOSE, RESIZE_NEAREST_NEIGHBOR (the
-data-movement ones on INT8 and sometimes FLOAT32).
+data-movement ones on INT8 and sometimes FLOAT32), and ADD / SUB of two activations of one shape
+("addpair").
 
 Also models LiteRT refuses (the "refused" cases: int8 CONCATENATION of differing quantization
 or with an activation, LOGISTIC's output scale, HARD_SWISH's output exponent, MUL/SUB shapes
@@ -905,6 +906,30 @@ def litert_refusal(model_bytes):
     return None
 
 
+def case_add_pair(rng, B):
+    """ADD or SUB of two activations of one shape (the input, and its int8 -> int8 QUANTIZE to
+    another scale and zero point): the elementwise kind an engine's add unit takes (the SoC's,
+    make soc-test-net), sizes from a few elements (a tail of 1-3 past whole words) to ~2,000."""
+    shape = [1, int(rng.integers(1, 13)), int(rng.integers(1, 13)), int(rng.integers(1, 15))]
+    s1, s2, s_o = add_scales(rng)
+    z1, z2, z_o = zp(rng), zp(rng), zp(rng)
+    m = Model()
+    x = m.tensor("x", shape, TT.INT8, s1, z1)
+    q = m.tensor("q", shape, TT.INT8, s2, z2)
+    y = m.tensor("y", shape, TT.INT8, s_o, z_o)
+    m.op(OP.QUANTIZE, [x], [q], version=2)
+    ins = [x, q] if rng.integers(0, 2) else [q, x]
+    if rng.integers(0, 2):
+        o = sch.AddOptionsT()
+        o.fusedActivationFunction = act(rng)
+        m.op(OP.ADD, ins, [y], OPT.AddOptions, o, version=2)
+    else:
+        o = sch.SubOptionsT()
+        o.fusedActivationFunction = act(rng)
+        m.op(OP.SUB, ins, [y], OPT.SubOptions, o, version=2)
+    return m.finish(x, y), i8h(rng, [B] + shape[1:])
+
+
 CASES = [
     ("depthwise", case_depthwise), ("add", case_add), ("avgpool", case_avgpool),
     ("maxpool", case_maxpool), ("pad", case_pad), ("mean", case_mean),
@@ -915,7 +940,7 @@ CASES = [
     ("leakyrelu", case_leaky_relu), ("hardswish", case_hard_swish), ("sub", case_sub),
     ("mul", case_mul), ("concat", case_concat), ("split", case_split),
     ("squeeze", case_squeeze), ("transpose", case_transpose), ("resize", case_resize),
-    ("refused", case_refused),
+    ("refused", case_refused), ("addpair", case_add_pair),
 ]
 
 
