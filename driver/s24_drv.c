@@ -108,6 +108,10 @@ s24_status_t s24_dev_add(s24_dev_t *dev, const s24_add_job_t *job) {
   return dev->seam.stream_add(dev->seam.ctx, job, dev->timeout_ns);
 }
 
+void s24_dev_cpu_touch(s24_dev_t *dev) {
+  if (dev_ok(dev) && dev->seam.cpu_touch != NULL) dev->seam.cpu_touch(dev->seam.ctx);
+}
+
 void s24_dev_close(s24_dev_t *dev) {
   if (dev == NULL) return;
   memset(dev, 0, sizeof(*dev));

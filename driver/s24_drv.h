@@ -146,6 +146,10 @@ typedef struct {
    *  S24_ERR_TIMEOUT after timeout_ns of hardware time without it (the unit then stopped).
    *  S24_ERR_UNSUPPORTED, with nothing started, when it cannot take this job. */
   s24_status_t (*stream_add)(void *ctx, const s24_add_job_t *job, uint64_t timeout_ns);
+  /** Optional (NULL: none). Called before the CPU reads or writes tensors the seam's DMA may
+   *  read or write (a host operator, a copy): a seam that keeps track of which memory its DMA
+   *  left out of the CPU's caches forgets it. */
+  void (*cpu_touch)(void *ctx);
 } s24_seam_t;
 
 /** Build parameters read from the HW_* registers. */
@@ -254,6 +258,8 @@ uint32_t s24_dev_conv_channels(const s24_dev_t *dev);
  *  device's timeout_ns. S24_ERR_UNSUPPORTED (nothing done) for a seam without one or a job it
  *  cannot take; S24_ERR_ARG for a NULL. */
 S24_WARN_UNUSED s24_status_t s24_dev_add(s24_dev_t *dev, const s24_add_job_t *job);
+/** Tells the seam the CPU is about to read or write tensors (s24_seam_t.cpu_touch). */
+void s24_dev_cpu_touch(s24_dev_t *dev);
 
 /** Opens a device: checks the seam, ID magic and major version, reads the HW parameters,
  *  soft-resets the block. S24_ERR_HW for a wrong ID, S24_ERR_UNSUPPORTED for a version or

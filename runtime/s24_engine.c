@@ -108,6 +108,7 @@ void s24_engine_model(s24_engine_t *e) {
                       "model",
                       0,
                       0,
+                      NULL,
                       NULL};
 }
 
@@ -184,6 +185,11 @@ static s24_status_t dev_add(void *ctx, const s24_add_job_t *job, char *err, size
   return s24_errorf(st, err, errlen, "the device's add unit failed: %s", s24_strerror(st));
 }
 
+static void dev_cpu_touch(void *ctx) {
+  s24_engine_dev_t *d = ctx;
+  s24_dev_cpu_touch(d->dev);
+}
+
 s24_status_t s24_engine_device(s24_engine_t *e, s24_engine_dev_t *state, s24_dev_t *dev,
                                const char *name) {
   if (e == NULL || state == NULL || dev == NULL || !dev->is_open) return S24_ERR_ARG;
@@ -202,6 +208,7 @@ s24_status_t s24_engine_device(s24_engine_t *e, s24_engine_dev_t *state, s24_dev
                       name != NULL ? name : "device",
                       s24_dev_conv_channels(dev),
                       1,
-                      dev_add};
+                      dev_add,
+                      dev_cpu_touch};
   return S24_OK;
 }

@@ -791,6 +791,11 @@ s24_status_t s24_net_load(const uint8_t *buf, size_t len, const s24_engine_t *en
 
 // ------------------------------------------------------------------ run
 
+// Before the CPU reads or writes tensors (s24_engine_t.cpu_touch)
+static void cpu_touch(const s24_net_t *net) {
+  if (net->engine->cpu_touch != NULL) net->engine->cpu_touch(net->engine->ctx);
+}
+
 // One array layer's engine calls: FULLY_CONNECTED on x's rows, CONV_2D on x (the NHWC input:
 // the engine reads its im2col in place), a depthwise layer slice by slice, each writing its
 // channels of y.
@@ -798,6 +803,7 @@ static s24_status_t run_layer(const s24_net_t *net, layer_t *L, const int8_t *x,
                               char *err, size_t errlen) {
   const s24_engine_t *e = net->engine;
   if (L->xpad != NULL) {  // the input with its channels padded (pad_channels)
+    cpu_touch(net);
     const size_t c = (size_t)L->l.conv.c, cp = (size_t)L->sl[0].conv.c;
     const size_t pixels = (size_t)L->l.conv.n * (size_t)L->l.conv.h * (size_t)L->l.conv.w;
     const int8_t zi = (int8_t)L->l.zi;
@@ -826,6 +832,7 @@ s24_status_t s24_net_run(s24_net_t *net, const void *x, void *y, char *err, size
     return s24_errorf(S24_ERR_ARG, err, errlen, "bad argument");
   }
   const s24_tfl_model_t *m = &net->m;
+  cpu_touch(net);
   memcpy(net->data[m->inputs[0]], x, m->tensors[m->inputs[0]].bytes);
   for (size_t i = 0; i < m->n_ops; i++) {
     const s24_tfl_op_t *op = &m->ops[i];
@@ -848,7 +855,10 @@ s24_status_t s24_net_run(s24_net_t *net, const void *x, void *y, char *err, size
         }
       }
       net->ops[i].on_engine = st == S24_OK;
-      if (st == S24_ERR_UNSUPPORTED) st = s24_op_run(m, i, net->ops[i].params, net->data);
+      if (st == S24_ERR_UNSUPPORTED) {
+        cpu_touch(net);
+        st = s24_op_run(m, i, net->ops[i].params, net->data);
+      }
       if (st != S24_OK) {
         return s24_errorf(st, err, errlen, "operator %zu (%s) failed: %s", i, op_name(op),
                           s24_strerror(st));
@@ -856,6 +866,7 @@ s24_status_t s24_net_run(s24_net_t *net, const void *x, void *y, char *err, size
     }
     if (net->hook != NULL) net->hook(net->hook_ctx, i, 1);
   }
+  cpu_touch(net);
   memcpy(y, net->data[m->outputs[0]], m->tensors[m->outputs[0]].bytes);
   net->inferences++;
   return S24_OK;

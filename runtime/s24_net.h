@@ -102,6 +102,10 @@ typedef struct {
    *  engine's hardware (an add unit beside the array); S24_ERR_UNSUPPORTED, with nothing
    *  written, when it cannot take this one (the host kernel then runs it). err: one line. */
   s24_status_t (*add)(void *ctx, const s24_add_job_t *job, char *err, size_t errlen);
+  /** Optional (NULL: nothing to do). Called before the CPU reads or writes tensors (a host
+   *  operator, the executor's copies of the input, the output and a padded input): a device
+   *  whose DMA bypasses the CPU's caches forgets which memory it knew to be out of them. */
+  void (*cpu_touch)(void *ctx);
 } s24_engine_t;
 
 typedef struct s24_net s24_net_t;

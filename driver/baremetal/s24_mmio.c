@@ -69,6 +69,11 @@ static s24_status_t mm_stream_add(void *ctx, const s24_add_job_t *job, uint64_t 
   return m->platform.stream_add(m->platform.ctx, job, timeout_ns);
 }
 
+static void mm_cpu_touch(void *ctx) {
+  s24_mmio_t *m = ctx;
+  m->platform.cpu_touch(m->platform.ctx);
+}
+
 static void *mm_scratch(void *ctx, size_t bytes) {
   s24_mmio_t *m = ctx;
   return bytes <= m->platform.scratch_len ? m->platform.scratch : NULL;
@@ -88,5 +93,6 @@ void s24_mmio_seam(s24_mmio_t *m, s24_seam_t *seam) {
     seam->conv_channels = m->platform.stream_conv != NULL ? m->platform.conv_channels : 0;
     seam->stream_job = m->platform.stream_job != NULL ? mm_stream_job : NULL;
     seam->stream_add = m->platform.stream_add != NULL ? mm_stream_add : NULL;
+    seam->cpu_touch = m->platform.cpu_touch != NULL ? mm_cpu_touch : NULL;
   }
 }

@@ -38,6 +38,8 @@ typedef struct {
   s24_status_t (*stream_job)(void *ctx, const s24_seam_job_t *job);
   /** NULL, or the platform's add unit (s24_seam_t.stream_add) */
   s24_status_t (*stream_add)(void *ctx, const s24_add_job_t *job, uint64_t timeout_ns);
+  /** NULL, or the platform's s24_seam_t.cpu_touch */
+  void (*cpu_touch)(void *ctx);
 } s24_mmio_platform_t;
 
 /** Caller-owned seam state. */

@@ -35,6 +35,63 @@ static uint64_t plat_now_ns(void *ctx) {
   return soc_cycles() * 1000000000ull / soc_clk_hz();
 }
 
+// ------------------------------------------------------------------ out of the caches
+// The DMAs (the fetch unit and its buffer's fill, the drain, the ADD unit) bypass the L2 and the
+// D$: before a DMA reads a range, its dirty lines must be written back; before it writes one,
+// its lines must be out of the L2 (a dirty line would later land on the DMA's data, a clean one
+// hide it). soc_flush_range does both, at about 120 cycles a 32-byte line, by reading the line
+// S24_L2_SIZE away, whose lines then take the L2's places. The seam remembers the ranges it has
+// flushed or its DMAs have written since (S24_SOC_CLEAN of them) and flushes a range only when
+// it is not one of them; it forgets them all whenever the CPU may have touched tensors: at the
+// runtime's word (cpu_touch, before a host operator or a copy), and on every path where the
+// driver reads or writes them itself (packets, results read by the CPU, a reset).
+
+static void clean_forget(s24_soc_t *soc) { soc->n_clean = 0; }
+
+static int clean_has(const s24_soc_t *soc, const void *p, size_t n) {
+  const uintptr_t lo = (uintptr_t)p, hi = lo + n;
+  for (size_t i = 0; i < soc->n_clean; i++) {
+    if (soc->clean[i][0] <= lo && hi <= soc->clean[i][1]) return 1;
+  }
+  return 0;
+}
+
+// Forgets the ranges that overlap [lo, hi)
+static void clean_drop(s24_soc_t *soc, uintptr_t lo, uintptr_t hi) {
+  size_t k = 0;
+  for (size_t i = 0; i < soc->n_clean; i++) {
+    if (soc->clean[i][1] <= lo || hi <= soc->clean[i][0]) {
+      soc->clean[k][0] = soc->clean[i][0];
+      soc->clean[k][1] = soc->clean[i][1];
+      k++;
+    }
+  }
+  soc->n_clean = k;
+}
+
+// [p, p + n) written back and out of the caches, unless known to be
+static void flush_tracked(s24_soc_t *soc, const void *p, size_t n) {
+  if (n == 0 || clean_has(soc, p, n)) return;
+  soc_flush_range(p, n);
+  const uintptr_t lo = (uintptr_t)p & ~(uintptr_t)31u, hi = (uintptr_t)p + n;
+  if (n >= S24_L2_SIZE) {  // the whole L2: its lines are now those of main RAM's first 2 x its size
+    clean_drop(soc, MAIN_RAM_BASE, MAIN_RAM_BASE + 2u * S24_L2_SIZE);
+  } else {  // the lines S24_L2_SIZE away (below, near the end of main RAM) took their places
+    clean_drop(soc, lo + S24_L2_SIZE, hi + S24_L2_SIZE);
+    clean_drop(soc, lo - S24_L2_SIZE, hi - S24_L2_SIZE);
+  }
+  clean_drop(soc, lo, hi);
+  if (soc->n_clean == S24_SOC_CLEAN) {  // full: the oldest goes
+    memmove(soc->clean[0], soc->clean[1], sizeof soc->clean[0] * (S24_SOC_CLEAN - 1u));
+    soc->n_clean--;
+  }
+  soc->clean[soc->n_clean][0] = (uintptr_t)p;
+  soc->clean[soc->n_clean][1] = hi;
+  soc->n_clean++;
+}
+
+static void plat_cpu_touch(void *ctx) { clean_forget(ctx); }
+
 // One fill of `count` beats (packed, the ring's words each) from main RAM at src into the ring
 // from beat `start`; waits for it.
 static s24_status_t fill(s24_soc_t *soc, s24_port_t port, const uint32_t *src, uint32_t start,
@@ -78,6 +135,7 @@ static s24_status_t plat_stream_reset(void *ctx) {
   soc->conv_csr_ok = 0;  // (the unit's reset keeps them; written again anyway)
   soc->conv_ib = -1;
   soc->ib_x = NULL;      // (a fill cut short)
+  clean_forget(soc);
   soc->a_fills = s24_streams_a_fill_done_read();
   memset(soc->pend_head, 0, sizeof soc->pend_head);
   memset(soc->pend_count, 0, sizeof soc->pend_count);
@@ -182,6 +240,7 @@ static s24_status_t plat_stream_write(void *ctx, s24_port_t port, const uint32_t
   const ring_t *ring = port == S24_PORT_W ? &kRingW : &kRingA;
   if (words == 0 || words > ring->lanes || n > SIZE_MAX / 4u / words) return S24_ERR_ARG;
   const uint32_t ring_words = port == S24_PORT_W ? 5u : 8u;  // the fill DMA packs whole beats
+  clean_forget(soc);  // the driver built these beats from tensors
   const uintptr_t lo = (uintptr_t)beats, hi = lo + n * words * 4u;
   const int by_dma = (soc->dma >> port & 1u) && words == ring_words && (lo & 3u) == 0 &&
                      lo >= MAIN_RAM_BASE && hi <= MAIN_RAM_BASE + MAIN_RAM_SIZE;
@@ -476,7 +535,7 @@ static s24_status_t plat_stream_conv(void *ctx, const s24_geom_t *g, const s24_c
   }
   if (soc->pend_count[S24_PORT_A] == S24_SOC_PENDING) return S24_ERR_NOMEM;
   // the input, written through the caches, into the SDRAM (its lines only)
-  if (fresh) soc_flush_range(s->x, conv_in_bytes(s));
+  if (fresh) flush_tracked(soc, s->x, conv_in_bytes(s));
   const size_t at = (soc->pend_head[S24_PORT_A] + soc->pend_count[S24_PORT_A]) % S24_SOC_PENDING;
   soc->pend[S24_PORT_A][at] = (s24_soc_pend_t){.conv = s, .j0 = j0, .groups = groups,
                                                .reps = reps, .total = (uint32_t)total,
@@ -539,6 +598,7 @@ static s24_status_t plat_stream_read(void *ctx, s24_port_t port, uint32_t *beats
     s24_streams_r_wr_consumed_write(soc->r_rd);
   }
   soc->y_cpu = 1;  // the caller stores these results through the caches
+  clean_forget(soc);
   soc->stats.calls[S24_PORT_R]++;
   soc->stats.beats[S24_PORT_R] += got;
   soc->stats.bytes[S24_PORT_R] += (uint64_t)got * words * 4u;
@@ -619,12 +679,12 @@ static s24_status_t plat_stream_job(void *ctx, const s24_seam_job_t *jb) {
                     jb->m_rows % 4 == 0 && y_lo >= MAIN_RAM_BASE &&
                     y_lo < MAIN_RAM_BASE + MAIN_RAM_SIZE && jb->n_cols <= SIZE_MAX / jb->ldy &&
                     jb->n_cols * jb->ldy <= MAIN_RAM_BASE + MAIN_RAM_SIZE - y_lo;
-  if (jb->fresh) soc_flush_range(s->x, conv_in_bytes(s));
+  if (jb->fresh) flush_tracked(soc, s->x, conv_in_bytes(s));
   uint32_t drained0 = 0, tlast0 = 0;
   if (drain) {
     drained0 = s24_streams_r_drain_done_read();
     tlast0 = s24_streams_r_drain_tlast_read();
-    if (jb->fresh || soc->y_cpu) soc_flush_range(jb->y, jb->n_cols * jb->ldy);
+    if (jb->fresh || soc->y_cpu) flush_tracked(soc, jb->y, jb->n_cols * jb->ldy);
     soc->y_cpu = 0;
     s24_streams_r_drain_ldy_write((uint32_t)jb->ldy);
     s24_streams_r_drain_pos_write(soc->r_rd);
@@ -741,6 +801,7 @@ static s24_status_t plat_stream_job(void *ctx, const s24_seam_job_t *jb) {
       }
     } else if (st == S24_OK && k_rd < k_iss) {
       soc->y_cpu = 1;
+      clean_forget(soc);
       if (r_avail - r_rd < nb8) r_avail = s24_streams_r_wr_received_read();
       if (r_avail - r_rd >= nb8) {
         uint32_t buf[4 * 8];
@@ -834,14 +895,10 @@ static s24_status_t plat_stream_add(void *ctx, const s24_add_job_t *jb, uint64_t
     return S24_ERR_UNSUPPORTED;
   }
   const uint64_t t0 = soc_cycles();
-  if (3u * words * 4u + sizeof t->p >= S24_L2_SIZE) {
-    soc_flush_dcache();
-  } else {
-    soc_flush_range(t->p, sizeof t->p);
-    soc_flush_range(jb->x, words * 4u);
-    soc_flush_range(jb->y, words * 4u);
-    soc_flush_range(jb->z, words * 4u);
-  }
+  flush_tracked(soc, t->p, sizeof t->p);
+  flush_tracked(soc, jb->x, words * 4u);
+  flush_tracked(soc, jb->y, words * 4u);
+  flush_tracked(soc, jb->z, words * 4u);
   s24_eltadd_tab_write((uint32_t)(uintptr_t)t->p);
   s24_eltadd_x_write((uint32_t)(uintptr_t)jb->x);
   s24_eltadd_y_write((uint32_t)(uintptr_t)jb->y);
@@ -862,6 +919,7 @@ static s24_status_t plat_stream_add(void *ctx, const s24_add_job_t *jb, uint64_t
   }
   const uint64_t t2 = soc_cycles();
   soc_invalidate_dcache();  // z's lines as the unit wrote them
+  if (words * 4u < jb->n) clean_forget(soc);  // the CPU's part: it reads x and y, writes z
   for (size_t i = words * 4u; i < jb->n && st == S24_OK; i++) {
     jb->z[i] = s24_add_elem(t, jb->x[i], jb->y[i]);
   }
@@ -882,7 +940,7 @@ s24_status_t s24_soc_open(s24_soc_t *soc, s24_seam_t *seam) {
                                     plat_stream_reset, plat_now_ns, g_scratch,
                                     sizeof g_scratch, plat_stream_conv,
                                     4u,  // the fetch unit's word path: four channels a word
-                                    plat_stream_job, plat_stream_add};
+                                    plat_stream_job, plat_stream_add, plat_cpu_touch};
   s24_status_t st = s24_mmio_init(&soc->mmio, S24_REGS_BASE, &plat);
   if (st != S24_OK) return st;
   (void)plat_stream_reset(soc);

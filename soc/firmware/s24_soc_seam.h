@@ -65,6 +65,9 @@ typedef struct {
   uint32_t dr, dsent;          /**< its replays issued, and the beats the descriptors cover */
 } s24_soc_pend_t;
 
+/** Ranges the seam remembers out of the caches. */
+#define S24_SOC_CLEAN 8
+
 /** Fetched tiles the A ring's reader may still be reading. */
 #define S24_SOC_TILES 16
 
@@ -85,6 +88,11 @@ typedef struct {
                                  unknown): tile addresses are then relative to the input */
   const void *ib_x;         /**< the input the buffer holds (NULL: none), */
   size_t ib_bytes;          /**< its bytes */
+  /** Ranges of main RAM [lo, hi) known to have no line in the L2 or the D$ (written back and
+   *  evicted, or written by a DMA since, and not touched by the CPU since): a DMA may read or
+   *  write them without a flush first (s24_soc_seam.c, "out of the caches") */
+  uintptr_t clean[S24_SOC_CLEAN][2];
+  size_t n_clean;
   uint64_t r_timeout_ns, r_limit;  /**< stream_read's last timeout, in SoC cycles */
   uint32_t fed;             /**< bumped whenever beats, a fetch or descriptors went to the hardware:
                                  stream_read's timeout_ns is hardware time with neither results

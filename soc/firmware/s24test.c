@@ -219,6 +219,7 @@ static int run_conv(s24_dev_t *dev, s24_soc_t *soc, const conv_case_t *tc, int s
   const uint32_t tiles0 = soc->conv_tiles;
   s24_status_t st = s24_weights_load_dense(dev, w, m, k, &wt);
   soc_flush_dcache();  // the weights by the W ring's fill DMA
+  s24_dev_cpu_touch(dev);  // x and y written by the CPU (the seam forgets what it knew clean)
   soc->dma = 1u << S24_PORT_W;
   const uint64_t t1 = soc_cycles();
   if (st == S24_OK) st = s24_linear_conv(dev, &wt, &src, &prm, y, tc->ldy);
@@ -283,6 +284,7 @@ static int run_add(s24_dev_t *dev, s24_soc_t *soc, uint64_t *rng, size_t n, int3
   fill_i8(x, sizeof x);
   fill_i8(y, sizeof y);
   memset(z, 0x5a, sizeof z);
+  s24_dev_cpu_touch(dev);  // the operands written by the CPU
   const s24_add_job_t job = {x + skew, y, z, n, &tab};
   const uint64_t t0 = soc_cycles(), w0 = soc->stats.add_wait;
   const s24_status_t st = s24_dev_add(dev, &job);
