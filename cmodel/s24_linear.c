@@ -90,10 +90,10 @@ s24_status_t s24_add_tab_make(s24_add_tab_t *t, int32_t out_mult, int32_t out_sh
       out_off > 127 || act_lo < -128 || act_hi > 127 || act_lo > act_hi) {
     return S24_ERR_ARG;
   }
-  const int64_t lim = INT64_C(1) << 30;
+  const int64_t lim = INT64_C(1) << 28;  // the 8-bit kernel's: |(q - z) * 2^20| < 2^28, times < 1
   for (int k = 0; k < 2; k++) {
     for (int i = 0; i < 256; i++) {
-      if (t->p[k][i] <= -lim || t->p[k][i] >= lim) return S24_ERR_ARG;
+      if (t->p[k][i] < -lim || t->p[k][i] > lim) return S24_ERR_ARG;
     }
   }
   for (int i = 0; i < 256; i++) {

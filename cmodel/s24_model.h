@@ -125,7 +125,7 @@ S24_WARN_UNUSED s24_status_t s24_linear_ref(const int8_t *x, size_t batch, const
  *  output zero point and the fused activation's clamp. In memory as the unit reads it: p[0] then
  *  p[1], each entry a little-endian int64 (the SoC's own layout). */
 typedef struct {
-  int64_t p[2][256];  /**< index q + 128: s_i(q) * M, |s_i(q)| < 2^30 */
+  int64_t p[2][256];  /**< index q + 128: s_i(q) * M, |s_i(q)| <= 2^28 */
   int32_t shift;      /**< the output's right shift, 0 .. 31 */
   int32_t out_off, act_lo, act_hi;  /**< output zero point and clamp, int8 */
 } s24_add_tab_t;
@@ -134,7 +134,8 @@ typedef struct {
  *  q + 128) on entry: each times the output multiplier (SUB's s2 negated first), and the output
  *  shift (TFLite's QuantizeMultiplierSmallerThanOneExp: mult >= 0, shift in -31 .. 0), zero point
  *  and clamp. S24_ERR_ARG (*t then unchanged) when a value is outside those ranges or an
- *  |s_i(q)| >= 2^30 (a sum would not be an int32). */
+ *  |s_i(q)| > 2^28 (the 8-bit kernel's range: (q - z) * 2^20 times a multiplier below one; the
+ *  sum, the rounded product and the output then stay within int32). */
 S24_WARN_UNUSED s24_status_t s24_add_tab_make(s24_add_tab_t *t, int32_t out_mult,
                                               int32_t out_shift, int sub, int32_t out_off,
                                               int32_t act_lo, int32_t act_hi);

@@ -46,10 +46,14 @@ static uint64_t plat_now_ns(void *ctx) {
 // runtime's word (cpu_touch, before a host operator or a copy), and on every path where the
 // driver reads or writes them itself (packets, results read by the CPU, a reset).
 
-static void clean_forget(s24_soc_t *soc) { soc->n_clean = 0; }
+// The CPU may have touched tensors: nothing is known clean, and the fetch unit's buffer no longer
+// holds a known input (one at the same address may have been rewritten)
+static void clean_forget(s24_soc_t *soc) {
+  soc->n_clean = 0;
+  soc->ib_x = NULL;
+}
 
-static int clean_has(const s24_soc_t *soc, const void *p, size_t n) {
-  const uintptr_t lo = (uintptr_t)p, hi = lo + n;
+static int clean_has(const s24_soc_t *soc, uintptr_t lo, uintptr_t hi) {
   for (size_t i = 0; i < soc->n_clean; i++) {
     if (soc->clean[i][0] <= lo && hi <= soc->clean[i][1]) return 1;
   }
@@ -69,28 +73,54 @@ static void clean_drop(s24_soc_t *soc, uintptr_t lo, uintptr_t hi) {
   soc->n_clean = k;
 }
 
-// [p, p + n) written back and out of the caches, unless known to be
-static void flush_tracked(s24_soc_t *soc, const void *p, size_t n) {
-  if (n == 0 || clean_has(soc, p, n)) return;
-  soc_flush_range(p, n);
-  const uintptr_t lo = (uintptr_t)p & ~(uintptr_t)31u, hi = (uintptr_t)p + n;
-  if (n >= S24_L2_SIZE) {  // the whole L2: its lines are now those of main RAM's first 2 x its size
+#define LINE_DOWN(a) ((a) & ~(uintptr_t)31u)
+#define LINE_UP(a) (((a) + 31u) & ~(uintptr_t)31u)
+
+// soc_flush_range of [lo, hi) (whole 32-byte lines); the lines S24_L2_SIZE away (or the L2's whole
+// first 2 x its size, for a range as large as it) took their places, and are no longer known clean
+static void flush_lines(s24_soc_t *soc, uintptr_t lo, uintptr_t hi) {
+  if (hi <= lo) return;
+  soc_flush_range((const void *)lo, hi - lo);
+  if (hi - lo >= S24_L2_SIZE) {
     clean_drop(soc, MAIN_RAM_BASE, MAIN_RAM_BASE + 2u * S24_L2_SIZE);
-  } else {  // the lines S24_L2_SIZE away (below, near the end of main RAM) took their places
+  } else {
     clean_drop(soc, lo + S24_L2_SIZE, hi + S24_L2_SIZE);
     clean_drop(soc, lo - S24_L2_SIZE, hi - S24_L2_SIZE);
   }
-  clean_drop(soc, lo, hi);
+}
+
+// [p, p + n) written back and out of the caches, unless known to be. Only whole 32-byte lines of a
+// range are remembered: a line it shares with other data comes back into the caches when the CPU
+// reads that data, so its first and last lines, where it shares them, are flushed every time (two
+// reads of about 120 cycles).
+static void flush_tracked(s24_soc_t *soc, const void *p, size_t n) {
+  if (n == 0) return;
+  const uintptr_t lo = (uintptr_t)p, hi = lo + n;
+  const uintptr_t in_lo = LINE_UP(lo), in_hi = LINE_DOWN(hi);  // its own lines
+  if (in_lo < in_hi && clean_has(soc, in_lo, in_hi)) {
+    flush_lines(soc, LINE_DOWN(lo), in_lo);  // the shared ends only
+    flush_lines(soc, in_hi, LINE_UP(hi));
+  } else {
+    flush_lines(soc, LINE_DOWN(lo), LINE_UP(hi));
+  }
+  if (in_lo >= in_hi) return;
+  clean_drop(soc, in_lo, in_hi);
   if (soc->n_clean == S24_SOC_CLEAN) {  // full: the oldest goes
     memmove(soc->clean[0], soc->clean[1], sizeof soc->clean[0] * (S24_SOC_CLEAN - 1u));
     soc->n_clean--;
   }
-  soc->clean[soc->n_clean][0] = (uintptr_t)p;
-  soc->clean[soc->n_clean][1] = hi;
+  soc->clean[soc->n_clean][0] = in_lo;
+  soc->clean[soc->n_clean][1] = in_hi;
   soc->n_clean++;
 }
 
 static void plat_cpu_touch(void *ctx) { clean_forget(ctx); }
+
+// A DMA is about to write [p, p + n): the fetch unit's buffer no longer holds the input there
+static void ib_written(s24_soc_t *soc, const void *p, size_t n) {
+  const uintptr_t lo = (uintptr_t)p, hi = lo + n, b = (uintptr_t)soc->ib_x;
+  if (soc->ib_x != NULL && lo < b + soc->ib_bytes && b < hi) soc->ib_x = NULL;
+}
 
 // One fill of `count` beats (packed, the ring's words each) from main RAM at src into the ring
 // from beat `start`; waits for it.
@@ -535,7 +565,10 @@ static s24_status_t plat_stream_conv(void *ctx, const s24_geom_t *g, const s24_c
   }
   if (soc->pend_count[S24_PORT_A] == S24_SOC_PENDING) return S24_ERR_NOMEM;
   // the input, written through the caches, into the SDRAM (its lines only)
-  if (fresh) flush_tracked(soc, s->x, conv_in_bytes(s));
+  if (fresh) {
+    flush_tracked(soc, s->x, conv_in_bytes(s));
+    soc->ib_x = NULL;  // the input may have changed: the buffer's copy is not known good
+  }
   const size_t at = (soc->pend_head[S24_PORT_A] + soc->pend_count[S24_PORT_A]) % S24_SOC_PENDING;
   soc->pend[S24_PORT_A][at] = (s24_soc_pend_t){.conv = s, .j0 = j0, .groups = groups,
                                                .reps = reps, .total = (uint32_t)total,
@@ -685,6 +718,7 @@ static s24_status_t plat_stream_job(void *ctx, const s24_seam_job_t *jb) {
     drained0 = s24_streams_r_drain_done_read();
     tlast0 = s24_streams_r_drain_tlast_read();
     if (jb->fresh || soc->y_cpu) flush_tracked(soc, jb->y, jb->n_cols * jb->ldy);
+    ib_written(soc, jb->y, jb->n_cols * jb->ldy);
     soc->y_cpu = 0;
     s24_streams_r_drain_ldy_write((uint32_t)jb->ldy);
     s24_streams_r_drain_pos_write(soc->r_rd);
@@ -899,6 +933,7 @@ static s24_status_t plat_stream_add(void *ctx, const s24_add_job_t *jb, uint64_t
   flush_tracked(soc, jb->x, words * 4u);
   flush_tracked(soc, jb->y, words * 4u);
   flush_tracked(soc, jb->z, words * 4u);
+  ib_written(soc, jb->z, words * 4u);
   s24_eltadd_tab_write((uint32_t)(uintptr_t)t->p);
   s24_eltadd_x_write((uint32_t)(uintptr_t)jb->x);
   s24_eltadd_y_write((uint32_t)(uintptr_t)jb->y);

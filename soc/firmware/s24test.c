@@ -309,6 +309,43 @@ static int run_add(s24_dev_t *dev, s24_soc_t *soc, uint64_t *rng, size_t n, int3
   return ok;
 }
 
+// Two ADDs back to back with nothing said in between, the second's x the first's z: the seam
+// then skips the flushes of what its DMAs wrote or it flushed (s24_soc_seam.c, "out of the
+// caches"), so a hole in that tracking shows here as a wrong z2. `off` shifts the operands off the
+// 32-byte lines (their shared first and last lines are flushed every time).
+static int run_add_chain(s24_dev_t *dev, uint64_t *rng, size_t n, size_t off) {
+  static s24_add_tab_t tab;
+  static int8_t x[ADD_MAX + 64] __attribute__((aligned(32)));
+  static int8_t y[ADD_MAX + 64] __attribute__((aligned(32)));
+  static int8_t z1[ADD_MAX + 64] __attribute__((aligned(32)));
+  static int8_t z2[ADD_MAX + 64] __attribute__((aligned(32)));
+  for (int k = 0; k < 2; k++) {
+    for (int i = 0; i < 256; i++) {
+      tab.p[k][i] = (int32_t)(s24_rng_next(rng) % (1u << 29)) - (1 << 28);
+    }
+  }
+  if (s24_add_tab_make(&tab, 0x50000000, -26, 0, 3, -128, 127) != S24_OK) return 0;
+  fill_i8(x, sizeof x);
+  fill_i8(y, sizeof y);
+  memset(z1, 0x5a, sizeof z1);
+  memset(z2, 0x5a, sizeof z2);
+  s24_dev_cpu_touch(dev);
+  const s24_add_job_t j1 = {x + off, y + off, z1 + off, n, &tab};
+  const s24_add_job_t j2 = {z1 + off, y + off, z2 + off, n, &tab};
+  s24_status_t st = s24_dev_add(dev, &j1);
+  if (st == S24_OK) st = s24_dev_add(dev, &j2);
+  int ok = st == S24_OK;
+  size_t bad = 0;
+  for (size_t i = 0; i < n && ok; i++) {
+    const int8_t want = s24_add_elem(&tab, s24_add_elem(&tab, x[off + i], y[off + i]), y[off + i]);
+    if (z2[off + i] != want) ok = 0, bad = i;
+  }
+  printf("case=add_chain n=%u off=%u ok=%d status=%s%s", (unsigned)n, (unsigned)off, ok,
+         s24_strerror(st), ok ? "\n" : "");
+  if (!ok) printf(" first_bad=%u\n", (unsigned)bad);
+  return ok;
+}
+
 int main(void) {
 #ifdef S24TEST_LONG  // make soc-test-long
   static const gemm_case_t gemms[] = {
@@ -422,6 +459,9 @@ int main(void) {
     fails += !run_add(&dev, &soc, &rng, adds[i].n, adds[i].shift, adds[i].sub, adds[i].ties,
                       (size_t)adds[i].skew);
   }
+  fails += !run_add_chain(&dev, &rng, 4096, 0);
+  fails += !run_add_chain(&dev, &rng, 1000, 20);
+  runs += 2;
   for (int i = 0; i < n_rand; i++, runs++) {
     const size_t n = 4 + (size_t)(s24_rng_next(&rng) % (ADD_MAX - 3u));
     const int ties = (int)(s24_rng_next(&rng) % 3u == 0);
