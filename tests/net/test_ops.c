@@ -37,6 +37,16 @@ static s24_status_t run_op(const s24_tfl_model_t *m, size_t i, void *const *data
     const void *params = NULL;
     s24_status_t st = s24_op_prepare(m, i, &a, &params, NULL, 0);
     if (st == S24_OK) st = s24_op_run(m, i, params, data);
+    // ADD / SUB of equal shapes: the job an engine's add unit gets (s24_op_add_job) must give the
+    // host kernel's output (checked against LiteRT) element for element, as a device computes it
+    s24_add_job_t job;
+    if (st == S24_OK && !m->ops[i].is_custom &&
+        (m->ops[i].opcode == S24_OP_ADD || m->ops[i].opcode == S24_OP_SUB) &&
+        s24_op_add_job(m, i, params, data, &job) == S24_OK) {
+      for (size_t k = 0; k < job.n; k++) {
+        if (job.z[k] != s24_add_elem(job.tab, job.x[k], job.y[k])) st = S24_ERR_HW;
+      }
+    }
     free(mem);
     if (st != S24_ERR_NOMEM || a.need <= size) return st;
     size = (a.need + 15) / 16 * 16;
