@@ -101,11 +101,16 @@ class RingReader(LiteXModule):
         ofifo = ResetInserter()(stream.SyncFIFO([("data", width)], 4))
         self.submodules += dfifo, ofifo
         self.comb += [dfifo.reset.eq(rst), ofifo.reset.eq(rst)]
+        # a second writer of the queue (JobSeq): its descriptor goes in when no CSR write does
+        self.ext_valid, self.ext_ready, self.ext_desc = Signal(), Signal(), Signal(32)
+        dw = Signal(32)
         self.comb += [
-            dfifo.sink.valid.eq(self.desc.re),
-            dfifo.sink.start.eq(self.desc.storage[0:16]),
-            dfifo.sink.count.eq(self.desc.storage[16:31]),
-            dfifo.sink.tlast.eq(self.desc.storage[31]),
+            dw.eq(Mux(self.desc.re, self.desc.storage, self.ext_desc)),
+            dfifo.sink.valid.eq(self.desc.re | self.ext_valid),
+            dfifo.sink.start.eq(dw[0:16]),
+            dfifo.sink.count.eq(dw[16:31]),
+            dfifo.sink.tlast.eq(dw[31]),
+            self.ext_ready.eq(dfifo.sink.ready & ~self.desc.re),
         ]
 
         active = Signal()
@@ -146,7 +151,7 @@ class RingReader(LiteXModule):
             source.last.eq(ofifo.source.last),
             ofifo.source.ready.eq(source.ready),
         ]
-        consumed = Signal(32)
+        self.consumed_count = consumed = Signal(32)
         self.sync += If(rst, consumed.eq(0)).Elif(source.valid & source.ready, consumed.eq(consumed + 1))
         self.comb += [
             self.consumed.status.eq(consumed),
@@ -173,8 +178,10 @@ class RingWriter(LiteXModule):
         self.specials += port
         received = Signal(32)
         fill = Signal(32)
+        # while `auto` (JobSeq's), the drain's position frees the slots instead of the firmware
+        self.auto, self.auto_consumed = Signal(), Signal(32)
         self.comb += [
-            fill.eq(received - self.consumed.storage),
+            fill.eq(received - Mux(self.auto, self.auto_consumed, self.consumed.storage)),
             sink.ready.eq(fill < depth),
             port.adr.eq(received[:depth_bits]),
             port.dat_w.eq(Cat(sink.data, sink.last)),
@@ -329,6 +336,12 @@ class ConvFetch(LiteXModule):
 
         # # #
 
+        # GO from the CSR or from the job sequencer (JobSeq: ext_go a cycle, ext_go_val GO's value)
+        self.ext_go, self.ext_go_val = Signal(), Signal(25)
+        go_re, go_v = Signal(), Signal(25)
+        self.comb += [go_re.eq(self.go.re | self.ext_go),
+                      go_v.eq(Mux(self.go.re, self.go.storage[:25], self.ext_go_val))]
+
         self.dma = dma = LiteDRAMDMAReader(port, fifo_depth=16)
         aw = len(dma.sink.address)
         self.filler = f = _Filler(depth_bits, words)
@@ -392,7 +405,7 @@ class ConvFetch(LiteXModule):
                 bfire.eq(issuing & tags.sink.ready & inside & ib_on & rd_ready),
                 ib_rp.adr.eq(addr[2:2 + ibw]),
                 bq.sink.valid.eq(pv), bq.sink.data.eq(ib_rp.dat_r),
-                bq.reset.eq(self.go.re | rst),
+                bq.reset.eq(go_re | rst),
             ]
             self.sync += pv.eq(bfire & ~rst)
         else:
@@ -411,13 +424,13 @@ class ConvFetch(LiteXModule):
         last_col = Signal()
         self.comb += [last_g.eq(g == groups[:16] - 1), last_col.eq(col == ncols - 1)]
         self.sync += [
-            If(self.go.re,
+            If(go_re,
                 active.eq(1), issuing.eq(1),
-                start.eq(self.go.storage[:depth_bits]), ncols.eq(self.go.storage[16:24]),
+                start.eq(go_v[:depth_bits]), ncols.eq(go_v[16:24]),
                 col.eq(0), g.eq(0), ic4.eq(0), kx.eq(0), dy.eq(0), dx.eq(0), off.eq(0),
                 # the tile's first column: given, or (continue) where the last tile's stepping
                 # left the column state, on the column after its last
-                If(~self.go.storage[24],
+                If(~go_v[24],
                     ox.eq(pos[:16]), oy.eq(pos[16:32]),
                     y0.eq(s16(org[:16])), x0.eq(s16(org[16:32])), a0.eq(addr0), rs.eq(row0)),
             ).Elif(fire,
@@ -501,13 +514,13 @@ class ConvFetch(LiteXModule):
             If(rst, drop.eq(outstanding + issued - returned)
             ).Elif((drop != 0) & returned, drop.eq(drop - 1)),
         ]
-        done = Signal(32)
+        self.done_count = done = Signal(32)
         self.sync += [
-            If(active & ~issuing & ~tags.source.valid & ~self.go.re,
+            If(active & ~issuing & ~tags.source.valid & ~go_re,
                 active.eq(0), done.eq(done + 1)),
             If(rst, active.eq(0), issuing.eq(0)),
         ]
-        self.comb += [self.done.status.eq(done), tags.reset.eq(self.go.re | rst)]
+        self.comb += [self.done.status.eq(done), tags.reset.eq(go_re | rst)]
 
 
 class RingDrain(LiteXModule):
@@ -551,16 +564,22 @@ class RingDrain(LiteXModule):
             [("base", 32), ("ncols", 4), ("beats", 3), ("wbeats", 3)], self.DESC_DEPTH))
         wfifo = stream.SyncFIFO([("data", 32)], 16)
         self.submodules += dfifo, wfifo
-        g = self.go.storage
+        # a second writer of the queue (JobSeq): its tile goes in when no CSR write does
+        self.ext_valid, self.ext_ready = Signal(), Signal()
+        self.ext_base, self.ext_go = Signal(32), Signal(10)
+        g = Signal(10)
         self.comb += [
             dfifo.reset.eq(rst),
-            dfifo.sink.valid.eq(self.go.re),
-            dfifo.sink.base.eq(self.base.storage), dfifo.sink.ncols.eq(g[0:4]),
+            g.eq(Mux(self.go.re, self.go.storage[:10], self.ext_go)),
+            dfifo.sink.valid.eq(self.go.re | self.ext_valid),
+            dfifo.sink.base.eq(Mux(self.go.re, self.base.storage, self.ext_base)),
+            dfifo.sink.ncols.eq(g[0:4]),
             dfifo.sink.beats.eq(g[4:7]), dfifo.sink.wbeats.eq(g[7:10]),
+            self.ext_ready.eq(dfifo.sink.ready & ~self.go.re),
         ]
 
         active = Signal()
-        pos = Signal(32)
+        self.pos_count = pos = Signal(32)   # beats taken from the ring (their slots may go)
         fresh = Signal()        # pos has not changed since the last edge
         had = Signal()          # beat `pos` was stored before the last edge
         b = Signal(3)           # the tile's beat
@@ -866,6 +885,142 @@ class EltAdd(LiteXModule):
         ]
 
 
+class JobSeq(LiteXModule):
+    """A job's tiles without the CPU: for each row tile the firmware queues (its weights already
+    in their half of the W ring, its A descriptors in this unit's list), the sequencer walks the
+    row tile's column tiles and, per tile, waits for A-ring room, starts the fetch unit on the
+    tile's columns (the first from the position CSRs the firmware set for column 0, the rest
+    `continue`), and once it is done queues the W reader's descriptor of the row tile (replayed
+    for every column tile), the tile's A descriptors (the list's, relative to the tile's first
+    ring position) and the drain's tile (Y's address stepped 8 columns, ldy each, a tile). The
+    firmware only fills the W ring and queues row tiles: what the C loop of plat_stream_job did a
+    tile, this does in a few cycles. Tile k of a job takes ring positions k*G .. (mod depth) and
+    the A reader's beats a0 + k*nb .. a0 + (k+1)*nb; a tile's positions are free once the reader
+    has taken its beats. While `ctl` bit 8 is set the R writer's slots are freed by the drain's
+    position (the firmware writes the R writer's `consumed` before it clears the bit)."""
+
+    DL_HALF = 256   # A descriptors a row tile (two halves: the next row tile's are written while
+    ROWS = 2        # one runs); row tiles queued
+
+    def __init__(self, conv, a_rd, w_rd, drain, r_wr, a_depth):
+        ab = _log2(a_depth)
+        self.job = CSRStorage(32, description="Write: a job starts (tile counters zeroed): A ring positions (groups) a tile [15:0], beats a tile [31:16].")
+        self.cols = CSRStorage(32, description="The job's output columns: a row tile's column tiles take 8 each, its last the rest.")
+        self.a0 = CSRStorage(32, description="The A reader's consumed count when the job starts (written before `job`).")
+        self.ctl = CSRStorage(32, description="Result beats a tile [2:0] (the drain's beats); [8]: the drain frees the R ring's slots (the R writer's consumed follows the drain's position).")
+        self.dl_at = CSRStorage(9, description="Write: where the next `dl` word goes in the descriptor list (half h: h * 256 ..).")
+        self.dl = CSRStorage(32, description="Write: a descriptor of the list at dl_at (then dl_at + 1): RingReader.desc's format, its start relative to the tile's first ring position.")
+        self.row_w = CSRStorage(32, description="The W reader's descriptor of the next row tile (replayed for each of its tiles).")
+        self.row_y = CSRStorage(32, description="Byte address in Y of the next row tile's first result (its first column, first row).")
+        self.row_go = CSRStorage(32, description="Write: queue a row tile: column tiles [15:0] (>= 1), written result beats a tile [18:16], descriptor list half [19], descriptors a tile [28:20] (1 .. 256).")
+        self.rows = CSRStatus(32, description="Row tiles whose tiles have all been issued since the last `job` write.")
+        self.issued = CSRStatus(32, description="Tiles issued since the last `job` write.")
+        rst = _reset_csr(self, "Write 1: stop, drop the queued row tiles (the engines it feeds are reset on their own).")
+
+        # # #
+
+        dl_mem = Memory(32, 2 * self.DL_HALF, name="s24_seq_dl")
+        dl_wp = dl_mem.get_port(write_capable=True)
+        dl_rp = dl_mem.get_port()
+        self.specials += dl_mem, dl_wp, dl_rp
+        wat = Signal(9)
+        self.comb += [dl_wp.adr.eq(wat), dl_wp.dat_w.eq(self.dl.storage), dl_wp.we.eq(self.dl.re)]
+        self.sync += If(self.dl_at.re, wat.eq(self.dl_at.storage)).Elif(self.dl.re, wat.eq(wat + 1))
+
+        rowq = ResetInserter()(stream.SyncFIFO(
+            [("ct", 16), ("wb", 3), ("half", 1), ("ndl", 9), ("w", 32), ("y", 32)], self.ROWS))
+        self.submodules += rowq
+        rg = self.row_go.storage
+        self.comb += [
+            rowq.reset.eq(rst),
+            rowq.sink.valid.eq(self.row_go.re),
+            rowq.sink.ct.eq(rg[0:16]), rowq.sink.wb.eq(rg[16:19]), rowq.sink.half.eq(rg[19]),
+            rowq.sink.ndl.eq(rg[20:29]), rowq.sink.w.eq(self.row_w.storage),
+            rowq.sink.y.eq(self.row_y.storage),
+        ]
+
+        G, nb = self.job.storage[0:16], self.job.storage[16:32]
+        ct, j, wb, half, ndl = Signal(16), Signal(16), Signal(3), Signal(), Signal(9)
+        wdesc, ybase, cleft = Signal(32), Signal(32), Signal(32)
+        tpos = Signal(ab)
+        d = Signal(9)
+        inring = Signal(ab + 2)
+        kiss, krel, rel_at, want, rows = Signal(32), Signal(32), Signal(32), Signal(32), Signal(32)
+        ncols = Signal(4)
+        self.comb += [
+            ncols.eq(Mux(cleft < 8, cleft[:4], 8)),
+            dl_rp.adr.eq(Cat(d[:8], half)),
+            r_wr.auto.eq(self.ctl.storage[8]),
+            r_wr.auto_consumed.eq(drain.pos_count),
+            self.rows.status.eq(rows),
+            self.issued.status.eq(kiss),
+        ]
+
+        # positions freed: the reader has taken every beat of the oldest tile issued
+        rel, fire = Signal(), Signal()
+        diff = Signal(32)
+        self.comb += [diff.eq(a_rd.consumed_count - rel_at),
+                      rel.eq((krel != kiss) & ~diff[31])]
+        self.sync += [
+            If(rel, krel.eq(krel + 1), rel_at.eq(rel_at + nb)),
+            inring.eq(inring + Mux(fire, G, 0) - Mux(rel, G, 0)),
+            If(self.job.re,
+                krel.eq(0), rel_at.eq(self.a0.storage + self.job.storage[16:32]), inring.eq(0)),
+        ]
+
+        self.fsm = fsm = ResetInserter()(FSM(reset_state="IDLE"))
+        self.comb += fsm.reset.eq(rst | self.job.re)
+        dl_v = dl_rp.dat_r
+        a_start = Signal(16)
+        self.comb += a_start.eq((dl_v[0:16] + tpos)[:ab])
+        # (the FSM's reset, on `reset` and `job`, zeroes every register it sets: tpos, kiss, rows)
+        fsm.act("IDLE",
+            rowq.source.ready.eq(1),
+            If(rowq.source.valid,
+                NextValue(ct, rowq.source.ct), NextValue(j, 0), NextValue(wb, rowq.source.wb),
+                NextValue(half, rowq.source.half), NextValue(ndl, rowq.source.ndl),
+                NextValue(wdesc, rowq.source.w), NextValue(ybase, rowq.source.y),
+                NextValue(cleft, self.cols.storage),
+                NextState("ROOM")),
+        )
+        fsm.act("ROOM",
+            If(inring + G <= a_depth,
+                fire.eq(1),
+                conv.ext_go.eq(1),
+                NextValue(want, conv.done_count + 1),
+                NextState("FETCH")),
+        )
+        self.comb += conv.ext_go_val.eq(Cat(tpos, Replicate(0, 16 - ab), ncols, Replicate(0, 4), j != 0))
+        fsm.act("FETCH",
+            If(conv.done_count == want, NextState("W")),
+        )
+        fsm.act("W",
+            w_rd.ext_valid.eq(1),
+            If(w_rd.ext_ready, NextValue(d, 0), NextState("RD")),
+        )
+        self.comb += w_rd.ext_desc.eq(wdesc)
+        fsm.act("RD", NextState("PUSH"))   # the list's word d, read (a cycle)
+        fsm.act("PUSH",
+            a_rd.ext_valid.eq(1),
+            If(a_rd.ext_ready,
+                NextValue(d, d + 1),
+                If(d == ndl - 1, NextState("DRAIN")).Else(NextState("RD"))),
+        )
+        self.comb += a_rd.ext_desc.eq(Cat(a_start, dl_v[16:32]))
+        fsm.act("DRAIN",
+            drain.ext_valid.eq(1),
+            If(drain.ext_ready,
+                NextValue(ybase, ybase + (drain.ldy.storage << 3)),
+                NextValue(tpos, tpos + G[:ab]),
+                NextValue(kiss, kiss + 1),
+                NextValue(j, j + 1),
+                NextValue(cleft, cleft - 8),
+                If(j == ct - 1, NextValue(rows, rows + 1), NextState("IDLE")).Else(NextState("ROOM"))),
+        )
+        self.comb += [drain.ext_base.eq(ybase),
+                      drain.ext_go.eq(Cat(ncols, self.ctl.storage[0:3], wb))]
+
+
 class S24Streams(LiteXModule):
     """The three rings and their engines. `w`, `a` are stream sources for s24_top's s_axis_w/a,
     `r` a sink for its m_axis_r; `windows` maps "w", "a", "r" to (Wishbone interface, size)."""
@@ -900,6 +1055,8 @@ class S24Streams(LiteXModule):
         if r_port is not None:
             self.r_drain = RingDrain(r_mem, r_port, cols, 32 * r_words)
             self.comb += self.r_drain.received.eq(self.r_wr.received.status)
+        if conv_port is not None and r_port is not None:
+            self.seq = JobSeq(self.a_conv, self.a_rd, self.w_rd, self.r_drain, self.r_wr, a_depth)
 
         def size(mem, win):
             return mem.depth * (1 << win.lane_bits) * 4

@@ -143,6 +143,8 @@ static s24_status_t fill(s24_soc_t *soc, s24_port_t port, const uint32_t *src, u
 }
 
 static void engines_reset(void) {
+  s24_streams_seq_reset_write(1);  // first: it feeds the others
+  s24_streams_seq_ctl_write(0);    // the R writer's slots from its consumed CSR
   s24_streams_r_drain_reset_write(1);  // first: the R writer's reset zeroes what it drains from
   s24_streams_a_conv_reset_write(1);  // a fetch cut short (a timeout) stops writing the A ring
   s24_streams_w_rd_reset_write(1);
@@ -380,11 +382,9 @@ static void conv_start(s24_soc_t *soc, uint32_t ncols, uint32_t start, int cont)
   s24_streams_a_conv_go_write(start | ncols << 16 | (cont ? 1u << 24 : 0u));
 }
 
-// Starts the fetch unit (its layer CSRs written) on the column tile whose first column is at p,
-// `ncols` columns, into the A ring from position `start`: the tile's first column (its position,
-// its window's corner, addresses modulo 2^32), GO.
-static void conv_go(s24_soc_t *soc, const s24_conv_src_t *s, const conv_at_t *p, uint32_t ncols,
-                    uint32_t start) {
+// The fetch unit's position CSRs for a tile whose first column is at p: its position, its
+// window's corner, addresses modulo 2^32 (what GO without `continue` starts from).
+static void conv_place(const s24_soc_t *soc, const s24_conv_src_t *s, const conv_at_t *p) {
   const uint32_t c = (uint32_t)s->c, row = (uint32_t)s->w * c, img = (uint32_t)s->h * row;
   const int32_t y0 = (int32_t)(p->oy * (uint32_t)s->sh) - s->ph;
   const int32_t x0 = (int32_t)(p->ox * (uint32_t)s->sw) - s->pw;
@@ -394,6 +394,13 @@ static void conv_go(s24_soc_t *soc, const s24_conv_src_t *s, const conv_at_t *p,
   s24_streams_a_conv_org_write(((uint32_t)y0 & 0xffffu) | (uint32_t)x0 << 16);
   s24_streams_a_conv_addr0_write(base + (uint32_t)x0 * c);
   s24_streams_a_conv_row0_write(base - (uint32_t)s->pw * c);
+}
+
+// Starts the fetch unit (its layer CSRs written) on the column tile whose first column is at p,
+// `ncols` columns, into the A ring from position `start`.
+static void conv_go(s24_soc_t *soc, const s24_conv_src_t *s, const conv_at_t *p, uint32_t ncols,
+                    uint32_t start) {
+  conv_place(soc, s, p);
   conv_start(soc, ncols, start, 0);
 }
 
@@ -650,7 +657,6 @@ static s24_status_t plat_stream_read(void *ctx, s24_port_t port, uint32_t *beats
 // needed; the clock only while nothing progresses (the timeout: no progress for timeout_ns).
 
 #define JOB_DESCS 256  // A descriptors a row tile's tiles may take (more: tile by tile)
-#define JOB_DRAIN 16  // tiles queued to the R ring's drain (RingDrain.DESC_DEPTH)
 
 // The A reader's descriptors of a tile of a row tile with these beat counts (desc_run), relative
 // to the tile's first ring position, TLAST on the last. Returns how many (into dl, if not NULL;
@@ -668,78 +674,116 @@ static size_t job_descs(const uint8_t *reps, size_t G, uint32_t *dl, size_t cap)
   return n;
 }
 
-static s24_status_t plat_stream_job(void *ctx, const s24_seam_job_t *jb) {
-  s24_soc_t *soc = ctx;
-  const s24_conv_src_t *s = jb->src;
-  const size_t CT = jb->col_tiles, T = jb->row_tiles * CT, G = jb->groups, nb = jb->beats;
-  const uint32_t nb8 = s24_r8_beats(jb->rows), half = kRingW.depth / 2, A = kRingA.depth;
-  const uintptr_t w_lo = (uintptr_t)jb->w;
-  if (!conv_ok(jb->g, s, G) || !(soc->dma >> S24_PORT_W & 1u) || jb->w_words != 5u || nb == 0 ||
-      nb > half || jb->row_tiles == 0 || CT == 0 || T > UINT32_MAX / nb / 2 ||
-      jb->r_words != 8u || jb->cols != 8u || nb8 == 0 || nb8 > 4u || (w_lo & 3u) != 0 ||
-      w_lo < MAIN_RAM_BASE || w_lo >= MAIN_RAM_BASE + MAIN_RAM_SIZE ||
-      jb->row_tiles > (MAIN_RAM_BASE + MAIN_RAM_SIZE - w_lo) / 20u / nb ||
-      soc->pend_count[S24_PORT_W] != 0 || soc->pend_count[S24_PORT_A] != 0) {
-    return S24_ERR_UNSUPPORTED;
+// The job by the sequencer (JobSeq, soc/s24_stream.py), when the drain writes Y: per row tile i,
+// once row tile i - 2 is issued and the W reader has taken its weights (their half, and the
+// sequencer's list half i % 2, are then free), the fill DMA moves its weights into half i % 2,
+// its A descriptors go into the list and the row tile is queued; the sequencer fetches, issues
+// and drains its column tiles itself. The IP is started once the first tile is issued; the job
+// ends when the drain has written all T tiles. The clock is read only while waiting; the timeout
+// is hardware time without a tile issued or written.
+typedef struct {
+  uint32_t mark;   // tiles issued + tiles drained, as last read
+  uint64_t since;  // the cycle it last changed
+} seq_idle_t;
+
+// 0 once the sequencer and the drain have made no progress for the job's limit
+static int seq_alive(const s24_soc_t *soc, seq_idle_t *w) {
+  const uint32_t mark = s24_streams_seq_issued_read() + s24_streams_r_drain_done_read();
+  const uint64_t now = soc_cycles();
+  if (mark != w->mark) {
+    w->mark = mark;
+    w->since = now;
   }
-  for (size_t i = 0; i < jb->row_tiles; i++) {  // a row tile's activation beats are its beats
-    size_t total = 0;
-    for (size_t g = 0; g < G; g++) total += jb->reps[i * G + g];
-    if (total != nb) return S24_ERR_ARG;
-    if (nb > JOB_DESCS && job_descs(jb->reps + i * G, G, NULL, 0) > JOB_DESCS) {  // (<= nb)
-      return S24_ERR_UNSUPPORTED;
+  return now - w->since <= soc->r_limit;
+}
+
+static s24_status_t seq_job(s24_soc_t *soc, const s24_seam_job_t *jb, uint32_t a0, uint32_t w0,
+                            uint32_t drained0, uint64_t *waited) {
+  const size_t CT = jb->col_tiles, R = jb->row_tiles, G = jb->groups, nb = jb->beats;
+  const uint32_t T = (uint32_t)(R * CT), half = kRingW.depth / 2;
+  conv_place(soc, jb->src, &(conv_at_t){0, 0, 0});  // every row tile starts at column 0
+  s24_streams_seq_a0_write(a0);
+  s24_streams_seq_cols_write((uint32_t)jb->n_cols);
+  s24_streams_seq_ctl_write(s24_r8_beats(jb->rows) | 1u << 8);  // the drain frees the R ring
+  s24_streams_seq_job_write((uint32_t)G | (uint32_t)nb << 16);
+  seq_idle_t w = {s24_streams_r_drain_done_read(), soc_cycles()};
+  uint32_t dl[JOB_DESCS];
+  s24_status_t st = S24_OK;
+  for (size_t i = 0; i < R && st == S24_OK; i++) {
+    if (i >= 2) {  // row tile i - 2 issued, its weights taken
+      const uint32_t w_end = w0 + (uint32_t)((i - 1) * CT * nb);
+      const uint64_t t0 = soc_cycles();
+      while (s24_streams_seq_rows_read() < i - 1 ||
+             (int32_t)(s24_streams_w_rd_consumed_read() - w_end) < 0) {
+        if (!seq_alive(soc, &w)) {
+          st = S24_ERR_TIMEOUT;
+          break;
+        }
+      }
+      *waited += soc_cycles() - t0;
+      if (st != S24_OK) break;
+    }
+    st = fill(soc, S24_PORT_W, jb->w + i * nb * 5u, (uint32_t)(i & 1) * half, (uint32_t)nb);
+    if (st != S24_OK) break;
+    const size_t n = job_descs(jb->reps + i * G, G, dl, JOB_DESCS);
+    s24_streams_seq_dl_at_write((uint32_t)(i & 1) * 256u);
+    for (size_t d = 0; d < n; d++) s24_streams_seq_dl_write(dl[d]);
+    s24_streams_seq_row_w_write((uint32_t)(i & 1) * half | (uint32_t)nb << 16 | 1u << 31);
+    s24_streams_seq_row_y_write((uint32_t)((uintptr_t)jb->y + i * jb->rows));
+#ifndef SOC_FAULT_NO_DESC  // (soc/tests/faults.sh's firmware: the readers never get a descriptor)
+    const size_t r_left = jb->m_rows - i * jb->rows;  // the rows Y has: the drain writes those
+    const uint32_t rows = r_left < jb->rows ? (uint32_t)r_left : jb->rows;
+    s24_streams_seq_row_go_write((uint32_t)CT | rows / 4u << 16 | (uint32_t)(i & 1) << 19 |
+                                 (uint32_t)n << 20);
+#endif
+    soc->fed++;
+    if (i == 0) {  // START once the first tile is queued (the core takes no beat before), or
+                   // as much of it as the A reader's queue holds (the rest waits for the core)
+      const uint64_t t0 = soc_cycles();
+      while (s24_streams_seq_issued_read() == 0 &&
+             s24_streams_a_rd_desc_level_read() < DESC_QUEUE) {
+        if (!seq_alive(soc, &w)) {
+          st = S24_ERR_TIMEOUT;
+          break;
+        }
+      }
+      *waited += soc_cycles() - t0;
+      if (st == S24_OK) st = jb->start(jb->start_arg);
     }
   }
-  // everything sent before has been taken (a job's results are all read before the next starts)
-  if (s24_streams_w_rd_consumed_read() != soc->w_wr ||
-      s24_streams_a_rd_consumed_read() != soc->a_wr || soc->r_avail != soc->r_rd ||
-      s24_streams_r_wr_received_read() != soc->r_rd) {
-    return S24_ERR_UNSUPPORTED;
-  }
   const uint64_t t0 = soc_cycles();
-  if (soc->r_timeout_ns != jb->timeout_ns) {
-    soc->r_timeout_ns = jb->timeout_ns;
-    soc->r_limit = jb->timeout_ns / 1000u * (soc_clk_hz() / 1000000u);
+  while (st == S24_OK && s24_streams_r_drain_done_read() - drained0 != T) {
+    if (!seq_alive(soc, &w)) st = S24_ERR_TIMEOUT;
   }
-  // the results into Y by the R ring's drain where Y takes whole words, four rows (channels) a
-  // word (else the CPU reads them). The drain writes the SDRAM: on a job with `fresh`, or after
-  // the CPU stored results (y_cpu: a job of the layer that went tile by tile, or on the CPU's
-  // path), Y's lines are written back and out of the L2 first, its whole rows (ldy bytes each: a
-  // depthwise layer's later slices, jobs without `fresh`, write the rest of them), and the D$ is
-  // dropped after every job.
-  const uintptr_t y_lo = (uintptr_t)jb->y;
-  const int drain = (y_lo & 3u) == 0 && jb->ldy != 0 && jb->ldy % 4 == 0 && jb->rows % 4 == 0 &&
-                    jb->m_rows % 4 == 0 && y_lo >= MAIN_RAM_BASE &&
-                    y_lo < MAIN_RAM_BASE + MAIN_RAM_SIZE && jb->n_cols <= SIZE_MAX / jb->ldy &&
-                    jb->n_cols * jb->ldy <= MAIN_RAM_BASE + MAIN_RAM_SIZE - y_lo;
-  if (jb->fresh) flush_tracked(soc, s->x, conv_in_bytes(s));
-  uint32_t drained0 = 0, tlast0 = 0;
-  if (drain) {
-    drained0 = s24_streams_r_drain_done_read();
-    tlast0 = s24_streams_r_drain_tlast_read();
-    if (jb->fresh || soc->y_cpu) flush_tracked(soc, jb->y, jb->n_cols * jb->ldy);
-    ib_written(soc, jb->y, jb->n_cols * jb->ldy);
-    soc->y_cpu = 0;
-    s24_streams_r_drain_ldy_write((uint32_t)jb->ldy);
-    s24_streams_r_drain_pos_write(soc->r_rd);
-  }
-  uint64_t waited = 0;
-  s24_status_t st = S24_OK;
-  conv_src(soc, conv_buffer(soc, s, jb->fresh, soc->r_limit, &waited, &st));
-  conv_layer(soc, s, G);
+  *waited += soc_cycles() - t0;
+  // the R writer's slots from the firmware's count again: the drain has taken every result beat
+  s24_streams_r_wr_consumed_write(soc->r_rd + T * s24_r8_beats(jb->rows));
+  s24_streams_seq_ctl_write(0);
+  soc->conv_tiles = s24_streams_a_conv_done_read();
+  return st;
+}
 
+// The job tile by tile from the CPU (a job the drain cannot write: the CPU reads its results):
+// one loop over the job's tiles that stays in the I$ (with s24_r8_tile). w_strp, r_rdp: the W
+// beats streamed and R beats read, before and after.
+static s24_status_t job_loop(s24_soc_t *soc, const s24_seam_job_t *jb, uint32_t *w_strp,
+                             uint32_t *r_rdp, uint64_t *waitedp, s24_status_t st) {
+  uint64_t waited = 0;
   // Tile k: its activations at ring positions k*G .. (mod A), its beats the A stream's
   // a0 + k*nb .. a0 + (k+1)*nb; row tile i's weights at (i % 2) * half. Three cursors walk the
   // tiles (fetch, issue, read), each with its row and column tile counted, not divided.
+  const size_t CT = jb->col_tiles, T = jb->row_tiles * CT, G = jb->groups, nb = jb->beats;
+  const uint32_t nb8 = s24_r8_beats(jb->rows), half = kRingW.depth / 2, A = kRingA.depth;
+  const s24_conv_src_t *s = jb->src;
   const uint32_t a0 = soc->a_wr;
-  uint32_t w_str = soc->w_wr, w_end[2] = {w_str, w_str}, w_done = w_str;
+  uint32_t w_str = *w_strp, w_end[2] = {w_str, w_str}, w_done = w_str;
   size_t k_fetch = 0, j_fetch = 0, k_rel = 0;     // tiles fetched (or fetching), freed
   size_t k_iss = 0, i_iss = 0, j_iss = 0, w_row = SIZE_MAX;  // tiles issued; the W ring's row tile
   size_t k_rd = 0, i_rd = 0, j_rd = 0;            // tiles read
   uint32_t dl[JOB_DESCS];                         // the issuing row tile's A descriptors,
   size_t n_dl = 0, d = 0;                         // how many, the next
   int fetching = 0, w_sent = 0, started = 0, idle = 0;
-  uint32_t w_slots = 0, a_slots = 0, r_rd = soc->r_rd, r_avail = soc->r_rd;
+  uint32_t w_slots = 0, a_slots = 0, r_rd = *r_rdp, r_avail = *r_rdp;
   uint64_t idle_since = 0, idle_last = 0;
   while (k_rd < T && st == S24_OK) {
     int progress = 0;
@@ -769,7 +813,7 @@ static s24_status_t plat_stream_job(void *ctx, const s24_seam_job_t *jb) {
     }
     // the descriptors of the next fetched tile: its row tile's weights (moved into their half on
     // the row tile's first column tile, once the reader is done with that half), its groups'
-    if (k_iss + (size_t)fetching < k_fetch && (!drain || k_iss - k_rd < JOB_DRAIN)) {
+    if (k_iss + (size_t)fetching < k_fetch) {
       if (w_row != i_iss) {
         if ((int32_t)(w_done - w_end[i_iss & 1]) < 0) w_done = s24_streams_w_rd_consumed_read();
         if ((int32_t)(w_done - w_end[i_iss & 1]) >= 0) {
@@ -807,13 +851,6 @@ static s24_status_t plat_stream_job(void *ctx, const s24_seam_job_t *jb) {
         started = 1;
       }
       if (w_sent && w_row == i_iss && d == n_dl) {
-        if (drain) {  // where its results go: columns, beats, those Y has rows for
-          const size_t r_left = jb->m_rows - i_iss * jb->rows, c_left = jb->n_cols - j_iss * 8u;
-          const uint32_t rows = r_left < jb->rows ? (uint32_t)r_left : jb->rows;
-          const uint32_t cols = c_left < 8u ? (uint32_t)c_left : 8u;
-          s24_streams_r_drain_base_write((uint32_t)(y_lo + j_iss * 8u * jb->ldy + i_iss * jb->rows));
-          s24_streams_r_drain_go_write(cols | nb8 << 4 | rows / 4 << 7);
-        }
         k_iss++;
         w_sent = 0;
         d = 0;
@@ -823,17 +860,8 @@ static s24_status_t plat_stream_job(void *ctx, const s24_seam_job_t *jb) {
         }
       }
     }
-    // the results: tiles the drain has written (their ring slots freed), or the oldest tile
-    // issued read from the R ring into Y
-    if (drain && k_rd < k_iss) {
-      const size_t written = s24_streams_r_drain_done_read() - drained0;
-      if (written != k_rd) {
-        r_rd += (uint32_t)(written - k_rd) * nb8;
-        s24_streams_r_wr_consumed_write(r_rd);
-        k_rd = written;
-        progress = 1;
-      }
-    } else if (st == S24_OK && k_rd < k_iss) {
+    // the results: the oldest tile issued read from the R ring into Y
+    if (st == S24_OK && k_rd < k_iss) {
       soc->y_cpu = 1;
       clean_forget(soc);
       if (r_avail - r_rd < nb8) r_avail = s24_streams_r_wr_received_read();
@@ -873,6 +901,82 @@ static s24_status_t plat_stream_job(void *ctx, const s24_seam_job_t *jb) {
       }
     }
   }
+  *w_strp = w_str;
+  *r_rdp = r_rd;
+  *waitedp += waited;
+  return st;
+}
+
+static s24_status_t plat_stream_job(void *ctx, const s24_seam_job_t *jb) {
+  s24_soc_t *soc = ctx;
+  const s24_conv_src_t *s = jb->src;
+  const size_t CT = jb->col_tiles, T = jb->row_tiles * CT, G = jb->groups, nb = jb->beats;
+  const uint32_t nb8 = s24_r8_beats(jb->rows), half = kRingW.depth / 2;
+  const uintptr_t w_lo = (uintptr_t)jb->w;
+  if (!conv_ok(jb->g, s, G) || !(soc->dma >> S24_PORT_W & 1u) || jb->w_words != 5u || nb == 0 ||
+      nb > half || jb->row_tiles == 0 || CT == 0 || T > UINT32_MAX / nb / 2 ||
+      jb->r_words != 8u || jb->cols != 8u || nb8 == 0 || nb8 > 4u || (w_lo & 3u) != 0 ||
+      w_lo < MAIN_RAM_BASE || w_lo >= MAIN_RAM_BASE + MAIN_RAM_SIZE ||
+      jb->row_tiles > (MAIN_RAM_BASE + MAIN_RAM_SIZE - w_lo) / 20u / nb ||
+      soc->pend_count[S24_PORT_W] != 0 || soc->pend_count[S24_PORT_A] != 0) {
+    return S24_ERR_UNSUPPORTED;
+  }
+  for (size_t i = 0; i < jb->row_tiles; i++) {  // a row tile's activation beats are its beats
+    size_t total = 0;
+    for (size_t g = 0; g < G; g++) total += jb->reps[i * G + g];
+    if (total != nb) return S24_ERR_ARG;
+    if (nb > JOB_DESCS && job_descs(jb->reps + i * G, G, NULL, 0) > JOB_DESCS) {  // (<= nb)
+      return S24_ERR_UNSUPPORTED;
+    }
+  }
+  // everything sent before has been taken (a job's results are all read before the next starts)
+  if (s24_streams_w_rd_consumed_read() != soc->w_wr ||
+      s24_streams_a_rd_consumed_read() != soc->a_wr || soc->r_avail != soc->r_rd ||
+      s24_streams_r_wr_received_read() != soc->r_rd) {
+    return S24_ERR_UNSUPPORTED;
+  }
+  const uint64_t t0 = soc_cycles();
+  if (soc->r_timeout_ns != jb->timeout_ns) {
+    soc->r_timeout_ns = jb->timeout_ns;
+    soc->r_limit = jb->timeout_ns / 1000u * (soc_clk_hz() / 1000000u);
+  }
+  // the results into Y by the R ring's drain where Y takes whole words, four rows (channels) a
+  // word (else the CPU reads them). The drain writes the SDRAM: on a job with `fresh`, or after
+  // the CPU stored results (y_cpu: a job of the layer that went tile by tile, or on the CPU's
+  // path), Y's lines are written back and out of the L2 first, its whole rows (ldy bytes each: a
+  // depthwise layer's later slices, jobs without `fresh`, write the rest of them), and the D$ is
+  // dropped after every job.
+  const uintptr_t y_lo = (uintptr_t)jb->y;
+  const int drain = (y_lo & 3u) == 0 && jb->ldy != 0 && jb->ldy % 4 == 0 && jb->rows % 4 == 0 &&
+                    jb->m_rows % 4 == 0 && y_lo >= MAIN_RAM_BASE &&
+                    y_lo < MAIN_RAM_BASE + MAIN_RAM_SIZE && jb->n_cols <= SIZE_MAX / jb->ldy &&
+                    jb->n_cols * jb->ldy <= MAIN_RAM_BASE + MAIN_RAM_SIZE - y_lo &&
+                    CT <= 0xffffu;  // (JobSeq's row tile: 16 bits of column tiles)
+  if (jb->fresh) flush_tracked(soc, s->x, conv_in_bytes(s));
+  uint32_t drained0 = 0, tlast0 = 0;
+  if (drain) {
+    drained0 = s24_streams_r_drain_done_read();
+    tlast0 = s24_streams_r_drain_tlast_read();
+    if (jb->fresh || soc->y_cpu) flush_tracked(soc, jb->y, jb->n_cols * jb->ldy);
+    ib_written(soc, jb->y, jb->n_cols * jb->ldy);
+    soc->y_cpu = 0;
+    s24_streams_r_drain_ldy_write((uint32_t)jb->ldy);
+    s24_streams_r_drain_pos_write(soc->r_rd);
+  }
+  uint64_t waited = 0;
+  s24_status_t st = S24_OK;
+  conv_src(soc, conv_buffer(soc, s, jb->fresh, soc->r_limit, &waited, &st));
+  conv_layer(soc, s, G);
+  const uint32_t a0 = soc->a_wr;
+  uint32_t w_str = soc->w_wr, r_rd = soc->r_rd;
+  if (drain && st == S24_OK) {
+    st = seq_job(soc, jb, a0, w_str, drained0, &waited);
+    w_str += (uint32_t)(T * nb);
+    r_rd += (uint32_t)T * nb8;
+  } else {
+    st = job_loop(soc, jb, &w_str, &r_rd, &waited, st);
+  }
+
   if (drain) {
     // (words of the last tiles may still wait for the SDRAM's port: LiteDRAM's bank machines
     // take commands in order, so a later read of Y, the CPU's through the L2 or a fetch, comes
