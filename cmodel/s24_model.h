@@ -162,6 +162,37 @@ static inline int8_t s24_add_elem(const s24_add_tab_t *t, int8_t x, int8_t y) {
   return (int8_t)r;
 }
 
+/** A FLOAT32 -> int8 QUANTIZE (LiteRT's AffineQuantize) by table, as the SoC's quantize unit
+ *  (QuantIn, soc/s24_stream.py) computes it: for an input whose magnitude bits
+ *  (bits & 0x7fffffff) are below `dom` the output is -128 plus the number of the 255 ascending
+ *  thresholds thr[] (float keys, s24_quant_key) at or below the input's key; the runtime makes
+ *  the table once at load (its host kernel reads the same one). Elements at or beyond `dom` (NaN,
+ *  infinities, |x| >= scale * 2^24) are not the table's: the device leaves them, and every one
+ *  after the first of them, to the caller (s24_seam_t.stream_quant's *done). */
+typedef struct {
+  const uint32_t *x;    /**< n floats' bits (32-bit aligned) */
+  int8_t *y;
+  size_t n;
+  const int32_t *thr;   /**< 255 keys, ascending */
+  uint32_t dom;
+} s24_quant_job_t;
+
+/** A float's bits as an int32 that orders like the float's value (-0 just below +0). */
+static inline int32_t s24_quant_key(uint32_t bits) {
+  return (int32_t)(bits ^ ((uint32_t)((int32_t)bits >> 31) & 0x7FFFFFFFu));
+}
+
+/** The table's output for an input (bits) within its domain: -128 plus the thresholds at or
+ *  below its key, by the unit's search (thresholds pos + 2^b - 1, b = 7 .. 0). */
+static inline int8_t s24_quant_elem(const int32_t *thr, uint32_t bits) {
+  const int32_t k = s24_quant_key(bits);
+  uint32_t pos = 0;
+  for (int b = 7; b >= 0; b--) {
+    if (thr[pos + (1u << b) - 1u] <= k) pos += 1u << b;
+  }
+  return (int8_t)((int32_t)pos - 128);
+}
+
 #ifdef __cplusplus
 }
 #endif

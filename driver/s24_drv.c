@@ -108,6 +108,13 @@ s24_status_t s24_dev_add(s24_dev_t *dev, const s24_add_job_t *job) {
   return dev->seam.stream_add(dev->seam.ctx, job, dev->timeout_ns);
 }
 
+s24_status_t s24_dev_quant(s24_dev_t *dev, const s24_quant_job_t *job, size_t *done) {
+  if (!dev_ok(dev) || job == NULL || done == NULL) return S24_ERR_ARG;
+  *done = 0;
+  if (dev->seam.stream_quant == NULL) return S24_ERR_UNSUPPORTED;
+  return dev->seam.stream_quant(dev->seam.ctx, job, done, dev->timeout_ns);
+}
+
 void s24_dev_cpu_touch(s24_dev_t *dev) {
   if (dev_ok(dev) && dev->seam.cpu_touch != NULL) dev->seam.cpu_touch(dev->seam.ctx);
 }

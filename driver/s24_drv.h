@@ -150,6 +150,14 @@ typedef struct {
    *  read or write (a host operator, a copy): a seam that keeps track of which memory its DMA
    *  left out of the CPU's caches forgets it. */
   void (*cpu_touch)(void *ctx);
+  /** Optional (NULL: none). A FLOAT32 -> int8 QUANTIZE (s24_quant_job_t) by a quantize unit
+   *  beside the IP, reading x and the thresholds where they lie and writing y; returns when y is
+   *  written, *done the elements from the first it computed (those before the first element
+   *  outside the table's domain; the caller computes the rest), S24_ERR_TIMEOUT after
+   *  timeout_ns of hardware time without it (the unit then stopped). S24_ERR_UNSUPPORTED, with
+   *  nothing started, when it cannot take this job. */
+  s24_status_t (*stream_quant)(void *ctx, const s24_quant_job_t *job, size_t *done,
+                               uint64_t timeout_ns);
 } s24_seam_t;
 
 /** Build parameters read from the HW_* registers. */
@@ -260,6 +268,11 @@ uint32_t s24_dev_conv_channels(const s24_dev_t *dev);
 S24_WARN_UNUSED s24_status_t s24_dev_add(s24_dev_t *dev, const s24_add_job_t *job);
 /** Tells the seam the CPU is about to read or write tensors (s24_seam_t.cpu_touch). */
 void s24_dev_cpu_touch(s24_dev_t *dev);
+/** The QUANTIZE `job` by the seam's quantize unit (s24_seam_t.stream_quant) within the device's
+ *  timeout_ns: y[0 .. *done) written. S24_ERR_UNSUPPORTED (nothing done) for a seam without one
+ *  or a job it cannot take; S24_ERR_ARG for a NULL. */
+S24_WARN_UNUSED s24_status_t s24_dev_quant(s24_dev_t *dev, const s24_quant_job_t *job,
+                                           size_t *done);
 
 /** Opens a device: checks the seam, ID magic and major version, reads the HW parameters,
  *  soft-resets the block. S24_ERR_HW for a wrong ID, S24_ERR_UNSUPPORTED for a version or

@@ -109,6 +109,7 @@ void s24_engine_model(s24_engine_t *e) {
                       0,
                       0,
                       NULL,
+                      NULL,
                       NULL};
 }
 
@@ -185,6 +186,14 @@ static s24_status_t dev_add(void *ctx, const s24_add_job_t *job, char *err, size
   return s24_errorf(st, err, errlen, "the device's add unit failed: %s", s24_strerror(st));
 }
 
+static s24_status_t dev_quant(void *ctx, const s24_quant_job_t *job, size_t *done, char *err,
+                              size_t errlen) {
+  s24_engine_dev_t *d = ctx;
+  const s24_status_t st = s24_dev_quant(d->dev, job, done);
+  if (st == S24_OK || st == S24_ERR_UNSUPPORTED) return st;
+  return s24_errorf(st, err, errlen, "the device's quantize unit failed: %s", s24_strerror(st));
+}
+
 static void dev_cpu_touch(void *ctx) {
   s24_engine_dev_t *d = ctx;
   s24_dev_cpu_touch(d->dev);
@@ -209,6 +218,7 @@ s24_status_t s24_engine_device(s24_engine_t *e, s24_engine_dev_t *state, s24_dev
                       s24_dev_conv_channels(dev),
                       1,
                       dev_add,
-                      dev_cpu_touch};
+                      dev_cpu_touch,
+                      dev_quant};
   return S24_OK;
 }

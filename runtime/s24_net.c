@@ -843,21 +843,33 @@ s24_status_t s24_net_run(s24_net_t *net, const void *x, void *y, char *err, size
       st = run_layer(net, L, net->data[op->in[0]], net->data[op->out[0]], err, errlen);
       if (st != S24_OK) return st;
     } else {
+      // on the engine's units beside the array where they take it (ADD / SUB, the float
+      // input's QUANTIZE: the latter may leave the elements from one outside its table's domain
+      // on), else the host kernel
       st = S24_ERR_UNSUPPORTED;
+      char why[96] = "";
       s24_add_job_t aj;
+      s24_quant_job_t qj;
+      size_t from = 0;
+      int quant = 0;
       if (net->engine->add != NULL &&
           s24_op_add_job(m, i, net->ops[i].params, net->data, &aj) == S24_OK) {
-        char why[96] = "";
         st = net->engine->add(net->engine->ctx, &aj, why, sizeof why);
-        if (st != S24_OK && st != S24_ERR_UNSUPPORTED) {
-          return s24_errorf(st, err, errlen, "operator %zu (%s) failed: %s", i, op_name(op),
-                            why);
-        }
+      } else if (net->engine->quant != NULL &&
+                 s24_op_quant_job(m, i, net->ops[i].params, net->data, &qj) == S24_OK) {
+        quant = 1;
+        st = net->engine->quant(net->engine->ctx, &qj, &from, why, sizeof why);
+      }
+      if (st != S24_OK && st != S24_ERR_UNSUPPORTED) {
+        return s24_errorf(st, err, errlen, "operator %zu (%s) failed: %s", i, op_name(op), why);
       }
       net->ops[i].on_engine = st == S24_OK;
       if (st == S24_ERR_UNSUPPORTED) {
         cpu_touch(net);
         st = s24_op_run(m, i, net->ops[i].params, net->data);
+      } else if (quant && from < qj.n) {  // (elements outside the unit's table: rare)
+        cpu_touch(net);
+        st = s24_op_quant_from(m, i, net->ops[i].params, net->data, from);
       }
       if (st != S24_OK) {
         return s24_errorf(st, err, errlen, "operator %zu (%s) failed: %s", i, op_name(op),

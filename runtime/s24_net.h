@@ -106,6 +106,12 @@ typedef struct {
    *  operator, the executor's copies of the input, the output and a padded input): a device
    *  whose DMA bypasses the CPU's caches forgets which memory it knew to be out of them. */
   void (*cpu_touch)(void *ctx);
+  /** Optional (NULL: the host kernel runs every QUANTIZE). The float input's QUANTIZE on the
+   *  engine's hardware (a quantize unit beside the array): y[0 .. *done) written, the caller
+   *  computes the rest; S24_ERR_UNSUPPORTED, with nothing written, when it cannot take this one
+   *  (the host kernel then runs it). err: one line. */
+  s24_status_t (*quant)(void *ctx, const s24_quant_job_t *job, size_t *done, char *err,
+                        size_t errlen);
 } s24_engine_t;
 
 typedef struct s24_net s24_net_t;

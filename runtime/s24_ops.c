@@ -560,7 +560,7 @@ typedef struct {
   const s24_tfl_tensor_t *in, *out;
   int requant;  // int8 -> int8
   int32_t mult, shift;
-  // FLOAT32 -> int8 (in the arena): thr[j] the least float key (f32_key) whose output is at least
+  // FLOAT32 -> int8 (in the arena): thr[j] the least float key (s24_quant_key) whose output is at least
   // -127 + j, for inputs whose magnitude's bits are below dom; DEQUANTIZE: deq[q + 128] the output
   int32_t *thr;
   uint32_t dom;
@@ -1341,13 +1341,10 @@ static int8_t quant_one(float x, float s, int32_t zo) {
   return (int8_t)v;
 }
 
-// A float's bits as an int32 that orders like the float's value (-0 just below +0); its own inverse
-static int32_t f32_key(uint32_t bits) {
-  return (int32_t)(bits ^ ((uint32_t)((int32_t)bits >> 31) & 0x7FFFFFFFu));
-}
-
+// A float's bits as an int32 that orders like the float's value (-0 just below +0):
+// s24_quant_key (cmodel/s24_model.h), its own inverse
 static float key_f32(int64_t k) {
-  const uint32_t b = (uint32_t)f32_key((uint32_t)(int32_t)k);
+  const uint32_t b = (uint32_t)s24_quant_key((uint32_t)(int32_t)k);
   float f;
   memcpy(&f, &b, 4);
   return f;
@@ -1400,7 +1397,7 @@ static s24_status_t prep_quant_table(const ctx_t *c, quant_t *p, float s, int32_
     if (!(guess < bound)) guess = bound;
     uint32_t gb;
     memcpy(&gb, &guess, 4);
-    int64_t k0 = f32_key(gb);
+    int64_t k0 = s24_quant_key(gb);
     if (k0 < lo) k0 = lo;
     if (k0 > hi) k0 = hi;
     p->thr[j] = first_at_least(lo, hi, k0, v, s, zo);
@@ -1421,7 +1418,7 @@ S24_INLINE int8_t quant_lookup(const quant_t *p, uint32_t bits, float s, int32_t
     memcpy(&x, &bits, 4);
     return quant_one(x, s, zo);
   }
-  const int32_t k = f32_key(bits);
+  const int32_t k = s24_quant_key(bits);
   const int32_t *t = p->thr;
   // the thresholds at or below k (they ascend): thr[0 .. a). A guess first, round(x / s) + zo +
   // 128 in fixed point (|x|'s top 16 mantissa bits times 1/s's 16: within one of the count),
@@ -1470,11 +1467,23 @@ static s24_status_t prep_quantize(const ctx_t *c, params_t *pp) {
 }
 
 // The floats at x (their bytes; inlined twice, so the aligned call's loads are words) into y.
-S24_INLINE void quant_floats(const quant_t *p, const uint8_t *x, int8_t *y, float s, int32_t zo) {
-  for (size_t i = 0; i < p->in->elems; ++i) {
+S24_INLINE void quant_floats(const quant_t *p, const uint8_t *x, int8_t *y, float s, int32_t zo,
+                             size_t from) {
+  for (size_t i = from; i < p->in->elems; ++i) {
     uint32_t bits;
     memcpy(&bits, x + 4 * i, 4);
     y[i] = quant_lookup(p, bits, s, zo);
+  }
+}
+
+// The float path of QUANTIZE (by prep's table) on elements from `from` on
+static void quant_run_from(const quant_t *p, const uint8_t *x, int8_t *y, size_t from) {
+  const int32_t zo = (int32_t)p->out->zero_point[0];
+  const float s = (float)(double)p->out->scale[0];
+  if (((uintptr_t)x & 3u) == 0) {  // a planned tensor: each float one aligned load (no call)
+    quant_floats(p, S24_ALIGNED4(x), y, s, zo, from);
+  } else {
+    quant_floats(p, x, y, s, zo, from);
   }
 }
 
@@ -1495,13 +1504,7 @@ static s24_status_t run_quantize(const ctx_t *c, const params_t *pp, void *const
   }
   if (p->thr == NULL) return S24_ERR_ARG;  // prepared without an arena
   // reference_ops::AffineQuantize: TfLiteRound(val / (float)scale) in float, by prep's table
-  const uint8_t *x = data[c->op->in[0]];
-  const float s = (float)(double)p->out->scale[0];
-  if (((uintptr_t)x & 3u) == 0) {  // a planned tensor: each float one aligned load (no call)
-    quant_floats(p, S24_ALIGNED4(x), y, s, zo);
-  } else {
-    quant_floats(p, x, y, s, zo);
-  }
+  quant_run_from(p, data[c->op->in[0]], y, 0);
   return S24_OK;
 }
 
@@ -2503,6 +2506,42 @@ s24_status_t s24_op_add_job(const s24_tfl_model_t *m, size_t index, const void *
   const s24_tfl_op_t *op = &m->ops[index];
   *job = (s24_add_job_t){data[op->in[0]], data[op->in[1]], data[op->out[0]], p->out->elems,
                          p->tab};
+  return S24_OK;
+}
+
+// QUANTIZE operator `index` of m with FLOAT32 input, its table made (params: the kept member)
+static const quant_t *quant_float_op(const s24_tfl_model_t *m, size_t index, const void *params,
+                                     void *const *data) {
+  if (!op_index_ok(m, index, NULL, 0) || params == NULL || data == NULL ||
+      m->ops[index].is_custom || m->ops[index].opcode != S24_OP_QUANTIZE) {
+    return NULL;
+  }
+  const quant_t *p = params;
+  return p->requant || p->thr == NULL ? NULL : p;
+}
+
+s24_status_t s24_op_quant_job(const s24_tfl_model_t *m, size_t index, const void *params,
+                              void *const *data, s24_quant_job_t *job) {
+  if (!op_index_ok(m, index, NULL, 0) || params == NULL || data == NULL || job == NULL ||
+      m->ops[index].is_custom || m->ops[index].opcode != S24_OP_QUANTIZE) {
+    return S24_ERR_ARG;
+  }
+  const quant_t *p = params;  // the kept member (s24_op_prepare copies only it)
+  if (p->requant) return S24_ERR_UNSUPPORTED;
+  if (p->thr == NULL) return S24_ERR_ARG;
+  const s24_tfl_op_t *op = &m->ops[index];
+  const void *x = data[op->in[0]];
+  if (((uintptr_t)x & 3u) != 0) return S24_ERR_UNSUPPORTED;
+  *job = (s24_quant_job_t){x, data[op->out[0]], p->in->elems, p->thr, p->dom};
+  return S24_OK;
+}
+
+s24_status_t s24_op_quant_from(const s24_tfl_model_t *m, size_t index, const void *params,
+                               void *const *data, size_t from) {
+  const quant_t *p = quant_float_op(m, index, params, data);
+  if (p == NULL) return S24_ERR_ARG;
+  const s24_tfl_op_t *op = &m->ops[index];
+  quant_run_from(p, data[op->in[0]], data[op->out[0]], from);
   return S24_OK;
 }
 

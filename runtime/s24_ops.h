@@ -81,6 +81,20 @@ S24_WARN_UNUSED s24_status_t s24_op_add_job(const s24_tfl_model_t *m, size_t ind
                                             const void *params, void *const *data,
                                             s24_add_job_t *job);
 
+/** *job: QUANTIZE operator `index` of m (FLOAT32 -> int8) as a job for a quantize unit
+ *  (s24_quant_job_t: the table s24_op_prepare made) on the tensors of data. S24_ERR_UNSUPPORTED
+ *  for an int8 -> int8 QUANTIZE or an input not 32-bit aligned; S24_ERR_ARG for another
+ *  operator or parameters made without an arena. */
+S24_WARN_UNUSED s24_status_t s24_op_quant_job(const s24_tfl_model_t *m, size_t index,
+                                              const void *params, void *const *data,
+                                              s24_quant_job_t *job);
+
+/** The host kernel of that QUANTIZE on its elements from `from` on (the rest of a job a unit
+ *  left: those from its first element outside the table's domain). */
+S24_WARN_UNUSED s24_status_t s24_op_quant_from(const s24_tfl_model_t *m, size_t index,
+                                               const void *params, void *const *data,
+                                               size_t from);
+
 /** TFLite's QuantizeMultiplier (kernels/internal/quantization_util.cc) of a double: *q and
  *  *shift with x ~= q * 2^(shift - 31), 2^30 <= q < 2^31 (0 and 0 for x == 0; a shift above 30
  *  saturates to q = 2^31 - 1, shift 30). Also used by the executor for CONV_2D and

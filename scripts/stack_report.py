@@ -27,7 +27,7 @@ INDIRECT = [
     (r"driver/s24_drv\.c$", r"driver/s24_drv\.c$", r"^tile_beats_of$"),
     (r"driver/baremetal/s24_mmio\.c$", PLATFORM, r"^plat_\w+$"),
     (r"runtime/s24_engine\.c$", r"driver/baremetal/s24_mmio\.c$", r"^mm_scratch$"),
-    (r"runtime/s24_net\.c$", r"runtime/s24_engine\.c$", r"^(dev|model)_(layer_bytes|prepare|linear|add)$"),
+    (r"runtime/s24_net\.c$", r"runtime/s24_engine\.c$", r"^(dev|model)_(layer_bytes|prepare|linear|add|quant)$"),
     (r"runtime/s24_net\.c$", PLATFORM, r"^plat_hook$"),
     (r"runtime/s24_ops\.c$", r"runtime/s24_ops\.c$", r"^(prep|run)_\w+$", r"^s24_op_"),
     (r"runtime/s24_ops\.c$", r"runtime/s24_ops\.c$", r"^(logistic|tanh)_f$", r"^prep_lut$"),

@@ -885,6 +885,153 @@ class EltAdd(LiteXModule):
         ]
 
 
+class QuantIn(LiteXModule):
+    """The float input's QUANTIZE beside the IP (LiteRT's reference AffineQuantize, FLOAT32 ->
+    int8, bit-exact): the C model's table (s24_quant_tab_t, cmodel/s24_model.h): for inputs
+    whose magnitude is below `dom` the output is -128 plus the number of the 255 ascending
+    thresholds at or below the input's key (its bits ordered like its value), so the unit reads
+    the thresholds into a block RAM, then per element searches them, one threshold a cycle (eight
+    cycles an element), through a LiteDRAM read port (the table, then x, one float a word) and a
+    write port (y, four elements a word). Nothing divides or multiplies. An input at or beyond
+    `dom` (NaN, infinities, |x| >= scale * 2^24) is not the table's: `first` gets the index of
+    the first such element (else n) and the firmware computes the elements from there on itself.
+    The reads and writes bypass the caches (as for EltAdd: the firmware writes x and the table
+    back, y's lines back and out of the L2 first, and drops the D$ after). `done` counts jobs
+    whose last y word the port has taken."""
+
+    TABW = 255
+    DEPTH = 16      # x words read ahead
+
+    def __init__(self, rport, wport):
+        from litedram.frontend.dma import LiteDRAMDMAReader
+        self.tab = CSRStorage(32, description="Byte address of the 255 thresholds (s24_quant_tab_t.thr; 32-bit aligned).")
+        self.x = CSRStorage(32, description="Byte address of x (floats; 32-bit aligned).")
+        self.y = CSRStorage(32, description="Byte address of y (32-bit aligned).")
+        self.dom = CSRStorage(32, description="The table's domain: an input whose magnitude bits (bits & 0x7fffffff) are at or above this is not the table's.")
+        self.go = CSRStorage(32, description="Write: start a job of [23:0] words (>= 1) of y (four elements each).")
+        self.done = CSRStatus(32, description="Jobs finished since reset (monotonic).")
+        self.first = CSRStatus(32, description="The last job's first element outside the table's domain (its elements: none).")
+        rst = _reset_csr(self, "Write 1: stop the job (its reads in flight are dropped as they return; y words the port has taken still go out).")
+
+        # # #
+
+        self.dma = dma = LiteDRAMDMAReader(rport, fifo_depth=self.DEPTH)
+        aw = len(dma.sink.address)
+        TABW = self.TABW
+
+        active = Signal()
+        n = Signal(26)                      # elements
+        ri = Signal(27)                     # reads issued: the table's words, then x's
+        rb = Signal(27)                     # reads back
+        tb, xb, yb = Signal(aw), Signal(aw), Signal(aw)
+        outstanding, drop = Signal(8), Signal(8)
+        issue, returned = Signal(), Signal()
+        self.comb += [
+            dma.sink.valid.eq(active & (ri != TABW + n)),
+            dma.sink.address.eq(Mux(ri < TABW, tb + ri, xb + (ri - TABW))),
+            issue.eq(dma.sink.valid & dma.sink.ready),
+            returned.eq(dma.source.valid & dma.source.ready),
+        ]
+        self.sync += [
+            outstanding.eq(outstanding + issue - returned),
+            If(rst, drop.eq(outstanding + issue - returned)
+            ).Elif((drop != 0) & returned, drop.eq(drop - 1)),
+        ]
+
+        mem = Memory(32, 256, name="s24_quant_tab")
+        wp = mem.get_port(write_capable=True)
+        rp = mem.get_port()
+        self.specials += mem, wp, rp
+        tab_back = Signal()
+        self.comb += [
+            tab_back.eq(dma.source.valid & (drop == 0) & (rb < TABW)),
+            wp.adr.eq(rb[:8]), wp.dat_w.eq(dma.source.data), wp.we.eq(tab_back),
+        ]
+
+        # the search: the element's key against threshold pos + 2^b - 1, b = 7 .. 0 (a step a
+        # cycle, the RAM's address from the step's outcome: its word is there the next cycle)
+        busy = Signal()
+        b = Signal(3)
+        pos = Signal(8)
+        key = Signal((32, True))
+        oob = Signal()                      # the element is outside the domain
+        ei = Signal(26)                     # elements taken into the search
+        first = Signal(26)
+        bits = dma.source.data
+        x_in = Signal()                     # an x word is there, the search may take it
+        take = Signal()
+        res = Signal(8)
+        fin = Signal()                      # the element's last step is this cycle
+        pw = Signal(8)
+        bitv = Array([C(1 << i, 8) for i in range(8)])
+        of = ResetInserter()(stream.SyncFIFO([("data", 32)], 4))
+        wf = stream.SyncFIFO([("data", 32)], 16)
+        self.submodules += of, wf
+        word = Signal(24)
+        lane = Signal(2)
+        t = Signal((32, True))
+        self.comb += [
+            t.eq(rp.dat_r),
+            fin.eq(busy & (b == 0)),
+            res.eq(pos + Mux(t <= key, bitv[b], 0)),
+            x_in.eq(dma.source.valid & (drop == 0) & (rb >= TABW) & (~busy | fin) & (of.level < 3)),
+            dma.source.ready.eq((drop != 0) | tab_back | x_in),
+            # the next step's threshold: a new element's first (127), or pos' + 2^(b-1) - 1
+            If(x_in, rp.adr.eq(127)
+            ).Else(rp.adr.eq(res + bitv[b - 1] - 1)),
+            pw.eq(Mux(oob, 0, res ^ 0x80)),    # -128 + the count
+            of.sink.valid.eq(fin & (lane == 3)),
+            of.sink.data.eq(Cat(word, pw)),
+        ]
+        key_in = Signal(32)
+        self.comb += key_in.eq(bits ^ (Replicate(bits[31], 32) & 0x7FFFFFFF))
+        self.sync += [
+            If(busy & ~fin, pos.eq(res), b.eq(b - 1)),
+            If(fin,
+                busy.eq(0), lane.eq(lane + 1),
+                Case(lane, {k: word[8 * k:8 * k + 8].eq(pw) for k in range(3)})),
+            If(x_in,
+                busy.eq(1), b.eq(7), pos.eq(0), key.eq(key_in), ei.eq(ei + 1),
+                oob.eq(bits[:31] >= self.dom.storage[:31]),
+                If((bits[:31] >= self.dom.storage[:31]) & (first == n), first.eq(ei))),
+            If(returned & (drop == 0), rb.eq(rb + 1)),
+            If(issue, ri.eq(ri + 1)),
+        ]
+
+        # the writes (LiteDRAMDMAWriter's scheme: the command, its data queued when taken)
+        yi = Signal(24)
+        taken = Signal()
+        self.comb += [
+            wport.cmd.valid.eq(active & of.source.valid & wf.sink.ready),
+            wport.cmd.we.eq(1),
+            wport.cmd.addr.eq(yb + yi),
+            taken.eq(wport.cmd.valid & wport.cmd.ready),
+            of.source.ready.eq(taken),
+            wf.sink.valid.eq(taken), wf.sink.data.eq(of.source.data),
+            wport.wdata.valid.eq(wf.source.valid),
+            wport.wdata.data.eq(wf.source.data),
+            wport.wdata.we.eq(0xf),
+            wf.source.ready.eq(wport.wdata.ready),
+        ]
+        done = Signal(32)
+        self.sync += [
+            If(taken, yi.eq(yi + 1)),
+            If(active & (yi == n[2:]) & ~wf.source.valid, active.eq(0), done.eq(done + 1)),
+            If(self.go.re,
+                active.eq(1), n.eq(Cat(C(0, 2), self.go.storage[0:24])),
+                first.eq(Cat(C(0, 2), self.go.storage[0:24])),
+                ri.eq(0), rb.eq(0), yi.eq(0), ei.eq(0), lane.eq(0), busy.eq(0),
+                tb.eq(self.tab.storage[2:2 + aw]), xb.eq(self.x.storage[2:2 + aw]),
+                yb.eq(self.y.storage[2:2 + aw])),
+            If(rst, active.eq(0), busy.eq(0), lane.eq(0)),
+        ]
+        self.comb += [
+            of.reset.eq(self.go.re | rst),
+            self.done.status.eq(done),
+            self.first.status.eq(first),
+        ]
+
+
 class JobSeq(LiteXModule):
     """A job's tiles without the CPU: for each row tile the firmware queues (its weights already
     in their half of the W ring, its A descriptors in this unit's list), the sequencer walks the

@@ -140,7 +140,7 @@ TESTS += soc-test
 # (soc/tests/small_models.py) dense and 2:4 on the IP and dense on the CPU alone, and a model
 # nobody here wrote (TFLite Micro's magic wand, 2:4), byte for byte against LiteRT, cycles
 # printed; then the new path's faults (soc/tests/faults.sh); then ADD and SUB models on the add
-# unit (soc/tests/op_cases.py)
+# unit, their float input's QUANTIZE on the quantize unit (soc/tests/op_cases.py)
 SOC_SMALL := $(SOC_DIR)/small
 soc-test-net: soc $(BUILD)/sparse24
 	$(VPYTHON) soc/tests/small_models.py $(SOC_SMALL) --seed 51
@@ -153,6 +153,11 @@ soc-test-net: soc $(BUILD)/sparse24
 	rm -rf $(SOC_SMALL)/addpair
 	$(VPYTHON) tests/net/ops_models.py $(SOC_SMALL)/addpair --only addpair --per-op 8 --batch 2 --seed 52
 	$(VPYTHON) soc/tests/op_cases.py $(BUILD)/sparse24 $(SOC_SMALL)/addpair --need-ip ADD,SUB
+	@# FLOAT32 -> int8 QUANTIZE on the quantize unit (random scales, ties at the .5 steps, NaN,
+	@# infinities and huge values, which the CPU finishes: s24_seam_t.stream_quant's *done)
+	rm -rf $(SOC_SMALL)/quantize
+	$(VPYTHON) tests/net/ops_models.py $(SOC_SMALL)/quantize --only quantize --per-op 12 --batch 2 --seed 53
+	$(VPYTHON) soc/tests/op_cases.py $(BUILD)/sparse24 $(SOC_SMALL)/quantize --need-ip QUANTIZE
 .PHONY: soc-test-net
 TESTS += soc-test-net
 

@@ -34,7 +34,7 @@ from litedram.common import PhySettings, get_default_cl
 from litedram.phy.model import SDRAMPHYModel, BankModel
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from s24_stream import EltAdd, S24Streams  # noqa: E402
+from s24_stream import EltAdd, QuantIn, S24Streams  # noqa: E402
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -154,7 +154,7 @@ class S24Block(LiteXModule):
     """s24_top (the default build, every file of rtl/s24.f) with its registers behind a 32-bit
     Wishbone -> AXI4-Lite bridge and its three streams on the rings of soc/s24_stream.py."""
     def __init__(self, platform, geom, w_port=None, a_port=None, conv_port=None, r_port=None,
-                 add_ports=None):
+                 add_ports=None, quant_ports=None):
         self.reg_bus = wb = wishbone.Interface(data_width=32, address_width=32, addressing="word")
         axil = axi.AXILiteInterface(data_width=32, address_width=32)
         self.bridge = axi.Wishbone2AXILite(wb, axil, base_address=S24_REGS)
@@ -164,6 +164,8 @@ class S24Block(LiteXModule):
                                        CONV_IB_WORDS)
         if add_ports is not None:   # the elementwise ADD / SUB unit (its own read and write port)
             self.eltadd = EltAdd(*add_ports)
+        if quant_ports is not None:  # the float input's QUANTIZE (its own read and write port)
+            self.quant = QuantIn(*quant_ports)
         self.irq = Signal()
         self.specials += Instance("s24_top",
             i_clk_i=ClockSignal("sys"), i_rst_ni=~ResetSignal("sys"),
@@ -227,12 +229,14 @@ class S24SoC(SoCCore):
         geom = s24_geometry()
         # the rings' fill DMAs and the A ring's convolution fetch read the SDRAM through LiteDRAM
         # ports of their own (32-bit); the R ring's drain writes results through another; the
-        # ADD unit reads and writes through a pair of its own
+        # ADD unit and the QUANTIZE unit read and write through a pair of their own each
         self.s24 = S24Block(platform, geom,
                             self.sdram.crossbar.get_port(mode="read", data_width=32),
                             self.sdram.crossbar.get_port(mode="read", data_width=32),
                             self.sdram.crossbar.get_port(mode="read", data_width=32),
                             self.sdram.crossbar.get_port(mode="write", data_width=32),
+                            (self.sdram.crossbar.get_port(mode="read", data_width=32),
+                             self.sdram.crossbar.get_port(mode="write", data_width=32)),
                             (self.sdram.crossbar.get_port(mode="read", data_width=32),
                              self.sdram.crossbar.get_port(mode="write", data_width=32)))
         self.bus.add_slave("s24", self.s24.reg_bus,

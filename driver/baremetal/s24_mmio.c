@@ -69,6 +69,12 @@ static s24_status_t mm_stream_add(void *ctx, const s24_add_job_t *job, uint64_t 
   return m->platform.stream_add(m->platform.ctx, job, timeout_ns);
 }
 
+static s24_status_t mm_stream_quant(void *ctx, const s24_quant_job_t *job, size_t *done,
+                                    uint64_t timeout_ns) {
+  s24_mmio_t *m = ctx;
+  return m->platform.stream_quant(m->platform.ctx, job, done, timeout_ns);
+}
+
 static void mm_cpu_touch(void *ctx) {
   s24_mmio_t *m = ctx;
   m->platform.cpu_touch(m->platform.ctx);
@@ -94,5 +100,6 @@ void s24_mmio_seam(s24_mmio_t *m, s24_seam_t *seam) {
     seam->stream_job = m->platform.stream_job != NULL ? mm_stream_job : NULL;
     seam->stream_add = m->platform.stream_add != NULL ? mm_stream_add : NULL;
     seam->cpu_touch = m->platform.cpu_touch != NULL ? mm_cpu_touch : NULL;
+    seam->stream_quant = m->platform.stream_quant != NULL ? mm_stream_quant : NULL;
   }
 }

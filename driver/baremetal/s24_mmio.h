@@ -40,6 +40,9 @@ typedef struct {
   s24_status_t (*stream_add)(void *ctx, const s24_add_job_t *job, uint64_t timeout_ns);
   /** NULL, or the platform's s24_seam_t.cpu_touch */
   void (*cpu_touch)(void *ctx);
+  /** NULL, or the platform's quantize unit (s24_seam_t.stream_quant) */
+  s24_status_t (*stream_quant)(void *ctx, const s24_quant_job_t *job, size_t *done,
+                               uint64_t timeout_ns);
 } s24_mmio_platform_t;
 
 /** Caller-owned seam state. */

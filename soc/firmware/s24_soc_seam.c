@@ -1032,7 +1032,6 @@ static s24_status_t plat_stream_add(void *ctx, const s24_add_job_t *jb, uint64_t
       !in_main_ram(t->p, sizeof t->p) || t->shift < 0 || t->shift > 31) {
     return S24_ERR_UNSUPPORTED;
   }
-  const uint64_t t0 = soc_cycles();
   flush_tracked(soc, t->p, sizeof t->p);
   flush_tracked(soc, jb->x, words * 4u);
   flush_tracked(soc, jb->y, words * 4u);
@@ -1062,10 +1061,49 @@ static s24_status_t plat_stream_add(void *ctx, const s24_add_job_t *jb, uint64_t
   for (size_t i = words * 4u; i < jb->n && st == S24_OK; i++) {
     jb->z[i] = s24_add_elem(t, jb->x[i], jb->y[i]);
   }
-  soc->stats.add_calls++;
-  soc->stats.add_elems += jb->n;
-  soc->stats.add_cycles += soc_cycles() - t0;
-  soc->stats.add_wait += t2 - t1;
+  soc->stats.unit_wait += t2 - t1;
+  return st;
+}
+
+// ------------------------------------------------------------------ the quantize unit (stream_quant)
+
+// The unit (QuantIn, soc/s24_stream.py) on the job's whole words of y (four elements each): x and
+// the thresholds written back to the SDRAM first, y's lines out of the L2; the D$ dropped after.
+// *done: the elements before the first outside the table's domain (the unit's `first`), at most
+// the whole words'; the caller computes the rest.
+static s24_status_t plat_stream_quant(void *ctx, const s24_quant_job_t *jb, size_t *done,
+                                      uint64_t timeout_ns) {
+  s24_soc_t *soc = ctx;
+  if (jb == NULL || jb->thr == NULL || done == NULL) return S24_ERR_ARG;
+  *done = 0;
+  const size_t words = jb->n / 4u;
+  if (words == 0 || words >= (1u << 24) || !in_main_ram(jb->x, words * 16u) ||
+      !in_main_ram(jb->y, words * 4u) || !in_main_ram(jb->thr, 255u * 4u)) {
+    return S24_ERR_UNSUPPORTED;
+  }
+  flush_tracked(soc, jb->thr, 255u * 4u);
+  flush_tracked(soc, jb->x, words * 16u);
+  flush_tracked(soc, jb->y, words * 4u);
+  ib_written(soc, jb->y, words * 4u);
+  s24_quant_tab_write((uint32_t)(uintptr_t)jb->thr);
+  s24_quant_x_write((uint32_t)(uintptr_t)jb->x);
+  s24_quant_y_write((uint32_t)(uintptr_t)jb->y);
+  s24_quant_dom_write(jb->dom);
+  const uint32_t fin = s24_quant_done_read() + 1u;
+  s24_quant_go_write((uint32_t)words);
+  const uint64_t limit = timeout_ns / 1000u * (soc_clk_hz() / 1000000u);
+  const uint64_t t1 = soc_cycles();
+  s24_status_t st = S24_OK;
+  while (s24_quant_done_read() != fin) {
+    if (soc_cycles() - t1 > limit) {
+      s24_quant_reset_write(1);
+      st = S24_ERR_TIMEOUT;
+      break;
+    }
+  }
+  soc->stats.unit_wait += soc_cycles() - t1;
+  soc_invalidate_dcache();  // y's lines as the unit wrote them
+  if (st == S24_OK) *done = s24_quant_first_read();
   return st;
 }
 
@@ -1079,7 +1117,8 @@ s24_status_t s24_soc_open(s24_soc_t *soc, s24_seam_t *seam) {
                                     plat_stream_reset, plat_now_ns, g_scratch,
                                     sizeof g_scratch, plat_stream_conv,
                                     4u,  // the fetch unit's word path: four channels a word
-                                    plat_stream_job, plat_stream_add, plat_cpu_touch};
+                                    plat_stream_job, plat_stream_add, plat_cpu_touch,
+                                    plat_stream_quant};
   s24_status_t st = s24_mmio_init(&soc->mmio, S24_REGS_BASE, &plat);
   if (st != S24_OK) return st;
   (void)plat_stream_reset(soc);

@@ -44,8 +44,8 @@ typedef struct {
   uint64_t bytes[3];
   uint64_t cycles[3];
   uint64_t wait[3];
-  /** The ADD unit (stream_add): jobs, elements, cycles in its calls, and of them the wait */
-  uint64_t add_calls, add_elems, add_cycles, add_wait;
+  /** The CPU's polls for the units beside the IP (stream_add, stream_quant) */
+  uint64_t unit_wait;
 } s24_soc_stats_t;
 
 /** Packets (or their rests) waiting for ring room, per input port, in order. */

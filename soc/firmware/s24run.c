@@ -41,7 +41,7 @@ typedef struct {
 
 // the CPU's polls for the IP: for the array's results, and for the ADD unit
 static uint64_t seam_wait(const s24_soc_t *soc) {
-  return soc->stats.wait[S24_PORT_R] + soc->stats.add_wait;
+  return soc->stats.wait[S24_PORT_R] + soc->stats.unit_wait;
 }
 
 static void plat_hook(void *ctx, size_t op, int end) {

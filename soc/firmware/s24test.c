@@ -286,7 +286,7 @@ static int run_add(s24_dev_t *dev, s24_soc_t *soc, uint64_t *rng, size_t n, int3
   memset(z, 0x5a, sizeof z);
   s24_dev_cpu_touch(dev);  // the operands written by the CPU
   const s24_add_job_t job = {x + skew, y, z, n, &tab};
-  const uint64_t t0 = soc_cycles(), w0 = soc->stats.add_wait;
+  const uint64_t t0 = soc_cycles(), w0 = soc->stats.unit_wait;
   const s24_status_t st = s24_dev_add(dev, &job);
   const uint64_t cyc = soc_cycles() - t0;
   int ok;
@@ -304,7 +304,7 @@ static int run_add(s24_dev_t *dev, s24_soc_t *soc, uint64_t *rng, size_t n, int3
   printf("case=add n=%u shift=%d sub=%d ties=%d skew=%u ok=%d status=%s soc_cycles=%" PRIu64
          " unit_cycles=%" PRIu64 "%s",
          (unsigned)n, (int)shift, sub, ties, (unsigned)skew, ok, s24_strerror(st), cyc,
-         soc->stats.add_wait - w0, ok ? "\n" : "");
+         soc->stats.unit_wait - w0, ok ? "\n" : "");
   if (!ok) printf(" first_bad=%u\n", (unsigned)bad);
   return ok;
 }
@@ -342,6 +342,65 @@ static int run_add_chain(s24_dev_t *dev, uint64_t *rng, size_t n, size_t off) {
   }
   printf("case=add_chain n=%u off=%u ok=%d status=%s%s", (unsigned)n, (unsigned)off, ok,
          s24_strerror(st), ok ? "\n" : "");
+  if (!ok) printf(" first_bad=%u\n", (unsigned)bad);
+  return ok;
+}
+
+// A FLOAT32 -> int8 QUANTIZE of n elements by the quantize unit (s24_dev_quant), compared byte for
+// byte with the C model (s24_quant_elem) on the elements the unit says it did (*done: all of its
+// whole words', or those before the element at `bad_at` outside the table's domain, NaN or
+// infinity), and checked not to write past its words. The thresholds are those of a random
+// scale and zero point (the key of ((v - zo) - 0.5) * s, ascending; with `dups` runs of equal
+// ones), the inputs random keys within the domain, a quarter of them a threshold's own key or
+// one beside it (where the count changes).
+#define QUANT_MAX 2048u
+static int run_quant(s24_dev_t *dev, s24_soc_t *soc, uint64_t *rng, size_t n, int dups,
+                     size_t bad_at) {
+  static int32_t thr[255];
+  static uint32_t x[QUANT_MAX] __attribute__((aligned(32)));
+  static int8_t y[QUANT_MAX + 8] __attribute__((aligned(32)));
+  const float s = (float)(1 + s24_rng_next(rng) % 1000u) / 4096.0f;
+  const int32_t zo = (int32_t)(s24_rng_next(rng) % 256u) - 128;
+  for (int j = 0; j < 255; j++) {
+    const float f = ((float)(j - 127 - zo) - 0.5f) * s;
+    uint32_t b;
+    memcpy(&b, &f, 4);
+    thr[j] = s24_quant_key(b);
+    if (dups && j > 0 && j % 37 < 3) thr[j] = thr[j - 1];  // equal thresholds
+  }
+  const float bound = s * 16777216.0f;
+  uint32_t dom;
+  memcpy(&dom, &bound, 4);
+  for (size_t i = 0; i < n; i++) {
+    int32_t k;
+    if (s24_rng_next(rng) % 4u == 0) {
+      k = thr[s24_rng_next(rng) % 255u] + (int32_t)(s24_rng_next(rng) % 3u) - 1;
+    } else {
+      k = (int32_t)((uint32_t)(s24_rng_next(rng) % (2u * (dom - 1u))) - (dom - 1u));
+    }
+    x[i] = (uint32_t)s24_quant_key((uint32_t)k);  // (its own inverse)
+    if ((x[i] & 0x7FFFFFFFu) >= dom) x[i] = 0;
+  }
+  if (bad_at < n) x[bad_at] = s24_rng_next(rng) % 2u ? 0x7FC00000u : 0xFF800000u;  // NaN, -inf
+  memset(y, 0x5a, sizeof y);
+  s24_dev_cpu_touch(dev);  // the operands written by the CPU
+  const s24_quant_job_t job = {x, y, n, thr, dom};
+  size_t done = 0;
+  const uint64_t t0 = soc_cycles(), w0 = soc->stats.unit_wait;
+  const s24_status_t st = s24_dev_quant(dev, &job, &done);
+  const uint64_t cyc = soc_cycles() - t0;
+  const size_t whole = n / 4u * 4u, want_done = bad_at < whole ? bad_at : whole;
+  int ok = st == S24_OK && done == want_done;
+  size_t bad = 0;
+  for (size_t i = 0; i < sizeof y && ok; i++) {
+    if (i < done ? y[i] != s24_quant_elem(thr, x[i]) : i >= whole && y[i] != (int8_t)0x5a) {
+      ok = 0, bad = i;
+    }
+  }
+  printf("case=quant n=%u dups=%d bad_at=%d ok=%d status=%s done=%u soc_cycles=%" PRIu64
+         " unit_cycles=%" PRIu64 "%s",
+         (unsigned)n, dups, bad_at < n ? (int)bad_at : -1, ok, s24_strerror(st), (unsigned)done,
+         cyc, soc->stats.unit_wait - w0, ok ? "\n" : "");
   if (!ok) printf(" first_bad=%u\n", (unsigned)bad);
   return ok;
 }
@@ -468,6 +527,22 @@ int main(void) {
     const int32_t shift = ties ? (int32_t)(s24_rng_next(&rng) % 32u)
                                : 18 + (int32_t)(s24_rng_next(&rng) % 14u);
     fails += !run_add(&dev, &soc, &rng, n, shift, (int)(s24_rng_next(&rng) % 2u), ties, 0);
+  }
+  // the quantize unit: directed (one word, a tail, equal thresholds, an element outside the
+  // domain in the middle, in the first and in the tail), then random
+  static const struct {
+    uint32_t n;
+    int dups;
+    uint32_t bad_at;
+  } quants[] = {
+      {4, 0, 99}, {2048, 0, 9999}, {1027, 1, 9999}, {600, 0, 301}, {64, 1, 0}, {41, 0, 40},
+  };
+  for (size_t i = 0; i < sizeof quants / sizeof quants[0]; i++, runs++) {
+    fails += !run_quant(&dev, &soc, &rng, quants[i].n, quants[i].dups, quants[i].bad_at);
+  }
+  for (int i = 0; i < n_rand; i++, runs++) {
+    const size_t n = 4 + (size_t)(s24_rng_next(&rng) % (QUANT_MAX - 3u));
+    fails += !run_quant(&dev, &soc, &rng, n, (int)(s24_rng_next(&rng) % 2u), SIZE_MAX);
   }
   s24_dev_close(&dev);
   s24_soc_close(&soc);

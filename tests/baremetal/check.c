@@ -84,7 +84,7 @@ int main(void) {
   s24_engine_model(&model);
   s24_status_t st = run_on(&model);
   const s24_mmio_platform_t plat = {NULL,   plat_stream_write, plat_stream_read, plat_stream_reset,
-                                    plat_now_ns, staging,  sizeof staging,   NULL, 0, NULL, NULL, NULL};
+                                    plat_now_ns, staging,  sizeof staging,   NULL, 0, NULL, NULL, NULL, NULL};
   s24_mmio_t mm;
   s24_seam_t seam;
   s24_dev_t dev;

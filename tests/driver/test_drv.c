@@ -127,7 +127,7 @@ static void *m_scratch(void *ctx, size_t bytes) {
 }
 
 static const s24_seam_t kSeam = {&g,           m_read32, m_write32, m_stream_write, m_stream_read,
-                                 m_stream_reset, m_now_ns, m_scratch, NULL, 0, NULL, NULL, NULL};
+                                 m_stream_reset, m_now_ns, m_scratch, NULL, 0, NULL, NULL, NULL, NULL};
 
 // A 2x2 2:4 device: W beat 2*2*(8+2) = 40 bits = 2 words, A 2*4*8 = 64 bits = 2 words, R 2.
 static void mock_device(uint32_t rows, uint32_t cols) {

@@ -47,6 +47,17 @@ static s24_status_t run_op(const s24_tfl_model_t *m, size_t i, void *const *data
         if (job.z[k] != s24_add_elem(job.tab, job.x[k], job.y[k])) st = S24_ERR_HW;
       }
     }
+    // QUANTIZE of a float input: the job a quantize unit gets (s24_op_quant_job) must give the
+    // host kernel's output on every element within its table's domain
+    s24_quant_job_t qj;
+    if (st == S24_OK && !m->ops[i].is_custom && m->ops[i].opcode == S24_OP_QUANTIZE &&
+        s24_op_quant_job(m, i, params, data, &qj) == S24_OK) {
+      for (size_t k = 0; k < qj.n; k++) {
+        if ((qj.x[k] & 0x7FFFFFFFu) < qj.dom && qj.y[k] != s24_quant_elem(qj.thr, qj.x[k])) {
+          st = S24_ERR_HW;
+        }
+      }
+    }
     free(mem);
     if (st != S24_ERR_NOMEM || a.need <= size) return st;
     size = (a.need + 15) / 16 * 16;
