@@ -32,7 +32,19 @@ uint32_t s24_soc_cycle_ns(void) { return (uint32_t)(1000000000u / soc_clk_hz());
 
 static uint64_t plat_now_ns(void *ctx) {
   (void)ctx;
-  return soc_cycles() * 1000000000ull / soc_clk_hz();
+  const uint32_t hz = soc_clk_hz();
+  if (1000000000u % hz == 0) return soc_cycles() * (1000000000u / hz);  // (no 64-bit division)
+  return soc_cycles() * 1000000000ull / hz;
+}
+
+// A wait's limit in SoC cycles for the driver's timeout_ns (soc->r_limit; the driver passes the same
+// one every time: divided once)
+static uint64_t limit_cycles(s24_soc_t *soc, uint64_t timeout_ns) {
+  if (timeout_ns != soc->r_timeout_ns) {
+    soc->r_timeout_ns = timeout_ns;
+    soc->r_limit = timeout_ns / 1000u * (soc_clk_hz() / 1000000u);
+  }
+  return soc->r_limit;
 }
 
 // ------------------------------------------------------------------ out of the caches
@@ -595,11 +607,7 @@ static s24_status_t plat_stream_read(void *ctx, s24_port_t port, uint32_t *beats
   if (port != S24_PORT_R || beats == NULL || words == 0 || words > 8u) return S24_ERR_ARG;
   const ring_t *ring = &kRingR;
   const uint64_t t0 = soc_cycles();
-  if (timeout_ns != soc->r_timeout_ns) {  // (the driver passes the same one: divided once)
-    soc->r_timeout_ns = timeout_ns;
-    soc->r_limit = timeout_ns / 1000u * (soc_clk_hz() / 1000000u);
-  }
-  const uint64_t limit = soc->r_limit;
+  const uint64_t limit = limit_cycles(soc, timeout_ns);
   uint64_t waited = 0;
   s24_status_t st = S24_OK;
   size_t got = 0;
@@ -659,18 +667,29 @@ static s24_status_t plat_stream_read(void *ctx, s24_port_t port, uint32_t *beats
 #define JOB_DESCS 256  // A descriptors a row tile's tiles may take (more: tile by tile)
 
 // The A reader's descriptors of a tile of a row tile with these beat counts (desc_run), relative
-// to the tile's first ring position, TLAST on the last. Returns how many (into dl, if not NULL;
-// at most cap are written).
-static size_t job_descs(const uint8_t *reps, size_t G, uint32_t *dl, size_t cap) {
-  size_t n = 0;
+// to the tile's first ring position, TLAST on the last: into dl (if not NULL; at most cap), or
+// (seq) straight into the job sequencer's list (its `dl` CSR; the caller set `dl_at`), each
+// written once (stores go to the bus on this CPU). Returns how many; *beats gets the beats they
+// cover (the row tile's: the caller checks them against the job's).
+static size_t job_descs(const uint8_t *reps, size_t G, uint32_t *dl, size_t cap, int seq,
+                        size_t *beats) {
+  size_t n = 0, nb = 0;
+  uint32_t held = 0;  // the last one made, passed on once the next is (TLAST goes on the last)
   for (size_t g = 0; g < G;) {
     const size_t run = desc_run(reps, G, g);
-    for (uint8_t r = 0; r < (reps[g] == 1 ? 1 : reps[g]); r++, n++) {
-      if (dl != NULL && n < cap) dl[n] = (uint32_t)g | (uint32_t)run << 16;
+    const uint8_t r_g = reps[g];
+    const uint32_t d = (uint32_t)g | (uint32_t)run << 16;
+    for (uint8_t r = 0; r < (r_g == 1 ? 1 : r_g); r++, n++) {
+      if (n > 0 && seq) s24_streams_seq_dl_write(held);
+      if (n > 0 && dl != NULL && n - 1 < cap) dl[n - 1] = held;
+      held = d;
     }
+    nb += r_g == 1 ? run : r_g;
     g += run;
   }
-  if (dl != NULL && n > 0 && n <= cap) dl[n - 1] |= 1u << 31;
+  if (n > 0 && seq) s24_streams_seq_dl_write(held | 1u << 31);
+  if (n > 0 && dl != NULL && n <= cap) dl[n - 1] = held | 1u << 31;
+  *beats = nb;
   return n;
 }
 
@@ -707,7 +726,6 @@ static s24_status_t seq_job(s24_soc_t *soc, const s24_seam_job_t *jb, uint32_t a
   s24_streams_seq_ctl_write(s24_r8_beats(jb->rows) | 1u << 8);  // the drain frees the R ring
   s24_streams_seq_job_write((uint32_t)G | (uint32_t)nb << 16);
   seq_idle_t w = {s24_streams_r_drain_done_read(), soc_cycles()};
-  uint32_t dl[JOB_DESCS];
   s24_status_t st = S24_OK;
   for (size_t i = 0; i < R && st == S24_OK; i++) {
     if (i >= 2) {  // row tile i - 2 issued, its weights taken
@@ -725,16 +743,21 @@ static s24_status_t seq_job(s24_soc_t *soc, const s24_seam_job_t *jb, uint32_t a
     }
     st = fill(soc, S24_PORT_W, jb->w + i * nb * 5u, (uint32_t)(i & 1) * half, (uint32_t)nb);
     if (st != S24_OK) break;
-    const size_t n = job_descs(jb->reps + i * G, G, dl, JOB_DESCS);
     s24_streams_seq_dl_at_write((uint32_t)(i & 1) * 256u);
-    for (size_t d = 0; d < n; d++) s24_streams_seq_dl_write(dl[d]);
+    size_t beats = 0;
+    const uint32_t n = (uint32_t)job_descs(jb->reps + i * G, G, NULL, 0, 1, &beats);
+    (void)n;  // (the fault firmware does not queue the row tile)
+    if (beats != nb) {  // the row tile's activation beats are its beats
+      st = S24_ERR_ARG;
+      break;
+    }
     s24_streams_seq_row_w_write((uint32_t)(i & 1) * half | (uint32_t)nb << 16 | 1u << 31);
     s24_streams_seq_row_y_write((uint32_t)((uintptr_t)jb->y + i * jb->rows));
 #ifndef SOC_FAULT_NO_DESC  // (soc/tests/faults.sh's firmware: the readers never get a descriptor)
     const size_t r_left = jb->m_rows - i * jb->rows;  // the rows Y has: the drain writes those
     const uint32_t rows = r_left < jb->rows ? (uint32_t)r_left : jb->rows;
     s24_streams_seq_row_go_write((uint32_t)CT | rows / 4u << 16 | (uint32_t)(i & 1) << 19 |
-                                 (uint32_t)n << 20);
+                                 n << 20);
 #endif
     soc->fed++;
     if (i == 0) {  // START once the first tile is queued (the core takes no beat before), or
@@ -819,7 +842,9 @@ static s24_status_t job_loop(s24_soc_t *soc, const s24_seam_job_t *jb, uint32_t 
         if ((int32_t)(w_done - w_end[i_iss & 1]) >= 0) {
           st = fill(soc, S24_PORT_W, jb->w + i_iss * nb * 5u, (uint32_t)(i_iss & 1) * half,
                     (uint32_t)nb);
-          n_dl = job_descs(jb->reps + i_iss * G, G, dl, JOB_DESCS);
+          size_t beats = 0;
+          n_dl = job_descs(jb->reps + i_iss * G, G, dl, JOB_DESCS, 0, &beats);
+          if (beats != nb) st = S24_ERR_ARG;  // the row tile's activation beats are its beats
           w_row = i_iss;
         }
       }
@@ -921,13 +946,9 @@ static s24_status_t plat_stream_job(void *ctx, const s24_seam_job_t *jb) {
       soc->pend_count[S24_PORT_W] != 0 || soc->pend_count[S24_PORT_A] != 0) {
     return S24_ERR_UNSUPPORTED;
   }
-  for (size_t i = 0; i < jb->row_tiles; i++) {  // a row tile's activation beats are its beats
-    size_t total = 0;
-    for (size_t g = 0; g < G; g++) total += jb->reps[i * G + g];
-    if (total != nb) return S24_ERR_ARG;
-    if (nb > JOB_DESCS && job_descs(jb->reps + i * G, G, NULL, 0) > JOB_DESCS) {  // (<= nb)
-      return S24_ERR_UNSUPPORTED;
-    }
+  for (size_t i = 0; nb > JOB_DESCS && i < jb->row_tiles; i++) {  // (descriptors <= beats)
+    size_t beats = 0;
+    if (job_descs(jb->reps + i * G, G, NULL, 0, 0, &beats) > JOB_DESCS) return S24_ERR_UNSUPPORTED;
   }
   // everything sent before has been taken (a job's results are all read before the next starts)
   if (s24_streams_w_rd_consumed_read() != soc->w_wr ||
@@ -936,10 +957,7 @@ static s24_status_t plat_stream_job(void *ctx, const s24_seam_job_t *jb) {
     return S24_ERR_UNSUPPORTED;
   }
   const uint64_t t0 = soc_cycles();
-  if (soc->r_timeout_ns != jb->timeout_ns) {
-    soc->r_timeout_ns = jb->timeout_ns;
-    soc->r_limit = jb->timeout_ns / 1000u * (soc_clk_hz() / 1000000u);
-  }
+  (void)limit_cycles(soc, jb->timeout_ns);  // (soc->r_limit)
   // the results into Y by the R ring's drain where Y takes whole words, four rows (channels) a
   // word (else the CPU reads them). The drain writes the SDRAM: on a job with `fresh`, or after
   // the CPU stored results (y_cpu: a job of the layer that went tile by tile, or on the CPU's
@@ -1045,7 +1063,7 @@ static s24_status_t plat_stream_add(void *ctx, const s24_add_job_t *jb, uint64_t
                        ((uint32_t)t->act_hi & 0xffu) << 16 | (uint32_t)t->shift << 24);
   const uint32_t done = s24_eltadd_done_read() + 1u;
   s24_eltadd_go_write((uint32_t)words);
-  const uint64_t limit = timeout_ns / 1000u * (soc_clk_hz() / 1000000u);
+  const uint64_t limit = limit_cycles(soc, timeout_ns);
   const uint64_t t1 = soc_cycles();
   s24_status_t st = S24_OK;
   while (s24_eltadd_done_read() != done) {
@@ -1091,7 +1109,7 @@ static s24_status_t plat_stream_quant(void *ctx, const s24_quant_job_t *jb, size
   s24_quant_dom_write(jb->dom);
   const uint32_t fin = s24_quant_done_read() + 1u;
   s24_quant_go_write((uint32_t)words);
-  const uint64_t limit = timeout_ns / 1000u * (soc_clk_hz() / 1000000u);
+  const uint64_t limit = limit_cycles(soc, timeout_ns);
   const uint64_t t1 = soc_cycles();
   s24_status_t st = S24_OK;
   while (s24_quant_done_read() != fin) {

@@ -93,7 +93,7 @@ typedef struct {
    *  write them without a flush first (s24_soc_seam.c, "out of the caches") */
   uintptr_t clean[S24_SOC_CLEAN][2];
   size_t n_clean;
-  uint64_t r_timeout_ns, r_limit;  /**< stream_read's last timeout, in SoC cycles */
+  uint64_t r_timeout_ns, r_limit;  /**< the driver's last timeout, in SoC cycles (limit_cycles) */
   uint32_t fed;             /**< bumped whenever beats, a fetch or descriptors went to the hardware:
                                  stream_read's timeout_ns is hardware time with neither results
                                  nor any of these (an IP still taking the backlog is not timed

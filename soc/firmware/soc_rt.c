@@ -19,6 +19,8 @@ __asm__(".global __flash\n.set __flash, 0x40000000\n"
         ".global __stack_size\n.set __stack_size, 0x00010000\n");
 
 _Static_assert(SOC_HOST_BASE == 0x40100000u + 0x00f00000u, "the host area follows the firmware's RAM");
+_Static_assert(MAIN_RAM_BASE == 0x40000000u && S24_L2_SIZE <= 0x00100000u,
+               "soc_flush_range reads the L2's size of code and read-only data");
 
 static int uart_putc(char c, FILE *f) {
   (void)f;
@@ -56,10 +58,18 @@ void soc_flush_dcache(void) { flush_l2_cache(); }
 
 // The same for the lines of [p, p + n) only: a read S24_L2_SIZE away from a line (another line of
 // its direct-mapped set) writes back whatever dirty line the set holds. One read a D$ line, as
-// above; a range of the L2's size or more: the whole flush.
+// above. A range of the L2's size or more: every set read once, from main RAM's first S24_L2_SIZE
+// bytes (code, in the first MiB with the read-only data: never dirty), half the whole flush's
+// reads, unless the range lies in the first twice that (then the whole flush).
 void soc_flush_range(const void *p, size_t n) {
   if (n >= S24_L2_SIZE) {
-    flush_l2_cache();
+    if ((uintptr_t)p < MAIN_RAM_BASE + 2u * S24_L2_SIZE) {
+      flush_l2_cache();
+      return;
+    }
+    flush_cpu_dcache();
+    volatile const uint32_t *m = (volatile const uint32_t *)MAIN_RAM_BASE;
+    for (uint32_t i = 0; i < S24_L2_SIZE / 4; i += 32 / 4) (void)m[i];
     return;
   }
   flush_cpu_dcache();
