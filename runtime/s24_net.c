@@ -905,10 +905,10 @@ s24_status_t s24_net_run(s24_net_t *net, const void *x, void *y, char *err, size
   }
   const s24_tfl_model_t *m = &net->m;
   void *const in_buf = net->data[m->inputs[0]];
+  cpu_touch(net);  // (the caller's memory, x among it, may have changed since the last run)
   if (input_in_place(net)) {
     net->data[m->inputs[0]] = (void *)(uintptr_t)x;  // (read only: no operator writes an input)
   } else {
-    cpu_touch(net);
     memcpy(in_buf, x, m->tensors[m->inputs[0]].bytes);
   }
   const s24_status_t st = run_ops(net, err, errlen);

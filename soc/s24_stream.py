@@ -887,8 +887,9 @@ class EltAdd(LiteXModule):
 
 class QuantIn(LiteXModule):
     """The float input's QUANTIZE beside the IP (LiteRT's reference AffineQuantize, FLOAT32 ->
-    int8, bit-exact): the C model's table (s24_quant_tab_t, cmodel/s24_model.h): for inputs
-    whose magnitude is below `dom` the output is -128 plus the number of the 255 ascending
+    int8, bit-exact) by the runtime's table, as the C model's s24_quant_elem (cmodel/s24_model.h)
+    searches it: for inputs whose magnitude is below `dom` the output is -128 plus the number of
+    the 255 ascending
     thresholds at or below the input's key (its bits ordered like its value), so the unit reads
     the thresholds into a block RAM, then per element searches them, one threshold a cycle (eight
     cycles an element), through a LiteDRAM read port (the table, then x, one float a word) and a
@@ -904,7 +905,7 @@ class QuantIn(LiteXModule):
 
     def __init__(self, rport, wport):
         from litedram.frontend.dma import LiteDRAMDMAReader
-        self.tab = CSRStorage(32, description="Byte address of the 255 thresholds (s24_quant_tab_t.thr; 32-bit aligned).")
+        self.tab = CSRStorage(32, description="Byte address of the 255 thresholds (s24_quant_job_t.thr; 32-bit aligned).")
         self.x = CSRStorage(32, description="Byte address of x (floats; 32-bit aligned).")
         self.y = CSRStorage(32, description="Byte address of y (32-bit aligned).")
         self.dom = CSRStorage(32, description="The table's domain: an input whose magnitude bits (bits & 0x7fffffff) are at or above this is not the table's.")
