@@ -35,6 +35,43 @@ def _log2(n):
     return max(1, (n - 1).bit_length())
 
 
+def _drop_after_reset(m, rst, issued, returned):
+    """Reads a LiteDRAM read port still owes after `rst`: they come back and are dropped (the
+    returned signal; `drop` != 0 while some are owed). Returns drop."""
+    outstanding, drop = Signal(8), Signal(8)
+    m.sync += [
+        outstanding.eq(outstanding + issued - returned),
+        If(rst, drop.eq(outstanding + issued - returned)
+        ).Elif((drop != 0) & returned, drop.eq(drop - 1)),
+    ]
+    return drop
+
+
+class _WordWriter(LiteXModule):
+    """32-bit words into main RAM through a LiteDRAM write port, LiteDRAMDMAWriter's scheme: a
+    word's command goes out when asked (`valid`, `addr` the word address, `data`) and the queue has
+    room, its data is queued when the port takes the command (`taken`) and sent as the port asks;
+    `pending` while queued data has not gone yet."""
+
+    def __init__(self, wport, depth=16):
+        self.valid, self.addr, self.data = Signal(), Signal(len(wport.cmd.addr)), Signal(32)
+        self.taken, self.pending = Signal(), Signal()
+        wf = stream.SyncFIFO([("data", 32)], depth)
+        self.submodules += wf
+        self.comb += [
+            wport.cmd.valid.eq(self.valid & wf.sink.ready),
+            wport.cmd.we.eq(1),
+            wport.cmd.addr.eq(self.addr),
+            self.taken.eq(wport.cmd.valid & wport.cmd.ready),
+            wf.sink.valid.eq(self.taken), wf.sink.data.eq(self.data),
+            wport.wdata.valid.eq(wf.source.valid),
+            wport.wdata.data.eq(wf.source.data),
+            wport.wdata.we.eq(0xf),
+            wf.source.ready.eq(wport.wdata.ready),
+            self.pending.eq(wf.source.valid),
+        ]
+
+
 class RingWindow(LiteXModule):
     """A 32-bit Wishbone window on a ring `mem` of beats of `words` 32-bit words (+ `extra` words
     read-only, taken from `extra_r`, e.g. the R ring's TLAST). Writes go to the named word of the
@@ -469,10 +506,9 @@ class ConvFetch(LiteXModule):
         # the writer: tags in order, a pad at once, a read when its word is back; after a reset
         # the reads still in flight are dropped first (`drop` of them)
         wr = Signal()
-        outstanding = Signal(8)
-        drop = Signal(8)
         issued = Signal()
         returned = Signal()
+        drop = _drop_after_reset(self, rst, issued, returned)
         rd_valid = Signal()
         rd_data = Signal(32)
         if ib_words:
@@ -509,11 +545,6 @@ class ConvFetch(LiteXModule):
                     filling.eq(1), fill_n.eq(self.ib_go.storage[0:ibw + 1]), fill_i.eq(0), fill_w.eq(0)),
                 If(rst, filling.eq(0)),
             ]
-        self.sync += [
-            outstanding.eq(outstanding + issued - returned),
-            If(rst, drop.eq(outstanding + issued - returned)
-            ).Elif((drop != 0) & returned, drop.eq(drop - 1)),
-        ]
         self.done_count = done = Signal(32)
         self.sync += [
             If(active & ~issuing & ~tags.source.valid & ~go_re,
@@ -562,8 +593,8 @@ class RingDrain(LiteXModule):
         self.specials += rport
         dfifo = ResetInserter()(stream.SyncFIFO(
             [("base", 32), ("ncols", 4), ("beats", 3), ("wbeats", 3)], self.DESC_DEPTH))
-        wfifo = stream.SyncFIFO([("data", 32)], 16)
-        self.submodules += dfifo, wfifo
+        self.writer = wr = _WordWriter(port)
+        self.submodules += dfifo
         # a second writer of the queue (JobSeq): its tile goes in when no CSR write does
         self.ext_valid, self.ext_ready = Signal(), Signal()
         self.ext_base, self.ext_go = Signal(32), Signal(10)
@@ -616,17 +647,8 @@ class RingDrain(LiteXModule):
             writing.eq(b < d_wbeats),
             last_b.eq(b == d_beats - 1),
             last_c.eq(~writing | (c == d_ncols - 1)),
-            # LiteDRAMDMAWriter's scheme: the command, its data queued when the port takes it
-            port.cmd.valid.eq(ready & writing & wfifo.sink.ready),
-            port.cmd.we.eq(1),
-            port.cmd.addr.eq(addr[2:2 + aw]),
-            wfifo.sink.valid.eq(port.cmd.valid & port.cmd.ready),
-            wfifo.sink.data.eq(word),
-            step.eq(ready & (~writing | (wfifo.sink.ready & port.cmd.ready))),
-            port.wdata.valid.eq(wfifo.source.valid),
-            port.wdata.data.eq(wfifo.source.data),
-            port.wdata.we.eq(0xf),
-            wfifo.source.ready.eq(port.wdata.ready),
+            wr.valid.eq(ready & writing), wr.addr.eq(addr[2:2 + aw]), wr.data.eq(word),
+            step.eq(ready & (~writing | wr.taken)),
         ]
         self.sync += [
             fresh.eq(1),
@@ -715,8 +737,8 @@ class EltAdd(LiteXModule):
         xf = ResetInserter()(stream.SyncFIFO([("data", 32)], self.DEPTH))
         yf = ResetInserter()(stream.SyncFIFO([("data", 32)], self.DEPTH))
         of = ResetInserter()(stream.SyncFIFO([("data", 32)], 16))
-        wf = stream.SyncFIFO([("data", 32)], 16)
-        self.submodules += tags, xf, yf, of, wf
+        self.writer = zw = _WordWriter(wport)
+        self.submodules += tags, xf, yf, of
 
         # the reads: the tables, then x and y in alternating blocks
         want_t, want_x, want_y = Signal(), Signal(), Signal()
@@ -744,8 +766,8 @@ class EltAdd(LiteXModule):
         rps = [m.get_port() for m in mems]
         self.specials += wps + rps
         back = Signal()
-        outstanding = Signal(8)
-        drop = Signal(8)
+        returned = Signal()
+        drop = _drop_after_reset(self, rst, issue, returned)
         self.comb += [
             back.eq(dma.source.valid & tags.source.valid & (drop == 0)),
             tags.source.ready.eq(back),
@@ -759,13 +781,7 @@ class EltAdd(LiteXModule):
                 wp.adr.eq(tw[1:9]), wp.dat_w.eq(dma.source.data),
                 wp.we.eq(back & (tags.source.dest == 0) & (tw[9] == i // 2) & (tw[0] == i % 2)),
             ]
-        returned = Signal()
         self.comb += returned.eq(dma.source.valid & dma.source.ready)
-        self.sync += [
-            outstanding.eq(outstanding + issue - returned),
-            If(rst, drop.eq(outstanding + issue - returned)
-            ).Elif((drop != 0) & returned, drop.eq(drop - 1)),
-        ]
 
         # the elements: a word of x and of y, one byte lane a cycle, through six stages
         lane = Signal(2)
@@ -833,24 +849,17 @@ class EltAdd(LiteXModule):
             of.sink.data.eq(Cat(word, q6)),
         ]
 
-        # the writes (LiteDRAMDMAWriter's scheme: the command, its data queued when taken)
-        taken = Signal()
+        # the writes, WBURST words at a time
+        taken = zw.taken
         ew = Signal(24)                     # words entered the stages
         burst = Signal(max=self.WBURST)     # words left of the burst being written
         last = Signal()                     # every word entered and through the stages
         self.comb += last.eq((ew == n) & ~(v[0] | v[1] | v[2] | v[3] | v[4]))
         self.comb += [
-            wport.cmd.valid.eq(active & of.source.valid & wf.sink.ready &
-                               ((burst != 0) | (of.level >= self.WBURST) | last)),
-            wport.cmd.we.eq(1),
-            wport.cmd.addr.eq(zb + zi),
-            taken.eq(wport.cmd.valid & wport.cmd.ready),
+            zw.valid.eq(active & of.source.valid &
+                        ((burst != 0) | (of.level >= self.WBURST) | last)),
+            zw.addr.eq(zb + zi), zw.data.eq(of.source.data),
             of.source.ready.eq(taken),
-            wf.sink.valid.eq(taken), wf.sink.data.eq(of.source.data),
-            wport.wdata.valid.eq(wf.source.valid),
-            wport.wdata.data.eq(wf.source.data),
-            wport.wdata.we.eq(0xf),
-            wf.source.ready.eq(wport.wdata.ready),
         ]
         done = Signal(32)
         enter = Signal()
@@ -869,7 +878,7 @@ class EltAdd(LiteXModule):
             If(back & (tags.source.dest == 0), tw.eq(tw + 1)),
             If(taken, zi.eq(zi + 1), If(burst == 0, burst.eq(self.WBURST - 1)).Else(burst.eq(burst - 1))),
             If(enter, ew.eq(ew + 1)),
-            If(active & (zi == n) & ~wf.source.valid, active.eq(0), done.eq(done + 1)),
+            If(active & (zi == n) & ~zw.pending, active.eq(0), done.eq(done + 1)),
             If(self.go.re,
                 active.eq(1), n.eq(self.go.storage[0:24]),
                 ti.eq(0), tw.eq(0), xi.eq(0), yi.eq(0), zi.eq(0), d.eq(0), blk.eq(0),
@@ -925,18 +934,13 @@ class QuantIn(LiteXModule):
         ri = Signal(27)                     # reads issued: the table's words, then x's
         rb = Signal(27)                     # reads back
         tb, xb, yb = Signal(aw), Signal(aw), Signal(aw)
-        outstanding, drop = Signal(8), Signal(8)
         issue, returned = Signal(), Signal()
+        drop = _drop_after_reset(self, rst, issue, returned)
         self.comb += [
             dma.sink.valid.eq(active & (ri != TABW + n)),
             dma.sink.address.eq(Mux(ri < TABW, tb + ri, xb + (ri - TABW))),
             issue.eq(dma.sink.valid & dma.sink.ready),
             returned.eq(dma.source.valid & dma.source.ready),
-        ]
-        self.sync += [
-            outstanding.eq(outstanding + issue - returned),
-            If(rst, drop.eq(outstanding + issue - returned)
-            ).Elif((drop != 0) & returned, drop.eq(drop - 1)),
         ]
 
         mem = Memory(32, 256, name="s24_quant_tab")
@@ -966,8 +970,8 @@ class QuantIn(LiteXModule):
         pw = Signal(8)
         bitv = Array([C(1 << i, 8) for i in range(8)])
         of = ResetInserter()(stream.SyncFIFO([("data", 32)], 4))
-        wf = stream.SyncFIFO([("data", 32)], 16)
-        self.submodules += of, wf
+        self.writer = yw = _WordWriter(wport)
+        self.submodules += of
         word = Signal(24)
         lane = Signal(2)
         t = Signal((32, True))
@@ -999,25 +1003,17 @@ class QuantIn(LiteXModule):
             If(issue, ri.eq(ri + 1)),
         ]
 
-        # the writes (LiteDRAMDMAWriter's scheme: the command, its data queued when taken)
+        # the writes
         yi = Signal(24)
-        taken = Signal()
+        taken = yw.taken
         self.comb += [
-            wport.cmd.valid.eq(active & of.source.valid & wf.sink.ready),
-            wport.cmd.we.eq(1),
-            wport.cmd.addr.eq(yb + yi),
-            taken.eq(wport.cmd.valid & wport.cmd.ready),
+            yw.valid.eq(active & of.source.valid), yw.addr.eq(yb + yi), yw.data.eq(of.source.data),
             of.source.ready.eq(taken),
-            wf.sink.valid.eq(taken), wf.sink.data.eq(of.source.data),
-            wport.wdata.valid.eq(wf.source.valid),
-            wport.wdata.data.eq(wf.source.data),
-            wport.wdata.we.eq(0xf),
-            wf.source.ready.eq(wport.wdata.ready),
         ]
         done = Signal(32)
         self.sync += [
             If(taken, yi.eq(yi + 1)),
-            If(active & (yi == n[2:]) & ~wf.source.valid, active.eq(0), done.eq(done + 1)),
+            If(active & (yi == n[2:]) & ~yw.pending, active.eq(0), done.eq(done + 1)),
             If(self.go.re,
                 active.eq(1), n.eq(Cat(C(0, 2), self.go.storage[0:24])),
                 first.eq(Cat(C(0, 2), self.go.storage[0:24])),

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // QUANTIZE FLOAT32 -> int8 by prep's threshold table (runtime/s24_ops.c: prep_quant_table and
-// quant_lookup, which run_quantize calls for every element) against the reference expression it
+// quant_lookup, which run_quantize calls for every element; and the quantize unit's search of the
+// same table, s24_quant_elem, within its domain) against the reference expression it
 // replaces (quant_one: TfLiteRound(x / scale) + zero point, x86-64's conversion, clamped), on
 // scales from the least subnormal to FLT_MAX and zero points -128, 0, 127. Every float near every
 // threshold (+-300 keys), the specials (NaN, infinities, +-0, subnormals, FLT_MAX) and a stride
@@ -15,14 +16,17 @@
 
 static unsigned long long checked, failed;
 
+// The host's lookup and, within the table's domain, the quantize unit's search (s24_quant_elem,
+// the SoC's QuantIn) against the reference
 static void check_bits(const quant_t *p, uint32_t bits, float s, int32_t zo) {
   float x;
   memcpy(&x, &bits, 4);
   const int8_t want = quant_one(x, s, zo), got = quant_lookup(p, bits, s, zo);
+  const int8_t unit = (bits & 0x7FFFFFFFu) < p->dom ? s24_quant_elem(p->thr, bits) : want;
   checked++;
-  if (got != want && failed++ < 10)
-    printf("FAIL scale %a zero point %d: input %a (bits 0x%08x): table %d, reference %d\n",
-           (double)s, (int)zo, (double)x, (unsigned)bits, got, want);
+  if ((got != want || unit != want) && failed++ < 10)
+    printf("FAIL scale %a zero point %d: input %a (bits 0x%08x): table %d, unit's search %d, "
+           "reference %d\n", (double)s, (int)zo, (double)x, (unsigned)bits, got, unit, want);
 }
 
 int main(int argc, char **argv) {
@@ -50,7 +54,7 @@ int main(int argc, char **argv) {
         }
       for (int j = 0; j < 255; ++j)
         for (int32_t d = -300; d <= 300; ++d)
-          check_bits(&q, (uint32_t)f32_key((uint32_t)(q.thr[j] + d)), s, zo);
+          check_bits(&q, (uint32_t)s24_quant_key((uint32_t)(q.thr[j] + d)), s, zo);
       const float special[] = {NAN, -NAN, INFINITY, -INFINITY, 0.0f, -0.0f, FLT_MIN, -FLT_MIN,
                                0x1p-149f, -0x1p-149f, FLT_MAX, -FLT_MAX, 3e9f, -3e9f};
       for (size_t k = 0; k < sizeof special / sizeof special[0]; ++k) {
