@@ -47,6 +47,23 @@ static uint64_t limit_cycles(s24_soc_t *soc, uint64_t timeout_ns) {
   return soc->r_limit;
 }
 
+// Waits until a unit's done counter (done()) reaches `want`, at most `limit` cycles; else resets the
+// unit (reset(1)) and returns S24_ERR_TIMEOUT. *waited (if not NULL) gets the cycles waited.
+static s24_status_t unit_wait(uint32_t (*done)(void), uint32_t want, void (*reset)(uint32_t),
+                              uint64_t limit, uint64_t *waited) {
+  const uint64_t t0 = soc_cycles();
+  s24_status_t st = S24_OK;
+  while (done() != want) {
+    if (soc_cycles() - t0 > limit) {
+      reset(1);
+      st = S24_ERR_TIMEOUT;
+      break;
+    }
+  }
+  if (waited != NULL) *waited += soc_cycles() - t0;
+  return st;
+}
+
 // ------------------------------------------------------------------ out of the caches
 // The DMAs (the fetch unit and its buffer's fill, the drain, the ADD unit) bypass the L2 and the
 // D$: before a DMA reads a range, its dirty lines must be written back; before it writes one,
@@ -448,15 +465,9 @@ static int conv_buffer(s24_soc_t *soc, const s24_conv_src_t *s, int fresh, uint6
   const uint32_t done = s24_streams_a_conv_ib_done_read() + 1u;
   s24_streams_a_conv_ib_addr_write((uint32_t)(uintptr_t)s->x);
   s24_streams_a_conv_ib_go_write((uint32_t)(bytes / 4u));
-  const uint64_t t0 = soc_cycles();
-  while (s24_streams_a_conv_ib_done_read() != done) {
-    if (soc_cycles() - t0 > limit) {
-      s24_streams_a_conv_reset_write(1);
-      *st = S24_ERR_TIMEOUT;
-      return 0;
-    }
-  }
-  *waited += soc_cycles() - t0;
+  *st = unit_wait(s24_streams_a_conv_ib_done_read, done, s24_streams_a_conv_reset_write, limit,
+                  waited);
+  if (*st != S24_OK) return 0;
   soc->ib_x = s->x;
   soc->ib_bytes = bytes;
   return 1;
@@ -664,7 +675,8 @@ static s24_status_t plat_stream_read(void *ctx, s24_port_t port, uint32_t *beats
 // from the R ring into Y. The hardware's counters are read only when the cached ones say it is
 // needed; the clock only while nothing progresses (the timeout: no progress for timeout_ns).
 
-#define JOB_DESCS 256  // A descriptors a row tile's tiles may take (more: tile by tile)
+#define JOB_DESCS S24_SEQ_DL_HALF  // A descriptors a row tile's tiles may take (JobSeq's list half;
+                                   // more: tile by tile)
 
 // The A reader's descriptors of a tile of a row tile with these beat counts (desc_run), relative
 // to the tile's first ring position, TLAST on the last: into dl (if not NULL; at most cap), or
@@ -743,7 +755,7 @@ static s24_status_t seq_job(s24_soc_t *soc, const s24_seam_job_t *jb, uint32_t a
     }
     st = fill(soc, S24_PORT_W, jb->w + i * nb * 5u, (uint32_t)(i & 1) * half, (uint32_t)nb);
     if (st != S24_OK) break;
-    s24_streams_seq_dl_at_write((uint32_t)(i & 1) * 256u);
+    s24_streams_seq_dl_at_write((uint32_t)(i & 1) * S24_SEQ_DL_HALF);
     size_t beats = 0;
     const uint32_t n = (uint32_t)job_descs(jb->reps + i * G, G, NULL, 0, 1, &beats);
     (void)n;  // (the fault firmware does not queue the row tile)
@@ -1063,23 +1075,13 @@ static s24_status_t plat_stream_add(void *ctx, const s24_add_job_t *jb, uint64_t
                        ((uint32_t)t->act_hi & 0xffu) << 16 | (uint32_t)t->shift << 24);
   const uint32_t done = s24_eltadd_done_read() + 1u;
   s24_eltadd_go_write((uint32_t)words);
-  const uint64_t limit = limit_cycles(soc, timeout_ns);
-  const uint64_t t1 = soc_cycles();
-  s24_status_t st = S24_OK;
-  while (s24_eltadd_done_read() != done) {
-    if (soc_cycles() - t1 > limit) {
-      s24_eltadd_reset_write(1);
-      st = S24_ERR_TIMEOUT;
-      break;
-    }
-  }
-  const uint64_t t2 = soc_cycles();
+  const s24_status_t st = unit_wait(s24_eltadd_done_read, done, s24_eltadd_reset_write,
+                                    limit_cycles(soc, timeout_ns), &soc->stats.unit_wait);
   soc_invalidate_dcache();  // z's lines as the unit wrote them
   if (words * 4u < jb->n) clean_forget(soc);  // the CPU's part: it reads x and y, writes z
   for (size_t i = words * 4u; i < jb->n && st == S24_OK; i++) {
     jb->z[i] = s24_add_elem(t, jb->x[i], jb->y[i]);
   }
-  soc->stats.unit_wait += t2 - t1;
   return st;
 }
 
@@ -1109,17 +1111,8 @@ static s24_status_t plat_stream_quant(void *ctx, const s24_quant_job_t *jb, size
   s24_quant_dom_write(jb->dom);
   const uint32_t fin = s24_quant_done_read() + 1u;
   s24_quant_go_write((uint32_t)words);
-  const uint64_t limit = limit_cycles(soc, timeout_ns);
-  const uint64_t t1 = soc_cycles();
-  s24_status_t st = S24_OK;
-  while (s24_quant_done_read() != fin) {
-    if (soc_cycles() - t1 > limit) {
-      s24_quant_reset_write(1);
-      st = S24_ERR_TIMEOUT;
-      break;
-    }
-  }
-  soc->stats.unit_wait += soc_cycles() - t1;
+  const s24_status_t st = unit_wait(s24_quant_done_read, fin, s24_quant_reset_write,
+                                    limit_cycles(soc, timeout_ns), &soc->stats.unit_wait);
   soc_invalidate_dcache();  // y's lines as the unit wrote them
   if (st == S24_OK) *done = s24_quant_first_read();
   return st;
