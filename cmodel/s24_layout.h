@@ -94,7 +94,16 @@ typedef struct {
    *  depthwise layer's slices after the first), so s24_linear_conv does not make them visible
    *  to or from the device's DMA again (no cache flush); the layout functions ignore it */
   uint8_t x_seen;
+  /** Output rows a channel window (a depthwise layer's slices as one job): output row m reads
+   *  window m / gr, channels c0 + (m / gr)*cs .. (s24_conv_c0); 0: every row reads c0 .. The
+   *  layout functions read one window (c0 as given): a caller passes each window's c0. */
+  int32_t gr;
 } s24_conv_src_t;
+
+/** The first input channel output row m reads (s24_conv_src_t.gr). */
+static inline int32_t s24_conv_c0(const s24_conv_src_t *s, size_t m) {
+  return s->gr > 0 ? s->c0 + (int32_t)(m / (size_t)s->gr) * s->cs : s->c0;
+}
 
 /** Row p of the conv source's B^T (kh*kw*cs bytes) into row: what an im2col writes. */
 void s24_conv_row(const s24_conv_src_t *s, size_t p, int8_t *row);

@@ -392,8 +392,11 @@ s24_status_t s24_weights_pack(const s24_dev_t *dev, const int8_t *a, size_t m_ro
 static void build_a(const s24_geom_t *g, const s24_weights_t *w, size_t t, const int8_t *b,
                     int b_t, const s24_conv_src_t *conv, size_t n_cols, size_t j0, uint32_t *out) {
   const size_t aw = g->a_words;
-  if (conv != NULL) {
-    (void)s24_a_beats_conv(g, out, conv, j0, 0, w->groups, &w->bpg[t * w->groups]);
+  if (conv != NULL) {  // row tile t's channel window
+    s24_conv_src_t win = *conv;
+    win.c0 = s24_conv_c0(conv, t * w->rows);
+    win.gr = 0;
+    (void)s24_a_beats_conv(g, out, &win, j0, 0, w->groups, &w->bpg[t * w->groups]);
     return;
   }
   size_t beat = 0;
@@ -577,6 +580,9 @@ static s24_status_t run_gemm(s24_dev_t *dev, const s24_weights_t *w, const int8_
   }
   const size_t R = arr.rows;  // tile rows of this GEMM's jobs
   const s24_conv_src_t *conv = epi != NULL ? epi->conv : NULL;
+  if (conv != NULL && conv->gr != 0 && (size_t)conv->gr % R != 0) {
+    return S24_ERR_ARG;  // a row tile reads one channel window
+  }
   int fetch = conv != NULL && dev->seam.stream_conv != NULL;
   int fresh = conv == NULL || !conv->x_seen;  // the fetch unit's input to flush first
   const size_t col_tiles = (n_cols + hw->cols - 1) / hw->cols;
@@ -625,7 +631,8 @@ static s24_status_t run_gemm(s24_dev_t *dev, const s24_weights_t *w, const int8_
                                  hw->w_words, nb, &w->bpg[first * w->groups], w->groups, job_rows,
                                  col_tiles, (uint32_t)R, (uint32_t)hw->cols,
                                  (uint32_t)hw->r_words, w->m_rows - first * R, n_cols,
-                                 epi->y + first * R, epi->ldy, dev->timeout_ns, job_start, &js};
+                                 epi->y + first * R, epi->ldy, dev->timeout_ns, job_start, &js,
+                                 first * R};
       st = dev->seam.stream_job(dev->seam.ctx, &sj);
       if (st == S24_ERR_UNSUPPORTED) {
         st = S24_OK;  // nothing sent: tile by tile below
@@ -653,7 +660,7 @@ static s24_status_t run_gemm(s24_dev_t *dev, const s24_weights_t *w, const int8_
         // the activations: by the seam's fetch unit from the convolution's input where it has
         // one (S24_ERR_UNSUPPORTED: not for this source; then built here from now on)
         if (st == S24_OK && conv != NULL && fetch) {
-          st = dev->seam.stream_conv(dev->seam.ctx, &geom, conv, j * hw->cols, w->groups,
+          st = dev->seam.stream_conv(dev->seam.ctx, &geom, conv, t * R, j * hw->cols, w->groups,
                                      &w->bpg[t * w->groups], fresh);
           fresh = 0;
           if (st == S24_ERR_UNSUPPORTED) {
@@ -821,7 +828,10 @@ s24_status_t s24_linear_conv(s24_dev_t *dev, const s24_weights_t *w, const s24_c
       src->c <= 0 || src->c0 < 0 || src->cs <= 0 || src->c0 > src->c - src->cs || src->kh <= 0 ||
       src->kw <= 0 || src->oh <= 0 || src->ow <= 0 || src->sh <= 0 || src->sw <= 0 ||
       src->dh <= 0 || src->dw <= 0 || src->ph < 0 || src->pw < 0 ||
-      (size_t)src->kh * (size_t)src->kw * (size_t)src->cs != w->k) {
+      (size_t)src->kh * (size_t)src->kw * (size_t)src->cs != w->k || src->gr < 0 ||
+      (src->gr > 0 && w->m_rows > 0 &&  // the last row's window within the input's channels
+       (uint64_t)src->c0 + (uint64_t)((w->m_rows - 1) / (size_t)src->gr) * (uint64_t)src->cs >
+           (uint64_t)(src->c - src->cs))) {
     return S24_ERR_ARG;
   }
   const size_t n = (size_t)src->n * (size_t)src->oh * (size_t)src->ow;

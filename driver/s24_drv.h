@@ -90,6 +90,9 @@ typedef struct {
    *  seam's queues hold (the core takes none before START) */
   s24_status_t (*start)(void *arg);
   void *start_arg;
+  /** The job's first output row (of the layer): row tile i reads src's channel window of
+   *  output row row0 + i*rows (s24_conv_c0; src->gr is 0 or a multiple of rows) */
+  size_t row0;
 } s24_seam_job_t;
 
 /** The one way the driver reaches hardware. A beat is `words` 32-bit words, bit i of the
@@ -123,13 +126,16 @@ typedef struct {
   void *(*scratch)(void *ctx, size_t bytes);
   /** Optional (NULL: the driver builds every activation beat itself). Sends on S24_PORT_A, as
    *  one packet with TLAST on its last beat, the activation beats of a convolution's column
-   *  tile from column j0 for the beat geometry g: group i's beat (s24_a_beats_conv) reps[i]
-   *  times, i < groups, built by the platform from src's input where it lies (a fetch unit in
+   *  tile from column j0 for the beat geometry g, of the row tile whose first output row is
+   *  `row` (its channel window: s24_conv_c0(src, row)): group i's beat (s24_a_beats_conv of
+   *  that window) reps[i] times, i < groups, built by the platform from src's input where it
+   *  lies (a fetch unit in
    *  front of the stream). `fresh`: src->x may have changed since the last call (the platform
    *  makes it visible to its DMA first). S24_ERR_UNSUPPORTED when it cannot for this source
    *  or geometry (nothing sent: the driver then builds the beats). Queues like stream_write. */
   s24_status_t (*stream_conv)(void *ctx, const s24_geom_t *g, const s24_conv_src_t *src,
-                              size_t j0, size_t groups, const uint8_t *reps, int fresh);
+                              size_t row, size_t j0, size_t groups, const uint8_t *reps,
+                              int fresh);
   /** With stream_conv: the multiple of channels it reads (an input whose channels, or channel
    *  window, are not multiples of it is refused there and built by the driver). A caller may pad
    *  an input's channels to it (s24_dev_conv_channels). 0 or 1: any. */

@@ -50,9 +50,11 @@ static s24_status_t model_linear(void *ctx, const s24_net_layer_t *l, void *stat
   src.x = x;
   s24_status_t st = S24_OK;
   const int dw = l->opcode == S24_OP_DEPTHWISE_CONV_2D;
-  if (dw && (l->k % l->m != 0 || !s24_linear_params_ok(l->mult, l->shift, l->m, l->zi, l->zo,
-                                                       l->act_min, l->act_max, NULL))) {
-    st = S24_ERR_ARG;
+  const size_t cs = (size_t)l->conv.cs, gr = l->conv.gr > 0 ? (size_t)l->conv.gr : l->m;
+  if (dw && (cs == 0 || l->k % cs != 0 || gr != cs ||
+             !s24_linear_params_ok(l->mult, l->shift, l->m, l->zi, l->zo, l->act_min,
+                                   l->act_max, NULL))) {
+    st = S24_ERR_ARG;  // (a window's rows are its channels)
   }
   const size_t chunk = model_rows(l);
   for (size_t p = 0; p < l->n && st == S24_OK; p++) {
@@ -65,24 +67,33 @@ static s24_status_t model_linear(void *ctx, const s24_net_layer_t *l, void *stat
       p += rows - 1;
       continue;
     }
+    if (dw) {  // a depthwise slice, window by window (its im2col row, then its rows):
+      // s24_linear_ref's sums over the block diagonal's nonzeros only (row r's weights are zero
+      // off columns t*cs + r % cs: the same sums modulo 2^32)
+      const size_t taps = l->k / cs;
+      for (size_t r0 = 0; r0 < l->m; r0 += gr) {
+        s24_conv_src_t win = src;
+        win.c0 = s24_conv_c0(&src, r0);
+        win.gr = 0;
+        s24_conv_row(&win, p, state);
+        const int8_t *wrow = state;
+        for (size_t r = r0; r < r0 + gr && r < l->m; r++) {
+          uint32_t acc = l->bias != NULL ? (uint32_t)l->bias[r] : 0u;
+          for (size_t t = 0; t < taps; t++) {
+            acc += (uint32_t)((int32_t)l->w[r * l->k + t * cs + (r - r0)] *
+                              ((int32_t)wrow[t * cs + (r - r0)] - l->zi));
+          }
+          int32_t a;
+          memcpy(&a, &acc, sizeof a);
+          y[p * l->ldy + r] =
+              s24_requant(a, l->mult[r], l->shift[r], l->zo, l->act_min, l->act_max, l->round);
+        }
+      }
+      continue;
+    }
     if (l->conv.cs > 0) {
       s24_conv_row(&src, p, state);
       row = state;
-    }
-    if (dw) {  // a depthwise slice: s24_linear_ref's sums over the block diagonal's nonzeros only
-      // (row r's weights are zero off columns t*m + r: the same sums modulo 2^32)
-      const size_t m = l->m, taps = l->k / m;
-      for (size_t r = 0; r < m; r++) {
-        uint32_t acc = l->bias != NULL ? (uint32_t)l->bias[r] : 0u;
-        for (size_t t = 0; t < taps; t++) {
-          acc += (uint32_t)((int32_t)l->w[r * l->k + t * m + r] * ((int32_t)row[t * m + r] - l->zi));
-        }
-        int32_t a;
-        memcpy(&a, &acc, sizeof a);
-        y[p * l->ldy + r] =
-            s24_requant(a, l->mult[r], l->shift[r], l->zo, l->act_min, l->act_max, l->round);
-      }
-      continue;
     }
     st = s24_linear_ref(row, 1, l->w, l->m, l->k, l->bias, l->mult, l->shift, l->zi, l->zo,
                         l->act_min, l->act_max, l->round, y + p * l->ldy);

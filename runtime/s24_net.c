@@ -13,14 +13,16 @@
 
 // An array layer as planned at load time, plus its statistics. FULLY_CONNECTED and CONV_2D are
 // one engine call an inference (n_sl 1, sl == &l). A DEPTHWISE_CONV_2D (depth multiplier 1) is
-// n_sl calls, one per slice of `slice` channels (the last one may be shorter): slice s is the
-// CONV_2D of channels s*slice .. on themselves with the block-diagonal filter (row r holds channel
-// r's taps at column tap*cs + r, zeros elsewhere), each row of a hardware group one nonzero; l
-// then describes the whole operator for the statistics (m channels, k taps, n pixels).
+// one call for its channels in windows of `slice` (a tile's rows) and, if they do not divide,
+// one more for the rest (n_sl 1 or 2): a window is the CONV_2D of its channels on themselves
+// with the block-diagonal filter (row r holds channel r's taps at column tap*cs + r % cs, zeros
+// elsewhere), each row of a hardware group one nonzero, the windows' rows one after the other
+// (s24_conv_src_t.gr: one job streams them all, a row tile a window); l then describes the whole
+// operator for the statistics (m channels, k taps, n pixels).
 typedef struct {
   s24_net_layer_t l;
   void *state;                   // the engine's (its prepared weights)
-  size_t n_sl, slice;            // engine calls an inference; depthwise: channels a slice (else 0)
+  size_t n_sl, slice;            // engine calls an inference; depthwise: channels a window (else 0)
   s24_net_layer_t *sl;           // n_sl layers, each with its engine state in sl_state
   void **sl_state;
   const int8_t *dw_filter;       // depthwise: [1, kh, kw, m] (slices' weights: dw_expand)
@@ -415,12 +417,12 @@ static s24_status_t engine_layer(s24_net_t *net, size_t i, s24_arena_t *arena,
   return S24_OK;
 }
 
-// Slice s of depthwise layer L's weights into net->dwx (ms x taps*ms, block-diagonal: row r
-// holds channel c0 + r's taps at columns tap*ms + r). One buffer serves every slice: it is
-// filled before each use (packing at load, the call of an engine that reads the weights when it
-// runs, the cycle model), so the weights stay in the model's bytes, not expanded 16-fold in the
-// arena. Only the diagonals change: the slice held is left alone, another one's diagonal is
-// zeroed (the rest of the buffer stays 0).
+// Slice s of depthwise layer L's weights into net->dwx (m x taps*cs, block-diagonal in windows of
+// cs: row r holds channel c0 + r's taps at columns tap*cs + r % cs). One buffer serves every
+// slice: it is filled before each use (packing at load, the call of an engine that reads the
+// weights when it runs, the cycle model), so the weights stay in the model's bytes, expanded
+// once, not per layer. Only the diagonals change: the slice held is left alone, another one's
+// diagonal is zeroed (the rest of the buffer stays 0).
 static void dw_expand(const s24_net_t *net, const layer_t *L, size_t s) {
   dwx_held_t *h = net->dwx_held;
   if (h->L == L && h->s == s) return;
@@ -429,10 +431,11 @@ static void dw_expand(const s24_net_t *net, const layer_t *L, size_t s) {
     const size_t si = pass == 0 ? h->s : s;
     const s24_net_layer_t *l = &at->sl[si];
     // (the filter's channels: the output's, y's row stride; L->l is set after the slices)
-    const size_t ms = l->m, taps = l->k / ms, oc = l->ldy, c0 = si * at->slice;
-    for (size_t r = 0; r < ms; r++) {
+    const size_t cs = (size_t)l->conv.cs, taps = l->k / cs, oc = l->ldy;
+    const size_t c0 = (size_t)l->conv.c0;
+    for (size_t r = 0; r < l->m; r++) {
       for (size_t t = 0; t < taps; t++) {
-        net->dwx[r * l->k + t * ms + r] = pass == 0 ? 0 : at->dw_filter[t * oc + c0 + r];
+        net->dwx[r * l->k + t * cs + r % cs] = pass == 0 ? 0 : at->dw_filter[t * oc + c0 + r];
       }
     }
   }
@@ -440,14 +443,16 @@ static void dw_expand(const s24_net_t *net, const layer_t *L, size_t s) {
   h->s = s;
 }
 
-// Channels a depthwise slice: a tile's rows (in the pair mode of a 2:m core, which its 1:m
-// block-diagonal weights run in, twice the rows).
+// Channels a depthwise window: a tile's rows (in the pair mode of a 2:m core, which its 1:m
+// block-diagonal weights run in, twice the rows; in the core's own mode a window is two row
+// tiles, s24_conv_src_t.gr's rule).
 static size_t dw_slice(const s24_engine_t *e) {
   return s24_array_has_pair(e->hw) ? 2u * e->hw.rows : e->hw.rows;
 }
 
-// The largest slice's expanded weights over m's depthwise operators (bytes of net->dwx); the
-// shapes are checked later (prep_dw), this only bounds them (0 on overflow: none on the array).
+// The largest slice's expanded weights over m's depthwise operators (bytes of net->dwx: at most
+// channels x taps x window); the shapes are checked later (plan_dw), this only bounds them (0 on
+// overflow: none on the array).
 static size_t dwx_bound(const s24_tfl_model_t *m, size_t slice) {
   size_t most = 0;
   for (size_t i = 0; i < m->n_ops; i++) {
@@ -461,10 +466,12 @@ static size_t dwx_bound(const s24_tfl_model_t *m, size_t slice) {
     if (f->data == NULL || f->rank != 4 || f->dims[1] <= 0 || f->dims[2] <= 0 || f->dims[3] <= 0) {
       continue;
     }
-    const size_t ms = (size_t)f->dims[3] < slice ? (size_t)f->dims[3] : slice;
+    const size_t oc = (size_t)f->dims[3], ms = oc < slice ? oc : slice;
     const size_t taps = (size_t)f->dims[1], taps2 = (size_t)f->dims[2];
-    if (taps > SIZE_MAX / taps2 || ms * ms > SIZE_MAX / (taps * taps2)) continue;
-    if (ms * ms * taps * taps2 > most) most = ms * ms * taps * taps2;
+    if (taps > SIZE_MAX / taps2 || oc > SIZE_MAX / ms || oc * ms > SIZE_MAX / (taps * taps2)) {
+      continue;
+    }
+    if (oc * ms * taps * taps2 > most) most = oc * ms * taps * taps2;
   }
   return most;
 }
@@ -490,12 +497,13 @@ static s24_status_t plan_dw(s24_net_t *net, size_t i, s24_arena_t *arena, char *
   const size_t oc = (size_t)g.oc, taps = (size_t)g.kh * (size_t)g.kw;
   const size_t n = (size_t)g.n * (size_t)g.oh * (size_t)g.ow;
   const size_t slice = dw_slice(e) < oc ? dw_slice(e) : oc;
-  if (slice == 0 || net->dwx == NULL || taps > SIZE_MAX / slice / slice ||
-      slice * slice * taps > net->dwx_bytes) {
+  if (slice == 0 || net->dwx == NULL || taps > SIZE_MAX / slice / oc ||
+      oc * slice * taps > net->dwx_bytes || slice > INT32_MAX) {
     return S24_OK;  // (cannot be: dwx_bound bounds every depthwise operator)
   }
   layer_t *L = s24_arena_alloc(arena, sizeof *L, 0);
-  const size_t n_sl = (oc + slice - 1) / slice;
+  const size_t full = oc / slice * slice;  // the channels in whole windows: one slice
+  const size_t n_sl = (full > 0) + (oc > full);
   s24_net_layer_t *sl = s24_arena_alloc(arena, n_sl * sizeof *sl, 0);
   void **sl_state = s24_arena_alloc(arena, n_sl * sizeof *sl_state, 0);
   int32_t *bias = s24_arena_alloc(arena, oc * sizeof(int32_t), 0);
@@ -506,7 +514,9 @@ static s24_status_t plan_dw(s24_net_t *net, size_t i, s24_arena_t *arena, char *
   *L = (layer_t){.n_sl = n_sl, .slice = slice, .sl = sl, .sl_state = sl_state};
   L->dw_filter = (const int8_t *)f->data;
   for (size_t s = 0; s < n_sl; s++) {
-    const size_t c0 = s * slice, ms = oc - c0 < slice ? oc - c0 : slice, ks = taps * ms;
+    // the whole windows, then the rest (one window)
+    const size_t c0 = s == 0 ? 0 : full, ms = s == 0 && full > 0 ? full : oc - full;
+    const size_t cs = ms < slice ? ms : slice, ks = taps * cs;
     sl[s] = (s24_net_layer_t){i,          S24_OP_DEPTHWISE_CONV_2D,
                               net->dwx,   ms,
                               ks,         n,
@@ -515,9 +525,10 @@ static s24_status_t plan_dw(s24_net_t *net, size_t i, s24_arena_t *arena, char *
                               g.zo,       g.act_lo,
                               g.act_hi,   {0, 0},
                               S24_ROUND_DOUBLE,
-                              {NULL, g.n, g.ih, g.iw, g.ic, (int32_t)c0, (int32_t)ms, g.kh, g.kw,
+                              {NULL, g.n, g.ih, g.iw, g.ic, (int32_t)c0, (int32_t)cs, g.kh, g.kw,
                                g.oh, g.ow, g.sh, g.sw, g.dh, g.dw, g.ph, g.pw, (int8_t)g.zi,
-                               s > 0},  // (the slices read one input: made visible once)
+                               s > 0,  // (the slices read one input: made visible once)
+                               ms > cs ? (int32_t)cs : 0},
                               oc};
     dw_expand(net, L, s);
     sl[s].pattern = weight_pattern(net->dwx, ms, ks);
@@ -818,8 +829,8 @@ static s24_status_t run_layer(const s24_net_t *net, layer_t *L, const int8_t *x,
     const s24_net_layer_t *l = &L->sl[s];
     if (L->dw_filter != NULL && !e->packed_w) dw_expand(net, L, s);
     uint64_t cyc = 0, jcyc = 0;
-    const s24_status_t st =
-        e->linear(e->ctx, l, L->sl_state[s], x, y + s * L->slice, &cyc, &jcyc, err, errlen);
+    int8_t *ys = L->dw_filter != NULL ? y + l->conv.c0 : y;  // a depthwise slice's channels
+    const s24_status_t st = e->linear(e->ctx, l, L->sl_state[s], x, ys, &cyc, &jcyc, err, errlen);
     if (st != S24_OK) return st;
     L->cycles += cyc;
     L->job_cycles += jcyc;

@@ -373,8 +373,9 @@ class ConvFetch(LiteXModule):
 
         # # #
 
-        # GO from the CSR or from the job sequencer (JobSeq: ext_go a cycle, ext_go_val GO's value)
-        self.ext_go, self.ext_go_val = Signal(), Signal(25)
+        # GO from the CSR or from the job sequencer (JobSeq: ext_go a cycle, ext_go_val GO's value,
+        # ext_off bytes added to addr0 and row0: its row tile's channel window)
+        self.ext_go, self.ext_go_val, self.ext_off = Signal(), Signal(25), Signal(32)
         go_re, go_v = Signal(), Signal(25)
         self.comb += [go_re.eq(self.go.re | self.ext_go),
                       go_v.eq(Mux(self.go.re, self.go.storage[:25], self.ext_go_val))]
@@ -469,7 +470,9 @@ class ConvFetch(LiteXModule):
                 # left the column state, on the column after its last
                 If(~go_v[24],
                     ox.eq(pos[:16]), oy.eq(pos[16:32]),
-                    y0.eq(s16(org[:16])), x0.eq(s16(org[16:32])), a0.eq(addr0), rs.eq(row0)),
+                    y0.eq(s16(org[:16])), x0.eq(s16(org[16:32])),
+                    a0.eq(addr0 + Mux(self.go.re, 0, self.ext_off)),
+                    rs.eq(row0 + Mux(self.go.re, 0, self.ext_off))),
             ).Elif(fire,
                 If(last_g,
                     # the next column: its window, the taps from the first
@@ -1033,8 +1036,9 @@ class JobSeq(LiteXModule):
     """A job's tiles without the CPU: for each row tile the firmware queues (its weights already
     in their half of the W ring, its A descriptors in this unit's list), the sequencer walks the
     row tile's column tiles and, per tile, waits for A-ring room, starts the fetch unit on the
-    tile's columns (the first from the position CSRs the firmware set for column 0, the rest
-    `continue`), and once it is done queues the W reader's descriptor of the row tile (replayed
+    tile's columns (the first from the position CSRs the firmware set for column 0, its addresses
+    moved by the row tile's `row_x`: a depthwise layer's row tiles read channel windows of their
+    own; the rest `continue`), and once it is done queues the W reader's descriptor of the row tile (replayed
     for every column tile), the tile's A descriptors (the list's, relative to the tile's first
     ring position) and the drain's tile (Y's address stepped 8 columns, ldy each, a tile). The
     firmware only fills the W ring and queues row tiles: what the C loop of plat_stream_job did a
@@ -1056,6 +1060,7 @@ class JobSeq(LiteXModule):
         self.dl = CSRStorage(32, description="Write: a descriptor of the list at dl_at (then dl_at + 1): RingReader.desc's format, its start relative to the tile's first ring position.")
         self.row_w = CSRStorage(32, description="The W reader's descriptor of the next row tile (replayed for each of its tiles).")
         self.row_y = CSRStorage(32, description="Byte address in Y of the next row tile's first result (its first column, first row).")
+        self.row_x = CSRStorage(32, description="Bytes the next row tile's input taps lie past the fetch unit's addr0 and row0 (its channel window: a depthwise layer's row tiles read channels of their own).")
         self.row_go = CSRStorage(32, description="Write: queue a row tile: column tiles [15:0] (>= 1), written result beats a tile [18:16], descriptor list half [19], descriptors a tile [28:20] (1 .. 256).")
         self.rows = CSRStatus(32, description="Row tiles whose tiles have all been issued since the last `job` write.")
         self.issued = CSRStatus(32, description="Tiles issued since the last `job` write.")
@@ -1072,7 +1077,8 @@ class JobSeq(LiteXModule):
         self.sync += If(self.dl_at.re, wat.eq(self.dl_at.storage)).Elif(self.dl.re, wat.eq(wat + 1))
 
         rowq = ResetInserter()(stream.SyncFIFO(
-            [("ct", 16), ("wb", 3), ("half", 1), ("ndl", 9), ("w", 32), ("y", 32)], self.ROWS))
+            [("ct", 16), ("wb", 3), ("half", 1), ("ndl", 9), ("w", 32), ("y", 32), ("x", 32)],
+            self.ROWS))
         self.submodules += rowq
         rg = self.row_go.storage
         self.comb += [
@@ -1080,12 +1086,12 @@ class JobSeq(LiteXModule):
             rowq.sink.valid.eq(self.row_go.re),
             rowq.sink.ct.eq(rg[0:16]), rowq.sink.wb.eq(rg[16:19]), rowq.sink.half.eq(rg[19]),
             rowq.sink.ndl.eq(rg[20:29]), rowq.sink.w.eq(self.row_w.storage),
-            rowq.sink.y.eq(self.row_y.storage),
+            rowq.sink.y.eq(self.row_y.storage), rowq.sink.x.eq(self.row_x.storage),
         ]
 
         G, nb = self.job.storage[0:16], self.job.storage[16:32]
         ct, j, wb, half, ndl = Signal(16), Signal(16), Signal(3), Signal(), Signal(9)
-        wdesc, ybase, cleft = Signal(32), Signal(32), Signal(32)
+        wdesc, ybase, cleft, xoff = Signal(32), Signal(32), Signal(32), Signal(32)
         tpos = Signal(ab)
         d = Signal(9)
         inring = Signal(ab + 2)
@@ -1124,6 +1130,7 @@ class JobSeq(LiteXModule):
                 NextValue(ct, rowq.source.ct), NextValue(j, 0), NextValue(wb, rowq.source.wb),
                 NextValue(half, rowq.source.half), NextValue(ndl, rowq.source.ndl),
                 NextValue(wdesc, rowq.source.w), NextValue(ybase, rowq.source.y),
+                NextValue(xoff, rowq.source.x),
                 NextValue(cleft, self.cols.storage),
                 NextState("ROOM")),
         )
@@ -1134,7 +1141,8 @@ class JobSeq(LiteXModule):
                 NextValue(want, conv.done_count + 1),
                 NextState("FETCH")),
         )
-        self.comb += conv.ext_go_val.eq(Cat(tpos, Replicate(0, 16 - ab), ncols, Replicate(0, 4), j != 0))
+        self.comb += [conv.ext_go_val.eq(Cat(tpos, Replicate(0, 16 - ab), ncols, Replicate(0, 4), j != 0)),
+                      conv.ext_off.eq(xoff)]
         fsm.act("FETCH",
             If(conv.done_count == want, NextState("W")),
         )

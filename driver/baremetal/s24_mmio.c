@@ -54,9 +54,10 @@ static uint64_t mm_now_ns(void *ctx) {
 }
 
 static s24_status_t mm_stream_conv(void *ctx, const s24_geom_t *g, const s24_conv_src_t *src,
-                                   size_t j0, size_t groups, const uint8_t *reps, int fresh) {
+                                   size_t row, size_t j0, size_t groups, const uint8_t *reps,
+                                   int fresh) {
   s24_mmio_t *m = ctx;
-  return m->platform.stream_conv(m->platform.ctx, g, src, j0, groups, reps, fresh);
+  return m->platform.stream_conv(m->platform.ctx, g, src, row, j0, groups, reps, fresh);
 }
 
 static s24_status_t mm_stream_job(void *ctx, const s24_seam_job_t *job) {

@@ -32,7 +32,8 @@ typedef struct {
   size_t scratch_len;  /**< its bytes */
   /** NULL, or the platform's fetch unit (s24_seam_t.stream_conv) */
   s24_status_t (*stream_conv)(void *ctx, const s24_geom_t *g, const s24_conv_src_t *src,
-                              size_t j0, size_t groups, const uint8_t *reps, int fresh);
+                              size_t row, size_t j0, size_t groups, const uint8_t *reps,
+                              int fresh);
   uint32_t conv_channels;  /**< s24_seam_t.conv_channels */
   /** NULL, or the platform's whole-job streaming (s24_seam_t.stream_job) */
   s24_status_t (*stream_job)(void *ctx, const s24_seam_job_t *job);

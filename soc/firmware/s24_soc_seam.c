@@ -411,14 +411,16 @@ static void conv_start(s24_soc_t *soc, uint32_t ncols, uint32_t start, int cont)
   s24_streams_a_conv_go_write(start | ncols << 16 | (cont ? 1u << 24 : 0u));
 }
 
-// The fetch unit's position CSRs for a tile whose first column is at p: its position, its
-// window's corner, addresses modulo 2^32 (what GO without `continue` starts from).
-static void conv_place(const s24_soc_t *soc, const s24_conv_src_t *s, const conv_at_t *p) {
+// The fetch unit's position CSRs for a tile whose first column is at p, channels from c0 (its
+// row tile's window, s24_conv_c0): its position, its window's corner, addresses modulo 2^32
+// (what GO without `continue` starts from).
+static void conv_place(const s24_soc_t *soc, const s24_conv_src_t *s, int32_t c0,
+                       const conv_at_t *p) {
   const uint32_t c = (uint32_t)s->c, row = (uint32_t)s->w * c, img = (uint32_t)s->h * row;
   const int32_t y0 = (int32_t)(p->oy * (uint32_t)s->sh) - s->ph;
   const int32_t x0 = (int32_t)(p->ox * (uint32_t)s->sw) - s->pw;
   const uint32_t x = soc->conv_ib == 1 ? 0u : (uint32_t)(uintptr_t)s->x;  // the buffer: relative
-  const uint32_t base = x + (uint32_t)s->c0 + p->b * img + (uint32_t)y0 * row;
+  const uint32_t base = x + (uint32_t)c0 + p->b * img + (uint32_t)y0 * row;
   s24_streams_a_conv_pos_write(p->ox | p->oy << 16);
   s24_streams_a_conv_org_write(((uint32_t)y0 & 0xffffu) | (uint32_t)x0 << 16);
   s24_streams_a_conv_addr0_write(base + (uint32_t)x0 * c);
@@ -427,9 +429,9 @@ static void conv_place(const s24_soc_t *soc, const s24_conv_src_t *s, const conv
 
 // Starts the fetch unit (its layer CSRs written) on the column tile whose first column is at p,
 // `ncols` columns, into the A ring from position `start`.
-static void conv_go(s24_soc_t *soc, const s24_conv_src_t *s, const conv_at_t *p, uint32_t ncols,
-                    uint32_t start) {
-  conv_place(soc, s, p);
+static void conv_go(s24_soc_t *soc, const s24_conv_src_t *s, int32_t c0, const conv_at_t *p,
+                    uint32_t ncols, uint32_t start) {
+  conv_place(soc, s, c0, p);
   conv_start(soc, ncols, start, 0);
 }
 
@@ -480,7 +482,7 @@ static void fetch_start(s24_soc_t *soc, s24_soc_pend_t *p) {
   p->step = STEP_FETCH;
   p->t_go = soc_cycles();
   const conv_at_t col = conv_at(p->conv, p->j0);
-  conv_go(soc, p->conv, &col, conv_ncols(p->conv, p->j0), p->start);
+  conv_go(soc, p->conv, p->c0, &col, conv_ncols(p->conv, p->j0), p->start);
   soc->a_wr += p->total;
   soc->a_pos += (uint32_t)p->groups;
   const size_t at = (soc->tile_head + soc->n_tiles) % S24_SOC_TILES;
@@ -576,7 +578,8 @@ static int conv_ok(const s24_geom_t *g, const s24_conv_src_t *s, size_t groups) 
 }
 
 static s24_status_t plat_stream_conv(void *ctx, const s24_geom_t *g, const s24_conv_src_t *s,
-                                     size_t j0, size_t groups, const uint8_t *reps, int fresh) {
+                                     size_t row, size_t j0, size_t groups, const uint8_t *reps,
+                                     int fresh) {
   s24_soc_t *soc = ctx;
   if (!conv_ok(g, s, groups)) return S24_ERR_UNSUPPORTED;
   size_t total = 0;
@@ -600,7 +603,8 @@ static s24_status_t plat_stream_conv(void *ctx, const s24_geom_t *g, const s24_c
     soc->ib_x = NULL;  // the input may have changed: the buffer's copy is not known good
   }
   const size_t at = (soc->pend_head[S24_PORT_A] + soc->pend_count[S24_PORT_A]) % S24_SOC_PENDING;
-  soc->pend[S24_PORT_A][at] = (s24_soc_pend_t){.conv = s, .j0 = j0, .groups = groups,
+  soc->pend[S24_PORT_A][at] = (s24_soc_pend_t){.conv = s, .c0 = s24_conv_c0(s, row),
+                                               .j0 = j0, .groups = groups,
                                                .reps = reps, .total = (uint32_t)total,
                                                .step = STEP_WAIT};
   soc->pend_count[S24_PORT_A]++;
@@ -732,7 +736,10 @@ static s24_status_t seq_job(s24_soc_t *soc, const s24_seam_job_t *jb, uint32_t a
                             uint32_t drained0, uint64_t *waited) {
   const size_t CT = jb->col_tiles, R = jb->row_tiles, G = jb->groups, nb = jb->beats;
   const uint32_t T = (uint32_t)(R * CT), half = kRingW.depth / 2;
-  conv_place(soc, jb->src, &(conv_at_t){0, 0, 0});  // every row tile starts at column 0
+  // every row tile starts at column 0, of its channel window: the sequencer adds the row
+  // tile's offset (row_x) to the first's
+  const int32_t c0 = s24_conv_c0(jb->src, jb->row0);
+  conv_place(soc, jb->src, c0, &(conv_at_t){0, 0, 0});
   s24_streams_seq_a0_write(a0);
   s24_streams_seq_cols_write((uint32_t)jb->n_cols);
   s24_streams_seq_ctl_write(s24_r8_beats(jb->rows) | 1u << 8);  // the drain frees the R ring
@@ -765,6 +772,7 @@ static s24_status_t seq_job(s24_soc_t *soc, const s24_seam_job_t *jb, uint32_t a
     }
     s24_streams_seq_row_w_write((uint32_t)(i & 1) * half | (uint32_t)nb << 16 | 1u << 31);
     s24_streams_seq_row_y_write((uint32_t)((uintptr_t)jb->y + i * jb->rows));
+    s24_streams_seq_row_x_write((uint32_t)(s24_conv_c0(jb->src, jb->row0 + i * jb->rows) - c0));
 #ifndef SOC_FAULT_NO_DESC  // (soc/tests/faults.sh's firmware: the readers never get a descriptor)
     const size_t r_left = jb->m_rows - i * jb->rows;  // the rows Y has: the drain writes those
     const uint32_t rows = r_left < jb->rows ? (uint32_t)r_left : jb->rows;
@@ -812,7 +820,7 @@ static s24_status_t job_loop(s24_soc_t *soc, const s24_seam_job_t *jb, uint32_t 
   const s24_conv_src_t *s = jb->src;
   const uint32_t a0 = soc->a_wr;
   uint32_t w_str = *w_strp, w_end[2] = {w_str, w_str}, w_done = w_str;
-  size_t k_fetch = 0, j_fetch = 0, k_rel = 0;     // tiles fetched (or fetching), freed
+  size_t k_fetch = 0, i_fetch = 0, j_fetch = 0, k_rel = 0;  // tiles fetched (or fetching), freed
   size_t k_iss = 0, i_iss = 0, j_iss = 0, w_row = SIZE_MAX;  // tiles issued; the W ring's row tile
   size_t k_rd = 0, i_rd = 0, j_rd = 0;            // tiles read
   uint32_t dl[JOB_DESCS];                         // the issuing row tile's A descriptors,
@@ -836,12 +844,16 @@ static s24_status_t job_loop(s24_soc_t *soc, const s24_seam_job_t *jb, uint32_t 
         const uint32_t pos = (uint32_t)(k_fetch * G) & (A - 1);
         if (j_fetch == 0) {  // a row tile's first column tile: its first column given
           const conv_at_t first = {0, 0, 0};
-          conv_go(soc, s, &first, conv_ncols(s, 0), pos);
+          conv_go(soc, s, s24_conv_c0(s, jb->row0 + i_fetch * jb->rows), &first,
+                  conv_ncols(s, 0), pos);
         } else {  // the next columns: where the unit's stepping left off (continue)
           conv_start(soc, conv_ncols(s, j_fetch * 8u), pos, 1);
         }
         k_fetch++;
-        if (++j_fetch == CT) j_fetch = 0;
+        if (++j_fetch == CT) {
+          j_fetch = 0;
+          i_fetch++;
+        }
         fetching = 1;
         progress = 1;
       }

@@ -55,6 +55,7 @@ typedef struct {
   size_t words, n, moved;
   int by_dma;
   const s24_conv_src_t *conv;  /**< or a column tile for the fetch unit (stream_conv's call) */
+  int32_t c0;                  /**< its row tile's channel window (s24_conv_c0) */
   size_t j0, groups;
   const uint8_t *reps;
   uint32_t total;              /**< its beats streamed */

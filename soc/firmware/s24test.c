@@ -36,13 +36,15 @@ typedef struct {
 } linear_case_t;
 
 // A convolution (s24_linear_conv): NHWC input n x h x w x c, channels c0 .. c0+cs-1, m filters
-// of kh x kw x cs, y rows ldy apart; `fetch` 1 if the fetch unit must build its activations
+// of kh x kw x cs, y rows ldy apart; `fetch` 1 if the fetch unit must build its activations;
+// gr > 0: rows in windows of gr, window i reading channels c0 + i*cs .. (s24_conv_src_t.gr)
 typedef struct {
   int32_t n, h, w, c, c0, cs, kh, kw, sh, sw, dh, dw, ph, pw;
   uint32_t m, ldy;
   s24_pattern_t p;
   int32_t zi;
   int fetch;
+  int32_t gr;
 } conv_case_t;
 
 static uint64_t g_rng = 0x5eed2451ull;
@@ -178,8 +180,9 @@ static void out_dim(int same, int32_t in, int32_t k, int32_t s, int32_t d, int32
 }
 
 static int run_conv(s24_dev_t *dev, s24_soc_t *soc, const conv_case_t *tc, int same) {
-  s24_conv_src_t src = {NULL, tc->n, tc->h, tc->w, tc->c, tc->c0, tc->cs, tc->kh, tc->kw,
-                        0,    0,     tc->sh, tc->sw, tc->dh, tc->dw, 0, 0, (int8_t)tc->zi, 0};
+  s24_conv_src_t src = {NULL,   tc->n,  tc->h,  tc->w,  tc->c, tc->c0, tc->cs,
+                        tc->kh, tc->kw, 0,      0,      tc->sh, tc->sw, tc->dh,
+                        tc->dw, 0,      0,      (int8_t)tc->zi, 0, tc->gr};
   out_dim(same, tc->h, tc->kh, tc->sh, tc->dh, &src.oh, &src.ph);
   out_dim(same, tc->w, tc->kw, tc->sw, tc->dw, &src.ow, &src.pw);
   const size_t m = tc->m, k = (size_t)tc->kh * tc->kw * tc->cs;
@@ -206,12 +209,20 @@ static int run_conv(s24_dev_t *dev, s24_soc_t *soc, const conv_case_t *tc, int s
   src.x = x;
   memset(ref, 0x5a, np * tc->ldy);
   memset(y, 0x5a, np * tc->ldy);
-  for (size_t p = 0; p < np; p++) {  // the C model on the im2col, row by row
-    s24_conv_row(&src, p, row);
-    if (s24_linear_ref(row, 1, w, m, k, bias, mult, shift, tc->zi, -3, -128, 127,
-                       S24_ROUND_DOUBLE, ref + p * tc->ldy) != S24_OK) {
-      printf("case=conv error=model\n");
-      goto out;
+  // the C model on the im2col, row by row, window by window (its rows on its channels)
+  const size_t gr = tc->gr > 0 ? (size_t)tc->gr : m;
+  for (size_t p = 0; p < np; p++) {
+    for (size_t r0 = 0; r0 < m; r0 += gr) {
+      s24_conv_src_t win = src;
+      win.c0 = s24_conv_c0(&src, r0);
+      win.gr = 0;
+      s24_conv_row(&win, p, row);
+      const size_t rows = m - r0 < gr ? m - r0 : gr;
+      if (s24_linear_ref(row, 1, w + r0 * k, rows, k, bias + r0, mult + r0, shift + r0, tc->zi,
+                         -3, -128, 127, S24_ROUND_DOUBLE, ref + p * tc->ldy + r0) != S24_OK) {
+        printf("case=conv error=model\n");
+        goto out;
+      }
     }
   }
   const s24_linear_params_t prm = {bias, mult, shift, tc->zi, -3, -128, 127, S24_ROUND_DOUBLE};
@@ -227,9 +238,10 @@ static int run_conv(s24_dev_t *dev, s24_soc_t *soc, const conv_case_t *tc, int s
   soc->dma = 0;
   const uint32_t tiles = soc->conv_tiles - tiles0;
   ok = st == S24_OK && memcmp(y, ref, np * tc->ldy) == 0 && (tiles > 0) == (tc->fetch != 0);
-  printf("case=conv input=%dx%dx%dx%d channels=%d+%d filter=%ux%dx%d stride=%dx%d dilation=%dx%d "
-         "pad=%d,%d output=%dx%d pattern=%u:%u ok=%d fetched_tiles=%u",
-         (int)tc->n, (int)tc->h, (int)tc->w, (int)tc->c, (int)tc->c0, (int)tc->cs, (unsigned)m,
+  printf("case=conv input=%dx%dx%dx%d channels=%d+%d window_rows=%d filter=%ux%dx%d stride=%dx%d "
+         "dilation=%dx%d pad=%d,%d output=%dx%d pattern=%u:%u ok=%d fetched_tiles=%u",
+         (int)tc->n, (int)tc->h, (int)tc->w, (int)tc->c, (int)tc->c0, (int)tc->cs, (int)tc->gr,
+         (unsigned)m,
          (int)tc->kh, (int)tc->kw, (int)tc->sh, (int)tc->sw, (int)tc->dh, (int)tc->dw,
          (int)src.ph, (int)src.pw, (int)src.oh, (int)src.ow, (unsigned)tc->p.n, (unsigned)tc->p.m,
          ok, (unsigned)tiles);
@@ -460,11 +472,16 @@ int main(void) {
   // convolutions through the fetch unit (channels in fours) and without it (c = 3): directed,
   // then random geometries from the printed seed
   static const conv_case_t convs[] = {
-      {1, 5, 5, 8, 0, 8, 3, 3, 1, 1, 1, 1, 0, 0, 16, 16, {2, 4}, 5, 1},    // SAME 3x3
-      {1, 7, 6, 16, 4, 8, 3, 2, 2, 1, 1, 2, 0, 0, 8, 20, {1, 4}, -9, 1},   // a channel window
-      {2, 4, 5, 4, 0, 4, 1, 1, 1, 1, 1, 1, 0, 0, 12, 12, {2, 4}, 0, 1},    // 1x1, two images
-      {1, 6, 6, 3, 0, 3, 4, 1, 2, 2, 1, 1, 0, 0, 8, 8, {2, 4}, 7, 0},      // c = 3: software
-      {1, 5, 4, 16, 0, 16, 3, 3, 1, 1, 1, 1, 0, 0, 16, 16, {4, 4}, -2, 1},  // dense, 36 groups
+      {1, 5, 5, 8, 0, 8, 3, 3, 1, 1, 1, 1, 0, 0, 16, 16, {2, 4}, 5, 1, 0},    // SAME 3x3
+      {1, 7, 6, 16, 4, 8, 3, 2, 2, 1, 1, 2, 0, 0, 8, 20, {1, 4}, -9, 1, 0},   // a channel window
+      {2, 4, 5, 4, 0, 4, 1, 1, 1, 1, 1, 1, 0, 0, 12, 12, {2, 4}, 0, 1, 0},    // 1x1, two images
+      {1, 6, 6, 3, 0, 3, 4, 1, 2, 2, 1, 1, 0, 0, 8, 8, {2, 4}, 7, 0, 0},      // c = 3: software
+      {1, 5, 4, 16, 0, 16, 3, 3, 1, 1, 1, 1, 0, 0, 16, 16, {4, 4}, -2, 1, 0},  // dense, 36 groups
+      // channel windows a row tile (a depthwise layer as one job): pair mode, 3 windows; the
+      // core's own mode (two row tiles a window), the last window short; dense
+      {1, 6, 5, 48, 0, 16, 3, 3, 1, 1, 1, 1, 0, 0, 48, 48, {1, 4}, 3, 1, 16},
+      {1, 5, 7, 40, 4, 12, 3, 3, 2, 2, 1, 1, 0, 0, 40, 52, {2, 4}, -7, 1, 16},
+      {1, 4, 4, 32, 0, 16, 3, 3, 1, 1, 1, 1, 0, 0, 32, 32, {4, 4}, 0, 1, 16},
   };
   for (size_t i = 0; i < sizeof convs / sizeof convs[0]; i++, runs++) {
     fails += !run_conv(&dev, &soc, &convs[i], i != 2);
@@ -498,6 +515,15 @@ int main(void) {
     tc.p = pats[s24_rng_next(&rng) % 3u];
     tc.zi = (int32_t)(s24_rng_next(&rng) % 256u) - 128;
     tc.fetch = 1;
+    tc.gr = 0;
+    if (s24_rng_next(&rng) % 3u == 0) {  // channel windows of 16 rows, 2 or 3 (the last short)
+      const uint32_t nw = 2 + (uint32_t)(s24_rng_next(&rng) % 2u);
+      tc.gr = 16;
+      tc.m = 16 * (nw - 1) + 1 + (uint32_t)(s24_rng_next(&rng) % 16u);
+      tc.ldy = tc.m + (uint32_t)(s24_rng_next(&rng) % 3u);
+      tc.c0 = 4 * (int32_t)(s24_rng_next(&rng) % 2u);
+      tc.c = tc.c0 + (int32_t)nw * tc.cs + 4 * (int32_t)(s24_rng_next(&rng) % 2u);
+    }
     const int same = (int)(s24_rng_next(&rng) % 2u);
     if (!same && ((tc.kh - 1) * tc.dh + 1 > tc.h || (tc.kw - 1) * tc.dw + 1 > tc.w)) {
       tc.kh = tc.kw = 1;  // VALID needs the window inside the input
