@@ -484,23 +484,65 @@ static s24_status_t read_tile_i8(s24_dev_t *dev, const s24_weights_t *w, size_t 
   return S24_OK;
 }
 
-// Loads the parameter RAM with the job's rows (first_row ..) and configures the fused mode.
+// Row m's three parameter words (EPI_BIAS, EPI_MULT, EPI_SHIFT) of a fused layer.
+static void epi_row(const s24_weights_t *w, const s24_linear_params_t *p, size_t m, uint32_t v[3]) {
+  // acc = sum W*(X - ZI) + BIAS = sum W*X + (BIAS - ZI*sum W), all modulo 2^32
+  v[0] = (uint32_t)(p->bias != NULL ? p->bias[m] : 0) - (uint32_t)p->zi * (uint32_t)w->row_sum[m];
+  v[1] = (uint32_t)p->mult[m];
+  v[2] = (uint32_t)p->shift[m] & S24_EPI_SHIFT_SHIFT_MASK;
+}
+
+static const uint32_t kEpiRegs[3] = {S24_REG_EPI_BIAS, S24_REG_EPI_MULT, S24_REG_EPI_SHIFT};
+
+// n parameter words to the parameter RAM's data registers in order (s24_seam_t.write32_burst)
+static s24_status_t epi_words(s24_dev_t *dev, const uint32_t *v, size_t n) {
+  if (dev->seam.write32_burst != NULL) return dev->seam.write32_burst(dev->seam.ctx, kEpiRegs, 3, v, n);
+  s24_status_t st = S24_OK;
+  for (size_t i = 0; i < n && st == S24_OK; i++) st = wr(dev, kEpiRegs[i % 3], v[i]);
+  return st;
+}
+
+size_t s24_linear_epi_words(const s24_weights_t *w) { return w != NULL ? 3 * w->m_rows : 0; }
+
+s24_status_t s24_linear_prepare(s24_weights_t *w, const s24_linear_params_t *prm,
+                                uint32_t *table, size_t words) {
+  if (w == NULL || w->row_sum == NULL || prm == NULL || prm->mult == NULL ||
+      prm->shift == NULL || table == NULL || words < s24_linear_epi_words(w) ||
+      !s24_linear_params_ok(prm->mult, prm->shift, w->m_rows, prm->zi, prm->zo, prm->act_min,
+                            prm->act_max, NULL)) {
+    return S24_ERR_ARG;
+  }
+  for (size_t m = 0; m < w->m_rows; m++) epi_row(w, prm, m, table + 3 * m);
+  w->epi = table;
+  w->epi_bias = prm->bias;
+  w->epi_mult = prm->mult;
+  w->epi_shift = prm->shift;
+  w->epi_zi = prm->zi;
+  return S24_OK;
+}
+
+// Loads the parameter RAM with the job's rows (first_row ..) and configures the fused mode:
+// the words s24_linear_prepare made where they are this call's, else made here; padding rows
+// (past m_rows: their results are dropped) zeros.
 static s24_status_t epi_setup(s24_dev_t *dev, const s24_weights_t *w, const epi_job_t *e,
                               size_t first_row, size_t rows, size_t col_tiles) {
   const s24_linear_params_t *p = e->prm;
   s24_status_t st = wr(dev, S24_REG_EPI_ADDR, 0);
-  for (size_t i = 0; i < rows && st == S24_OK; i++) {
-    const size_t m = first_row + i;
-    uint32_t bias = 0, mult = 0, shift = 0;  // padding rows: results dropped
-    if (m < w->m_rows) {
-      // acc = sum W*(X - ZI) + BIAS = sum W*X + (BIAS - ZI*sum W), all modulo 2^32
-      bias = (uint32_t)(p->bias != NULL ? p->bias[m] : 0) - (uint32_t)p->zi * (uint32_t)w->row_sum[m];
-      mult = (uint32_t)p->mult[m];
-      shift = (uint32_t)p->shift[m];
+  const size_t real = first_row >= w->m_rows ? 0
+                      : w->m_rows - first_row < rows ? w->m_rows - first_row : rows;
+  if (st == S24_OK && w->epi != NULL && w->epi_bias == p->bias && w->epi_mult == p->mult &&
+      w->epi_shift == p->shift && w->epi_zi == p->zi) {
+    st = epi_words(dev, w->epi + 3 * first_row, 3 * real);
+  } else {
+    for (size_t i = 0; i < real && st == S24_OK; i++) {
+      uint32_t v[3];
+      epi_row(w, p, first_row + i, v);
+      st = epi_words(dev, v, 3);
     }
-    st = wr(dev, S24_REG_EPI_BIAS, bias);
-    if (st == S24_OK) st = wr(dev, S24_REG_EPI_MULT, mult);
-    if (st == S24_OK) st = wr(dev, S24_REG_EPI_SHIFT, shift & S24_EPI_SHIFT_SHIFT_MASK);
+  }
+  for (size_t i = real; i < rows && st == S24_OK; i++) {
+    static const uint32_t zero[3] = {0, 0, 0};
+    st = epi_words(dev, zero, 3);
   }
   const uint32_t cfg = S24_CFG_EPI_EN_MASK |
                        (p->round == S24_ROUND_DOUBLE ? S24_CFG_EPI_ROUND_MASK : 0u) |

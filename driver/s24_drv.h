@@ -164,6 +164,11 @@ typedef struct {
    *  nothing started, when it cannot take this job. */
   s24_status_t (*stream_quant)(void *ctx, const s24_quant_job_t *job, size_t *done,
                                uint64_t timeout_ns);
+  /** Optional (NULL: write32 a word). AXI4-Lite writes of n words in order, word i to register
+   *  addr[i % n_addr] (a parameter RAM's data registers, loaded a row at a time): what n
+   *  write32 calls do, for a seam whose per-call cost matters (a soft CPU). */
+  s24_status_t (*write32_burst)(void *ctx, const uint32_t *addr, size_t n_addr,
+                                const uint32_t *value, size_t n);
 } s24_seam_t;
 
 /** Build parameters read from the HW_* registers. */
@@ -260,6 +265,13 @@ typedef struct {
                              map is older than 1.4 (it refuses fused pair-mode jobs) */
   size_t bytes;         /**< bytes of the memory packed into (s24_weights_bytes) */
   void *own;            /**< the hosted loader's allocation (driver/host), NULL otherwise */
+  /** A fused layer's parameter words made once (s24_linear_prepare), or NULL: per row m the
+   *  words of EPI_BIAS (the zero-point term folded in), EPI_MULT and EPI_SHIFT, used by a call
+   *  whose parameters are the ones they were made from (epi_bias, epi_mult, epi_shift: the same
+   *  arrays, unchanged since; epi_zi), else made again at every job */
+  const uint32_t *epi;
+  const int32_t *epi_bias, *epi_mult, *epi_shift;
+  int32_t epi_zi;
 } s24_weights_t;
 
 /** The device's array for the cycle model and planner: HW_ARRAY, has_pair = hw.pair. */
@@ -344,6 +356,15 @@ typedef struct {
   s24_round_t round;
 } s24_linear_params_t;
 
+/** Words of w's prepared parameters (s24_linear_prepare): 3 x m_rows. */
+size_t s24_linear_epi_words(const s24_weights_t *w);
+/** Makes the fused layer's parameter words of w for prm once (a runtime at load), into `table`
+ *  (s24_linear_epi_words(w) words, the caller's, kept unchanged while w is used), and points
+ *  w->epi at them: s24_linear and s24_linear_conv with these parameters (the same arrays) then
+ *  load them as they are instead of computing every row's at every job. S24_ERR_ARG for
+ *  parameters s24_linear would refuse or a table too small (w unchanged). */
+S24_WARN_UNUSED s24_status_t s24_linear_prepare(s24_weights_t *w, const s24_linear_params_t *prm,
+                                                uint32_t *table, size_t words);
 /** Reads HW_EPI (the fused epilogue's parameter RAM depth and lanes) into dev->hw once;
  *  s24_linear does it on first use. S24_ERR_UNSUPPORTED on a device whose register map is older
  *  than 1.2 or whose epilogue is smaller than a tile. */

@@ -126,26 +126,46 @@ void s24_engine_model(s24_engine_t *e) {
 
 // ------------------------------------------------------------------ a device
 
+// A layer's fused parameters (s24_linear's), from its own arrays.
+static s24_linear_params_t dev_params(const s24_net_layer_t *l) {
+  return (s24_linear_params_t){l->bias,   l->mult,    l->shift,   l->zi,
+                               l->zo,     l->act_min, l->act_max, l->round};
+}
+
+// A layer's state: the weights' struct, its parameter words (s24_linear_prepare: 3 a row, made
+// at load), then its beats.
+static size_t dev_head(const s24_net_layer_t *l) {
+  return (sizeof(s24_weights_t) + 15) / 16 * 16 + (3 * l->m * sizeof(uint32_t) + 15) / 16 * 16;
+}
+
 static s24_status_t dev_layer_bytes(void *ctx, const s24_net_layer_t *l, size_t *bytes) {
   s24_engine_dev_t *d = ctx;
   size_t b = 0;
+  if (l->m > SIZE_MAX / 64) return S24_ERR_NOMEM;
   s24_status_t st = s24_weights_bytes(d->dev, l->w, l->m, l->k, &b);
   if (st != S24_OK) return st;
-  if (b > SIZE_MAX - sizeof(s24_weights_t) - 16) return S24_ERR_NOMEM;
-  *bytes = (sizeof(s24_weights_t) + 15) / 16 * 16 + b;  // the struct, then its beats
+  if (b > SIZE_MAX - dev_head(l)) return S24_ERR_NOMEM;
+  *bytes = dev_head(l) + b;
   return S24_OK;
 }
 
 static s24_status_t dev_prepare(void *ctx, const s24_net_layer_t *l, void *mem, size_t bytes,
                                 void **state, char *err, size_t errlen) {
   s24_engine_dev_t *d = ctx;
-  const size_t head = (sizeof(s24_weights_t) + 15) / 16 * 16;
+  const size_t head = dev_head(l);
   if (mem == NULL || bytes < head) return s24_errorf(S24_ERR_ARG, err, errlen, "no memory");
   s24_weights_t *w = mem;
   s24_status_t st =
       s24_weights_pack(d->dev, l->w, l->m, l->k, (uint8_t *)mem + head, bytes - head, w);
   if (st != S24_OK) {
     return s24_errorf(st, err, errlen, "cannot pack the weights: %s", s24_strerror(st));
+  }
+  // the epilogue's parameter words, once (dev_linear passes these very arrays)
+  const s24_linear_params_t prm = dev_params(l);
+  uint32_t *table = (uint32_t *)(void *)((uint8_t *)mem + (sizeof(s24_weights_t) + 15) / 16 * 16);
+  st = s24_linear_prepare(w, &prm, table, 3 * l->m);
+  if (st != S24_OK) {
+    return s24_errorf(st, err, errlen, "bad epilogue parameters: %s", s24_strerror(st));
   }
   // the seam's staging memory for the largest layer, asked for now: a seam that grows it
   // allocates at load, and a fixed one (firmware) says at load that it is too small
@@ -178,8 +198,7 @@ static s24_status_t dev_linear(void *ctx, const s24_net_layer_t *l, void *state,
                                const int8_t *x, int8_t *y, uint64_t *cycles,
                                uint64_t *job_cycles, char *err, size_t errlen) {
   s24_engine_dev_t *d = ctx;
-  const s24_linear_params_t prm = {l->bias,   l->mult,    l->shift,   l->zi,
-                                   l->zo,     l->act_min, l->act_max, l->round};
+  const s24_linear_params_t prm = dev_params(l);
   s24_conv_src_t src = l->conv;
   src.x = x;
   const s24_status_t st = l->conv.cs > 0 ? s24_linear_conv(d->dev, state, &src, &prm, y, l->ldy)

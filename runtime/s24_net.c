@@ -254,6 +254,13 @@ static s24_status_t plan_array(s24_net_t *net, size_t i, s24_arena_t *arena, cha
                         "operator %zu (%s): output of %zu elements, expected %zu x %zu", i, nm,
                         out->elems, l->n, oc);
     }
+    // on an engine with a fetch unit, X's rows are a 1x1 convolution's input (n images of 1x1
+    // pixel, k channels): the unit builds the activation beats, as for a CONV_2D (the same sums)
+    const uint32_t align = net->engine->conv_channels;
+    if (align > 1 && k % align == 0 && k <= INT32_MAX && l->n <= INT32_MAX) {
+      l->conv = (s24_conv_src_t){NULL, (int32_t)l->n, 1, 1, (int32_t)k, 0, (int32_t)k, 1, 1, 1,
+                                 1, 1, 1, 1, 1, 0, 0, (int8_t)l->zi, 0, 0};
+    }
   } else {  // CONV_2D: input [N, H, W, IC], filter [OC, KH, KW, IC], output [N, OH, OW, OC]
     s24_conv_src_t *cv = &l->conv;
     if (in->rank != 4 || w->rank != 4 || out->rank != 4) {

@@ -286,7 +286,8 @@ void *cs_scratch(void *ctx, size_t bytes) {
 // The seam's functions in s24_seam_t's order; open_reset adds the context.
 const s24_seam_t kCsSeam = {nullptr,        cs_read32,       cs_write32,
                             cs_stream_write, cs_stream_read, cs_stream_reset,
-                            cs_now_ns,      cs_scratch,      nullptr, 0, nullptr, nullptr, nullptr, nullptr};  // no fetch unit
+                            cs_now_ns,      cs_scratch,      nullptr, 0, nullptr, nullptr, nullptr, nullptr,
+                            nullptr};  // no fetch unit
 
 }  // namespace
 

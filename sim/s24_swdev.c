@@ -443,6 +443,7 @@ static void *sw_scratch(void *ctx, size_t bytes) {
 void s24_swdev_seam(s24_swdev_t *d, s24_seam_t *seam) {
   if (seam != NULL) {
     *seam = (s24_seam_t){d, sw_read32, sw_write32, sw_stream_write, sw_stream_read,
-                         sw_stream_reset, sw_now_ns, sw_scratch, NULL, 0, NULL, NULL, NULL, NULL};  // no fetch unit
+                         sw_stream_reset, sw_now_ns, sw_scratch, NULL, 0, NULL, NULL, NULL, NULL,
+                         NULL};  // no fetch unit
   }
 }

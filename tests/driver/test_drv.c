@@ -127,7 +127,8 @@ static void *m_scratch(void *ctx, size_t bytes) {
 }
 
 static const s24_seam_t kSeam = {&g,           m_read32, m_write32, m_stream_write, m_stream_read,
-                                 m_stream_reset, m_now_ns, m_scratch, NULL, 0, NULL, NULL, NULL, NULL};
+                                 m_stream_reset, m_now_ns, m_scratch, NULL, 0, NULL, NULL, NULL, NULL,
+                                 NULL};
 
 // A 2x2 2:4 device: W beat 2*2*(8+2) = 40 bits = 2 words, A 2*4*8 = 64 bits = 2 words, R 2.
 static void mock_device(uint32_t rows, uint32_t cols) {
@@ -465,6 +466,78 @@ static void linear_pair_mode_from_map_1_4(void **state) {
     s24_weights_free(&w);
     s24_dev_close(&dev);
   }
+}
+
+// The parameter words a fused layer's jobs write (EPI_BIAS, EPI_MULT, EPI_SHIFT), in order.
+static size_t epi_writes(uint32_t *out, size_t cap) {
+  size_t n = 0;
+  for (size_t i = 0; i < g.nlog; i++) {
+    const uint32_t a = g.log[i].addr;
+    if (g.log[i].op == EV_WR &&
+        (a == S24_REG_EPI_BIAS || a == S24_REG_EPI_MULT || a == S24_REG_EPI_SHIFT) && n < cap) {
+      out[n++] = g.log[i].value;
+    }
+  }
+  return n;
+}
+
+// s24_linear_prepare's words are what a job computes (zero point folded into the bias), used
+// only for the very parameters they were made from; bad parameters or a short table refused.
+static void linear_prepare_loads_the_same_words(void **state) {
+  (void)state;
+  s24_dev_t dev;
+  mock_device(2, 2);
+  g.regs[S24_REG_VERSION / 4] = S24_VERSION_MAJOR << S24_VERSION_MAJOR_LSB | S24_VERSION_MINOR;
+  g.regs[S24_REG_HW_EPI / 4] = 512u << S24_HW_EPI_DEPTH_LSB | 2u << S24_HW_EPI_LANES_LSB;
+  assert_int_equal(s24_dev_open(&dev, &kSeam), S24_OK);
+  int8_t a[3 * 8];
+  for (int i = 0; i < 3 * 8; i++) a[i] = (int8_t)(i * 7 - 60);
+  s24_weights_t w;
+  assert_int_equal(s24_weights_load_dense(&dev, a, 3, 8, &w), S24_OK);
+  static uint32_t zeros[2];
+  static uint8_t lasts[1] = {1};
+  g.r_beats = zeros;
+  g.r_last = lasts;
+  const int8_t x[8] = {0};
+  const int32_t bias[3] = {100, -7, 123456}, mult[3] = {1 << 30, 1 << 29, 1 << 28};
+  const int32_t shift[3] = {-1, 0, 2}, mult2[3] = {1 << 30, 1 << 29, 1 << 28};
+  const s24_linear_params_t prm = {bias, mult, shift, -5, 3, -128, 127, S24_ROUND_SINGLE};
+  int8_t y[3];
+  uint32_t want[64], got[64], table[9];
+  g.nlog = 0;
+  assert_int_equal(s24_linear(&dev, &w, x, 1, &prm, y), S24_OK);
+  const size_t n = epi_writes(want, 64);
+  assert_int_equal(n, 3 * 2 * 2);  // two row tiles of two rows (the last one padding)
+  assert_int_equal(want[0], (uint32_t)(100 + 5 * w.row_sum[0]));
+  assert_int_equal(s24_linear_prepare(&w, &prm, table, 8), S24_ERR_ARG);  // too small
+  assert_null(w.epi);
+  const int32_t bad_mult[3] = {1 << 30, -1, 1 << 28};
+  const s24_linear_params_t bad = {bias, bad_mult, shift, -5, 3, -128, 127, S24_ROUND_SINGLE};
+  assert_int_equal(s24_linear_prepare(&w, &bad, table, 9), S24_ERR_ARG);
+  assert_int_equal(s24_linear_prepare(&w, &prm, table, 9), S24_OK);
+  assert_ptr_equal(w.epi, table);
+  g.nlog = 0;
+  assert_int_equal(s24_linear(&dev, &w, x, 1, &prm, y), S24_OK);
+  assert_int_equal(epi_writes(got, 64), n);
+  assert_memory_equal(got, want, n * sizeof *got);
+  table[0] ^= 1u;  // the prepared words are what the job loads ...
+  g.nlog = 0;
+  assert_int_equal(s24_linear(&dev, &w, x, 1, &prm, y), S24_OK);
+  assert_int_equal(epi_writes(got, 64), n);
+  assert_int_equal(got[0], want[0] ^ 1u);
+  // ... but not for other parameters (other arrays, another zero point): made again
+  const s24_linear_params_t other = {bias, mult2, shift, -5, 3, -128, 127, S24_ROUND_SINGLE};
+  g.nlog = 0;
+  assert_int_equal(s24_linear(&dev, &w, x, 1, &other, y), S24_OK);
+  assert_int_equal(epi_writes(got, 64), n);
+  assert_memory_equal(got, want, n * sizeof *got);
+  const s24_linear_params_t zi0 = {bias, mult, shift, 0, 3, -128, 127, S24_ROUND_SINGLE};
+  g.nlog = 0;
+  assert_int_equal(s24_linear(&dev, &w, x, 1, &zi0, y), S24_OK);
+  assert_int_equal(epi_writes(got, 64), n);
+  assert_int_equal(got[0], 100u);
+  s24_weights_free(&w);
+  s24_dev_close(&dev);
 }
 
 static void dense_group_takes_two_beats_sharing_the_activation(void **state) {
@@ -1174,6 +1247,7 @@ int main(void) {
       cmocka_unit_test(swdev_flags_tlast_bad_cfg_and_unmapped),
       cmocka_unit_test(swdev_storage_registers),
       cmocka_unit_test(linear_pair_mode_from_map_1_4),
+      cmocka_unit_test(linear_prepare_loads_the_same_words),
       cmocka_unit_test(uio_gemm_through_fifo_windows_is_bit_exact),
       cmocka_unit_test(uio_stream_reset_drops_a_kept_result_beat),
       cmocka_unit_test(uio_open_errors_are_clean),
