@@ -518,6 +518,9 @@ s24_status_t s24_linear_prepare(s24_weights_t *w, const s24_linear_params_t *prm
   w->epi_mult = prm->mult;
   w->epi_shift = prm->shift;
   w->epi_zi = prm->zi;
+  w->epi_zo = prm->zo;
+  w->epi_act_min = prm->act_min;
+  w->epi_act_max = prm->act_max;
   return S24_OK;
 }
 
@@ -827,8 +830,13 @@ static s24_status_t linear(s24_dev_t *dev, const s24_weights_t *w, const int8_t 
       dev->inflight_tiles == 0 || ldy < w->m_rows) {
     return S24_ERR_ARG;
   }
-  if (!s24_linear_params_ok(prm->mult, prm->shift, w->m_rows, prm->zi, prm->zo, prm->act_min,
-                            prm->act_max, NULL) ||
+  // (parameters s24_linear_prepare made w's words from were checked there: the same arrays)
+  const int prepared = w->epi != NULL && w->epi_bias == prm->bias && w->epi_mult == prm->mult &&
+                       w->epi_shift == prm->shift && w->epi_zi == prm->zi &&
+                       w->epi_zo == prm->zo && w->epi_act_min == prm->act_min &&
+                       w->epi_act_max == prm->act_max;
+  if ((!prepared && !s24_linear_params_ok(prm->mult, prm->shift, w->m_rows, prm->zi, prm->zo,
+                                          prm->act_min, prm->act_max, NULL)) ||
       (prm->round != S24_ROUND_SINGLE && prm->round != S24_ROUND_DOUBLE)) {
     return S24_ERR_ARG;
   }

@@ -268,10 +268,11 @@ typedef struct {
   /** A fused layer's parameter words made once (s24_linear_prepare), or NULL: per row m the
    *  words of EPI_BIAS (the zero-point term folded in), EPI_MULT and EPI_SHIFT, used by a call
    *  whose parameters are the ones they were made from (epi_bias, epi_mult, epi_shift: the same
-   *  arrays, unchanged since; epi_zi), else made again at every job */
+   *  arrays, unchanged since; epi_zi; with epi_zo and the clamp, checked then, not again), else
+   *  made again at every job */
   const uint32_t *epi;
   const int32_t *epi_bias, *epi_mult, *epi_shift;
-  int32_t epi_zi;
+  int32_t epi_zi, epi_zo, epi_act_min, epi_act_max;
 } s24_weights_t;
 
 /** The device's array for the cycle model and planner: HW_ARRAY, has_pair = hw.pair. */
