@@ -524,6 +524,14 @@ s24_status_t s24_linear_prepare(s24_weights_t *w, const s24_linear_params_t *prm
   return S24_OK;
 }
 
+// 1 if w's prepared parameter words were made from these very parameters (s24_linear_prepare:
+// the same arrays and values, checked there)
+static int epi_prepared(const s24_weights_t *w, const s24_linear_params_t *p) {
+  return w->epi != NULL && w->epi_bias == p->bias && w->epi_mult == p->mult &&
+         w->epi_shift == p->shift && w->epi_zi == p->zi && w->epi_zo == p->zo &&
+         w->epi_act_min == p->act_min && w->epi_act_max == p->act_max;
+}
+
 // Loads the parameter RAM with the job's rows (first_row ..) and configures the fused mode:
 // the words s24_linear_prepare made where they are this call's, else made here; padding rows
 // (past m_rows: their results are dropped) zeros.
@@ -533,8 +541,7 @@ static s24_status_t epi_setup(s24_dev_t *dev, const s24_weights_t *w, const epi_
   s24_status_t st = wr(dev, S24_REG_EPI_ADDR, 0);
   const size_t real = first_row >= w->m_rows ? 0
                       : w->m_rows - first_row < rows ? w->m_rows - first_row : rows;
-  if (st == S24_OK && w->epi != NULL && w->epi_bias == p->bias && w->epi_mult == p->mult &&
-      w->epi_shift == p->shift && w->epi_zi == p->zi) {
+  if (st == S24_OK && epi_prepared(w, p)) {
     st = epi_words(dev, w->epi + 3 * first_row, 3 * real);
   } else {
     for (size_t i = 0; i < real && st == S24_OK; i++) {
@@ -830,13 +837,8 @@ static s24_status_t linear(s24_dev_t *dev, const s24_weights_t *w, const int8_t 
       dev->inflight_tiles == 0 || ldy < w->m_rows) {
     return S24_ERR_ARG;
   }
-  // (parameters s24_linear_prepare made w's words from were checked there: the same arrays)
-  const int prepared = w->epi != NULL && w->epi_bias == prm->bias && w->epi_mult == prm->mult &&
-                       w->epi_shift == prm->shift && w->epi_zi == prm->zi &&
-                       w->epi_zo == prm->zo && w->epi_act_min == prm->act_min &&
-                       w->epi_act_max == prm->act_max;
-  if ((!prepared && !s24_linear_params_ok(prm->mult, prm->shift, w->m_rows, prm->zi, prm->zo,
-                                          prm->act_min, prm->act_max, NULL)) ||
+  if ((!epi_prepared(w, prm) && !s24_linear_params_ok(prm->mult, prm->shift, w->m_rows, prm->zi,
+                                                      prm->zo, prm->act_min, prm->act_max, NULL)) ||
       (prm->round != S24_ROUND_SINGLE && prm->round != S24_ROUND_DOUBLE)) {
     return S24_ERR_ARG;
   }

@@ -390,8 +390,10 @@ S24_WARN_UNUSED s24_status_t s24_linear(s24_dev_t *dev, const s24_weights_t *w, 
  *  src (s24_layout.h; batch = n*oh*ow output positions, k = kh*kw*cs = the weights' k), its
  *  activation beats built from the NHWC input in place (s24_a_beat_conv); row b of Y (m_rows
  *  int8) at y + b * ldy (ldy >= m_rows: a depthwise slice writes its channels of a wider
- *  output). A seam's fetch unit reads the input from memory, made visible to it first unless
- *  src->x_seen. S24_ERR_ARG for a source that does not match the weights. */
+ *  output). With src->gr > 0 (a depthwise layer's channel windows, one call) output row m reads
+ *  the window s24_conv_c0(src, m); gr must be a multiple of the weights' tile rows (a row tile
+ *  reads one window). A seam's fetch unit reads the input from memory, made visible to it first
+ *  unless src->x_seen. S24_ERR_ARG for a source that does not match the weights. */
 S24_WARN_UNUSED s24_status_t s24_linear_conv(s24_dev_t *dev, const s24_weights_t *w,
                                              const s24_conv_src_t *src,
                                              const s24_linear_params_t *prm, int8_t *y,
