@@ -514,22 +514,17 @@ s24_status_t s24_linear_prepare(s24_weights_t *w, const s24_linear_params_t *prm
   }
   for (size_t m = 0; m < w->m_rows; m++) epi_row(w, prm, m, table + 3 * m);
   w->epi = table;
-  w->epi_bias = prm->bias;
-  w->epi_mult = prm->mult;
-  w->epi_shift = prm->shift;
-  w->epi_zi = prm->zi;
-  w->epi_zo = prm->zo;
-  w->epi_act_min = prm->act_min;
-  w->epi_act_max = prm->act_max;
+  w->epi_prm = *prm;
   return S24_OK;
 }
 
 // 1 if w's prepared parameter words were made from these very parameters (s24_linear_prepare:
 // the same arrays and values, checked there)
+// (the rounding is not in the words: every call checks it)
 static int epi_prepared(const s24_weights_t *w, const s24_linear_params_t *p) {
-  return w->epi != NULL && w->epi_bias == p->bias && w->epi_mult == p->mult &&
-         w->epi_shift == p->shift && w->epi_zi == p->zi && w->epi_zo == p->zo &&
-         w->epi_act_min == p->act_min && w->epi_act_max == p->act_max;
+  const s24_linear_params_t *e = &w->epi_prm;
+  return w->epi != NULL && e->bias == p->bias && e->mult == p->mult && e->shift == p->shift &&
+         e->zi == p->zi && e->zo == p->zo && e->act_min == p->act_min && e->act_max == p->act_max;
 }
 
 // Loads the parameter RAM with the job's rows (first_row ..) and configures the fused mode:
@@ -848,6 +843,17 @@ static s24_status_t linear(s24_dev_t *dev, const s24_weights_t *w, const int8_t 
   }
   const s24_status_t pst = s24_dev_probe_epi(dev);  // HW_EPI is read on first use
   if (pst != S24_OK) return pst;
+  // X's rows on a seam with a fetch unit: a 1x1 convolution's input (batch images of one pixel,
+  // k channels), so the unit builds their beats as a convolution's (the same sums)
+  s24_conv_src_t rows;
+  const uint32_t cc = s24_dev_conv_channels(dev);
+  if (conv == NULL && dev->seam.stream_conv != NULL && w->k % (cc > 1 ? cc : 1u) == 0 &&
+      w->k <= INT32_MAX && batch <= INT32_MAX) {
+    rows = (s24_conv_src_t){.x = x, .n = (int32_t)batch, .h = 1, .w = 1, .c = (int32_t)w->k,
+                            .cs = (int32_t)w->k, .kh = 1, .kw = 1, .oh = 1, .ow = 1, .sh = 1,
+                            .sw = 1, .dh = 1, .dw = 1, .pad = (int8_t)prm->zi};
+    conv = &rows;
+  }
   const epi_job_t epi = {prm, y, ldy, conv};
   // the weights run in the mode they were packed for (THE mode rule, s24_pair_choose, as for a
   // GEMM: map 1.4 takes fused pair-mode jobs); a map-1.3 device refuses PAIR with CFG_EPI.EN,

@@ -243,6 +243,21 @@ typedef struct {
 #define S24_WAIT_SLACK_NS 1000000ull         /* + 1 ms: register traffic, host reads */
 #define S24_DEFAULT_INFLIGHT_TILES 4u
 
+/** The per-channel parameters of a fused int8 layer (SPEC §7), m_rows entries each. */
+typedef struct {
+  const int32_t *bias;   /**< int32 bias, or NULL for zeros */
+  const int32_t *mult;   /**< 0 <= MULT < 2^31 */
+  const int32_t *shift;  /**< -31 <= SHIFT <= 30 */
+  int32_t zi, zo;        /**< input and output zero points, -128 .. 127 */
+  /** The int8 output clamp, -128 <= act_min <= act_max <= 127: the fused activation's range as
+   *  TFLite's CalculateActivationRangeQuantized gives it (NONE: -128, 127; RELU: max(-128, zo),
+   *  127; RELU6, RELU_N1_TO_1: from the output scale). */
+  int32_t act_min, act_max;
+  /** The requantization's rounding (CFG_EPI.ROUND): S24_ROUND_SINGLE (0, SPEC §7, TFLite
+   *  FULLY_CONNECTED) or S24_ROUND_DOUBLE (gemmlowp's, LiteRT's reference CONV_2D); s24_round_t. */
+  s24_round_t round;
+} s24_linear_params_t;
+
 /** Weights prepared for one device: packed hardware beats of every row tile, in memory the
  *  caller gives (s24_weights_pack) and owns; the struct only points into it. */
 typedef struct {
@@ -267,12 +282,10 @@ typedef struct {
   void *own;            /**< the hosted loader's allocation (driver/host), NULL otherwise */
   /** A fused layer's parameter words made once (s24_linear_prepare), or NULL: per row m the
    *  words of EPI_BIAS (the zero-point term folded in), EPI_MULT and EPI_SHIFT, used by a call
-   *  whose parameters are the ones they were made from (epi_bias, epi_mult, epi_shift: the same
-   *  arrays, unchanged since; epi_zi; with epi_zo and the clamp, checked then, not again), else
-   *  made again at every job */
+   *  whose parameters are epi_prm (the same arrays, unchanged since, and the same values; checked
+   *  then, not again), else made again at every job */
   const uint32_t *epi;
-  const int32_t *epi_bias, *epi_mult, *epi_shift;
-  int32_t epi_zi, epi_zo, epi_act_min, epi_act_max;
+  s24_linear_params_t epi_prm;
 } s24_weights_t;
 
 /** The device's array for the cycle model and planner: HW_ARRAY, has_pair = hw.pair. */
@@ -342,20 +355,6 @@ size_t s24_linear_scratch_bytes(const s24_dev_t *dev, const s24_weights_t *w);
  *  On error C is unspecified and the block has been soft-reset. */
 S24_WARN_UNUSED s24_status_t s24_gemm(s24_dev_t *dev, const s24_weights_t *w, const int8_t *b,
                                       size_t n_cols, const int32_t *c0, int32_t *c);
-/** The per-channel parameters of a fused int8 layer (SPEC §7), m_rows entries each. */
-typedef struct {
-  const int32_t *bias;   /**< int32 bias, or NULL for zeros */
-  const int32_t *mult;   /**< 0 <= MULT < 2^31 */
-  const int32_t *shift;  /**< -31 <= SHIFT <= 30 */
-  int32_t zi, zo;        /**< input and output zero points, -128 .. 127 */
-  /** The int8 output clamp, -128 <= act_min <= act_max <= 127: the fused activation's range as
-   *  TFLite's CalculateActivationRangeQuantized gives it (NONE: -128, 127; RELU: max(-128, zo),
-   *  127; RELU6, RELU_N1_TO_1: from the output scale). */
-  int32_t act_min, act_max;
-  /** The requantization's rounding (CFG_EPI.ROUND): S24_ROUND_SINGLE (0, SPEC §7, TFLite
-   *  FULLY_CONNECTED) or S24_ROUND_DOUBLE (gemmlowp's, LiteRT's reference CONV_2D); s24_round_t. */
-  s24_round_t round;
-} s24_linear_params_t;
 
 /** Words of w's prepared parameters (s24_linear_prepare): 3 x m_rows. */
 size_t s24_linear_epi_words(const s24_weights_t *w);
@@ -381,7 +380,9 @@ S24_WARN_UNUSED s24_status_t s24_dev_probe_epi(s24_dev_t *dev);
  *  (s24_linear_params_ok, or a round that is not an s24_round_t; before any register access),
  *  S24_ERR_UNSUPPORTED on a device whose register map is older than 1.2 (no CFG_ACT), or older
  *  than 1.3 (no CFG_EPI.ROUND) for S24_ROUND_DOUBLE.
- *  X is read in place (the core's activation operand is X's rows: no transpose, no copy).
+ *  X is read in place (the core's activation operand is X's rows: no transpose, no copy); on a
+ *  seam with a fetch unit (stream_conv) X's rows go to it as a 1x1 convolution's input, k a
+ *  multiple of its conv_channels.
  *  Counters as s24_gemm, plus job_cycles. */
 S24_WARN_UNUSED s24_status_t s24_linear(s24_dev_t *dev, const s24_weights_t *w, const int8_t *x,
                                         size_t batch, const s24_linear_params_t *prm,

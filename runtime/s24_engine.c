@@ -132,10 +132,11 @@ static s24_linear_params_t dev_params(const s24_net_layer_t *l) {
                                l->zo,     l->act_min, l->act_max, l->round};
 }
 
-// A layer's state: the weights' struct, its parameter words (s24_linear_prepare: 3 a row, made
-// at load), then its beats.
+// A layer's state: the weights' struct (DEV_W bytes), its parameter words (s24_linear_prepare:
+// 3 a row, made at load), then its beats.
+#define DEV_W ((sizeof(s24_weights_t) + 15) / 16 * 16)
 static size_t dev_head(const s24_net_layer_t *l) {
-  return (sizeof(s24_weights_t) + 15) / 16 * 16 + (3 * l->m * sizeof(uint32_t) + 15) / 16 * 16;
+  return DEV_W + (3 * l->m * sizeof(uint32_t) + 15) / 16 * 16;
 }
 
 static s24_status_t dev_layer_bytes(void *ctx, const s24_net_layer_t *l, size_t *bytes) {
@@ -162,7 +163,7 @@ static s24_status_t dev_prepare(void *ctx, const s24_net_layer_t *l, void *mem, 
   }
   // the epilogue's parameter words, once (dev_linear passes these very arrays)
   const s24_linear_params_t prm = dev_params(l);
-  uint32_t *table = (uint32_t *)(void *)((uint8_t *)mem + (sizeof(s24_weights_t) + 15) / 16 * 16);
+  uint32_t *table = (uint32_t *)(void *)((uint8_t *)mem + DEV_W);
   st = s24_linear_prepare(w, &prm, table, 3 * l->m);
   if (st != S24_OK) {
     return s24_errorf(st, err, errlen, "bad epilogue parameters: %s", s24_strerror(st));

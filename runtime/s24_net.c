@@ -22,7 +22,7 @@
 typedef struct {
   s24_net_layer_t l;
   void *state;                   // the engine's (its prepared weights)
-  size_t n_sl, slice;            // engine calls an inference; depthwise: channels a window (else 0)
+  size_t n_sl;                   // engine calls an inference
   s24_net_layer_t *sl;           // n_sl layers, each with its engine state in sl_state
   void **sl_state;
   const int8_t *dw_filter;       // depthwise: [1, kh, kw, m] (slices' weights: dw_expand)
@@ -254,13 +254,6 @@ static s24_status_t plan_array(s24_net_t *net, size_t i, s24_arena_t *arena, cha
                         "operator %zu (%s): output of %zu elements, expected %zu x %zu", i, nm,
                         out->elems, l->n, oc);
     }
-    // on an engine with a fetch unit, X's rows are a 1x1 convolution's input (n images of 1x1
-    // pixel, k channels): the unit builds the activation beats, as for a CONV_2D (the same sums)
-    const uint32_t align = net->engine->conv_channels;
-    if (align > 1 && k % align == 0 && k <= INT32_MAX && l->n <= INT32_MAX) {
-      l->conv = (s24_conv_src_t){NULL, (int32_t)l->n, 1, 1, (int32_t)k, 0, (int32_t)k, 1, 1, 1,
-                                 1, 1, 1, 1, 1, 0, 0, (int8_t)l->zi, 0, 0};
-    }
   } else {  // CONV_2D: input [N, H, W, IC], filter [OC, KH, KW, IC], output [N, OH, OW, OC]
     s24_conv_src_t *cv = &l->conv;
     if (in->rank != 4 || w->rank != 4 || out->rank != 4) {
@@ -427,9 +420,10 @@ static s24_status_t engine_layer(s24_net_t *net, size_t i, s24_arena_t *arena,
 // Slice s of depthwise layer L's weights into net->dwx (m x taps*cs, block-diagonal in windows of
 // cs: row r holds channel c0 + r's taps at columns tap*cs + r % cs). One buffer serves every
 // slice: it is filled before each use (packing at load, the call of an engine that reads the
-// weights when it runs, the cycle model), so the weights stay in the model's bytes, expanded
-// once, not per layer. Only the diagonals change: the slice held is left alone, another one's
-// diagonal is zeroed (the rest of the buffer stays 0).
+// weights when it runs, the cycle model), so the weights stay in the model's bytes and the
+// arena holds the largest slice's expansion, not every layer's (bounded by dwx_bound). Only the
+// diagonals change: the slice held is left alone, another one's diagonal is zeroed (the rest of
+// the buffer stays 0).
 static void dw_expand(const s24_net_t *net, const layer_t *L, size_t s) {
   dwx_held_t *h = net->dwx_held;
   if (h->L == L && h->s == s) return;
@@ -518,7 +512,7 @@ static s24_status_t plan_dw(s24_net_t *net, size_t i, s24_arena_t *arena, char *
     return no_room(arena, "an array layer", err, errlen);
   }
   if (b != NULL) memcpy(bias, b->data, oc * sizeof(int32_t));
-  *L = (layer_t){.n_sl = n_sl, .slice = slice, .sl = sl, .sl_state = sl_state};
+  *L = (layer_t){.n_sl = n_sl, .sl = sl, .sl_state = sl_state};
   L->dw_filter = (const int8_t *)f->data;
   for (size_t s = 0; s < n_sl; s++) {
     // the whole windows, then the rest (one window)
