@@ -1035,6 +1035,71 @@ static s24_status_t prep_pool(const ctx_t *c, params_t *pp) {
   return S24_OK;
 }
 
+// The average's sums a word at a time: acc[k] += the sum of bytes k (k < cn, a multiple of 4) of
+// the n pixels at px, px + stride, ... (px and stride word-aligned), as LiteRT's int32 sum. Each
+// byte is biased to unsigned (x ^ 0x80 = x + 128) and a word's even and odd bytes summed in two
+// words of 16-bit lanes, at most 256 pixels at a time (256 x 255 < 2^16); sixteen channels (eight
+// lane words, in registers) go over a block of pixels before the next sixteen, the block small
+// enough (2 KiB) to stay in the data cache meanwhile, so the window is read from memory once.
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+static uint32_t ld32(const int8_t *p) {
+  uint32_t v;
+  memcpy(&v, __builtin_assume_aligned(p, 4), 4);
+  return v ^ 0x80808080u;
+}
+
+static void pool_sum_words(const int8_t *px, size_t n, size_t stride, size_t cn, int32_t *acc) {
+  const uint32_t M = 0x00ff00ffu;
+  size_t blk = 2048 / stride;
+  if (blk == 0) blk = 1;
+  if (blk > 256) blk = 256;
+  for (size_t p0 = 0; p0 < n; p0 += blk) {
+    const size_t m = n - p0 < blk ? n - p0 : blk;
+    const int32_t bias = (int32_t)(128u * m);
+    for (size_t k = 0; k < cn; k += 16) {
+      const size_t words = cn - k < 16 ? (cn - k) / 4 : 4;
+      const int8_t *q = px + p0 * stride + k;
+      uint32_t e[4] = {0, 0, 0, 0}, o[4] = {0, 0, 0, 0};
+      if (words == 4) {
+        uint32_t e0 = 0, e1 = 0, e2 = 0, e3 = 0, o0 = 0, o1 = 0, o2 = 0, o3 = 0;
+        for (size_t i = 0; i < m; i++, q += stride) {
+          const uint32_t a = ld32(q), b = ld32(q + 4), cc = ld32(q + 8), d = ld32(q + 12);
+          e0 += a & M;
+          o0 += a >> 8 & M;
+          e1 += b & M;
+          o1 += b >> 8 & M;
+          e2 += cc & M;
+          o2 += cc >> 8 & M;
+          e3 += d & M;
+          o3 += d >> 8 & M;
+        }
+        e[0] = e0, e[1] = e1, e[2] = e2, e[3] = e3;
+        o[0] = o0, o[1] = o1, o[2] = o2, o[3] = o3;
+      } else {
+        for (size_t i = 0; i < m; i++, q += stride)
+          for (size_t j = 0; j < words; j++) {
+            const uint32_t a = ld32(q + 4 * j);
+            e[j] += a & M;
+            o[j] += a >> 8 & M;
+          }
+      }
+      for (size_t j = 0; j < words; j++) {  // little-endian: byte 0 is the low lane of e
+        int32_t *ak = acc + k + 4 * j;
+        ak[0] = wrap_add(ak[0], (int32_t)(e[j] & 0xffffu) - bias);
+        ak[1] = wrap_add(ak[1], (int32_t)(o[j] & 0xffffu) - bias);
+        ak[2] = wrap_add(ak[2], (int32_t)(e[j] >> 16) - bias);
+        ak[3] = wrap_add(ak[3], (int32_t)(o[j] >> 16) - bias);
+      }
+    }
+  }
+}
+#else
+static void pool_sum_words(const int8_t *px, size_t n, size_t stride, size_t cn, int32_t *acc) {
+  for (size_t i = 0; i < n; i++, px += stride)
+    for (size_t k = 0; k < cn; k++) acc[k] = wrap_add(acc[k], px[k]);
+}
+#endif
+
 static s24_status_t run_pool(const ctx_t *c, const params_t *pp, void *const *data) {
   const pool_t *const p = &pp->pool;
   const int is_max = c->op->opcode == S24_OP_MAX_POOL_2D;
@@ -1046,6 +1111,8 @@ static s24_status_t run_pool(const ctx_t *c, const params_t *pp, void *const *da
   enum { CHUNK = 64 };
   int32_t acc[CHUNK];
   const size_t ch = (size_t)p->ch;
+  // the average a word at a time (pool_sum_words): whole words a pixel, the input word-aligned
+  const int words = ch % 4 == 0 && ((uintptr_t)x & 3u) == 0;
   for (int32_t b = 0; b < p->n; ++b)
     for (int32_t oy = 0; oy < p->oh; ++oy)
       for (int32_t ox = 0; ox < p->ow; ++ox) {
@@ -1066,16 +1133,23 @@ static s24_status_t run_pool(const ctx_t *c, const params_t *pp, void *const *da
         for (size_t c0 = 0; c0 < ch; c0 += CHUNK) {
           const size_t cn = ch - c0 < CHUNK ? ch - c0 : CHUNK;
           for (size_t k = 0; k < cn; ++k) acc[k] = is_max ? -128 : 0;
-          for (int32_t fy = 0; fy < ny; ++fy)
-            for (int32_t fx = 0; fx < nx; ++fx) {
-              const int8_t *xi = xw + ((size_t)fy * (size_t)p->iw + (size_t)fx) * ch + c0;
-              if (is_max) {
-                for (size_t k = 0; k < cn; ++k)
-                  if (xi[k] > acc[k]) acc[k] = xi[k];
-              } else {
-                for (size_t k = 0; k < cn; ++k) acc[k] = wrap_add(acc[k], xi[k]);
+          if (!is_max && words) {  // a window of whole input rows is one run of pixels
+            const int whole = nx == p->iw;
+            for (int32_t fy = 0; fy < (whole ? 1 : ny); ++fy)
+              pool_sum_words(xw + (size_t)fy * (size_t)p->iw * ch + c0,
+                             whole ? (size_t)nx * (size_t)ny : (size_t)nx, ch, cn, acc);
+          } else {
+            for (int32_t fy = 0; fy < ny; ++fy)
+              for (int32_t fx = 0; fx < nx; ++fx) {
+                const int8_t *xi = xw + ((size_t)fy * (size_t)p->iw + (size_t)fx) * ch + c0;
+                if (is_max) {
+                  for (size_t k = 0; k < cn; ++k)
+                    if (xi[k] > acc[k]) acc[k] = xi[k];
+                } else {
+                  for (size_t k = 0; k < cn; ++k) acc[k] = wrap_add(acc[k], xi[k]);
+                }
               }
-            }
+          }
           for (size_t k = 0; k < cn; ++k) {
             int32_t v = acc[k];
             if (!is_max) v = v > 0 ? (v + count / 2) / count : (v - count / 2) / count;

@@ -116,15 +116,21 @@ class RingWindow(LiteXModule):
 
 class RingReader(LiteXModule):
     """Ring -> AXI4-Stream source (`source`: data, last). Descriptors are written to CSR `desc`
-    (start[0:16] beat in the ring, count[16:31] >= 1, last[31]: TLAST on the final beat) and queued
-    (`desc_level` tells how many wait); `consumed` counts the beats the port took."""
+    (start[0:14] beat in the ring, rep[14:16]: each beat read rep + 1 times in a row, count[16:31]
+    >= 1 beats of the ring, last[31]: TLAST on the final beat) and queued (`desc_level` tells how
+    many wait); `consumed` counts the beats the port took (count * (rep + 1) a descriptor). The
+    repeat is the A stream's: a group whose weights take r beats meets its activation beat r times,
+    so a run of groups with the same r is one descriptor (a depthwise layer's dense groups take two
+    beats each on a 2:4 core: one descriptor a row tile, not two a group)."""
 
     DESC_DEPTH = 16
+    REP_SHIFT, REP_BITS = 14, 2   # the repeat field (firmware: S24_RING_DESC_REP_SHIFT, _BITS)
 
     def __init__(self, mem, width):
         depth_bits = _log2(mem.depth)
+        assert depth_bits <= self.REP_SHIFT, "the ring's positions must fit below the repeat field"
         self.source = source = stream.Endpoint([("data", width)])
-        self.desc = CSRStorage(32, description="Queue a descriptor: start beat [15:0], count [30:16] (>= 1), TLAST on the last beat [31].")
+        self.desc = CSRStorage(32, description="Queue a descriptor: start beat [13:0], each beat read [15:14] + 1 times, count [30:16] (>= 1) beats of the ring, TLAST on the last beat read [31].")
         self.desc_level = CSRStatus(8, description="Descriptors queued (including the one running).")
         self.consumed = CSRStatus(32, description="Beats the port has taken since the last reset (monotonic, wraps at 2^32).")
         rst = _reset_csr(self, "Write 1: drop every queued descriptor and beat, zero the counters.")
@@ -134,7 +140,8 @@ class RingReader(LiteXModule):
         port = mem.get_port(has_re=False)
         self.specials += port
 
-        dfifo = ResetInserter()(stream.SyncFIFO([("start", 16), ("count", 15), ("tlast", 1)], self.DESC_DEPTH))
+        dfifo = ResetInserter()(stream.SyncFIFO([("start", self.REP_SHIFT), ("rep", self.REP_BITS),
+                                                 ("count", 15), ("tlast", 1)], self.DESC_DEPTH))
         ofifo = ResetInserter()(stream.SyncFIFO([("data", width)], 4))
         self.submodules += dfifo, ofifo
         self.comb += [dfifo.reset.eq(rst), ofifo.reset.eq(rst)]
@@ -144,7 +151,8 @@ class RingReader(LiteXModule):
         self.comb += [
             dw.eq(Mux(self.desc.re, self.desc.storage, self.ext_desc)),
             dfifo.sink.valid.eq(self.desc.re | self.ext_valid),
-            dfifo.sink.start.eq(dw[0:16]),
+            dfifo.sink.start.eq(dw[0:self.REP_SHIFT]),
+            dfifo.sink.rep.eq(dw[self.REP_SHIFT:16]),
             dfifo.sink.count.eq(dw[16:31]),
             dfifo.sink.tlast.eq(dw[31]),
             self.ext_ready.eq(dfifo.sink.ready & ~self.desc.re),
@@ -153,14 +161,15 @@ class RingReader(LiteXModule):
         active = Signal()
         addr = Signal(depth_bits)
         left = Signal(15)
+        rep, rc = Signal(self.REP_BITS), Signal(self.REP_BITS)   # reads of a beat: rep + 1; done
         last = Signal()
         issue = Signal()
         pend = Signal()      # a read issued last cycle: its beat enters ofifo this cycle
         pend_last = Signal()
         # room: ofifo.level counts what is stored; the pending read still has to enter
         self.comb += issue.eq(active & (ofifo.level + pend < 4))
-        final = Signal()
-        self.comb += final.eq(issue & (left == 1))
+        step, final = Signal(), Signal()   # the beat's last read (on to the next); the last one
+        self.comb += [step.eq(issue & (rc == rep)), final.eq(step & (left == 1))]
         load = Signal()
         self.comb += [
             load.eq(dfifo.source.valid & (~active | final)),
@@ -170,12 +179,13 @@ class RingReader(LiteXModule):
         self.sync += [
             pend.eq(issue),
             pend_last.eq(final & last),
-            If(issue, addr.eq(addr + 1), left.eq(left - 1)),
+            If(step, addr.eq(addr + 1), left.eq(left - 1), rc.eq(0)).Elif(issue, rc.eq(rc + 1)),
             If(final, active.eq(0)),
             If(load,
                 active.eq(1),
                 addr.eq(dfifo.source.start[:depth_bits]),
                 left.eq(dfifo.source.count),
+                rep.eq(dfifo.source.rep), rc.eq(0),
                 last.eq(dfifo.source.tlast)),
             If(rst, active.eq(0), pend.eq(0)),
         ]
@@ -1122,7 +1132,7 @@ class JobSeq(LiteXModule):
         self.comb += fsm.reset.eq(rst | self.job.re)
         dl_v = dl_rp.dat_r
         a_start = Signal(16)
-        self.comb += a_start.eq((dl_v[0:16] + tpos)[:ab])
+        self.comb += a_start.eq((dl_v[0:16] + tpos)[:ab])   # (ab <= the repeat field's shift)
         # (the FSM's reset, on `reset` and `job`, zeroes every register it sets: tpos, kiss, rows)
         fsm.act("IDLE",
             rowq.source.ready.eq(1),
@@ -1158,7 +1168,7 @@ class JobSeq(LiteXModule):
                 NextValue(d, d + 1),
                 If(d == ndl - 1, NextState("DRAIN")).Else(NextState("RD"))),
         )
-        self.comb += a_rd.ext_desc.eq(Cat(a_start, dl_v[16:32]))
+        self.comb += a_rd.ext_desc.eq(Cat(a_start[:RingReader.REP_SHIFT], dl_v[RingReader.REP_SHIFT:32]))
         fsm.act("DRAIN",
             drain.ext_valid.eq(1),
             If(drain.ext_ready,

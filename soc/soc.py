@@ -34,7 +34,7 @@ from litedram.common import PhySettings, get_default_cl
 from litedram.phy.model import SDRAMPHYModel, BankModel
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from s24_stream import EltAdd, JobSeq, QuantIn, S24Streams  # noqa: E402
+from s24_stream import EltAdd, JobSeq, QuantIn, RingReader, S24Streams  # noqa: E402
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -252,6 +252,8 @@ class S24SoC(SoCCore):
         self.add_constant("S24_L2_SIZE", L2_SIZE)
         self.add_constant("S24_CONV_IB_WORDS", CONV_IB_WORDS)
         self.add_constant("S24_SEQ_DL_HALF", JobSeq.DL_HALF)  # the job sequencer's list half
+        self.add_constant("S24_RING_DESC_REP_SHIFT", RingReader.REP_SHIFT)  # a descriptor's repeat
+        self.add_constant("S24_RING_DESC_REP_BITS", RingReader.REP_BITS)
 
         # The exit register
         self.host = HostCtrl(platform.request("sim_exit") if sim else None)

@@ -11,6 +11,10 @@
 #include "soc_rt.h"
 
 #define DESC_MAX_COUNT 0x7fffu  // the descriptor's count field (soc/s24_stream.py RingReader)
+// its repeat field (each beat read rep + 1 times), above the ring position
+#define DESC_REP_SHIFT S24_RING_DESC_REP_SHIFT
+#define DESC_REP_MAX (1u << S24_RING_DESC_REP_BITS)
+#define DESC_POS_MASK ((1u << DESC_REP_SHIFT) - 1u)
 #define DESC_QUEUE 16u          // RingReader.DESC_DEPTH
 
 typedef struct {
@@ -519,16 +523,38 @@ static s24_status_t conv_fetch(s24_soc_t *soc) {
   return S24_OK;
 }
 
-// A tile's reader descriptors (fetched tiles: group i at ring position start + i): a run of
-// groups sent once is one descriptor, a group sent r > 1 times r of one group each. The groups
-// the descriptor from group i covers: the run of groups sent once from i (at most a descriptor's
-// count), or 1.
-static size_t desc_run(const uint8_t *reps, size_t groups, size_t i) {
-  size_t run = 1;
-  if (reps[i] == 1) {
-    while (i + run < groups && reps[i + run] == 1 && run < DESC_MAX_COUNT) run++;
+// A tile's reader descriptors (fetched tiles: group i at ring position start + i, read reps[i]
+// times in a row), one at a time: the next from group *g (*dr of its reads made), relative to the
+// tile's first position, without TLAST; *beats gets the reads it makes (0: none left). A run of
+// groups read the same r <= DESC_REP_MAX times is one descriptor (the reader repeats each beat); a
+// group read more often takes DESC_REP_MAX reads a descriptor; groups read 0 times are skipped.
+static uint32_t desc_next(const uint8_t *reps, size_t groups, size_t *g, uint32_t *dr,
+                          uint32_t *beats) {
+  while (*g < groups && reps[*g] == 0) (*g)++;
+  *beats = 0;
+  if (*g >= groups) return 0;
+  const size_t i = *g;
+  const uint32_t r = reps[i];
+  if (r <= DESC_REP_MAX) {
+    size_t run = 1;
+    while (i + run < groups && reps[i + run] == r && run < DESC_MAX_COUNT) run++;
+    *g += run;
+    *beats = (uint32_t)run * r;
+    return (uint32_t)i | (r - 1u) << DESC_REP_SHIFT | (uint32_t)run << 16;
   }
-  return run;
+  const uint32_t n = r - *dr < DESC_REP_MAX ? r - *dr : DESC_REP_MAX;
+  *dr += n;
+  if (*dr == r) {
+    *dr = 0;
+    (*g)++;
+  }
+  *beats = n;
+  return (uint32_t)i | (n - 1u) << DESC_REP_SHIFT | 1u << 16;
+}
+
+// A descriptor relative to a tile's first ring position, placed at `start` (modulo the ring)
+static uint32_t desc_at(uint32_t d, uint32_t start) {
+  return ((d + start) & (kRingA.depth - 1u)) | (d & ~DESC_POS_MASK);
 }
 
 // The backlog's head tile p issues the reader descriptors its fetch allows: a run of groups sent
@@ -539,24 +565,15 @@ static int conv_head(s24_soc_t *soc, s24_soc_pend_t *p, s24_status_t *st) {
   if (*st != S24_OK || p->step != STEP_ISSUE) return 0;
   const uint32_t level = s24_streams_a_rd_desc_level_read();
   uint32_t slots = level < DESC_QUEUE ? DESC_QUEUE - level : 0;
-  const uint8_t *reps = p->reps;
   while (p->di < p->groups && slots > 0) {
-    const size_t i = p->di;
-    if (reps[i] == 0) {
-      p->di++;
-      continue;
-    }
-    const size_t run = desc_run(reps, p->groups, i);
-    p->dsent += (uint32_t)run;
+    uint32_t beats = 0;
+    const uint32_t d = desc_next(p->reps, p->groups, &p->di, &p->dr, &beats);
+    if (beats == 0) break;  // (the rest read 0 times)
+    p->dsent += beats;
     const uint32_t tlast = p->dsent == p->total ? 1u : 0u;
-    s24_streams_a_rd_desc_write(((p->start + (uint32_t)i) & (kRingA.depth - 1)) |
-                                (uint32_t)run << 16 | tlast << 31);
+    s24_streams_a_rd_desc_write(desc_at(d, p->start) | tlast << 31);
     slots--;
     soc->fed++;
-    if (reps[i] == 1 || ++p->dr == reps[i]) {
-      p->dr = 0;
-      p->di += run;
-    }
   }
   return p->di == p->groups;
 }
@@ -682,26 +699,23 @@ static s24_status_t plat_stream_read(void *ctx, s24_port_t port, uint32_t *beats
 #define JOB_DESCS S24_SEQ_DL_HALF  // A descriptors a row tile's tiles may take (JobSeq's list half;
                                    // more: tile by tile)
 
-// The A reader's descriptors of a tile of a row tile with these beat counts (desc_run), relative
+// The A reader's descriptors of a tile of a row tile with these beat counts (desc_next), relative
 // to the tile's first ring position, TLAST on the last: into dl (if not NULL; at most cap), or
 // (seq) straight into the job sequencer's list (its `dl` CSR; the caller set `dl_at`), each
 // written once (stores go to the bus on this CPU). Returns how many; *beats gets the beats they
 // cover (the row tile's: the caller checks them against the job's).
 static size_t job_descs(const uint8_t *reps, size_t G, uint32_t *dl, size_t cap, int seq,
                         size_t *beats) {
-  size_t n = 0, nb = 0;
-  uint32_t held = 0;  // the last one made, passed on once the next is (TLAST goes on the last)
-  for (size_t g = 0; g < G;) {
-    const size_t run = desc_run(reps, G, g);
-    const uint8_t r_g = reps[g];
-    const uint32_t d = (uint32_t)g | (uint32_t)run << 16;
-    for (uint8_t r = 0; r < (r_g == 1 ? 1 : r_g); r++, n++) {
-      if (n > 0 && seq) s24_streams_seq_dl_write(held);
-      if (n > 0 && dl != NULL && n - 1 < cap) dl[n - 1] = held;
-      held = d;
-    }
-    nb += r_g == 1 ? run : r_g;
-    g += run;
+  size_t n = 0, nb = 0, g = 0;
+  uint32_t held = 0, dr = 0, b = 0;  // the last one made, passed on once the next is (TLAST on the last)
+  for (;;) {
+    const uint32_t d = desc_next(reps, G, &g, &dr, &b);
+    if (b == 0) break;
+    if (n > 0 && seq) s24_streams_seq_dl_write(held);
+    if (n > 0 && dl != NULL && n - 1 < cap) dl[n - 1] = held;
+    held = d;
+    nb += b;
+    n++;
   }
   if (n > 0 && seq) s24_streams_seq_dl_write(held | 1u << 31);
   if (n > 0 && dl != NULL && n <= cap) dl[n - 1] = held | 1u << 31;
@@ -888,7 +902,7 @@ static s24_status_t job_loop(s24_soc_t *soc, const s24_seam_job_t *jb, uint32_t 
       const uint32_t start = (uint32_t)(k_iss * G);
       while (st == S24_OK && w_row == i_iss && d < n_dl) {
         if (a_slots == 0 && (a_slots = DESC_QUEUE - s24_streams_a_rd_desc_level_read()) == 0) break;
-        s24_streams_a_rd_desc_write(((dl[d] + start) & (A - 1)) | (dl[d] & 0xffff0000u));
+        s24_streams_a_rd_desc_write(desc_at(dl[d], start));
         d++;
         a_slots--;
         progress = 1;

@@ -210,6 +210,8 @@ def case_add(rng, B):
 
 def case_pool(rng, B, code):
     h, w, c = int(rng.integers(1, 11)), int(rng.integers(1, 11)), int(rng.integers(1, 6))
+    if rng.integers(0, 3) == 0:  # whole words a pixel: the average's word-wise sums (16-channel
+        c = 4 * int(rng.integers(1, 21))  # groups, a group's 1-3 tail words, 64-channel chunks)
     fh, fw = int(rng.integers(1, 6)), int(rng.integers(1, 6))
     sh, sw = int(rng.integers(1, 4)), int(rng.integers(1, 4))
     pad = int(rng.integers(0, 2))
