@@ -255,13 +255,13 @@ static s24_status_t add_jobs(tiles_t *tl, size_t row_tiles, size_t max_job_tiles
 // epi_depth rows (s24_linear_job_tiles of the job's array).
 static s24_status_t cycles_dense(s24_array_t hw, const int8_t *a, size_t m_rows, size_t k,
                                  size_t n_cols, uint32_t epi_depth, uint32_t epi_lanes,
-                                 s24_gemm_cycles_t *out) {
+                                 int allow_pair, s24_gemm_cycles_t *out) {
   if (!s24_array_ok(hw) || a == NULL || m_rows == 0 || k == 0 || n_cols == 0 || out == NULL) {
     return S24_ERR_ARG;
   }
   // THE mode rule (s24_pair_choose): 1:m weights run in pair mode when it is faster, the fused
   // layer (epi_lanes != 0) as a GEMM (map 1.4: the epilogue takes the pair mode's 2R-row tiles)
-  const int pair = s24_pair_choose(hw, a, m_rows, k);
+  const int pair = allow_pair && s24_pair_choose(hw, a, m_rows, k);
   if (pair && s24_array_pair(hw, &hw) != S24_OK) return S24_ERR_ARG;
   const size_t max_job_tiles = epi_lanes == 0 ? SIZE_MAX : s24_linear_job_tiles(hw, epi_depth);
   if (max_job_tiles == 0) return S24_ERR_ARG;  // a parameter RAM smaller than a tile
@@ -277,7 +277,7 @@ static s24_status_t cycles_dense(s24_array_t hw, const int8_t *a, size_t m_rows,
 
 s24_status_t s24_gemm_cycles_dense(s24_array_t hw, const int8_t *a, size_t m_rows, size_t k,
                                    size_t n_cols, s24_gemm_cycles_t *out) {
-  return cycles_dense(hw, a, m_rows, k, n_cols, 0, 0, out);
+  return cycles_dense(hw, a, m_rows, k, n_cols, 0, 0, 1, out);
 }
 
 s24_status_t s24_linear_cycles(s24_array_t hw, uint32_t epi_depth, uint32_t epi_lanes,
@@ -286,7 +286,16 @@ s24_status_t s24_linear_cycles(s24_array_t hw, uint32_t epi_depth, uint32_t epi_
   if (epi_depth < hw.rows || hw.rows == 0 || epi_lanes == 0 || hw.cols % epi_lanes != 0) {
     return S24_ERR_ARG;
   }
-  return cycles_dense(hw, w, m_rows, k, batch, epi_depth, epi_lanes, out);
+  return cycles_dense(hw, w, m_rows, k, batch, epi_depth, epi_lanes, 1, out);
+}
+
+s24_status_t s24_linear_cycles_own(s24_array_t hw, uint32_t epi_depth, uint32_t epi_lanes,
+                                   const int8_t *w, size_t m_rows, size_t k, size_t batch,
+                                   s24_gemm_cycles_t *out) {
+  if (epi_depth < hw.rows || hw.rows == 0 || epi_lanes == 0 || hw.cols % epi_lanes != 0) {
+    return S24_ERR_ARG;
+  }
+  return cycles_dense(hw, w, m_rows, k, batch, epi_depth, epi_lanes, 0, out);
 }
 
 s24_status_t s24_gemm_cycles_compressed(s24_array_t hw, s24_pattern_t p, const int8_t *values,
@@ -303,7 +312,7 @@ s24_status_t s24_gemm_cycles_compressed(s24_array_t hw, s24_pattern_t p, const i
   if (st != S24_OK) return st;
   // the whole matrix decompressed: THE mode rule (s24_pair_choose) looks at all of it
   st = s24_decompress(p, values, meta, m_rows, k, dense, where);
-  if (st == S24_OK) st = cycles_dense(hw, dense, m_rows, k, n_cols, 0, 0, out);
+  if (st == S24_OK) st = cycles_dense(hw, dense, m_rows, k, n_cols, 0, 0, 1, out);
   return st;
 }
 

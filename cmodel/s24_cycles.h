@@ -99,6 +99,12 @@ S24_WARN_UNUSED s24_status_t s24_linear_cycles(s24_array_t hw, uint32_t epi_dept
                                                uint32_t epi_lanes, const int8_t *w,
                                                size_t m_rows, size_t k, size_t batch,
                                                s24_gemm_cycles_t *out);
+/** The same for weights packed in the core's own mode only (s24_weights_pack_own): the mode
+ *  rule never picks the pair mode. */
+S24_WARN_UNUSED s24_status_t s24_linear_cycles_own(s24_array_t hw, uint32_t epi_depth,
+                                                   uint32_t epi_lanes, const int8_t *w,
+                                                   size_t m_rows, size_t k, size_t batch,
+                                                   s24_gemm_cycles_t *out);
 
 #ifdef __cplusplus
 }

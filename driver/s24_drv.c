@@ -384,6 +384,18 @@ s24_status_t s24_weights_pack(const s24_dev_t *dev, const int8_t *a, size_t m_ro
   return pack(dev, a, m_rows, k, mem, bytes, w, 1);
 }
 
+s24_status_t s24_weights_bytes_own(const s24_dev_t *dev, const int8_t *a, size_t m_rows,
+                                   size_t k, size_t *bytes) {
+  if (!dev_ok(dev) || a == NULL || bytes == NULL || m_rows == 0 || k == 0) return S24_ERR_ARG;
+  return weights_bytes(dev, a, m_rows, k, 0, bytes);
+}
+
+s24_status_t s24_weights_pack_own(const s24_dev_t *dev, const int8_t *a, size_t m_rows, size_t k,
+                                  void *mem, size_t bytes, s24_weights_t *w) {
+  if (!dev_ok(dev) || a == NULL || w == NULL || m_rows == 0 || k == 0) return S24_ERR_ARG;
+  return pack(dev, a, m_rows, k, mem, bytes, w, 0);
+}
+
 // ------------------------------------------------------------------------------ GEMM
 
 // Activation beats of one column tile for row tile t: each group's beat repeated bpg times. B is

@@ -343,6 +343,14 @@ S24_WARN_UNUSED s24_status_t s24_weights_bytes(const s24_dev_t *dev, const int8_
 S24_WARN_UNUSED s24_status_t s24_weights_pack(const s24_dev_t *dev, const int8_t *a, size_t m_rows,
                                               size_t k, void *mem, size_t bytes,
                                               s24_weights_t *w);
+/** s24_weights_bytes and s24_weights_pack in the core's own mode only, never its pair mode:
+ *  for jobs whose row tiles must be the core's own rows (a convolution whose channel windows,
+ *  s24_conv_src_t.gr, are those rows: a pair-mode tile would span two windows). */
+S24_WARN_UNUSED s24_status_t s24_weights_bytes_own(const s24_dev_t *dev, const int8_t *a,
+                                                   size_t m_rows, size_t k, size_t *bytes);
+S24_WARN_UNUSED s24_status_t s24_weights_pack_own(const s24_dev_t *dev, const int8_t *a,
+                                                  size_t m_rows, size_t k, void *mem,
+                                                  size_t bytes, s24_weights_t *w);
 
 /** Bytes of seam scratch a GEMM (s24_gemm) of w stages its beats in with the device's current
  *  in-flight window; 0 for a bad argument or on overflow. */

@@ -143,7 +143,8 @@ static s24_status_t dev_layer_bytes(void *ctx, const s24_net_layer_t *l, size_t 
   s24_engine_dev_t *d = ctx;
   size_t b = 0;
   if (l->m > SIZE_MAX / 64) return S24_ERR_NOMEM;
-  s24_status_t st = s24_weights_bytes(d->dev, l->w, l->m, l->k, &b);
+  s24_status_t st = l->own_mode ? s24_weights_bytes_own(d->dev, l->w, l->m, l->k, &b)
+                                : s24_weights_bytes(d->dev, l->w, l->m, l->k, &b);
   if (st != S24_OK) return st;
   if (b > SIZE_MAX - dev_head(l)) return S24_ERR_NOMEM;
   *bytes = dev_head(l) + b;
@@ -156,8 +157,9 @@ static s24_status_t dev_prepare(void *ctx, const s24_net_layer_t *l, void *mem, 
   const size_t head = dev_head(l);
   if (mem == NULL || bytes < head) return s24_errorf(S24_ERR_ARG, err, errlen, "no memory");
   s24_weights_t *w = mem;
-  s24_status_t st =
-      s24_weights_pack(d->dev, l->w, l->m, l->k, (uint8_t *)mem + head, bytes - head, w);
+  uint8_t *const beats = (uint8_t *)mem + head;
+  s24_status_t st = l->own_mode ? s24_weights_pack_own(d->dev, l->w, l->m, l->k, beats, bytes - head, w)
+                                : s24_weights_pack(d->dev, l->w, l->m, l->k, beats, bytes - head, w);
   if (st != S24_OK) {
     return s24_errorf(st, err, errlen, "cannot pack the weights: %s", s24_strerror(st));
   }

@@ -444,12 +444,13 @@ static void dw_expand(const s24_net_t *net, const layer_t *L, size_t s) {
   h->s = s;
 }
 
-// Channels a depthwise window: a tile's rows (in the pair mode of a 2:m core, which its 1:m
-// block-diagonal weights run in, twice the rows; in the core's own mode a window is two row
-// tiles, s24_conv_src_t.gr's rule).
-static size_t dw_slice(const s24_engine_t *e) {
-  return s24_array_has_pair(e->hw) ? 2u * e->hw.rows : e->hw.rows;
-}
+// Channels a depthwise window: a tile's rows in the core's own mode, and the weights run in that
+// mode (own_mode). A row tile then reads its own channels only: the fetch unit builds each
+// column's taps of those channels, every group of the tile's beats used. (Windows of the pair
+// mode's 2 x rows gave the pair mode no gain on block-diagonal weights, one nonzero a row and
+// group: the mode rule kept the own mode, and its row tiles took half the groups a window had,
+// the other half fetched for nothing.)
+static size_t dw_slice(const s24_engine_t *e) { return e->hw.rows; }
 
 // The largest slice's expanded weights over m's depthwise operators (bytes of net->dwx: at most
 // channels x taps x window); the shapes are checked later (plan_dw), this only bounds them (0 on
@@ -530,7 +531,8 @@ static s24_status_t plan_dw(s24_net_t *net, size_t i, s24_arena_t *arena, char *
                                g.oh, g.ow, g.sh, g.sw, g.dh, g.dw, g.ph, g.pw, (int8_t)g.zi,
                                s > 0,  // (the slices read one input: made visible once)
                                ms > cs ? (int32_t)cs : 0},
-                              oc};
+                              oc,
+                              1};
     dw_expand(net, L, s);
     sl[s].pattern = weight_pattern(net->dwx, ms, ks);
     const s24_status_t st = engine_layer(net, i, arena, &sl[s], &sl_state[s], err, errlen);
@@ -978,7 +980,9 @@ s24_status_t s24_net_op_predict(const s24_net_t *net, size_t op, s24_array_t hw,
     const s24_net_layer_t *l = &L->sl[s];
     if (L->dw_filter != NULL) dw_expand(net, L, s);
     s24_gemm_cycles_t c;
-    const s24_status_t st = s24_linear_cycles(hw, epi_depth, epi_lanes, l->w, l->m, l->k, l->n, &c);
+    const s24_status_t st =
+        l->own_mode ? s24_linear_cycles_own(hw, epi_depth, epi_lanes, l->w, l->m, l->k, l->n, &c)
+                    : s24_linear_cycles(hw, epi_depth, epi_lanes, l->w, l->m, l->k, l->n, &c);
     if (st != S24_OK) return st;
     sum += c.busy_cycles;
   }

@@ -67,6 +67,9 @@ typedef struct {
                                 im2col read in place (conv.x is set per call); else cs == 0 and
                                 x holds X's n rows of k */
   size_t ldy;              /**< y's row stride (>= m): a depthwise slice writes its channels */
+  int own_mode;            /**< 1: the weights run in the core's own mode, never its pair mode
+                                (a depthwise layer's channel windows are the own mode's tile
+                                rows, conv.gr: a pair-mode tile would span two) */
 } s24_net_layer_t;
 
 /** Where the array layers run (s24_engine.h makes the two the project has). */

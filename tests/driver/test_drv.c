@@ -419,6 +419,29 @@ static void pair_mode_probe_and_gemm(void **state) {
   assert_int_equal(s24_weights_load_dense(&dev, a, 2, 16, &w), S24_OK);
   assert_int_equal(w.pair, 0);
   s24_weights_free(&w);
+  // packed for the core's own mode only (s24_weights_pack_own): the weights the rule runs in
+  // pair mode keep the core's rows (4 row tiles of 2), and the own-mode prediction says so
+  size_t bytes = 0, own = 0;
+  assert_int_equal(s24_weights_bytes(&dev, a, 8, 16, &bytes), S24_OK);
+  assert_int_equal(s24_weights_bytes_own(&dev, a, 8, 16, &own), S24_OK);
+  static uint8_t mem[4096] __attribute__((aligned(16)));
+  assert_true(own <= sizeof mem && bytes <= sizeof mem);
+  assert_int_equal(s24_weights_pack(&dev, a, 8, 16, mem, bytes, &w), S24_OK);
+  assert_int_equal(w.pair, 1);
+  assert_int_equal(s24_weights_pack_own(&dev, a, 8, 16, mem, own, &w), S24_OK);
+  assert_int_equal(w.pair, 0);
+  assert_int_equal(w.rows, 2);
+  assert_int_equal(w.row_tiles, 4);
+  assert_int_equal(s24_weights_pack_own(&dev, a, 8, 16, mem, own - 1, &w), S24_ERR_NOMEM);
+  assert_int_equal(s24_weights_bytes_own(&dev, NULL, 8, 16, &own), S24_ERR_ARG);
+  s24_gemm_cycles_t lin, lin_own;
+  const s24_array_t arr = s24_dev_array(&dev);
+  assert_int_equal(s24_linear_cycles(arr, 512, 2, a, 8, 16, 3, &lin), S24_OK);
+  assert_int_equal(s24_linear_cycles_own(arr, 512, 2, a, 8, 16, 3, &lin_own), S24_OK);
+  assert_int_equal(lin.pair, 1);
+  assert_int_equal(lin_own.pair, 0);
+  assert_int_equal(lin.tiles, 2 * 2);  // row tiles x column tiles (3 columns on 2)
+  assert_int_equal(lin_own.tiles, 4 * 2);
 }
 
 // A fused layer of 1:4 weights on a core with the pair mode runs in it from map 1.4 on (THE mode
