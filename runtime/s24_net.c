@@ -822,9 +822,24 @@ static s24_status_t run_layer(const s24_net_t *net, layer_t *L, const int8_t *x,
     const size_t pixels = (size_t)L->l.conv.n * (size_t)L->l.conv.h * (size_t)L->l.conv.w;
     const int8_t zi = (int8_t)L->l.zi;
     int8_t *o = L->xpad;
-    for (size_t p = 0; p < pixels; p++, x += c, o += cp) {
-      for (size_t ch = 0; ch < c; ch++) o[ch] = x[ch];
-      for (size_t ch = c; ch < cp; ch++) o[ch] = zi;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    if (cp == 4 && ((uintptr_t)o & 3u) == 0) {  // one store a pixel (bytes made in a register),
+      const uint32_t z = (uint8_t)zi;           // not four (a first layer's 1-3 channels)
+      const uint32_t fill = c == 1 ? z * 0x01010100u : c == 2 ? z * 0x01010000u : z << 24;
+      uint32_t *o4 = (uint32_t *)(void *)o;
+      for (size_t p = 0; p < pixels; p++, x += c) {
+        uint32_t w = fill | (uint8_t)x[0];
+        if (c > 1) w |= (uint32_t)(uint8_t)x[1] << 8;
+        if (c > 2) w |= (uint32_t)(uint8_t)x[2] << 16;
+        o4[p] = w;
+      }
+    } else
+#endif
+    {
+      for (size_t p = 0; p < pixels; p++, x += c, o += cp) {
+        for (size_t ch = 0; ch < c; ch++) o[ch] = x[ch];
+        for (size_t ch = c; ch < cp; ch++) o[ch] = zi;
+      }
     }
     x = L->xpad;
   }

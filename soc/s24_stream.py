@@ -1054,8 +1054,12 @@ class JobSeq(LiteXModule):
     firmware only fills the W ring and queues row tiles: what the C loop of plat_stream_job did a
     tile, this does in a few cycles. Tile k of a job takes ring positions k*G .. (mod depth) and
     the A reader's beats a0 + k*nb .. a0 + (k+1)*nb; a tile's positions are free once the reader
-    has taken its beats. While `ctl` bit 8 is set the R writer's slots are freed by the drain's
-    position (the firmware writes the R writer's `consumed` before it clears the bit)."""
+    has taken its beats. With `ctl` bit 9 (reuse) only the first row tile's column tiles are
+    fetched: tile (i, j) then reads ring positions j*G .., which stay until the next job (the
+    firmware sets it when every row tile reads the same columns, no `row_x`, and the column tiles
+    fit the ring: the fetch unit builds a layer's input once, not once a row tile). While `ctl`
+    bit 8 is set the R writer's slots are freed by the drain's position (the firmware writes the R
+    writer's `consumed` before it clears the bit)."""
 
     DL_HALF = 256   # A descriptors a row tile (two halves: the next row tile's are written while
     ROWS = 2        # one runs); row tiles queued
@@ -1065,7 +1069,7 @@ class JobSeq(LiteXModule):
         self.job = CSRStorage(32, description="Write: a job starts (tile counters zeroed): A ring positions (groups) a tile [15:0], beats a tile [31:16].")
         self.cols = CSRStorage(32, description="The job's output columns: a row tile's column tiles take 8 each, its last the rest.")
         self.a0 = CSRStorage(32, description="The A reader's consumed count when the job starts (written before `job`).")
-        self.ctl = CSRStorage(32, description="Result beats a tile [2:0] (the drain's beats); [8]: the drain frees the R ring's slots (the R writer's consumed follows the drain's position).")
+        self.ctl = CSRStorage(32, description="Result beats a tile [2:0] (the drain's beats); [8]: the drain frees the R ring's slots (the R writer's consumed follows the drain's position); [9]: reuse: the first row tile's column tiles are fetched once and stay in the ring, every later row tile reads them there (a job whose row tiles all read the same columns, and whose column tiles fit the ring).")
         self.dl_at = CSRStorage(9, description="Write: where the next `dl` word goes in the descriptor list (half h: h * 256 ..).")
         self.dl = CSRStorage(32, description="Write: a descriptor of the list at dl_at (then dl_at + 1): RingReader.desc's format, its start relative to the tile's first ring position.")
         self.row_w = CSRStorage(32, description="The W reader's descriptor of the next row tile (replayed for each of its tiles).")
@@ -1100,6 +1104,8 @@ class JobSeq(LiteXModule):
         ]
 
         G, nb = self.job.storage[0:16], self.job.storage[16:32]
+        reuse = self.ctl.storage[9]
+        first = Signal(reset=1)   # the job's first row tile (with reuse, the only one fetched)
         ct, j, wb, half, ndl = Signal(16), Signal(16), Signal(3), Signal(), Signal(9)
         wdesc, ybase, cleft, xoff = Signal(32), Signal(32), Signal(32), Signal(32)
         tpos = Signal(ab)
@@ -1123,7 +1129,8 @@ class JobSeq(LiteXModule):
                       rel.eq((krel != kiss) & ~diff[31])]
         self.sync += [
             If(rel, krel.eq(krel + 1), rel_at.eq(rel_at + nb)),
-            inring.eq(inring + Mux(fire, G, 0) - Mux(rel, G, 0)),
+            # (with reuse the fetched tiles stay: nothing is freed before the next job)
+            inring.eq(inring + Mux(fire, G, 0) - Mux(rel & ~reuse, G, 0)),
             If(self.job.re,
                 krel.eq(0), rel_at.eq(self.a0.storage + self.job.storage[16:32]), inring.eq(0)),
         ]
@@ -1133,7 +1140,8 @@ class JobSeq(LiteXModule):
         dl_v = dl_rp.dat_r
         a_start = Signal(16)
         self.comb += a_start.eq((dl_v[0:16] + tpos)[:ab])   # (ab <= the repeat field's shift)
-        # (the FSM's reset, on `reset` and `job`, zeroes every register it sets: tpos, kiss, rows)
+        # (the FSM's reset, on `reset` and `job`, zeroes every register it sets: tpos, kiss, rows;
+        # `first` goes back to 1)
         fsm.act("IDLE",
             rowq.source.ready.eq(1),
             If(rowq.source.valid,
@@ -1145,7 +1153,9 @@ class JobSeq(LiteXModule):
                 NextState("ROOM")),
         )
         fsm.act("ROOM",
-            If(inring + G <= a_depth,
+            If(reuse & ~first,
+                NextState("W"),   # its column tile is in the ring already, at tpos
+            ).Elif(inring + G <= a_depth,
                 fire.eq(1),
                 conv.ext_go.eq(1),
                 NextValue(want, conv.done_count + 1),
@@ -1177,7 +1187,10 @@ class JobSeq(LiteXModule):
                 NextValue(kiss, kiss + 1),
                 NextValue(j, j + 1),
                 NextValue(cleft, cleft - 8),
-                If(j == ct - 1, NextValue(rows, rows + 1), NextState("IDLE")).Else(NextState("ROOM"))),
+                If(j == ct - 1,
+                    NextValue(rows, rows + 1), NextValue(first, 0), NextState("IDLE"),
+                    If(reuse, NextValue(tpos, 0)),   # the next row tile reads column tile 0 again
+                ).Else(NextState("ROOM"))),
         )
         self.comb += [drain.ext_base.eq(ybase),
                       drain.ext_go.eq(Cat(ncols, self.ctl.storage[0:3], wb))]

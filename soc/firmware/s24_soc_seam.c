@@ -727,7 +727,8 @@ static size_t job_descs(const uint8_t *reps, size_t G, uint32_t *dl, size_t cap,
 // once row tile i - 2 is issued and the W reader has taken its weights (their half, and the
 // sequencer's list half i % 2, are then free), the fill DMA moves its weights into half i % 2,
 // its A descriptors go into the list and the row tile is queued; the sequencer fetches, issues
-// and drains its column tiles itself. The IP is started once the first tile is issued; the job
+// and drains its column tiles itself (fetching them once, for the first row tile, when they fit
+// the A ring and every row tile reads them: reuse). The IP is started once the first tile is issued; the job
 // ends when the drain has written all T tiles. The clock is read only while waiting; the timeout
 // is hardware time without a tile issued or written.
 typedef struct {
@@ -756,7 +757,10 @@ static s24_status_t seq_job(s24_soc_t *soc, const s24_seam_job_t *jb, uint32_t a
   conv_place(soc, jb->src, c0, &(conv_at_t){0, 0, 0});
   s24_streams_seq_a0_write(a0);
   s24_streams_seq_cols_write((uint32_t)jb->n_cols);
-  s24_streams_seq_ctl_write(s24_r8_beats(jb->rows) | 1u << 8);  // the drain frees the R ring
+  // the drain frees the R ring; reuse: row tiles that all read the same columns (no channel
+  // windows) read the first one's column tiles where it left them, when they all fit the ring
+  const int reuse = jb->src->gr == 0 && R > 1 && CT * G <= kRingA.depth;
+  s24_streams_seq_ctl_write(s24_r8_beats(jb->rows) | 1u << 8 | (uint32_t)reuse << 9);
   s24_streams_seq_job_write((uint32_t)G | (uint32_t)nb << 16);
   seq_idle_t w = {s24_streams_r_drain_done_read(), soc_cycles()};
   s24_status_t st = S24_OK;
