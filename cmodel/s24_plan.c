@@ -4,6 +4,13 @@
 
 static size_t ceil_div(size_t a, size_t b) { return a / b + (a % b != 0); }
 
+// a / b (b > 0): the 32-bit division where both fit (a 32-bit CPU divides those in hardware; a
+// 64-bit one calls a library routine of some hundred cycles: the planner runs at every job)
+static uint64_t div_u64(uint64_t a, uint64_t b) {
+  if ((a >> 32) == 0 && (b >> 32) == 0) return (uint32_t)a / (uint32_t)b;
+  return a / b;
+}
+
 // ------------------------------------------------------------------ the core's job formula
 
 s24_status_t s24_core_cycles(uint32_t rows, uint32_t cols, uint64_t beats, uint64_t tiles,
@@ -13,12 +20,14 @@ s24_status_t s24_core_cycles(uint32_t rows, uint32_t cols, uint64_t beats, uint6
   if (p < rows) p = rows;
   if (p < cols) p = cols;
   const uint64_t fill = beats + (uint64_t)rows + (uint64_t)cols + S24_CORE_PIPE_CYCLES;  // < 2^64
-  if (fill < beats || (tiles - 1) > (UINT64_MAX - fill) / p || tiles > UINT64_MAX / beats) {
+  uint64_t run = 0, busy = 0, mac = 0;  // (overflow checked without dividing)
+  if (fill < beats || __builtin_mul_overflow(tiles - 1, p, &run) ||
+      __builtin_add_overflow(run, fill, &busy) || __builtin_mul_overflow(tiles, beats, &mac)) {
     return S24_ERR_NOMEM;
   }
   out->period = p;
-  out->busy_cycles = (tiles - 1) * p + fill;
-  out->mac_beats = tiles * beats;
+  out->busy_cycles = busy;
+  out->mac_beats = mac;
   return S24_OK;
 }
 
@@ -33,8 +42,11 @@ s24_status_t s24_core_cycles_hw(s24_array_t hw, uint64_t beats, uint64_t tiles,
   const uint64_t floor = hw.pair ? (uint64_t)hw.rows / 2 + hw.cols : 0;
   if (c.period < floor) {
     const uint64_t extra = floor - c.period;
-    if ((tiles - 1) > (UINT64_MAX - c.busy_cycles) / extra) return S24_ERR_NOMEM;
-    c.busy_cycles += (tiles - 1) * extra;
+    uint64_t more = 0;
+    if (__builtin_mul_overflow(tiles - 1, extra, &more) ||
+        __builtin_add_overflow(c.busy_cycles, more, &c.busy_cycles)) {
+      return S24_ERR_NOMEM;
+    }
     c.period = floor;
   }
   *out = c;
@@ -147,14 +159,15 @@ s24_status_t s24_plan_row_tile(s24_array_t hw, const int8_t *a, size_t m_rows, s
 uint64_t s24_job_max_row_tiles(s24_array_t hw, uint64_t beats, uint64_t col_tiles) {
   if (!s24_array_ok(hw) || beats == 0 || beats > UINT32_MAX || col_tiles == 0) return 0;
   if (col_tiles > UINT32_MAX) return 1;
-  const uint64_t by_tiles = UINT32_MAX / col_tiles;  // CFG_TILES is 32 bits
+  const uint64_t by_tiles = div_u64(UINT32_MAX, col_tiles);  // CFG_TILES is 32 bits
   s24_cycles_t one;  // busy cycles of t tiles = (t - 1) * period + those of one tile
   if (s24_core_cycles_hw(hw, beats, 1, &one) != S24_OK) return 0;
 
   const uint64_t p = one.period, fill = one.busy_cycles;
   // busy = (tiles - 1) * p + fill < S24_JOB_CYCLES_LIMIT
   const uint64_t by_cycles =
-      fill < S24_JOB_CYCLES_LIMIT ? ((S24_JOB_CYCLES_LIMIT - 1 - fill) / p + 1) / col_tiles : 0;
+      fill < S24_JOB_CYCLES_LIMIT ? div_u64(div_u64(S24_JOB_CYCLES_LIMIT - 1 - fill, p) + 1, col_tiles)
+                                  : 0;
   const uint64_t most = by_tiles < by_cycles ? by_tiles : by_cycles;
   return most > 0 ? most : 1;
 }

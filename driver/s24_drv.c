@@ -196,9 +196,11 @@ uint64_t s24_dev_wait_limit_ns(const s24_dev_t *dev) {
     return limit;  // no job, or one beyond the cycle model's range: the caller's timeout only
   }
   const uint64_t ns = dev->cycle_ns != 0 ? dev->cycle_ns : S24_DEFAULT_CYCLE_NS;
-  if (c.busy_cycles <= (UINT64_MAX - S24_WAIT_SLACK_NS) / S24_WAIT_MARGIN / ns) {
-    const uint64_t job = c.busy_cycles * S24_WAIT_MARGIN * ns + S24_WAIT_SLACK_NS;
-    if (job < limit) limit = job;
+  uint64_t job = 0;  // busy * margin * ns + slack, unless it overflows (checked without dividing)
+  if (!__builtin_mul_overflow(c.busy_cycles, (uint64_t)S24_WAIT_MARGIN, &job) &&
+      !__builtin_mul_overflow(job, ns, &job) &&
+      !__builtin_add_overflow(job, (uint64_t)S24_WAIT_SLACK_NS, &job) && job < limit) {
+    limit = job;
   }
   return limit;
 }

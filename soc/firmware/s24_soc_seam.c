@@ -72,8 +72,8 @@ static s24_status_t unit_wait(uint32_t (*done)(void), uint32_t want, void (*rese
 // The DMAs (the fetch unit and its buffer's fill, the drain, the ADD unit) bypass the L2 and the
 // D$: before a DMA reads a range, its dirty lines must be written back; before it writes one,
 // its lines must be out of the L2 (a dirty line would later land on the DMA's data, a clean one
-// hide it). soc_flush_range does both, at about 120 cycles a 32-byte line, by reading the line
-// S24_L2_SIZE away, whose lines then take the L2's places. The seam remembers the ranges it has
+// hide it). soc_flush_range does both, at about 120 cycles a 32-byte line, by reading a line of
+// the same L2 set in the code (never a tensor), whose lines then take the L2's places. The seam remembers the ranges it has
 // flushed or its DMAs have written since (S24_SOC_CLEAN of them) and flushes a range only when
 // it is not one of them; it forgets them all whenever the CPU may have touched tensors: at the
 // runtime's word (cpu_touch, before a host operator or a copy), and on every path where the
@@ -109,17 +109,12 @@ static void clean_drop(s24_soc_t *soc, uintptr_t lo, uintptr_t hi) {
 #define LINE_DOWN(a) ((a) & ~(uintptr_t)31u)
 #define LINE_UP(a) (((a) + 31u) & ~(uintptr_t)31u)
 
-// soc_flush_range of [lo, hi) (whole 32-byte lines); the lines S24_L2_SIZE away (or the L2's whole
-// first 2 x its size, for a range as large as it) took their places, and are no longer known clean
+// soc_flush_range of [lo, hi) (whole 32-byte lines); lines of main RAM's first 2 x S24_L2_SIZE
+// bytes (code, never a tensor's) took their places, and are no longer known clean
 static void flush_lines(s24_soc_t *soc, uintptr_t lo, uintptr_t hi) {
   if (hi <= lo) return;
   soc_flush_range((const void *)lo, hi - lo);
-  if (hi - lo >= S24_L2_SIZE) {
-    clean_drop(soc, MAIN_RAM_BASE, MAIN_RAM_BASE + 2u * S24_L2_SIZE);
-  } else {
-    clean_drop(soc, lo + S24_L2_SIZE, hi + S24_L2_SIZE);
-    clean_drop(soc, lo - S24_L2_SIZE, hi - S24_L2_SIZE);
-  }
+  clean_drop(soc, MAIN_RAM_BASE, MAIN_RAM_BASE + 2u * S24_L2_SIZE);
 }
 
 // [p, p + n) written back and out of the caches, unless known to be. Only whole 32-byte lines of a

@@ -56,11 +56,15 @@ void flush_l2_cache(void) {
 
 void soc_flush_dcache(void) { flush_l2_cache(); }
 
-// The same for the lines of [p, p + n) only: a read S24_L2_SIZE away from a line (another line of
-// its direct-mapped set) writes back whatever dirty line the set holds. One read a D$ line, as
-// above. A range of the L2's size or more: every set read once, from main RAM's first S24_L2_SIZE
-// bytes (code, in the first MiB with the read-only data: never dirty), half the whole flush's
-// reads, unless the range lies in the first twice that (then the whole flush).
+// The same for the lines of [p, p + n) only: a read of another line of a line's direct-mapped set
+// writes back whatever dirty line the set holds. That line is taken from main RAM's first 2 x
+// S24_L2_SIZE bytes (code, in the first MiB with the read-only data: never dirty, never a DMA's),
+// the set's line in the first S24_L2_SIZE bytes, or in the next ones for a line there: so a flush
+// brings no line of any other data into the L2 (a line S24_L2_SIZE away was another tensor's:
+// the seam then had to flush that one again before a DMA wrote it). One read a D$
+// line, as above. A range of the L2's size or more: every set read once, from the first
+// S24_L2_SIZE bytes, half the whole flush's reads, unless the range lies in the first twice that
+// (then the whole flush).
 void soc_flush_range(const void *p, size_t n) {
   if (n >= S24_L2_SIZE) {
     if ((uintptr_t)p < MAIN_RAM_BASE + 2u * S24_L2_SIZE) {
@@ -75,8 +79,8 @@ void soc_flush_range(const void *p, size_t n) {
   flush_cpu_dcache();
   const uintptr_t end = (uintptr_t)p + n;
   for (uintptr_t a = (uintptr_t)p & ~(uintptr_t)31u; a < end; a += 32) {
-    uintptr_t alias = a + S24_L2_SIZE;
-    if (alias >= MAIN_RAM_BASE + MAIN_RAM_SIZE) alias = a - S24_L2_SIZE;
+    uintptr_t alias = MAIN_RAM_BASE + (a & (S24_L2_SIZE - 1u));  // (MAIN_RAM_BASE: a multiple)
+    if (alias == a) alias += S24_L2_SIZE;
     (void)*(volatile const uint32_t *)alias;
   }
 }
