@@ -120,8 +120,8 @@ class RingReader(LiteXModule):
     >= 1 beats of the ring, last[31]: TLAST on the final beat) and queued (`desc_level` tells how
     many wait); `consumed` counts the beats the port took (count * (rep + 1) a descriptor). The
     repeat is the A stream's: a group whose weights take r beats meets its activation beat r times,
-    so a run of groups with the same r is one descriptor (a depthwise layer's dense groups take two
-    beats each on a 2:4 core: one descriptor a row tile, not two a group)."""
+    so a run of groups with the same r is one descriptor (a dense layer's groups take two beats each
+    on a 2:4 core: one descriptor a run of them, not two a group)."""
 
     DESC_DEPTH = 16
     REP_SHIFT, REP_BITS = 14, 2   # the repeat field (firmware: S24_RING_DESC_REP_SHIFT, _BITS)
