@@ -826,12 +826,11 @@ static s24_status_t run_layer(const s24_net_t *net, layer_t *L, const int8_t *x,
     if (cp == 4 && ((uintptr_t)o & 3u) == 0) {  // one store a pixel (bytes made in a register),
       const uint32_t z = (uint8_t)zi;           // not four (a first layer's 1-3 channels)
       const uint32_t fill = c == 1 ? z * 0x01010100u : c == 2 ? z * 0x01010000u : z << 24;
-      uint32_t *o4 = (uint32_t *)(void *)o;
-      for (size_t p = 0; p < pixels; p++, x += c) {
+      for (size_t p = 0; p < pixels; p++, x += c, o += 4) {
         uint32_t w = fill | (uint8_t)x[0];
         if (c > 1) w |= (uint32_t)(uint8_t)x[1] << 8;
         if (c > 2) w |= (uint32_t)(uint8_t)x[2] << 16;
-        o4[p] = w;
+        memcpy(__builtin_assume_aligned(o, 4), &w, 4);  // (a word store)
       }
     } else
 #endif
