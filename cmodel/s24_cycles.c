@@ -280,22 +280,26 @@ s24_status_t s24_gemm_cycles_dense(s24_array_t hw, const int8_t *a, size_t m_row
   return cycles_dense(hw, a, m_rows, k, n_cols, 0, 0, 1, out);
 }
 
-s24_status_t s24_linear_cycles(s24_array_t hw, uint32_t epi_depth, uint32_t epi_lanes,
-                               const int8_t *w, size_t m_rows, size_t k, size_t batch,
-                               s24_gemm_cycles_t *out) {
+// A fused layer's jobs (s24_linear_cycles, the pair mode allowed or not)
+static s24_status_t linear_cycles(s24_array_t hw, uint32_t epi_depth, uint32_t epi_lanes,
+                                  const int8_t *w, size_t m_rows, size_t k, size_t batch,
+                                  int allow_pair, s24_gemm_cycles_t *out) {
   if (epi_depth < hw.rows || hw.rows == 0 || epi_lanes == 0 || hw.cols % epi_lanes != 0) {
     return S24_ERR_ARG;
   }
-  return cycles_dense(hw, w, m_rows, k, batch, epi_depth, epi_lanes, 1, out);
+  return cycles_dense(hw, w, m_rows, k, batch, epi_depth, epi_lanes, allow_pair, out);
+}
+
+s24_status_t s24_linear_cycles(s24_array_t hw, uint32_t epi_depth, uint32_t epi_lanes,
+                               const int8_t *w, size_t m_rows, size_t k, size_t batch,
+                               s24_gemm_cycles_t *out) {
+  return linear_cycles(hw, epi_depth, epi_lanes, w, m_rows, k, batch, 1, out);
 }
 
 s24_status_t s24_linear_cycles_own(s24_array_t hw, uint32_t epi_depth, uint32_t epi_lanes,
                                    const int8_t *w, size_t m_rows, size_t k, size_t batch,
                                    s24_gemm_cycles_t *out) {
-  if (epi_depth < hw.rows || hw.rows == 0 || epi_lanes == 0 || hw.cols % epi_lanes != 0) {
-    return S24_ERR_ARG;
-  }
-  return cycles_dense(hw, w, m_rows, k, batch, epi_depth, epi_lanes, 0, out);
+  return linear_cycles(hw, epi_depth, epi_lanes, w, m_rows, k, batch, 0, out);
 }
 
 s24_status_t s24_gemm_cycles_compressed(s24_array_t hw, s24_pattern_t p, const int8_t *values,

@@ -300,6 +300,7 @@ static s24_status_t weights_layout(const s24_dev_t *dev, s24_array_t arr, const 
 
 static s24_status_t weights_bytes(const s24_dev_t *dev, const int8_t *a, size_t m_rows, size_t k,
                                   int allow_pair, size_t *bytes) {
+  if (!dev_ok(dev) || a == NULL || bytes == NULL || m_rows == 0 || k == 0) return S24_ERR_ARG;
   s24_array_t arr;
   int pair = 0;
   size_t total = 0;
@@ -311,6 +312,7 @@ static s24_status_t weights_bytes(const s24_dev_t *dev, const int8_t *a, size_t 
 // mem (bytes long, 16-byte aligned: weights_bytes).
 static s24_status_t pack(const s24_dev_t *dev, const int8_t *a, size_t m_rows, size_t k,
                          void *mem, size_t bytes, s24_weights_t *w, int allow_pair) {
+  if (!dev_ok(dev) || a == NULL || w == NULL || m_rows == 0 || k == 0) return S24_ERR_ARG;
   const s24_hw_info_t *hw = &dev->hw;
   s24_array_t arr;
   int pair = 0;
@@ -376,25 +378,21 @@ static s24_status_t pack(const s24_dev_t *dev, const int8_t *a, size_t m_rows, s
 
 s24_status_t s24_weights_bytes(const s24_dev_t *dev, const int8_t *a, size_t m_rows, size_t k,
                                size_t *bytes) {
-  if (!dev_ok(dev) || a == NULL || bytes == NULL || m_rows == 0 || k == 0) return S24_ERR_ARG;
   return weights_bytes(dev, a, m_rows, k, 1, bytes);
 }
 
 s24_status_t s24_weights_pack(const s24_dev_t *dev, const int8_t *a, size_t m_rows, size_t k,
                               void *mem, size_t bytes, s24_weights_t *w) {
-  if (!dev_ok(dev) || a == NULL || w == NULL || m_rows == 0 || k == 0) return S24_ERR_ARG;
   return pack(dev, a, m_rows, k, mem, bytes, w, 1);
 }
 
 s24_status_t s24_weights_bytes_own(const s24_dev_t *dev, const int8_t *a, size_t m_rows,
                                    size_t k, size_t *bytes) {
-  if (!dev_ok(dev) || a == NULL || bytes == NULL || m_rows == 0 || k == 0) return S24_ERR_ARG;
   return weights_bytes(dev, a, m_rows, k, 0, bytes);
 }
 
 s24_status_t s24_weights_pack_own(const s24_dev_t *dev, const int8_t *a, size_t m_rows, size_t k,
                                   void *mem, size_t bytes, s24_weights_t *w) {
-  if (!dev_ok(dev) || a == NULL || w == NULL || m_rows == 0 || k == 0) return S24_ERR_ARG;
   return pack(dev, a, m_rows, k, mem, bytes, w, 0);
 }
 

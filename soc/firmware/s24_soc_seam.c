@@ -983,7 +983,12 @@ static s24_status_t plat_stream_job(void *ctx, const s24_seam_job_t *jb) {
       soc->pend_count[S24_PORT_W] != 0 || soc->pend_count[S24_PORT_A] != 0) {
     return S24_ERR_UNSUPPORTED;
   }
-  for (size_t i = 0; nb > JOB_DESCS && i < jb->row_tiles; i++) {  // (descriptors <= beats)
+  // a row tile's descriptors (job_descs): at most one a group, or one a DESC_REP_MAX reads of a
+  // group read more often (a group takes at most ceil(m / n) beats); counted only where that
+  // bound passes the list's half
+  const size_t rmax = (jb->g->sparse_m + jb->g->sparse_n - 1u) / jb->g->sparse_n;
+  const size_t most = G * ((rmax + DESC_REP_MAX - 1u) / DESC_REP_MAX);
+  for (size_t i = 0; most > JOB_DESCS && i < jb->row_tiles; i++) {
     size_t beats = 0;
     if (job_descs(jb->reps + i * G, G, NULL, 0, 0, &beats) > JOB_DESCS) return S24_ERR_UNSUPPORTED;
   }
