@@ -545,9 +545,15 @@ class ConvFetch(LiteXModule):
         ]
         if ib_words:
             ib_we = Signal()
+            # the buffer's second writer (RingDrain's write-through: a layer's results, the next
+            # layer's input): never while a fill runs (the firmware fills before a job, the drain
+            # writes within one); the fill's word would win
+            self.ib_ext_we, self.ib_ext_adr, self.ib_ext_dat = Signal(), Signal(ibw), Signal(32)
             self.comb += [
                 ib_we.eq(filling & dma.source.valid & (drop == 0)),
-                ib_wp.adr.eq(fill_w), ib_wp.dat_w.eq(dma.source.data), ib_wp.we.eq(ib_we),
+                ib_wp.adr.eq(Mux(ib_we, fill_w, self.ib_ext_adr)),
+                ib_wp.dat_w.eq(Mux(ib_we, dma.source.data, self.ib_ext_dat)),
+                ib_wp.we.eq(ib_we | self.ib_ext_we),
                 self.ib_done.status.eq(ib_done),
             ]
             self.sync += [
@@ -584,11 +590,15 @@ class RingDrain(LiteXModule):
     `tlast` counts the tiles whose TLAST flags were not on their last beat alone (the IP's stream
     broken). The writes bypass the caches: the firmware writes Y's lines back and out of the L2
     first and drops the D$ after; LiteDRAM's bank machines take commands in order, so a later read
-    of those addresses (the CPU's, through the L2, or a fetch) comes after the writes taken."""
+    of those addresses (the CPU's, through the L2, or a fetch) comes after the writes taken.
+    With `ib` bit 0 set, every word written also goes into the fetch unit's input buffer (ConvFetch,
+    `ib_words` > 0), at word (address - `ib` base) modulo its size, in the same cycle: the next
+    layer then reads its input there without a fill (the firmware places it beside the job's own
+    input in the buffer, and enables it only for a job that writes all of Y)."""
 
     DESC_DEPTH = 16
 
-    def __init__(self, mem, port, cols, r_bits):
+    def __init__(self, mem, port, cols, r_bits, ib_words=0):
         depth_bits = _log2(mem.depth)
         self.base = CSRStorage(32, description="Byte address of the next tile's first column, first row (32-bit aligned).")
         self.ldy = CSRStorage(32, description="Bytes from a column's first row to the next column's (a multiple of 4).")
@@ -599,6 +609,8 @@ class RingDrain(LiteXModule):
         self.tlast = CSRStatus(32, description="Tiles whose TLAST was not on their last beat alone, since reset.")
         self.received = Signal(32)  # the R writer's stored beats (S24Streams connects it)
         rst = _reset_csr(self, "Write 1: drop the queued tiles, stop the one being written (its words already queued still go out).")
+        if ib_words:
+            self.ib = CSRStorage(32, description="Write-through into the fetch unit's input buffer: [0] on; [31:2] the byte address (a word's) of main RAM that the buffer's word 0 stands for: a word written at address a also goes into buffer word (a - base) / 4 modulo its size.")
 
         # # #
 
@@ -692,6 +704,16 @@ class RingDrain(LiteXModule):
             self.tlast.status.eq(nbad),
             self.level.status.eq(dfifo.level + active),
         ]
+        if ib_words:  # the word, as the port takes its command, into the input buffer as well
+            ibw = _log2(ib_words)
+            self.ib_we, self.ib_adr, self.ib_dat = Signal(), Signal(ibw), Signal(32)
+            rel = Signal(32)
+            self.comb += [
+                rel.eq(addr - Cat(Replicate(0, 2), self.ib.storage[2:32])),
+                self.ib_we.eq(self.ib.storage[0] & wr.taken),
+                self.ib_adr.eq(rel[2:2 + ibw]),
+                self.ib_dat.eq(word),
+            ]
 
 
 class EltAdd(LiteXModule):
@@ -1228,10 +1250,15 @@ class S24Streams(LiteXModule):
         if a_fillers:
             _connect_fillers(self, self.a_win, a_fillers)
         if r_port is not None:
-            self.r_drain = RingDrain(r_mem, r_port, cols, 32 * r_words)
+            through = conv_port is not None and ib_words
+            self.r_drain = RingDrain(r_mem, r_port, cols, 32 * r_words, ib_words if through else 0)
             self.comb += self.r_drain.received.eq(self.r_wr.received.status)
         if conv_port is not None and r_port is not None:
             self.seq = JobSeq(self.a_conv, self.a_rd, self.w_rd, self.r_drain, self.r_wr, a_depth)
+            if ib_words:
+                self.comb += [self.a_conv.ib_ext_we.eq(self.r_drain.ib_we),
+                              self.a_conv.ib_ext_adr.eq(self.r_drain.ib_adr),
+                              self.a_conv.ib_ext_dat.eq(self.r_drain.ib_dat)]
 
         def size(mem, win):
             return mem.depth * (1 << win.lane_bits) * 4

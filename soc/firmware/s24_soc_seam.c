@@ -179,6 +179,7 @@ static void engines_reset(void) {
   s24_streams_a_rd_reset_write(1);
   s24_streams_r_wr_reset_write(1);
   s24_streams_r_wr_consumed_write(0);
+  s24_streams_r_drain_ib_write(0);  // (a CSR: the drain's reset keeps it)
   s24_eltadd_reset_write(1);
 }
 
@@ -418,7 +419,8 @@ static void conv_place(const s24_soc_t *soc, const s24_conv_src_t *s, int32_t c0
   const uint32_t c = (uint32_t)s->c, row = (uint32_t)s->w * c, img = (uint32_t)s->h * row;
   const int32_t y0 = (int32_t)(p->oy * (uint32_t)s->sh) - s->ph;
   const int32_t x0 = (int32_t)(p->ox * (uint32_t)s->sw) - s->pw;
-  const uint32_t x = soc->conv_ib == 1 ? 0u : (uint32_t)(uintptr_t)s->x;  // the buffer: relative
+  // in the buffer: relative to the input's first word there
+  const uint32_t x = soc->conv_ib == 1 ? (uint32_t)soc->ib_off * 4u : (uint32_t)(uintptr_t)s->x;
   const uint32_t base = x + (uint32_t)c0 + p->b * img + (uint32_t)y0 * row;
   s24_streams_a_conv_pos_write(p->ox | p->oy << 16);
   s24_streams_a_conv_org_write(((uint32_t)y0 & 0xffffu) | (uint32_t)x0 << 16);
@@ -454,15 +456,22 @@ static void conv_src(s24_soc_t *soc, int on) {
 }
 
 // The job's input in the fetch unit's buffer, when it fits: copied there by the unit's fill
-// (from the SDRAM: the caller wrote it back) unless the buffer holds it already and it has not
-// changed (`fresh` 0). Returns 1 if the taps are to come from the buffer, 0 for main RAM; *st
-// gets S24_ERR_TIMEOUT if the fill took longer than `limit` cycles (the unit then reset).
+// (from the SDRAM: the caller wrote it back; to the buffer's word 0) unless the buffer holds it
+// already, and it has not changed (`fresh` 0) or the drain wrote it there (the previous layer's
+// results: ib_thru). Returns 1 if the taps are to come from the buffer, 0 for main RAM; *st gets
+// S24_ERR_TIMEOUT if the fill took longer than `limit` cycles (the unit then reset).
 static int conv_buffer(s24_soc_t *soc, const s24_conv_src_t *s, int fresh, uint64_t limit,
                        uint64_t *waited, s24_status_t *st) {
   const size_t bytes = conv_in_bytes(s);
   if (bytes > S24_CONV_IB_WORDS * 4u || bytes % 4u != 0) return 0;
-  if (!fresh && soc->ib_x == s->x && soc->ib_bytes == bytes) return 1;
+  if ((!fresh || soc->ib_thru) && soc->ib_x == s->x && soc->ib_bytes == bytes) {
+    soc->stats.ib_thru += (uint64_t)(fresh != 0);
+    return 1;
+  }
+  soc->stats.ib_fills++;
   soc->ib_x = NULL;
+  soc->ib_off = 0;
+  soc->ib_thru = 0;
   const uint32_t done = s24_streams_a_conv_ib_done_read() + 1u;
   s24_streams_a_conv_ib_addr_write((uint32_t)(uintptr_t)s->x);
   s24_streams_a_conv_ib_go_write((uint32_t)(bytes / 4u));
@@ -1027,6 +1036,20 @@ static s24_status_t plat_stream_job(void *ctx, const s24_seam_job_t *jb) {
   s24_status_t st = S24_OK;
   conv_src(soc, conv_buffer(soc, s, jb->fresh, soc->r_limit, &waited, &st));
   conv_layer(soc, s, G);
+  // the results also into the fetch unit's buffer (the next layer's input: no fill then), beside
+  // the job's own input there, when this job writes all of Y (its first row tile is Y's first
+  // row, it has them all, and Y's pixels hold no other rows)
+  const size_t y_words = drain ? jb->n_cols * jb->ldy / 4u : 0;
+  const size_t in_lo = soc->conv_ib == 1 ? soc->ib_off : 0;
+  const size_t in_hi = soc->conv_ib == 1 ? in_lo + conv_in_bytes(s) / 4u : 0;
+  const int thru = drain && st == S24_OK && jb->row0 == 0 && jb->ldy == jb->m_rows &&
+                   jb->row_tiles * jb->rows >= jb->m_rows && y_words > 0 &&
+                   (y_words <= in_lo || y_words <= S24_CONV_IB_WORDS - in_hi);
+  const size_t y_off = !thru || y_words <= in_lo ? 0 : in_hi;
+  if (thru) {  // (the buffer's other words change: it holds no whole tensor until the job ends)
+    soc->ib_x = NULL;
+    s24_streams_r_drain_ib_write(((uint32_t)y_lo - (uint32_t)y_off * 4u) | 1u);
+  }
   const uint32_t a0 = soc->a_wr;
   uint32_t w_str = soc->w_wr, r_rd = soc->r_rd;
   if (drain && st == S24_OK) {
@@ -1043,6 +1066,15 @@ static s24_status_t plat_stream_job(void *ctx, const s24_seam_job_t *jb) {
     // after them)
     if (st == S24_OK && s24_streams_r_drain_tlast_read() != tlast0) st = S24_ERR_HW;  // TLAST
     soc_invalidate_dcache();  // Y's lines as the drain wrote them
+  }
+  if (thru) {
+    s24_streams_r_drain_ib_write(0);
+    if (st == S24_OK) {  // every tile drained: Y whole in the buffer from word y_off
+      soc->ib_x = jb->y;
+      soc->ib_bytes = y_words * 4u;
+      soc->ib_off = y_off;
+      soc->ib_thru = 1;
+    }
   }
   if (st == S24_OK) {  // every result read: every beat sent was taken
     soc->w_wr = soc->w_done = w_str;

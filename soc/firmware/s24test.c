@@ -260,6 +260,109 @@ out:
   return ok;
 }
 
+// The C model of a fused convolution (SPEC §7, double rounding, ZO -3): y's rows ldy apart.
+static int conv_ref(const s24_conv_src_t *src, const int8_t *w, size_t m, const int32_t *bias,
+                    const int32_t *mult, const int32_t *shift, int8_t *row, int8_t *y, size_t ldy) {
+  const size_t k = (size_t)src->kh * (size_t)src->kw * (size_t)src->cs;
+  const size_t np = (size_t)src->n * (size_t)src->oh * (size_t)src->ow;
+  for (size_t p = 0; p < np; p++) {
+    s24_conv_row(src, p, row);
+    if (s24_linear_ref(row, 1, w, m, k, bias, mult, shift, src->pad, -3, -128, 127,
+                       S24_ROUND_DOUBLE, y + p * ldy) != S24_OK) {
+      return 0;
+    }
+  }
+  return 1;
+}
+
+// Two 3x3 SAME convolutions in a row, the second reading the first's output (a network's next
+// layer), each against the C model: the first job's drain writes its results into the fetch
+// unit's buffer as well, so the second finds its input there and the buffer is not filled
+// (ib_fills 1 then 0, ib_thru 0 then 1). Then the CPU rewrites that tensor (after
+// s24_dev_cpu_touch, as the runtime does) and the second runs again: the buffer must be filled
+// anew and the results be those of the new input.
+static int run_conv_chain(s24_dev_t *dev, s24_soc_t *soc, int32_t h, int32_t w, int32_t c,
+                          uint32_t m1, uint32_t m2, s24_pattern_t p) {
+  s24_conv_src_t a = {NULL, 1, h, w, c, 0, c, 3, 3, h, w, 1, 1, 1, 1, 1, 1, 5, 0, 0};
+  s24_conv_src_t b = {NULL, 1, h, w, (int32_t)m1, 0, (int32_t)m1, 3, 3, h, w, 1, 1, 1, 1, 1, 1,
+                      -3, 0, 0};
+  const size_t np = (size_t)h * (size_t)w, ka = 9u * (size_t)c, kb = 9u * m1;
+  const size_t kmax = ka > kb ? ka : kb;
+  int8_t *x = malloc(np * (size_t)c), *wa = malloc(m1 * ka), *wb = malloc(m2 * kb);
+  int8_t *y1 = malloc(np * m1), *y2 = malloc(np * m2), *r1 = malloc(np * m1);
+  int8_t *r2 = malloc(np * m2), *row = malloc(kmax);
+  int32_t *prm = malloc((m1 + m2) * 3u * sizeof(int32_t));
+  s24_weights_t wta, wtb;
+  memset(&wta, 0, sizeof wta);
+  memset(&wtb, 0, sizeof wtb);
+  int ok = 0, steps = 0;
+  uint64_t fills[3] = {0, 0, 0}, thru[3] = {0, 0, 0};
+  s24_status_t st = S24_ERR_NOMEM;
+  if (!x || !wa || !wb || !y1 || !y2 || !r1 || !r2 || !row || !prm) goto out;
+  int32_t *ba = prm, *ma = ba + m1, *sa = ma + m1, *bb = sa + m1, *mb = bb + m2, *sb = mb + m2;
+  fill_i8(x, np * (size_t)c);
+  fill_i8(wa, m1 * ka);
+  fill_i8(wb, m2 * kb);
+  st = s24_prune(p, wa, m1, ka, wa);
+  if (st == S24_OK) st = s24_prune(p, wb, m2, kb, wb);
+  fill_params(ba, ma, sa, m1);
+  fill_params(bb, mb, sb, m2);
+  if (st == S24_OK) st = s24_weights_load_dense(dev, wa, m1, ka, &wta);
+  if (st == S24_OK) st = s24_weights_load_dense(dev, wb, m2, kb, &wtb);
+  if (st != S24_OK) goto out;
+  const s24_linear_params_t pa = {ba, ma, sa, 5, -3, -128, 127, S24_ROUND_DOUBLE};
+  const s24_linear_params_t pb = {bb, mb, sb, -3, -3, -128, 127, S24_ROUND_DOUBLE};
+  a.x = x;
+  b.x = y1;
+  soc_flush_dcache();  // the weights by the W ring's fill DMA
+  s24_dev_cpu_touch(dev);
+  soc->dma = 1u << S24_PORT_W;
+  s24_soc_stats_clear(soc);
+  for (int i = 0; i < 3 && st == S24_OK; i++) {
+    if (i == 2) {  // the CPU writes the second layer's input itself: the buffer must refill
+      s24_dev_cpu_touch(dev);
+      fill_i8(y1, np * m1);
+    }
+    const uint64_t f0 = soc->stats.ib_fills, t0 = soc->stats.ib_thru;
+    st = i == 0 ? s24_linear_conv(dev, &wta, &a, &pa, y1, m1)
+                : s24_linear_conv(dev, &wtb, &b, &pb, y2, m2);
+    fills[i] = soc->stats.ib_fills - f0;
+    thru[i] = soc->stats.ib_thru - t0;
+    steps++;
+    if (st != S24_OK || i == 0) continue;
+    // the CPU reads the results now (the second layer's input already read by the IP)
+    s24_dev_cpu_touch(dev);
+    if (i == 1 && (!conv_ref(&a, wa, m1, ba, ma, sa, row, r1, m1) || memcmp(y1, r1, np * m1) != 0)) {
+      break;
+    }
+    b.x = y1;
+    if (!conv_ref(&b, wb, m2, bb, mb, sb, row, r2, m2) || memcmp(y2, r2, np * m2) != 0) break;
+    if (i == 2) ok = fills[0] == 1 && thru[0] == 0 && fills[1] == 0 && thru[1] == 1 &&
+                     fills[2] == 1 && thru[2] == 0;
+  }
+  soc->dma = 0;
+out:
+  printf("case=conv_chain input=1x%dx%dx%d filters=%u,%u pattern=%u:%u ok=%d steps=%d "
+         "ib_fills=%u,%u,%u ib_thru=%u,%u,%u", (int)h, (int)w, (int)c, (unsigned)m1,
+         (unsigned)m2, (unsigned)p.n, (unsigned)p.m, ok, steps, (unsigned)fills[0],
+         (unsigned)fills[1], (unsigned)fills[2], (unsigned)thru[0], (unsigned)thru[1],
+         (unsigned)thru[2]);
+  if (st != S24_OK) printf(" error=%s", s24_strerror(st));
+  printf("\n");
+  s24_weights_free(&wta);
+  s24_weights_free(&wtb);
+  free(x);
+  free(wa);
+  free(wb);
+  free(y1);
+  free(y2);
+  free(r1);
+  free(r2);
+  free(row);
+  free(prm);
+  return ok;
+}
+
 // An elementwise ADD / SUB of n elements by the ADD unit (s24_dev_add), compared byte for byte
 // with the C model (s24_add_elem) and checked not to write past z[n - 1]. The tables from random
 // rescaled values (|s| < 2^28, the 8-bit kernel's range) and a multiplier in [2^30, 2^31), or,
@@ -486,6 +589,9 @@ int main(void) {
   for (size_t i = 0; i < sizeof convs / sizeof convs[0]; i++, runs++) {
     fails += !run_conv(&dev, &soc, &convs[i], i != 2);
   }
+  // a layer's results read by the next from the fetch unit's buffer (the drain's write-through)
+  fails += !run_conv_chain(&dev, &soc, 6, 5, 8, 8, 16, (s24_pattern_t){2, 4});
+  runs++;
   const uint64_t seed = 0x5eed0000ull + soc_cycles() % 100000u;
   printf("s24test: random convolutions, seed %" PRIu64 "\n", seed);
   uint64_t rng = seed;
