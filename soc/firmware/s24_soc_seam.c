@@ -457,21 +457,22 @@ static void conv_src(s24_soc_t *soc, int on) {
 
 // The job's input in the fetch unit's buffer, when it fits: copied there by the unit's fill
 // (from the SDRAM: the caller wrote it back; to the buffer's word 0) unless the buffer holds it
-// already, and it has not changed (`fresh` 0) or the drain wrote it there (the previous layer's
-// results: ib_thru). Returns 1 if the taps are to come from the buffer, 0 for main RAM; *st gets
-// S24_ERR_TIMEOUT if the fill took longer than `limit` cycles (the unit then reset).
+// already (ib_x: filled, or the drain wrote it there as an earlier job's results; whatever may
+// have changed it since, the CPU's touch or a DMA over it, dropped ib_x), even where the runtime
+// calls it fresh (a new layer's input). Returns 1 if the taps are to come from the buffer, 0 for
+// main RAM; *st gets S24_ERR_TIMEOUT if the fill took longer than `limit` cycles (the unit then
+// reset).
 static int conv_buffer(s24_soc_t *soc, const s24_conv_src_t *s, int fresh, uint64_t limit,
                        uint64_t *waited, s24_status_t *st) {
   const size_t bytes = conv_in_bytes(s);
   if (bytes > S24_CONV_IB_WORDS * 4u || bytes % 4u != 0) return 0;
-  if ((!fresh || soc->ib_thru) && soc->ib_x == s->x && soc->ib_bytes == bytes) {
-    soc->stats.ib_thru += (uint64_t)(fresh != 0);
+  if (soc->ib_x == s->x && soc->ib_bytes == bytes) {
+    soc->stats.ib_kept += (uint64_t)(fresh != 0);
     return 1;
   }
   soc->stats.ib_fills++;
   soc->ib_x = NULL;
   soc->ib_off = 0;
-  soc->ib_thru = 0;
   const uint32_t done = s24_streams_a_conv_ib_done_read() + 1u;
   s24_streams_a_conv_ib_addr_write((uint32_t)(uintptr_t)s->x);
   s24_streams_a_conv_ib_go_write((uint32_t)(bytes / 4u));
@@ -1040,8 +1041,8 @@ static s24_status_t plat_stream_job(void *ctx, const s24_seam_job_t *jb) {
   // the job's own input there, when this job writes all of Y (its first row tile is Y's first
   // row, it has them all, and Y's pixels hold no other rows)
   const size_t y_words = drain ? jb->n_cols * jb->ldy / 4u : 0;
-  const size_t in_lo = soc->conv_ib == 1 ? soc->ib_off : 0;
-  const size_t in_hi = soc->conv_ib == 1 ? in_lo + conv_in_bytes(s) / 4u : 0;
+  const size_t in_lo = soc->conv_ib == 1 ? soc->ib_off : 0;  // (the input there: conv_buffer)
+  const size_t in_hi = soc->conv_ib == 1 ? in_lo + soc->ib_bytes / 4u : 0;
   const int thru = drain && st == S24_OK && jb->row0 == 0 && jb->ldy == jb->m_rows &&
                    jb->row_tiles * jb->rows >= jb->m_rows && y_words > 0 &&
                    (y_words <= in_lo || y_words <= S24_CONV_IB_WORDS - in_hi);
@@ -1073,7 +1074,6 @@ static s24_status_t plat_stream_job(void *ctx, const s24_seam_job_t *jb) {
       soc->ib_x = jb->y;
       soc->ib_bytes = y_words * 4u;
       soc->ib_off = y_off;
-      soc->ib_thru = 1;
     }
   }
   if (st == S24_OK) {  // every result read: every beat sent was taken

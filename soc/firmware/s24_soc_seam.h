@@ -46,9 +46,10 @@ typedef struct {
   uint64_t wait[3];
   /** The CPU's polls for the units beside the IP (stream_add, stream_quant) */
   uint64_t unit_wait;
-  /** Jobs whose input the fetch unit's buffer got by a fill, and jobs that found it there as
-   *  the drain of an earlier job wrote it (no fill: the previous layer's results) */
-  uint64_t ib_fills, ib_thru;
+  /** Jobs whose input the fetch unit's buffer got by a fill, and jobs whose input the runtime
+   *  called fresh (a new layer's) that found it there (no fill: the previous layer's results,
+   *  which the drain wrote there too) */
+  uint64_t ib_fills, ib_kept;
 } s24_soc_stats_t;
 
 /** Packets (or their rests) waiting for ring room, per input port, in order. */
@@ -92,10 +93,9 @@ typedef struct {
                                  unknown): tile addresses are then relative to the input */
   const void *ib_x;         /**< the input the buffer holds (NULL: none), */
   size_t ib_bytes;          /**< its bytes, */
-  size_t ib_off;            /**< the buffer's word it starts at, */
-  int ib_thru;              /**< 1: written there by the drain of a job (its layer's results), so
-                                 good even where the runtime calls the input fresh (whatever the
-                                 CPU or a DMA writes there since drops ib_x) */
+  size_t ib_off;            /**< the buffer's word it starts at (filled: 0; the drain's
+                                 write-through: beside the job's input). Whatever may change the
+                                 input since (the CPU's touch, a DMA over it) drops ib_x */
   /** Ranges of main RAM [lo, hi) known to have no line in the L2 or the D$ (written back and
    *  evicted, or written by a DMA since, and not touched by the CPU since): a DMA may read or
    *  write them without a flush first (s24_soc_seam.c, "out of the caches") */

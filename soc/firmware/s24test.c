@@ -179,6 +179,21 @@ static void out_dim(int same, int32_t in, int32_t k, int32_t s, int32_t d, int32
   *p = tot > 0 ? tot / 2 : 0;
 }
 
+// The C model of a fused convolution (SPEC §7, double rounding, ZO -3): y's rows ldy apart.
+static int conv_ref(const s24_conv_src_t *src, const int8_t *w, size_t m, const int32_t *bias,
+                    const int32_t *mult, const int32_t *shift, int8_t *row, int8_t *y, size_t ldy) {
+  const size_t k = (size_t)src->kh * (size_t)src->kw * (size_t)src->cs;
+  const size_t np = (size_t)src->n * (size_t)src->oh * (size_t)src->ow;
+  for (size_t p = 0; p < np; p++) {
+    s24_conv_row(src, p, row);
+    if (s24_linear_ref(row, 1, w, m, k, bias, mult, shift, src->pad, -3, -128, 127,
+                       S24_ROUND_DOUBLE, y + p * ldy) != S24_OK) {
+      return 0;
+    }
+  }
+  return 1;
+}
+
 static int run_conv(s24_dev_t *dev, s24_soc_t *soc, const conv_case_t *tc, int same) {
   s24_conv_src_t src = {NULL,   tc->n,  tc->h,  tc->w,  tc->c, tc->c0, tc->cs,
                         tc->kh, tc->kw, 0,      0,      tc->sh, tc->sw, tc->dh,
@@ -209,20 +224,17 @@ static int run_conv(s24_dev_t *dev, s24_soc_t *soc, const conv_case_t *tc, int s
   src.x = x;
   memset(ref, 0x5a, np * tc->ldy);
   memset(y, 0x5a, np * tc->ldy);
-  // the C model on the im2col, row by row, window by window (its rows on its channels)
+  // the C model on the im2col, window by window (its rows on its channels)
   const size_t gr = tc->gr > 0 ? (size_t)tc->gr : m;
-  for (size_t p = 0; p < np; p++) {
-    for (size_t r0 = 0; r0 < m; r0 += gr) {
-      s24_conv_src_t win = src;
-      win.c0 = s24_conv_c0(&src, r0);
-      win.gr = 0;
-      s24_conv_row(&win, p, row);
-      const size_t rows = m - r0 < gr ? m - r0 : gr;
-      if (s24_linear_ref(row, 1, w + r0 * k, rows, k, bias + r0, mult + r0, shift + r0, tc->zi,
-                         -3, -128, 127, S24_ROUND_DOUBLE, ref + p * tc->ldy + r0) != S24_OK) {
-        printf("case=conv error=model\n");
-        goto out;
-      }
+  for (size_t r0 = 0; r0 < m; r0 += gr) {
+    s24_conv_src_t win = src;
+    win.c0 = s24_conv_c0(&src, r0);
+    win.gr = 0;
+    const size_t rows = m - r0 < gr ? m - r0 : gr;
+    if (!conv_ref(&win, w + r0 * k, rows, bias + r0, mult + r0, shift + r0, row, ref + r0,
+                  tc->ldy)) {
+      printf("case=conv error=model\n");
+      goto out;
     }
   }
   const s24_linear_params_t prm = {bias, mult, shift, tc->zi, -3, -128, 127, S24_ROUND_DOUBLE};
@@ -260,25 +272,10 @@ out:
   return ok;
 }
 
-// The C model of a fused convolution (SPEC §7, double rounding, ZO -3): y's rows ldy apart.
-static int conv_ref(const s24_conv_src_t *src, const int8_t *w, size_t m, const int32_t *bias,
-                    const int32_t *mult, const int32_t *shift, int8_t *row, int8_t *y, size_t ldy) {
-  const size_t k = (size_t)src->kh * (size_t)src->kw * (size_t)src->cs;
-  const size_t np = (size_t)src->n * (size_t)src->oh * (size_t)src->ow;
-  for (size_t p = 0; p < np; p++) {
-    s24_conv_row(src, p, row);
-    if (s24_linear_ref(row, 1, w, m, k, bias, mult, shift, src->pad, -3, -128, 127,
-                       S24_ROUND_DOUBLE, y + p * ldy) != S24_OK) {
-      return 0;
-    }
-  }
-  return 1;
-}
-
 // Two 3x3 SAME convolutions in a row, the second reading the first's output (a network's next
 // layer), each against the C model: the first job's drain writes its results into the fetch
 // unit's buffer as well, so the second finds its input there and the buffer is not filled
-// (ib_fills 1 then 0, ib_thru 0 then 1). Then the CPU rewrites that tensor (after
+// (ib_fills 1 then 0, ib_kept 0 then 1). Then the CPU rewrites that tensor (after
 // s24_dev_cpu_touch, as the runtime does) and the second runs again: the buffer must be filled
 // anew and the results be those of the new input.
 static int run_conv_chain(s24_dev_t *dev, s24_soc_t *soc, int32_t h, int32_t w, int32_t c,
@@ -323,11 +320,11 @@ static int run_conv_chain(s24_dev_t *dev, s24_soc_t *soc, int32_t h, int32_t w, 
       s24_dev_cpu_touch(dev);
       fill_i8(y1, np * m1);
     }
-    const uint64_t f0 = soc->stats.ib_fills, t0 = soc->stats.ib_thru;
+    const uint64_t f0 = soc->stats.ib_fills, t0 = soc->stats.ib_kept;
     st = i == 0 ? s24_linear_conv(dev, &wta, &a, &pa, y1, m1)
                 : s24_linear_conv(dev, &wtb, &b, &pb, y2, m2);
     fills[i] = soc->stats.ib_fills - f0;
-    thru[i] = soc->stats.ib_thru - t0;
+    thru[i] = soc->stats.ib_kept - t0;
     steps++;
     if (st != S24_OK || i == 0) continue;
     // the CPU reads the results now (the second layer's input already read by the IP)
@@ -343,7 +340,7 @@ static int run_conv_chain(s24_dev_t *dev, s24_soc_t *soc, int32_t h, int32_t w, 
   soc->dma = 0;
 out:
   printf("case=conv_chain input=1x%dx%dx%d filters=%u,%u pattern=%u:%u ok=%d steps=%d "
-         "ib_fills=%u,%u,%u ib_thru=%u,%u,%u", (int)h, (int)w, (int)c, (unsigned)m1,
+         "ib_fills=%u,%u,%u ib_kept=%u,%u,%u", (int)h, (int)w, (int)c, (unsigned)m1,
          (unsigned)m2, (unsigned)p.n, (unsigned)p.m, ok, steps, (unsigned)fills[0],
          (unsigned)fills[1], (unsigned)fills[2], (unsigned)thru[0], (unsigned)thru[1],
          (unsigned)thru[2]);
